@@ -1,0 +1,94 @@
+/**
+ * The three exception-handler contracts (DESIGN.md §4, §6; API.md "Running it").
+ * A handler answers `'CONTINUE'` or `'FAIL'`; a production handler may also
+ * answer `{ response, deadLetterRecords }`.
+ */
+import type { Headers } from '../client/port.js';
+
+/** Responses of a production exception handler. */
+export const ProductionExceptionHandlerResponse = { CONTINUE: 'CONTINUE', FAIL: 'FAIL' } as const;
+/** Responses of a deserialization exception handler. */
+export const DeserializationHandlerResponse = { CONTINUE: 'CONTINUE', FAIL: 'FAIL' } as const;
+/** Responses of a processing exception handler. */
+export const ProcessingHandlerResponse = { CONTINUE: 'CONTINUE', FAIL: 'FAIL' } as const;
+
+/** `'CONTINUE'` or `'FAIL'`. */
+export type HandlerResponse = 'CONTINUE' | 'FAIL';
+
+/** Where the failing record came from: the input record that led to it. */
+export interface ErrorHandlerContext {
+  /** Input topic, partition, offset of the record being processed (-1 / '' for punctuation). */
+  topic: string;
+  partition: number;
+  offset: number;
+  headers: Headers;
+  timestamp: number;
+  /** The processor node that was running (for production errors: the sink node). */
+  processorNodeId: string;
+  /** The task, e.g. `0_1`. */
+  taskId: string;
+}
+
+/** A record written to a dead-letter topic inside the same transaction. */
+export interface DeadLetterRecord {
+  topic: string;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers?: Headers;
+  timestamp?: number;
+}
+
+/** A handler answer with dead-letter records to write in the same transaction. */
+export interface HandlerResult {
+  response: HandlerResponse;
+  deadLetterRecords?: DeadLetterRecord[];
+}
+
+/** What a handler may return. */
+export type HandlerAnswer = HandlerResponse | HandlerResult;
+
+/** The output record that could not be produced, as the sink produced it. */
+export interface FailedOutputRecord {
+  topic: string;
+  partition?: number;
+  key: unknown;
+  value: unknown;
+  /** The serialized bytes, when serialization succeeded. */
+  keyBytes?: Buffer | null;
+  valueBytes?: Buffer | null;
+  headers: Headers;
+  timestamp: number;
+}
+
+/** Decides what happens to an output record that could not be produced. */
+export interface ProductionExceptionHandler {
+  handle(context: ErrorHandlerContext, record: FailedOutputRecord, error: Error): HandlerAnswer;
+  /** Serialization failures; defaults to `handle` when absent. */
+  handleSerializationException?(
+    context: ErrorHandlerContext,
+    record: FailedOutputRecord,
+    error: Error,
+    origin: 'KEY' | 'VALUE',
+  ): HandlerAnswer;
+}
+
+/** The raw input record that could not be deserialized. */
+export interface RawInputRecord {
+  topic: string;
+  partition: number;
+  offset: number;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: Headers;
+  timestamp: number;
+}
+
+/** Decides what happens to an input record that cannot be deserialized. CONTINUE skips it. */
+export interface DeserializationExceptionHandler {
+  handle(context: ErrorHandlerContext, record: RawInputRecord, error: Error): HandlerAnswer;
+}
+
+/** Decides what happens when a processor throws on a record. CONTINUE skips the record. */
+export interface ProcessingExceptionHandler {
+  handle(context: ErrorHandlerContext, record: { key: unknown; value: unknown; timestamp: number; headers: Headers }, error: Error): HandlerAnswer;
+}

@@ -1,0 +1,21 @@
+/**
+ * Serde contracts. A serde turns a typed key or value into bytes and back.
+ * `null` serializes to `null` (a null key or a tombstone value).
+ */
+import type { Headers } from '../client/port.js';
+
+/** Turns a typed value into bytes. */
+export interface Serializer<T> {
+  serialize(topic: string, data: T | null, headers?: Headers): Buffer | null;
+}
+
+/** Turns bytes back into a typed value. */
+export interface Deserializer<T> {
+  deserialize(topic: string, data: Buffer | null, headers?: Headers): T;
+}
+
+/** A serializer and deserializer pair, as in Kafka Streams. */
+export interface Serde<T> extends Serializer<T>, Deserializer<T> {
+  /** A short name used in error messages, e.g. `String`. */
+  readonly name?: string;
+}

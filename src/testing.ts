@@ -1,0 +1,4 @@
+/**
+ * `sluice/testing`: the embedded cluster and the topology test driver.
+ */
+export {};

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Local Apache Kafka for development and tests (no build needed).
+//   node scripts/kafka.mjs start [--port 9092] [--version X.Y.Z]   (npm run kafka:start)
+//   node scripts/kafka.mjs stop  [--port 9092]                      (npm run kafka:stop)
+//   node scripts/kafka.mjs status [--port 9092]
+//   node scripts/kafka.mjs fetch [--version X.Y.Z]                  (jars only)
+// Environment: KAFKA_PORT, KAFKA_VERSION, KAFKA_CONTROLLER_PORT, KAFKA_HEAP_OPTS.
+import { parseArgs } from 'node:util';
+import { brokerStatus, kafkaPort, kafkaVersion, KafkaSetupError, startBroker, stopBroker } from './kafka/broker.mjs';
+import { ensureKafkaJars } from './kafka/jars.mjs';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    port: { type: 'string', short: 'p' },
+    version: { type: 'string', short: 'v' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+const command = positionals[0] ?? 'help';
+
+async function main() {
+  switch (command) {
+    case 'start': {
+      const b = await startBroker({ port: values.port, version: values.version });
+      const what = b.reused ? 'already running' : `started in ${(b.startMs / 1000).toFixed(1)} s${b.downloaded ? ' (jars downloaded)' : ''}`;
+      console.log(`Kafka ${b.version} ${what}: pid ${b.pid}, log ${b.logFile}`);
+      console.log(`bootstrap: ${b.bootstrap}`);
+      console.log(`export KAFKA_BROKERS=${b.bootstrap}`);
+      return;
+    }
+    case 'stop': {
+      const port = kafkaPort(values.port);
+      const r = await stopBroker({ port });
+      console.log(r.stopped ? `Kafka on port ${port} stopped (${r.how}), data removed` : `no Kafka started by this script runs on port ${port}`);
+      return;
+    }
+    case 'status': {
+      const s = brokerStatus({ port: values.port });
+      console.log(s.running ? `running: ${s.bootstrap} (Kafka ${s.version}, pid ${s.pid}, log ${s.logFile})` : 'not running');
+      process.exitCode = s.running ? 0 : 3;
+      return;
+    }
+    case 'fetch': {
+      const r = await ensureKafkaJars(kafkaVersion(values.version));
+      console.log(`${r.downloaded ? 'fetched' : 'cached'}: ${r.dir}`);
+      return;
+    }
+    default:
+      console.log('usage: node scripts/kafka.mjs start|stop|status|fetch [--port N] [--version X.Y.Z]');
+      process.exitCode = command === 'help' ? 0 : 2;
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof KafkaSetupError ? `kafka: ${err.message}` : err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,176 @@
+// ES module API of the local Kafka broker (used by scripts/kafka.mjs and by
+// the vitest global setup): startBroker() / stopBroker() / brokerStatus().
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureKafkaJars, jarsCached } from './jars.mjs';
+import { libsDir, log4jConfigFile, runDir } from './paths.mjs';
+import { checkJava, javaCommand, KafkaSetupError } from './prereq.mjs';
+import { freePort, isAlive, isOurBroker, portFree, terminate } from './process.mjs';
+import { probeCluster, waitForCluster } from './ready.mjs';
+import { randomClusterId, serverProperties } from './server-config.mjs';
+
+/** The pinned Kafka release (see README "Kafka compatibility"). Override with KAFKA_VERSION. */
+export const DEFAULT_KAFKA_VERSION = '4.4.0';
+/** Default client port. Override with KAFKA_PORT or --port. */
+export const DEFAULT_KAFKA_PORT = 9092;
+
+export { KafkaSetupError, jarsCached };
+
+/** The Kafka version to use: the argument, else KAFKA_VERSION, else the pinned one. */
+export function kafkaVersion(version) {
+  return version ?? process.env.KAFKA_VERSION ?? DEFAULT_KAFKA_VERSION;
+}
+
+/** The client port to use: the argument, else KAFKA_PORT, else 9092. */
+export function kafkaPort(port) {
+  const value = Number(port ?? process.env.KAFKA_PORT ?? DEFAULT_KAFKA_PORT);
+  if (!Number.isInteger(value) || value <= 0 || value > 65535) {
+    throw new KafkaSetupError(`invalid Kafka port: ${port ?? process.env.KAFKA_PORT}`);
+  }
+  return value;
+}
+
+function files(port) {
+  const dir = runDir(port);
+  return { dir, pid: join(dir, 'broker.pid'), log: join(dir, 'broker.log'), state: join(dir, 'state.json'), props: join(dir, 'server.properties') };
+}
+
+function readState(port) {
+  try {
+    return JSON.parse(readFileSync(files(port).state, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Last `lines` lines of the broker log of `port` (empty when none). */
+export function logTail(port, lines = 40) {
+  try {
+    return readFileSync(files(port).log, 'utf8').split('\n').slice(-lines - 1).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The broker started by this script on `port`, if it is still running.
+ * @returns {{ running: boolean, pid?: number, bootstrap?: string, version?: string, dataDir?: string, logFile: string }}
+ */
+export function brokerStatus({ port } = {}) {
+  const p = kafkaPort(port);
+  const state = readState(p);
+  const running = !!state && isAlive(state.pid) && isOurBroker(state.pid, p);
+  return { ...(state ?? {}), running, logFile: files(p).log };
+}
+
+function classpath(version) {
+  return `${libsDir(version)}/*`;
+}
+
+function format(version, props, log) {
+  const args = ['-cp', classpath(version), `-Dlog4j2.configurationFile=${log4jConfigFile}`, 'kafka.tools.StorageTool',
+    'format', '-t', randomClusterId(), '-c', props, '--standalone', '--ignore-formatted'];
+  const res = spawnSync(javaCommand(), args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  writeFileSync(log, `$ java ${args.join(' ')}\n${res.stdout ?? ''}${res.stderr ?? ''}\n`);
+  if (res.status !== 0) {
+    throw new KafkaSetupError(`formatting the KRaft storage failed (exit ${res.status}):\n${res.stdout}${res.stderr}`);
+  }
+}
+
+/**
+ * Starts (or reuses) a detached single-node Kafka (broker+controller, KRaft) on 127.0.0.1.
+ * The first call for a version fetches its jars with Maven; later calls download nothing.
+ * Resolves once a kafkajs admin client can list topics.
+ *
+ * @param {{ port?: number, controllerPort?: number, version?: string, heap?: string,
+ *           timeoutMs?: number, log?: (line: string) => void }} [options]
+ * @returns {Promise<{ bootstrap: string, port: number, pid: number, version: string, logFile: string,
+ *           dataDir: string, downloaded: boolean, reused: boolean, startMs: number, stop: () => Promise<void> }>}
+ */
+export async function startBroker(options = {}) {
+  const began = Date.now();
+  const log = options.log ?? ((line) => console.error(line));
+  const port = kafkaPort(options.port);
+  const version = kafkaVersion(options.version);
+  const f = files(port);
+  const bootstrap = `127.0.0.1:${port}`;
+  const stop = () => stopBroker({ port });
+
+  const existing = brokerStatus({ port });
+  if (existing.running) {
+    await waitForCluster([bootstrap], { timeoutMs: options.timeoutMs ?? 90_000, isAlive: () => isAlive(existing.pid) });
+    return { ...existing, bootstrap, port, reused: true, downloaded: false, startMs: Date.now() - began, stop };
+  }
+  if (existing.dataDir) await stopBroker({ port }); // stale files of a dead broker
+
+  checkJava();
+  const { downloaded } = await ensureKafkaJars(version, { log });
+  if (!(await portFree(port))) {
+    throw new KafkaSetupError(`port ${port} on 127.0.0.1 is already in use by another process; choose another with KAFKA_PORT=<port> or --port <port>`);
+  }
+  const controllerPort = options.controllerPort ?? Number(process.env.KAFKA_CONTROLLER_PORT ?? (await freePort()));
+
+  mkdirSync(f.dir, { recursive: true });
+  const dataDir = mkdtempSync(join(tmpdir(), `sluice-kafka-${port}-`));
+  writeFileSync(f.props, serverProperties({ port, controllerPort, dataDir }));
+  const state = { port, controllerPort, version, bootstrap, dataDir, pid: 0, startedAt: new Date().toISOString() };
+  writeFileSync(f.state, JSON.stringify(state, null, 2));
+  try {
+    format(version, f.props, f.log);
+  } catch (err) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+
+  const heap = options.heap ?? process.env.KAFKA_HEAP_OPTS ?? '-Xmx1g -Xms256m';
+  const jvm = [...heap.split(/\s+/).filter(Boolean), '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:+ExitOnOutOfMemoryError',
+    '-Djava.awt.headless=true', `-Dlog4j2.configurationFile=${log4jConfigFile}`, `-Dsluice.kafka.port=${port}`];
+  const logFd = openSync(f.log, 'a');
+  const child = spawn(javaCommand(), [...jvm, '-cp', classpath(version), 'kafka.Kafka', f.props], {
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+  });
+  closeSync(logFd);
+  child.unref();
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  const pid = child.pid ?? 0;
+  writeFileSync(f.pid, `${pid}\n`);
+  writeFileSync(f.state, JSON.stringify({ ...state, pid }, null, 2));
+
+  try {
+    await waitForCluster([bootstrap], { timeoutMs: options.timeoutMs ?? 90_000, isAlive: () => !exited && isAlive(pid) });
+  } catch (err) {
+    await stopBroker({ port });
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new KafkaSetupError(`Kafka ${version} on ${bootstrap} failed to start: ${reason}\n--- tail of ${f.log} ---\n${logTail(port)}`, { cause: err });
+  }
+  return { bootstrap, port, pid, version, logFile: f.log, dataDir, downloaded, reused: false, startMs: Date.now() - began, stop };
+}
+
+/**
+ * Stops the broker started on `port` (SIGTERM, SIGKILL after `timeoutMs`) and removes its data directory.
+ * @returns {Promise<{ stopped: boolean, how: string }>}
+ */
+export async function stopBroker({ port, timeoutMs = 10_000 } = {}) {
+  const p = kafkaPort(port);
+  const f = files(p);
+  const state = readState(p);
+  let how = 'not-running';
+  if (state?.pid && isAlive(state.pid) && isOurBroker(state.pid, p)) how = await terminate(state.pid, { timeoutMs });
+  if (state?.dataDir && state.dataDir.includes('sluice-kafka-')) rmSync(state.dataDir, { recursive: true, force: true });
+  for (const file of [f.pid, f.state]) if (existsSync(file)) rmSync(file);
+  return { stopped: how !== 'not-running', how };
+}
+
+/** True when a cluster at `brokers` answers a metadata request. */
+export async function clusterAnswers(brokers) {
+  try {
+    await probeCluster(brokers);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -36,6 +36,34 @@ export type {
   ProductionExceptionHandler,
   DeserializationExceptionHandler,
   ProcessingExceptionHandler,
+  ProcessingFailedRecord,
 } from './handlers/types.js';
+export {
+  FailExceptionHandler,
+  FailProductionExceptionHandler,
+  LogAndFailDeserializationExceptionHandler,
+  LogAndFailProcessingExceptionHandler,
+  failHandler,
+} from './handlers/fail.js';
+export type { FailHandlerOptions } from './handlers/fail.js';
+export {
+  LogAndContinueExceptionHandler,
+  LogAndContinueProductionExceptionHandler,
+  LogAndContinueDeserializationExceptionHandler,
+  LogAndContinueProcessingExceptionHandler,
+  logAndContinueHandler,
+} from './handlers/log-and-continue.js';
+export type { LogAndContinueHandlerOptions } from './handlers/log-and-continue.js';
+export {
+  DeadLetterQueueExceptionHandler,
+  DeadLetterQueueProductionExceptionHandler,
+  DeadLetterQueueDeserializationExceptionHandler,
+  DeadLetterQueueProcessingExceptionHandler,
+  DeadLetterHeaders,
+  deadLetterQueueHandler,
+} from './handlers/dead-letter-queue.js';
+export type { DeadLetterQueueHandlerOptions, DeadLetterPayload } from './handlers/dead-letter-queue.js';
+export { normalizeHandlerAnswer, handlerResponseToTxnSendOption } from './handlers/normalize.js';
+export type { NormalizedHandlerAnswer } from './handlers/normalize.js';
 export type { Serde, Serializer, Deserializer } from './serdes/serde.js';
 export type { Headers, TopicPartition, ConsumedRecord } from './client/port.js';

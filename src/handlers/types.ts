@@ -27,6 +27,14 @@ export interface ErrorHandlerContext {
   processorNodeId: string;
   /** The task, e.g. `0_1`. */
   taskId: string;
+  /**
+   * The raw (still serialized) key of the input record, when the executor
+   * supplies it. Dead-letter handlers use it for processing and output
+   * serialization errors (where no bytes of the failing record exist).
+   */
+  sourceRawKey?: Buffer | null;
+  /** The raw (still serialized) value of the input record, when the executor supplies it. */
+  sourceRawValue?: Buffer | null;
 }
 
 /** A record written to a dead-letter topic inside the same transaction. */
@@ -88,7 +96,15 @@ export interface DeserializationExceptionHandler {
   handle(context: ErrorHandlerContext, record: RawInputRecord, error: Error): HandlerAnswer;
 }
 
+/** The (deserialized) record a processor threw on. */
+export interface ProcessingFailedRecord {
+  key: unknown;
+  value: unknown;
+  timestamp: number;
+  headers: Headers;
+}
+
 /** Decides what happens when a processor throws on a record. CONTINUE skips the record. */
 export interface ProcessingExceptionHandler {
-  handle(context: ErrorHandlerContext, record: { key: unknown; value: unknown; timestamp: number; headers: Headers }, error: Error): HandlerAnswer;
+  handle(context: ErrorHandlerContext, record: ProcessingFailedRecord, error: Error): HandlerAnswer;
 }

@@ -1,0 +1,51 @@
+/**
+ * Common base of the built-in handlers: one object serves all three handler
+ * contracts (the stage is fixed by the subclass or detected from the record).
+ */
+import type { Logger } from 'pino';
+import { componentLogger } from '../../internal/logger.js';
+import type { ErrorHandlerContext, FailedOutputRecord, HandlerAnswer } from '../types.js';
+import { detectStage, type AnyFailedRecord, type FailureStage } from './stage.js';
+
+/** Options shared by the built-in handlers. */
+export interface BuiltinHandlerOptions {
+  /** Parent pino logger; the handler logs through a child `{ component: 'exception-handler' }`. */
+  logger?: Logger;
+}
+
+/** Base of the built-in handlers. */
+export abstract class BuiltinExceptionHandler {
+  /** The handler's name, used in logs and error messages. */
+  readonly name: string;
+  protected readonly log: Logger;
+  readonly #stage: Exclude<FailureStage, 'serialization'> | undefined;
+
+  protected constructor(name: string, options: BuiltinHandlerOptions, stage?: Exclude<FailureStage, 'serialization'>) {
+    this.name = name;
+    this.log = componentLogger('exception-handler', options.logger, { handler: name });
+    this.#stage = stage;
+  }
+
+  /** Answers for a failed output, input or processing record (the stage is detected from the record). */
+  handle(context: ErrorHandlerContext, record: AnyFailedRecord, error: Error): HandlerAnswer {
+    return this.decide(this.#stage ?? detectStage(record), context, record, error, undefined);
+  }
+
+  /** Answers for an output record whose key or value could not be serialized. */
+  handleSerializationException(
+    context: ErrorHandlerContext,
+    record: FailedOutputRecord,
+    error: Error,
+    origin: 'KEY' | 'VALUE',
+  ): HandlerAnswer {
+    return this.decide('serialization', context, record, error, origin);
+  }
+
+  protected abstract decide(
+    stage: FailureStage,
+    context: ErrorHandlerContext,
+    record: AnyFailedRecord,
+    error: Error,
+    origin: 'KEY' | 'VALUE' | undefined,
+  ): HandlerAnswer;
+}

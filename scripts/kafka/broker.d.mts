@@ -1,0 +1,55 @@
+// Types of scripts/kafka/broker.mjs (plain Node ESM, used by test/setup/global-setup.ts).
+
+export declare const DEFAULT_KAFKA_VERSION: string;
+export declare const DEFAULT_KAFKA_PORT: number;
+
+/** A local broker cannot be fetched or started; the message says what to do. */
+export declare class KafkaSetupError extends Error {}
+
+export interface StartBrokerOptions {
+  /** Client port on 127.0.0.1 (default KAFKA_PORT, else 9092). */
+  port?: number | string;
+  /** Controller port (default KAFKA_CONTROLLER_PORT, else a free port). */
+  controllerPort?: number;
+  /** Kafka version (default KAFKA_VERSION, else the pinned one). */
+  version?: string;
+  /** JVM heap options (default KAFKA_HEAP_OPTS, else "-Xmx1g -Xms256m"). */
+  heap?: string;
+  /** How long to wait for the broker to answer (default 90 000 ms). */
+  timeoutMs?: number;
+  /** Progress lines (default: stderr). */
+  log?: (line: string) => void;
+}
+
+export interface RunningBroker {
+  bootstrap: string;
+  port: number;
+  pid: number;
+  version: string;
+  logFile: string;
+  dataDir: string;
+  /** True when the jars were fetched by this call. */
+  downloaded: boolean;
+  /** True when a broker started earlier on this port was reused. */
+  reused: boolean;
+  /** Wall time of the call. */
+  startMs: number;
+  /** Stops this broker and removes its data directory. */
+  stop(): Promise<{ stopped: boolean; how: string }>;
+}
+
+export declare function kafkaVersion(version?: string): string;
+export declare function kafkaPort(port?: number | string): number;
+export declare function jarsCached(version: string): boolean;
+export declare function logTail(port: number, lines?: number): string;
+export declare function brokerStatus(options?: { port?: number | string }): {
+  running: boolean;
+  pid?: number;
+  bootstrap?: string;
+  version?: string;
+  dataDir?: string;
+  logFile: string;
+};
+export declare function startBroker(options?: StartBrokerOptions): Promise<RunningBroker>;
+export declare function stopBroker(options?: { port?: number | string; timeoutMs?: number }): Promise<{ stopped: boolean; how: string }>;
+export declare function clusterAnswers(brokers: string[]): Promise<boolean>;

@@ -1,0 +1,6 @@
+// Types of scripts/kafka/ready.mjs.
+export declare function probeCluster(brokers: string[], options?: { timeoutMs?: number }): Promise<string[]>;
+export declare function waitForCluster(
+  brokers: string[],
+  options?: { timeoutMs?: number; intervalMs?: number; isAlive?: () => boolean },
+): Promise<void>;

@@ -1,0 +1,159 @@
+/**
+ * {@link AdminPort} over the kafkajs admin client.
+ *
+ * kafkajs has no IncrementalAlterConfigs (it is `noImplementedRequestDefinitions`
+ * in `protocol/requests/index.js`); its AlterConfigs *replaces* a topic's
+ * dynamic configs, dropping every one not named. `alterTopicConfig` therefore
+ * reads the topic's explicit (DYNAMIC_TOPIC_CONFIG) entries first and sends
+ * them merged with the change. Two concurrent alterations of the same topic
+ * can lose one of them (read-modify-write).
+ */
+import kafkajs, { type Admin, type Kafka } from 'kafkajs';
+import { KafkaErrorCode, KafkaProtocolError } from '../../../errors.js';
+import type { AdminPort, NewTopic, TopicDescription } from '../../port.js';
+import { mapKafkaJsError } from './error-mapping.js';
+
+const { ConfigResourceTypes } = kafkajs;
+
+/** `configSource` value of an explicitly set topic config (DescribeConfigs v1+). */
+const DYNAMIC_TOPIC_CONFIG = 1;
+
+/** The rejection for a topic that does not exist: UNKNOWN_TOPIC_OR_PARTITION naming the topic. */
+export function unknownTopic(name: string): KafkaProtocolError {
+  return new KafkaProtocolError(
+    KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    `UNKNOWN_TOPIC_OR_PARTITION (3): topic '${name}' does not exist`,
+  );
+}
+
+/** Admin port backed by one lazily connected kafkajs admin client. */
+export class KafkaJsAdmin implements AdminPort {
+  private readonly admin: Admin;
+  private connecting: Promise<void> | undefined;
+
+  constructor(kafka: Kafka) {
+    this.admin = kafka.admin();
+  }
+
+  private async client(): Promise<Admin> {
+    this.connecting ??= this.admin.connect();
+    try {
+      await this.connecting;
+    } catch (error) {
+      this.connecting = undefined;
+      throw mapKafkaJsError(error, 'admin connect');
+    }
+    return this.admin;
+  }
+
+  /** Runs an admin call, mapping kafkajs errors. */
+  private async call<T>(context: string, fn: (admin: Admin) => Promise<T>): Promise<T> {
+    const admin = await this.client();
+    try {
+      return await fn(admin);
+    } catch (error) {
+      throw mapKafkaJsError(error, context);
+    }
+  }
+
+  /** Rejects with UNKNOWN_TOPIC_OR_PARTITION unless the topic exists (fresh metadata, no kafkajs retry loop). */
+  private async requireTopic(name: string): Promise<void> {
+    const topics = await this.call('list topics', (a) => a.listTopics());
+    if (!topics.includes(name)) throw unknownTopic(name);
+  }
+
+  async createTopic(name: string, options: NewTopic = {}): Promise<void> {
+    const configEntries = Object.entries(options.config ?? {}).map(([key, value]) => ({ name: key, value }));
+    // waitForLeaders: kafkajs polls metadata until every partition has a leader, so a produce right after works.
+    const created = await this.call(`create topic '${name}'`, (a) =>
+      a.createTopics({
+        topics: [{ topic: name, numPartitions: options.partitions ?? 1, configEntries }],
+        waitForLeaders: true,
+      }),
+    );
+    if (!created) {
+      throw new KafkaProtocolError(KafkaErrorCode.TOPIC_ALREADY_EXISTS, `TOPIC_ALREADY_EXISTS (36): topic '${name}' already exists`);
+    }
+  }
+
+  async deleteTopic(name: string): Promise<void> {
+    await this.requireTopic(name);
+    await this.call(`delete topic '${name}'`, (a) => a.deleteTopics({ topics: [name] }));
+  }
+
+  /** User topics; internal ones (`__consumer_offsets`, `__transaction_state`, ...) are left out, as Java's listTopics does. */
+  async listTopics(): Promise<string[]> {
+    const topics = await this.call('list topics', (a) => a.listTopics());
+    return topics.filter((t) => !t.startsWith('__')).sort();
+  }
+
+  async describeTopic(name: string): Promise<TopicDescription> {
+    await this.requireTopic(name);
+    const metadata = await this.call(`describe topic '${name}'`, (a) => a.fetchTopicMetadata({ topics: [name] }));
+    const topic = metadata.topics.find((t) => t.name === name);
+    if (!topic) throw unknownTopic(name);
+    const entries = await this.configEntries(name);
+    const config: Record<string, string> = {};
+    for (const entry of entries) if (entry.configValue !== null) config[entry.configName] = entry.configValue;
+    return { name, partitions: topic.partitions.length, config };
+  }
+
+  /** Every config entry of a topic, defaults included (DescribeConfigs with no names). */
+  private async configEntries(name: string): Promise<Array<{ configName: string; configValue: string | null; configSource?: number }>> {
+    const result = await this.call(`describe configs of '${name}'`, (a) =>
+      a.describeConfigs({ resources: [{ type: ConfigResourceTypes.TOPIC, name }], includeSynonyms: false }),
+    );
+    const resource = result.resources[0];
+    if (!resource) throw unknownTopic(name);
+    if (resource.errorCode) throw new KafkaProtocolError(resource.errorCode, undefined, { errorMessage: resource.errorMessage || null });
+    return resource.configEntries as Array<{ configName: string; configValue: string | null; configSource?: number }>;
+  }
+
+  async alterTopicConfig(name: string, config: Record<string, string>): Promise<void> {
+    await this.requireTopic(name);
+    // 1. Read the explicit configs (AlterConfigs would drop them).
+    const explicit: Record<string, string> = {};
+    for (const entry of await this.configEntries(name)) {
+      if (entry.configSource === DYNAMIC_TOPIC_CONFIG && entry.configValue !== null) explicit[entry.configName] = entry.configValue;
+    }
+    // 2. Send them merged with the change.
+    const merged = { ...explicit, ...config };
+    await this.call(`alter configs of '${name}'`, (a) =>
+      a.alterConfigs({
+        validateOnly: false,
+        resources: [
+          {
+            type: ConfigResourceTypes.TOPIC,
+            name,
+            configEntries: Object.entries(merged).map(([key, value]) => ({ name: key, value })),
+          },
+        ],
+      }),
+    );
+  }
+
+  async endOffsets(topic: string): Promise<number[]> {
+    await this.requireTopic(topic);
+    const offsets = await this.call(`end offsets of '${topic}'`, (a) => a.fetchTopicOffsets(topic));
+    const result: number[] = [];
+    for (const o of offsets) result[o.partition] = Number(o.high);
+    return result;
+  }
+
+  async committedOffsets(groupId: string, topic: string): Promise<number[]> {
+    await this.requireTopic(topic);
+    const groups = await this.call(`committed offsets of '${groupId}' on '${topic}'`, (a) =>
+      a.fetchOffsets({ groupId, topics: [topic] }),
+    );
+    const result: number[] = [];
+    for (const p of groups.find((g) => g.topic === topic)?.partitions ?? []) result[p.partition] = Number(p.offset);
+    return Array.from(result, (o) => (o === undefined || o < 0 ? -1 : o));
+  }
+
+  async close(): Promise<void> {
+    const connecting = this.connecting;
+    this.connecting = undefined;
+    if (connecting) await connecting.catch(() => undefined);
+    await this.admin.disconnect();
+  }
+}

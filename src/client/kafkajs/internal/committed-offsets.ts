@@ -1,0 +1,50 @@
+/**
+ * Reads a group's committed offsets fresh from the group coordinator
+ * (OffsetFetch through a lazily connected kafkajs admin client).
+ * OffsetFetch goes without `require_stable` (kafkajs speaks < v7): offsets of
+ * a transaction still being completed are not waited for (DESIGN.md §2).
+ */
+import type { Admin, Kafka } from 'kafkajs';
+import type { TopicPartition, TopicPartitionOffset } from '../../port.js';
+import { mapKafkaJsError } from './error-mapping.js';
+
+/** Committed-offset reader of one group. */
+export class CommittedOffsetsReader {
+  private readonly admin: Admin;
+  private connecting: Promise<void> | undefined;
+
+  constructor(
+    kafka: Kafka,
+    private readonly groupId: string,
+  ) {
+    this.admin = kafka.admin();
+  }
+
+  /** The committed offset of each partition, -1 where none, in the order asked. */
+  async read(partitions: TopicPartition[]): Promise<TopicPartitionOffset[]> {
+    if (partitions.length === 0) return [];
+    this.connecting ??= this.admin.connect();
+    const topics = [...new Set(partitions.map((tp) => tp.topic))];
+    try {
+      await this.connecting;
+      const answer = await this.admin.fetchOffsets({ groupId: this.groupId, topics });
+      const offsets = new Map<string, number>();
+      for (const t of answer) {
+        for (const p of t.partitions) offsets.set(`${t.topic}\u0000${p.partition}`, Number(p.offset));
+      }
+      return partitions.map((tp) => {
+        const offset = offsets.get(`${tp.topic}\u0000${tp.partition}`);
+        return { topic: tp.topic, partition: tp.partition, offset: offset === undefined || offset < 0 ? -1 : offset };
+      });
+    } catch (error) {
+      this.connecting = undefined;
+      throw mapKafkaJsError(error, `committed offsets of '${this.groupId}'`);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.connecting) return;
+    this.connecting = undefined;
+    await this.admin.disconnect().catch(() => undefined);
+  }
+}

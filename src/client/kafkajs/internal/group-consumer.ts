@@ -1,0 +1,316 @@
+/**
+ * {@link GroupConsumerPort} over a kafkajs consumer (autoCommit off,
+ * eachBatch, `partitionsConsumedConcurrently` = {@link CONCURRENT_PARTITIONS}).
+ *
+ * How the port's semantics are obtained from kafkajs 2.2.4:
+ * 1. Assignment: kafkajs emits GROUP_JOIN (synchronously, before fetching) after
+ *    every join+sync with the whole `memberAssignment`; it is diffed with the
+ *    previous one. Partitions kept across a rebalance are re-positioned with a
+ *    seek to the next offset this member would have read: kafkajs builds a new
+ *    offset manager per generation and would otherwise restart them from the
+ *    committed offset.
+ * 2. `onAssignment` calls run one after the other; a batch of a newly assigned
+ *    partition waits for the call that assigned it, then is dropped if a seek
+ *    made it stale (`isStale()`); batches of partitions no longer assigned are
+ *    dropped; records below the member's position (re-fetched after a
+ *    rebalance) are dropped.
+ * 3. `eachBatch` calls are serialized per partition (a promise chain, on top of
+ *    kafkajs' own fetch-then-process loop) and heartbeat every
+ *    `heartbeatIntervalMs` while they run.
+ *
+ * What kafkajs cannot do: no callback before a rebalance (revocation is only
+ *   known after the rejoin, so a revoked partition's last batch may still be
+ *   running when the new owner starts: onAssignment waits for it locally only);
+ *   no OffsetFetch `require_stable`; one slow partition delays the next fetch of
+ *   every partition led by the same broker (kafkajs fetches, then waits for all
+ *   batches of that fetch); the generation id is captured from JoinGroup answers.
+ */
+import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import { IllegalStateError, StreamsError } from '../../../errors.js';
+import type { Logger } from '../../../internal/logger.js';
+import type {
+  ConsumedRecord,
+  GroupConsumerHandlers,
+  GroupConsumerOptions,
+  GroupConsumerPort,
+  Headers,
+  TopicPartition,
+  TopicPartitionOffset,
+} from '../../port.js';
+import { diffAssignment, fromMemberAssignment, tpKey } from './assignment.js';
+import { mapKafkaJsError } from './error-mapping.js';
+import { forgetMember, generationOf } from './join-generation.js';
+import { CommittedOffsetsReader } from './committed-offsets.js';
+
+/** How many partitions' batches kafkajs hands out concurrently. */
+export const CONCURRENT_PARTITIONS = 8;
+
+/** Group consumer backed by one kafkajs consumer. */
+export class KafkaJsGroupConsumer implements GroupConsumerPort {
+  private readonly consumer: Consumer;
+  private readonly options: GroupConsumerOptions;
+  private readonly logger: Logger;
+  private readonly offsets: CommittedOffsetsReader;
+  private handlers: GroupConsumerHandlers | undefined;
+  private running = false;
+  private closing: Promise<void> | undefined;
+  private connected: Promise<void> | undefined;
+  private assignment: TopicPartition[] = [];
+  private readonly assignedKeys = new Set<string>();
+  private memberId = '';
+  private joins = 0;
+  /** Promise of the onAssignment call that assigned a partition. */
+  private readonly gates = new Map<string, Promise<void>>();
+  private assignmentChain: Promise<void> = Promise.resolve();
+  /** Next offset to deliver per partition (after a delivered batch or a seek). */
+  private readonly positions = new Map<string, number>();
+  /** Seeks for partitions not (yet) assigned to this member. */
+  private readonly pendingSeeks = new Map<string, TopicPartitionOffset>();
+  private readonly paused = new Map<string, TopicPartition>();
+  /** Tail of the per-partition chain of eachBatch calls. */
+  private readonly inflight = new Map<string, Promise<void>>();
+
+  constructor(kafka: Kafka, options: GroupConsumerOptions, logger: Logger) {
+    this.options = options;
+    this.logger = logger;
+    this.consumer = kafka.consumer({
+      groupId: options.groupId,
+      sessionTimeout: options.sessionTimeoutMs ?? 30_000,
+      heartbeatInterval: options.heartbeatIntervalMs ?? 3_000,
+      maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576,
+      readUncommitted: options.isolationLevel === 'read_uncommitted',
+      allowAutoTopicCreation: false,
+      // Bounds how long close() waits for an idle fetch.
+      maxWaitTimeInMs: 500,
+    });
+    this.offsets = new CommittedOffsetsReader(kafka, options.groupId);
+  }
+
+  private connect(): Promise<void> {
+    this.connected ??= this.consumer.connect().catch((error: unknown) => {
+      this.connected = undefined;
+      throw mapKafkaJsError(error, `consumer '${this.options.groupId}' connect`);
+    });
+    return this.connected;
+  }
+
+  async subscribe(topics: string[]): Promise<void> {
+    if (this.running) throw new IllegalStateError('subscribe() must be called before run()');
+    await this.connect();
+    try {
+      await this.consumer.subscribe({ topics, fromBeginning: (this.options.autoOffsetReset ?? 'earliest') === 'earliest' });
+    } catch (error) {
+      throw mapKafkaJsError(error, `subscribe to ${topics.join(', ')}`);
+    }
+  }
+
+  /** 1. listen to GROUP_JOIN and CRASH; 2. start kafkajs (resolves after the first join+sync). */
+  async run(handlers: GroupConsumerHandlers): Promise<void> {
+    if (this.closing) throw new IllegalStateError('run(): the consumer is closed');
+    if (this.running) throw new IllegalStateError('run(): the consumer is already running');
+    this.handlers = handlers;
+    this.running = true;
+    await this.connect();
+    this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {
+      this.onJoin(event.payload.memberId, event.payload.memberAssignment as Record<string, number[]>);
+    });
+    this.consumer.on(this.consumer.events.CRASH, (event) => {
+      const error = mapKafkaJsError(event.payload.error, `consumer '${this.options.groupId}'`);
+      this.logger.warn({ err: error, restart: event.payload.restart }, 'consumer crashed');
+      if (!event.payload.restart && !this.closing) handlers.onError?.(error);
+    });
+    try {
+      await this.consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: true,
+        partitionsConsumedConcurrently: CONCURRENT_PARTITIONS,
+        eachBatch: (payload) => this.onBatch(payload),
+      });
+    } catch (error) {
+      this.running = false;
+      throw mapKafkaJsError(error, `consumer '${this.options.groupId}' run`);
+    }
+  }
+
+  /** Synchronous GROUP_JOIN handling: diff, re-position, gate, queue the onAssignment call. */
+  private onJoin(memberId: string, memberAssignment: Record<string, number[]>): void {
+    const next = fromMemberAssignment(memberAssignment);
+    const { assigned, revoked, kept } = diffAssignment(this.assignment, next);
+    this.assignment = next;
+    this.memberId = memberId;
+    this.joins += 1;
+    this.assignedKeys.clear();
+    for (const tp of next) this.assignedKeys.add(tpKey(tp));
+    // 1. Revoked partitions forget their position (a later owner starts from the committed offset).
+    for (const tp of revoked) {
+      this.positions.delete(tpKey(tp));
+      this.gates.delete(tpKey(tp));
+    }
+    // 2. Kept partitions continue where this member was; assigned ones take a seek made before.
+    for (const tp of kept) {
+      const position = this.positions.get(tpKey(tp));
+      if (position !== undefined) this.kafkaSeek({ ...tp, offset: position });
+    }
+    for (const tp of assigned) {
+      const seek = this.pendingSeeks.get(tpKey(tp));
+      if (seek) {
+        this.pendingSeeks.delete(tpKey(tp));
+        this.positions.set(tpKey(tp), seek.offset);
+        this.kafkaSeek(seek);
+      }
+    }
+    for (const tp of this.paused.values()) if (this.assignedKeys.has(tpKey(tp))) this.kafkaPause([tp]);
+    // 3. onAssignment after the previous one and after running batches of revoked partitions.
+    const handlers = this.handlers;
+    const generationId = generationOf(memberId) ?? this.joins;
+    const waitRevoked = revoked.map((tp) => this.inflight.get(tpKey(tp)) ?? Promise.resolve());
+    const call = this.assignmentChain
+      .then(() => Promise.all(waitRevoked))
+      .then(() => handlers?.onAssignment({ assigned, revoked, generationId, memberId }));
+    const settled = call.catch((error: unknown) => {
+      this.logger.error({ err: error }, 'onAssignment failed');
+      handlers?.onError?.(error instanceof Error ? error : new StreamsError(String(error)));
+    });
+    this.assignmentChain = settled;
+    for (const tp of assigned) this.gates.set(tpKey(tp), settled);
+  }
+
+  private onBatch(payload: EachBatchPayload): Promise<void> {
+    const key = tpKey(payload.batch);
+    const previous = this.inflight.get(key) ?? Promise.resolve();
+    const current = previous.then(() => this.deliver(payload));
+    const tail = current.catch(() => undefined);
+    this.inflight.set(key, tail);
+    void tail.then(() => {
+      if (this.inflight.get(key) === tail) this.inflight.delete(key);
+    });
+    return current;
+  }
+
+  /** 1. wait for the gate; 2. drop stale/unassigned; 3. drop already-delivered offsets; 4. hand over with heartbeats. */
+  private async deliver(payload: EachBatchPayload): Promise<void> {
+    const { batch, isStale, isRunning } = payload;
+    const key = tpKey(batch);
+    const stopHeartbeats = this.startHeartbeats(payload);
+    try {
+      await this.gates.get(key);
+      if (!isRunning() || this.closing || !this.assignedKeys.has(key) || isStale()) return;
+      const position = this.positions.get(key);
+      const records = batch.messages
+        .filter((m) => position === undefined || Number(m.offset) >= position)
+        .map((m) => toConsumedRecord(batch.topic, batch.partition, m));
+      const next = Number(batch.lastOffset()) + 1;
+      if (records.length > 0) {
+        await this.handlers?.eachBatch({
+          topic: batch.topic,
+          partition: batch.partition,
+          records,
+          highWatermark: Number(batch.highWatermark),
+        });
+      }
+      if (!isStale() && this.assignedKeys.has(key) && next > (this.positions.get(key) ?? -1)) this.positions.set(key, next);
+    } catch (error) {
+      this.logger.error({ err: error, topic: batch.topic, partition: batch.partition }, 'eachBatch handler failed; stopping');
+      this.handlers?.onError?.(error instanceof Error ? error : new StreamsError(String(error)));
+      void this.close();
+    } finally {
+      stopHeartbeats();
+    }
+  }
+
+  private startHeartbeats(payload: EachBatchPayload): () => void {
+    const timer = setInterval(() => {
+      payload.heartbeat().catch(() => undefined); // a rebalance is picked up by kafkajs after the batch
+    }, this.options.heartbeatIntervalMs ?? 3_000);
+    return () => clearInterval(timer);
+  }
+
+  seek(tpo: TopicPartitionOffset): void {
+    const key = tpKey(tpo);
+    if (!this.running || !this.assignedKeys.has(key)) {
+      this.pendingSeeks.set(key, { ...tpo });
+      return;
+    }
+    this.positions.set(key, tpo.offset);
+    this.kafkaSeek(tpo);
+  }
+
+  /** kafkajs seek; kept for the next join when kafkajs has no consumer group (restarting after a crash). */
+  private kafkaSeek(tpo: TopicPartitionOffset): void {
+    try {
+      this.consumer.seek({ topic: tpo.topic, partition: tpo.partition, offset: String(tpo.offset) });
+    } catch {
+      this.pendingSeeks.set(tpKey(tpo), { ...tpo });
+    }
+  }
+
+  pause(partitions: TopicPartition[]): void {
+    for (const tp of partitions) this.paused.set(tpKey(tp), { ...tp });
+    if (this.running) this.kafkaPause(partitions.filter((tp) => this.assignedKeys.has(tpKey(tp))));
+  }
+
+  resume(partitions: TopicPartition[]): void {
+    for (const tp of partitions) this.paused.delete(tpKey(tp));
+    if (!this.running || this.assignment.length === 0) return;
+    try {
+      this.consumer.resume(partitions.map((tp) => ({ topic: tp.topic, partitions: [tp.partition] })));
+    } catch {
+      // No kafkajs consumer group right now (restarting): the next join re-applies only `paused`.
+    }
+  }
+
+  private kafkaPause(partitions: TopicPartition[]): void {
+    if (partitions.length === 0) return;
+    try {
+      this.consumer.pause(partitions.map((tp) => ({ topic: tp.topic, partitions: [tp.partition] })));
+    } catch {
+      // No kafkajs consumer group right now (restarting): the next join re-applies `paused`.
+    }
+  }
+
+  committed(partitions: TopicPartition[]): Promise<TopicPartitionOffset[]> {
+    return this.offsets.read(partitions);
+  }
+
+  async commitOffsets(offsets: TopicPartitionOffset[]): Promise<void> {
+    if (!this.running) throw new IllegalStateError('commitOffsets(): the consumer must be running (call run() first)');
+    try {
+      await this.consumer.commitOffsets(offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: String(o.offset) })));
+    } catch (error) {
+      throw mapKafkaJsError(error, `commit offsets of '${this.options.groupId}'`);
+    }
+  }
+
+  /** Stops fetching, waits for running batches, leaves the group, disconnects. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        await this.consumer.disconnect();
+      } catch (error) {
+        this.logger.debug({ err: error }, 'consumer disconnect failed');
+      }
+      await this.offsets.close();
+      this.running = false;
+      if (this.memberId) forgetMember(this.memberId);
+    })();
+    return this.closing;
+  }
+}
+
+/** Converts a kafkajs message; repeated header keys keep their last value. */
+function toConsumedRecord(topic: string, partition: number, m: KafkaMessage): ConsumedRecord {
+  const headers: Headers = {};
+  for (const [name, value] of Object.entries(m.headers ?? {})) {
+    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    if (last !== undefined) headers[name] = last;
+  }
+  return {
+    topic,
+    partition,
+    offset: Number(m.offset),
+    key: m.key ?? null,
+    value: m.value ?? null,
+    headers,
+    timestamp: Number(m.timestamp),
+  };
+}

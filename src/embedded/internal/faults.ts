@@ -1,0 +1,63 @@
+/**
+ * Fault injection of the embedded cluster: scheduled produce errors per
+ * partition and added latency for produce and fetch.
+ */
+import { KafkaProtocolError, type RecordErrorEntry } from '../../errors.js';
+
+/** A scheduled produce failure. */
+export interface ProduceFault {
+  topic: string;
+  /** Omit to fail produce requests to any partition of the topic. */
+  partition?: number;
+  /** Kafka error code to answer, e.g. `KafkaErrorCode.NOT_LEADER_OR_FOLLOWER`. */
+  code: number;
+  /** How many produce requests fail (default 1). */
+  count?: number;
+  /** record_errors to return with the error. */
+  recordErrors?: RecordErrorEntry[];
+  /** error_message to return with the error. */
+  errorMessage?: string;
+}
+
+/** Latency added before requests are handled (real milliseconds). */
+export interface Latency {
+  produceMs?: number;
+  fetchMs?: number;
+}
+
+/** Holds the injected faults and hands them out. */
+export class FaultInjector {
+  private readonly produceFaults: (ProduceFault & { remaining: number })[] = [];
+  latency: Required<Latency> = { produceMs: 0, fetchMs: 0 };
+
+  /** Schedules `count` failing produce requests. */
+  failProduce(fault: ProduceFault): void {
+    this.produceFaults.push({ ...fault, remaining: fault.count ?? 1 });
+  }
+
+  /** Sets latency (merged with the current settings). */
+  setLatency(latency: Latency): void {
+    this.latency = { ...this.latency, ...latency };
+  }
+
+  /** Removes every fault. */
+  clear(): void {
+    this.produceFaults.length = 0;
+    this.latency = { produceMs: 0, fetchMs: 0 };
+  }
+
+  /** Consumes one scheduled failure for the partition, if any, as the error to answer. */
+  takeProduceError(topic: string, partition: number): KafkaProtocolError | undefined {
+    const i = this.produceFaults.findIndex((f) => f.topic === topic && (f.partition === undefined || f.partition === partition) && f.remaining > 0);
+    if (i < 0) return undefined;
+    const f = this.produceFaults[i]!;
+    f.remaining -= 1;
+    if (f.remaining === 0) this.produceFaults.splice(i, 1);
+    return new KafkaProtocolError(f.code, undefined, { recordErrors: f.recordErrors ?? [], errorMessage: f.errorMessage ?? `injected fault for ${topic}-${partition}` });
+  }
+}
+
+/** Resolves after `ms` real milliseconds (immediately for 0). */
+export function delay(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
+}

@@ -67,3 +67,12 @@ export { normalizeHandlerAnswer, handlerResponseToTxnSendOption } from './handle
 export type { NormalizedHandlerAnswer } from './handlers/normalize.js';
 export type { Serde, Serializer, Deserializer } from './serdes/serde.js';
 export type { Headers, TopicPartition, ConsumedRecord } from './client/port.js';
+export { TxnSendOption } from './eos/txn-send-option.js';
+export { TransactionalProducer, ProducerState } from './eos/transactional-producer.js';
+export type {
+  ProducerRecord,
+  RecordMetadata,
+  SendCallback,
+  TransactionalProducerOptions,
+  ProducerStateName,
+} from './eos/transactional-producer.js';

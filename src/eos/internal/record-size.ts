@@ -1,0 +1,92 @@
+/**
+ * Conversion of a {@link ProducerRecord} to wire form and an upper-bound
+ * estimate of its Kafka v2 record encoding size.
+ *
+ * v2 record: length(varint) attributes(1) timestampDelta(varlong)
+ * offsetDelta(varint) keyLength(varint) key valueLength(varint) value
+ * headerCount(varint) [keyLength key valueLength value]*.
+ * A record batch adds a fixed 61-byte header.
+ */
+import type { WireRecord } from '../../client/port.js';
+import { SerializationError } from '../../errors.js';
+import type { ProducerRecord } from '../producer-types.js';
+
+/** Fixed size of a v2 record batch header. */
+export const RECORD_BATCH_OVERHEAD = 61;
+
+/** Bytes of a zig-zag varint for `value` (safe for |value| < 2^53). */
+export function varintSize(value: number): number {
+  let v = value >= 0 ? value * 2 : -value * 2 - 1;
+  let bytes = 1;
+  while (v >= 128) {
+    v = Math.floor(v / 128);
+    bytes++;
+  }
+  return bytes;
+}
+
+function bytesOf(
+  value: unknown,
+  topic: string,
+  origin: 'KEY' | 'VALUE',
+  what: string,
+): Buffer | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return Buffer.from(value, 'utf8');
+  if (Buffer.isBuffer(value)) return value;
+  throw new SerializationError(
+    `Cannot serialize the ${what} of a record for topic '${topic}': expected string, Buffer or null, got ${describeType(value)}`,
+    { origin, topic },
+  );
+}
+
+function describeType(value: unknown): string {
+  if (typeof value !== 'object') return typeof value;
+  return (value as object).constructor?.name ?? 'object';
+}
+
+/**
+ * Converts a record to its wire form (UTF-8 for strings).
+ * Throws `SerializationError` (record-level) for a key, value or header of another type.
+ */
+export function toWireRecord(record: ProducerRecord, now: number): WireRecord {
+  const key = bytesOf(record.key, record.topic, 'KEY', 'key');
+  const value = bytesOf(record.value, record.topic, 'VALUE', 'value');
+  const headers: Record<string, Buffer> = {};
+  for (const [name, v] of Object.entries(record.headers ?? {})) {
+    const b = bytesOf(v, record.topic, 'VALUE', `header '${name}'`);
+    headers[name] = b ?? Buffer.alloc(0);
+  }
+  const ts = record.timestamp;
+  if (ts !== undefined && (typeof ts !== 'number' || !Number.isFinite(ts))) {
+    throw new SerializationError(`Record timestamp for topic '${record.topic}' must be a finite number, got ${String(ts)}`, {
+      origin: 'VALUE',
+      topic: record.topic,
+    });
+  }
+  return { key, value, headers, timestamp: ts ?? now };
+}
+
+/**
+ * Upper bound of the encoded size of one record inside a batch (worst-case
+ * deltas: 10-byte timestamp delta, 5-byte offset delta).
+ */
+export function recordSizeUpperBound(r: WireRecord, worstCaseDeltas = true): number {
+  const deltas = worstCaseDeltas ? 10 + 5 : 1 + 1;
+  const keyLen = r.key === null ? -1 : r.key.length;
+  const valueLen = r.value === null ? -1 : r.value.length;
+  let body = 1 + deltas + varintSize(keyLen) + Math.max(keyLen, 0) + varintSize(valueLen) + Math.max(valueLen, 0);
+  const names = Object.keys(r.headers);
+  body += varintSize(names.length);
+  for (const name of names) {
+    const k = Buffer.byteLength(name, 'utf8');
+    const v = (r.headers[name] as Buffer).length;
+    body += varintSize(k) + k + varintSize(v) + v;
+  }
+  return varintSize(body) + body;
+}
+
+/** Exact size of a batch holding only this record: what a broker compares to `max.message.bytes`. */
+export function singleRecordBatchSize(r: WireRecord): number {
+  return RECORD_BATCH_OVERHEAD + recordSizeUpperBound(r, false);
+}

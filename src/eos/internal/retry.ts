@@ -1,0 +1,20 @@
+/** Retry of a whole operation on retriable errors, with back-off, until the delivery timeout. */
+import { errorKindOf } from '../../errors.js';
+import { backoffDelay, sleep } from './backoff.js';
+
+/** Runs `op`, retrying retriable errors with exponential back-off for at most `deliveryTimeoutMs`; rethrows the last error. */
+export async function retryRetriable<T>(
+  op: () => Promise<T>,
+  settings: { retryBackoffMs: number; deliveryTimeoutMs: number },
+): Promise<T> {
+  const deadline = Date.now() + settings.deliveryTimeoutMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await op();
+    } catch (err) {
+      const delay = backoffDelay(attempt, settings.retryBackoffMs);
+      if (errorKindOf(err) !== 'retriable' || Date.now() + delay >= deadline) throw err;
+      await sleep(delay);
+    }
+  }
+}

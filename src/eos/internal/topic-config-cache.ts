@@ -1,0 +1,120 @@
+/**
+ * Topic configs the producer validates against, read once per topic through
+ * `AdminPort.describeTopic` and cached; invalidated when the broker rejects
+ * records for size or record reasons (the config may have changed).
+ */
+import type { AdminPort } from '../../client/port.js';
+import { DeliveryTimeoutError, StreamsError, errorKindOf } from '../../errors.js';
+import { backoffDelay, sleep } from './backoff.js';
+
+/** What the producer needs to know about a topic. */
+export interface TopicInfo {
+  topic: string;
+  partitions: number;
+  /** `max.message.bytes` (largest record batch the topic accepts). */
+  maxMessageBytes: number;
+  /** `cleanup.policy` contains `compact`: keys are mandatory. */
+  compacted: boolean;
+  /** `message.timestamp.type` is `CreateTime` (timestamp bounds apply). */
+  createTime: boolean;
+  /** `message.timestamp.before.max.ms`: how far in the past a timestamp may be. */
+  beforeMaxMs: number;
+  /** `message.timestamp.after.max.ms`: how far in the future a timestamp may be. */
+  afterMaxMs: number;
+}
+
+const DEFAULT_MAX_MESSAGE_BYTES = 1048588;
+
+function num(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : fallback;
+}
+
+/** Parses a described topic's config into {@link TopicInfo}. */
+export function toTopicInfo(topic: string, partitions: number, config: Record<string, string>): TopicInfo {
+  const legacyDiff = num(config['message.timestamp.difference.max.ms'], Number.MAX_SAFE_INTEGER);
+  return {
+    topic,
+    partitions,
+    maxMessageBytes: num(config['max.message.bytes'], DEFAULT_MAX_MESSAGE_BYTES),
+    compacted: (config['cleanup.policy'] ?? 'delete').split(',').some((p) => p.trim() === 'compact'),
+    createTime: (config['message.timestamp.type'] ?? 'CreateTime') === 'CreateTime',
+    beforeMaxMs: num(config['message.timestamp.before.max.ms'], legacyDiff),
+    afterMaxMs: num(config['message.timestamp.after.max.ms'], legacyDiff),
+  };
+}
+
+interface Entry {
+  value?: TopicInfo;
+  inflight?: Promise<TopicInfo>;
+}
+
+/** Per-topic cache of {@link TopicInfo}. */
+export class TopicConfigCache {
+  readonly #entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly admin: () => AdminPort,
+    private readonly opts: { deliveryTimeoutMs: number; retryBackoffMs: number; isClosed: () => boolean },
+  ) {}
+
+  /** The cached info, if present and fresh (no I/O). */
+  peek(topic: string): TopicInfo | undefined {
+    return this.#entries.get(topic)?.value;
+  }
+
+  /** Forgets the topic's info: the next lookup describes it again. */
+  invalidate(topic: string): void {
+    const e = this.#entries.get(topic);
+    if (e) delete e.value;
+  }
+
+  /**
+   * The topic's info, described once and shared by concurrent callers.
+   * Retriable errors (e.g. an unknown topic, UNKNOWN_TOPIC_OR_PARTITION) are
+   * retried with back-off until the delivery timeout, then the lookup rejects
+   * with `DeliveryTimeoutError` naming the topic. Other errors reject as they are.
+   */
+  get(topic: string): Promise<TopicInfo> {
+    const e = this.#entries.get(topic) ?? {};
+    this.#entries.set(topic, e);
+    if (e.value) return Promise.resolve(e.value);
+    if (!e.inflight) {
+      e.inflight = this.#describe(topic).then(
+        (info) => {
+          e.value = info;
+          delete e.inflight;
+          return info;
+        },
+        (err: unknown) => {
+          delete e.inflight;
+          throw err;
+        },
+      );
+    }
+    return e.inflight;
+  }
+
+  async #describe(topic: string): Promise<TopicInfo> {
+    const start = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const d = await this.admin().describeTopic(topic);
+        return toTopicInfo(topic, d.partitions, d.config);
+      } catch (err) {
+        if (errorKindOf(err) !== 'retriable' || this.opts.isClosed()) throw err;
+        const delay = backoffDelay(attempt, this.opts.retryBackoffMs);
+        const elapsed = Date.now() - start;
+        if (elapsed + delay >= this.opts.deliveryTimeoutMs) {
+          const reason = err instanceof StreamsError ? err.code : String(err);
+          throw new DeliveryTimeoutError(
+            `Topic '${topic}' could not be described within deliveryTimeoutMs=${this.opts.deliveryTimeoutMs} (${reason}); does the topic exist? Create it or fix the topic name`,
+            { cause: err },
+          );
+        }
+        await sleep(delay);
+      }
+    }
+  }
+}

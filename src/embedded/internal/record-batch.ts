@@ -76,7 +76,7 @@ export interface NewBatch {
   producerEpoch?: number;
   baseSequence?: number;
   partitionLeaderEpoch?: number;
-  records: { key: Buffer | null; value: Buffer | null; headers?: RecordHeader[]; timestamp: number }[];
+  records: { key: Buffer | null; value: Buffer | null; headers?: RecordHeader[]; timestamp: number; /** Override (tests of invalid batches); default the index. */ offsetDelta?: number }[];
 }
 
 function encodeRecord(r: BatchRecord): Buffer {
@@ -103,7 +103,7 @@ export function encodeBatch(batch: NewBatch): Buffer {
   const baseTimestamp = batch.records.length ? Math.min(...batch.records.map((r) => r.timestamp)) : -1;
   const maxTimestamp = batch.records.length ? Math.max(...batch.records.map((r) => r.timestamp)) : -1;
   const records = batch.records.map((r, i) =>
-    encodeRecord({ attributes: 0, timestampDelta: r.timestamp - baseTimestamp, offsetDelta: i, key: r.key, value: r.value, headers: r.headers ?? [] }),
+    encodeRecord({ attributes: 0, timestampDelta: r.timestamp - baseTimestamp, offsetDelta: r.offsetDelta ?? i, key: r.key, value: r.value, headers: r.headers ?? [] }),
   );
   // 2. header after the CRC
   const afterCrc = new ByteWriter()

@@ -1,0 +1,93 @@
+package dev.sluice.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+
+/**
+ * The benchmark pipeline on Java Kafka Streams, exactly_once_v2, default commit interval, one stream
+ * thread: parse the JSON value, drop type "ping" (10%), enrich, write.
+ * Usage: KafkaStreamsBench bootstrapServers applicationId inputTopic outputTopic
+ * Runs until SIGTERM; prints "BENCH {json}" lines (first record time, usage at exit).
+ */
+public final class KafkaStreamsBench {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String[] REGIONS = {"eu", "us", "apac", "latam"};
+
+    private KafkaStreamsBench() {}
+
+    /** The enrich/map step: the same fields as the TypeScript contenders produce. */
+    static String enrich(JsonNode in) {
+        String user = in.get("user").asText();
+        double amount = in.get("amount").asDouble();
+        ObjectNode out = JSON.createObjectNode();
+        out.put("id", in.get("id").asLong());
+        out.put("user", user);
+        out.put("amount", amount);
+        out.put("cents", Math.round(amount * 100));
+        out.put("region", REGIONS[Integer.parseInt(user.substring(1)) % REGIONS.length]);
+        out.put("pt", System.currentTimeMillis());
+        return out.toString();
+    }
+
+    static JsonNode parse(String value) {
+        try {
+            return JSON.readTree(value);
+        } catch (Exception e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        String bootstrap = args[0];
+        String appId = args[1];
+        String input = args[2];
+        String output = args[3];
+
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("sluice-bench-ks-").toString());
+
+        AtomicBoolean first = new AtomicBoolean(false);
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
+            .peek((k, v) -> {
+                if (!first.get() && first.compareAndSet(false, true)) {
+                    ProcessStats.print("first");
+                }
+            })
+            .mapValues(KafkaStreamsBench::parse)
+            .filter((k, v) -> !"ping".equals(v.get("type").asText()))
+            .mapValues(KafkaStreamsBench::enrich)
+            .to(output, Produced.with(Serdes.String(), Serdes.String()));
+
+        KafkaStreams streams = new KafkaStreams(builder.build(), props);
+        CountDownLatch closed = new CountDownLatch(1);
+        streams.setStateListener((now, before) -> {
+            if (now == KafkaStreams.State.RUNNING) {
+                ProcessStats.print("running");
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            streams.close(Duration.ofSeconds(30));
+            ProcessStats.printUsage();
+            closed.countDown();
+        }));
+        streams.start();
+        ProcessStats.print("started");
+        closed.await();
+    }
+}

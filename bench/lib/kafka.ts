@@ -1,0 +1,94 @@
+/** kafkajs helpers of the benchmark runner: client, topics, committed offsets. */
+import kafkajs from 'kafkajs';
+import type { Admin, Kafka as KafkaClient } from 'kafkajs';
+import { PARTITIONS } from './workload.js';
+
+const { Kafka, logLevel } = kafkajs;
+
+/** A quiet kafkajs client for `brokers`. */
+export function kafkaClient(brokers: string[], clientId = 'sluice-bench'): KafkaClient {
+  return new Kafka({
+    clientId,
+    brokers,
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 5000,
+    requestTimeout: 30_000,
+    retry: { retries: 8, initialRetryTime: 100 },
+  });
+}
+
+/** Runs `fn` with a connected admin client and disconnects afterwards. */
+export async function withAdmin<T>(kafka: KafkaClient, fn: (admin: Admin) => Promise<T>): Promise<T> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/**
+ * Creates the input and output topics of one contender run (8 partitions each).
+ * The output topic uses LogAppendTime so that an output record's timestamp is
+ * the broker's append time (the latency measure, docs/benchmarks.md).
+ */
+export async function createRunTopics(kafka: KafkaClient, input: string, output: string | undefined): Promise<void> {
+  await withAdmin(kafka, async (admin) => {
+    const topics = [{ topic: input, numPartitions: PARTITIONS, replicationFactor: 1 }];
+    if (output) {
+      topics.push({
+        topic: output,
+        numPartitions: PARTITIONS,
+        replicationFactor: 1,
+        configEntries: [{ name: 'message.timestamp.type', value: 'LogAppendTime' }],
+      } as (typeof topics)[number]);
+    }
+    const created = await admin.createTopics({ topics, waitForLeaders: true });
+    if (!created) throw new Error(`topics ${input}/${output ?? ''} already exist`);
+  });
+}
+
+/** Deletes topics, ignoring failures (best effort cleanup). */
+export async function deleteTopics(kafka: KafkaClient, topics: string[]): Promise<void> {
+  await withAdmin(kafka, (admin) => admin.deleteTopics({ topics, timeout: 10_000 })).catch(() => undefined);
+}
+
+/** Deletes consumer groups, ignoring failures (best effort cleanup). */
+export async function deleteGroups(kafka: KafkaClient, groups: string[]): Promise<void> {
+  await withAdmin(kafka, (admin) => admin.deleteGroups(groups)).catch(() => undefined);
+}
+
+/** Deletes every topic whose name starts with `prefix` (leftovers of an interrupted run). */
+export async function deleteTopicsWithPrefix(kafka: KafkaClient, prefix: string): Promise<void> {
+  await withAdmin(kafka, async (admin) => {
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 10_000 });
+  }).catch(() => undefined);
+}
+
+/** Sum of the committed offsets of `groupId` on `topic` (partitions without a commit count 0). */
+export async function committedTotal(admin: Admin, groupId: string, topic: string): Promise<number> {
+  const res = await admin.fetchOffsets({ groupId, topics: [topic] });
+  let total = 0;
+  for (const t of res) for (const p of t.partitions) total += Math.max(0, Number(p.offset));
+  return total;
+}
+
+/** True when a cluster at `brokers` answers a metadata request within `timeoutMs`. */
+export async function clusterAnswers(brokers: string[], timeoutMs = 3000): Promise<boolean> {
+  const kafka = new Kafka({
+    clientId: 'sluice-bench-probe',
+    brokers,
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: timeoutMs,
+    requestTimeout: timeoutMs,
+    retry: { retries: 0 },
+  });
+  try {
+    await withAdmin(kafka, (admin) => admin.listTopics());
+    return true;
+  } catch {
+    return false;
+  }
+}

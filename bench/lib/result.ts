@@ -1,0 +1,24 @@
+/** One measured run of one contender (one row of bench/results/<date>.json). */
+export interface RunResult {
+  /** Row id: a pipeline contender id, or broker-produce / broker-consume. */
+  id: string;
+  round: number;
+  records: number;
+  /** True when the output check passed (always checked before a figure counts). */
+  ok: boolean;
+  reason?: string;
+  /** Input records per second (processing window: first record seen to all offsets committed). */
+  recordsPerSec: number;
+  seconds: number;
+  /** Spawn to first record, ms. */
+  startupMs?: number;
+  latencyP50Ms?: number;
+  latencyP99Ms?: number;
+  maxRssKb: number;
+  cpuSeconds: number;
+  /** Who measured RSS/CPU: the child itself or /proc sampling. */
+  usageSource: string;
+  outputCount?: number;
+  expectedOutput?: number;
+  loadMs?: number;
+}

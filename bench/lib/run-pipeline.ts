@@ -1,0 +1,102 @@
+/** Runs one pipeline contender once: fresh topics, load, process, stop, verify. */
+import type { Kafka as KafkaClient } from 'kafkajs';
+import { spawnChild } from './child.js';
+import type { ContenderSpec, LaunchContext } from './contenders.js';
+import { committedTotal, createRunTopics, deleteGroups, deleteTopics } from './kafka.js';
+import { loadInput } from './loader.js';
+import type { RunResult } from './result.js';
+import { quantile } from './stats.js';
+import { verifyOutput } from './verify.js';
+import { expectedOutputs } from './workload.js';
+
+/** Options of one run. */
+export interface PipelineRunOptions {
+  kafka: KafkaClient;
+  base: Omit<LaunchContext, 'group' | 'input' | 'output'>;
+  /** Topic/group name prefix, unique for the run, contender and round. */
+  name: string;
+  round: number;
+  records: number;
+  log: (line: string) => void;
+  /** Bound on the processing phase (ms). */
+  timeoutMs: number;
+  /** Keep the topics afterwards (default: delete). */
+  keepTopics?: boolean;
+}
+
+/** Polls the group's committed offsets every `intervalMs` until they reach `target`. */
+async function waitCommitted(
+  kafka: KafkaClient, group: string, topic: string, target: number, deadline: number, exited: () => boolean,
+): Promise<{ done: boolean; at: number; committed: number }> {
+  const admin = kafka.admin();
+  await admin.connect();
+  let committed = 0;
+  try {
+    while (Date.now() < deadline && !exited()) {
+      committed = await committedTotal(admin, group, topic).catch(() => committed);
+      if (committed >= target) return { done: true, at: Date.now(), committed };
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return { done: false, at: Date.now(), committed };
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/** One run of `spec`; never throws for a contender failure (the row is marked failed). */
+export async function runPipeline(spec: ContenderSpec, o: PipelineRunOptions): Promise<RunResult> {
+  const input = `${o.name}-in`;
+  const output = `${o.name}-out`;
+  const ctx: LaunchContext = { ...o.base, group: o.name, input, output };
+  const fail = (reason: string, extra: Partial<RunResult> = {}): RunResult => ({
+    id: spec.id, round: o.round, records: o.records, ok: false, reason, recordsPerSec: 0, seconds: 0,
+    maxRssKb: 0, cpuSeconds: 0, usageSource: 'none', ...extra,
+  });
+  await createRunTopics(o.kafka, input, output);
+  try {
+    const loadMs = await loadInput(o.kafka, input, o.records);
+    o.log(`  ${spec.id} r${o.round}: loaded ${o.records} records in ${loadMs} ms`);
+    const { command, args } = spec.launch(ctx);
+    const child = spawnChild(command, args);
+    let exited = false;
+    void child.exited.then(() => (exited = true));
+    let first: number;
+    try {
+      first = (await child.waitFor('first', Math.min(o.timeoutMs, 120_000))).t ?? Date.now();
+    } catch (err) {
+      const usage = await child.stop(5000);
+      return fail(`no record processed: ${err instanceof Error ? err.message : String(err)}`, { loadMs, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds });
+    }
+    const waited = await waitCommitted(o.kafka, ctx.group, input, o.records, first + o.timeoutMs, () => exited);
+    const usage = await child.stop();
+    const seconds = (waited.at - first) / 1000;
+    const base = {
+      loadMs, startupMs: first - child.spawnedAt, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds,
+      usageSource: usage.source, seconds,
+    };
+    if (!waited.done) {
+      const why = exited ? `child exited early (code ${usage.exitCode})` : `timeout after ${o.timeoutMs} ms`;
+      const tail = child.output.slice(-15).join('\n');
+      return fail(`${why}: ${waited.committed}/${o.records} input offsets committed${tail ? `\n${tail}` : ''}`, base);
+    }
+    const expected = expectedOutputs(o.records);
+    const check = await verifyOutput(o.kafka, output, o.records, expected);
+    const result: RunResult = {
+      id: spec.id, round: o.round, records: o.records, ok: check.ok, recordsPerSec: o.records / seconds,
+      latencyP50Ms: quantile(check.latenciesMs, 0.5), latencyP99Ms: quantile(check.latenciesMs, 0.99),
+      outputCount: check.count, expectedOutput: expected, ...base,
+      ...(check.reason ? { reason: check.reason } : {}),
+    };
+    o.log(`  ${spec.id} r${o.round}: ${result.ok ? 'OK' : `FAILED (${result.reason})`} ${Math.round(result.recordsPerSec)} rec/s, ` +
+      `${seconds.toFixed(2)} s, p50 ${result.latencyP50Ms} ms, p99 ${result.latencyP99Ms} ms, ` +
+      `RSS ${(result.maxRssKb / 1024).toFixed(0)} MiB, CPU ${result.cpuSeconds.toFixed(2)} s`);
+    return result;
+  } catch (err) {
+    return fail(err instanceof Error ? err.message : String(err));
+  } finally {
+    if (!o.keepTopics) {
+      await deleteTopics(o.kafka, [input, output]);
+      await deleteGroups(o.kafka, [ctx.group]);
+    }
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * sluice benchmarks (issue #6 item 6, issue #9). See docs/benchmarks.md.
+ *
+ *   npm run bench [-- --records N] [--rounds R] [--only a,b] [--profile]
+ *   npm run bench -- --compare [--records N] [--rounds R]
+ *
+ * Default: sluice exactly_once, sluice at_least_once and a plain kafkajs
+ * exactly-once loop, 500,000 records, 1 round. --compare adds the broker limit
+ * (ProducerPerformance/ConsumerPerformance) and Java Kafka Streams (EOS v2),
+ * 3 rounds. Every run uses fresh topics and its own child process; its output
+ * is verified (read_committed, complete, duplicate-free) before it counts.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureBroker } from './lib/broker.js';
+import { CONTENDERS, type ContenderId } from './lib/contenders.js';
+import { formatSelfTimes, topSelfTimes } from './lib/cpuprofile.js';
+import { buildJavaBench, DEFAULT_JAVA_KAFKA_VERSION } from './lib/java.js';
+import { kafkaClient } from './lib/kafka.js';
+import { aggregate, formatTable, writeJson } from './lib/report.js';
+import type { RunResult } from './lib/result.js';
+import { runBrokerLimit } from './lib/run-broker.js';
+import { runPipeline } from './lib/run-pipeline.js';
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const repoRoot = join(benchDir, '..');
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      records: { type: 'string', default: '500000' },
+      compare: { type: 'boolean', default: false },
+      rounds: { type: 'string' },
+      only: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      'timeout-s': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log('usage: npm run bench -- [--records N] [--compare] [--rounds R] [--only broker,java-eos,sluice-eos,sluice-alos,kafkajs] [--profile] [--timeout-s S]');
+    process.exit(0);
+  }
+  const records = Number(values.records);
+  const rounds = Number(values.rounds ?? (values.compare ? 3 : 1));
+  if (!Number.isInteger(records) || records < 10 || records > 10_000_000) throw new Error(`--records: 10..10000000, got ${values.records}`);
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) throw new Error(`--rounds: 1..20, got ${values.rounds}`);
+  const order: ContenderId[] = values.compare
+    ? ['broker', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs']
+    : ['sluice-eos', 'sluice-alos', 'kafkajs'];
+  const only = values.only ? values.only.split(',').map((s) => s.trim()) : undefined;
+  const unknown = only?.filter((id) => !['broker', ...Object.keys(CONTENDERS)].includes(id)) ?? [];
+  if (unknown.length > 0) throw new Error(`--only: unknown contender(s) ${unknown.join(', ')}`);
+  const contenders = only ? (['broker', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs'] as ContenderId[]).filter((c) => only.includes(c)) : order;
+  // Each processing phase is bounded: at least 1,000 records/s or the run fails.
+  const timeoutMs = values['timeout-s'] ? Number(values['timeout-s']) * 1000 : 60_000 + records;
+  return { records, rounds, compare: values.compare, contenders, profile: values.profile, timeoutMs };
+}
+
+function versionOf(cmd: string, args: string[]): string {
+  try {
+    const out = execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return out.split('\n')[0]?.trim() ?? '';
+  } catch (err) {
+    const e = err as { stderr?: string };
+    return e.stderr?.split('\n')[0]?.trim() ?? 'unknown';
+  }
+}
+
+async function main(): Promise<void> {
+  const o = options();
+  const started = Date.now();
+  const broker = await ensureBroker(repoRoot, log);
+  const kafka = kafkaClient(broker.brokers);
+  const javaVersion = broker.version ?? DEFAULT_JAVA_KAFKA_VERSION;
+  const needsJava = o.contenders.includes('broker') || o.contenders.includes('java-eos');
+  const javaClasspath = needsJava ? buildJavaBench(benchDir, javaVersion, log) : undefined;
+  const runId = `sluice-bench-${Date.now().toString(36)}`;
+  const profileDir = o.profile ? join(benchDir, 'results', 'profiles', runId) : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  log(`bench ${runId}: ${o.records} records, ${o.rounds} round(s), contenders ${o.contenders.join(', ')}; broker ${broker.brokers.join(',')} (Kafka ${broker.version ?? '?'})`);
+
+  const results: RunResult[] = [];
+  for (let round = 1; round <= o.rounds; round++) {
+    log(`round ${round}/${o.rounds}`);
+    for (const id of o.contenders) {
+      const name = `${runId}-${id}-r${round}`;
+      if (id === 'broker') {
+        results.push(...(await runBrokerLimit({ kafka, brokers: broker.brokers, javaClasspath: javaClasspath ?? '', name, round, records: o.records, timeoutMs: o.timeoutMs, log })));
+      } else {
+        const base = { brokers: broker.brokers, benchDir, ...(javaClasspath ? { javaClasspath } : {}), ...(profileDir && round === 1 ? { profileDir } : {}) };
+        results.push(await runPipeline(CONTENDERS[id], { kafka, base, name, round, records: o.records, timeoutMs: o.timeoutMs, log }));
+      }
+    }
+  }
+
+  const rows = aggregate(results);
+  const table = formatTable(rows);
+  const meta = {
+    date: new Date().toISOString(), runId, records: o.records, rounds: o.rounds, compare: o.compare, elapsedSeconds: (Date.now() - started) / 1000,
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
+    versions: {
+      node: process.version,
+      kafkajs: (JSON.parse(readFileSync(join(repoRoot, 'node_modules', 'kafkajs', 'package.json'), 'utf8')) as { version: string }).version,
+      kafkaBroker: broker.version ?? 'unknown',
+      kafkaStreams: needsJava ? javaVersion : undefined,
+      java: needsJava ? versionOf('java', ['-version']) : undefined,
+    },
+  };
+  const file = writeJson(benchDir, { meta, rows, results });
+  console.log(`\n${o.records} records x ${o.rounds} round(s), ${meta.machine.cpus} CPUs, Node ${process.version}, Kafka ${meta.versions.kafkaBroker}\n`);
+  console.log(table);
+  for (const r of results.filter((x) => !x.ok)) console.log(`\nFAILED ${r.id} round ${r.round}: ${r.reason ?? ''}`);
+  if (profileDir) {
+    const { readdirSync } = await import('node:fs');
+    for (const f of readdirSync(profileDir).filter((x) => x.endsWith('.cpuprofile'))) {
+      console.log(`\nCPU profile of sluice exactly_once (${join(profileDir, f)}):\n`);
+      console.log(formatSelfTimes(topSelfTimes(join(profileDir, f), 12)));
+    }
+  }
+  console.log(`\nresults: ${file} (${meta.elapsedSeconds.toFixed(0)} s)`);
+}
+
+main().catch((err: unknown) => {
+  console.error(`bench: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

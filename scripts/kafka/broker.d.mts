@@ -34,8 +34,8 @@ export interface RunningBroker {
   reused: boolean;
   /** Wall time of the call. */
   startMs: number;
-  /** Stops this broker and removes its data directory. */
-  stop(): Promise<{ stopped: boolean; how: string }>;
+  /** Stops this broker and removes its data directory (`keepLog: false`: its log too). */
+  stop(options?: { timeoutMs?: number; keepLog?: boolean }): Promise<{ stopped: boolean; how: string }>;
 }
 
 export declare function kafkaVersion(version?: string): string;
@@ -51,5 +51,5 @@ export declare function brokerStatus(options?: { port?: number | string }): {
   logFile: string;
 };
 export declare function startBroker(options?: StartBrokerOptions): Promise<RunningBroker>;
-export declare function stopBroker(options?: { port?: number | string; timeoutMs?: number }): Promise<{ stopped: boolean; how: string }>;
+export declare function stopBroker(options?: { port?: number | string; timeoutMs?: number; keepLog?: boolean }): Promise<{ stopped: boolean; how: string }>;
 export declare function clusterAnswers(brokers: string[]): Promise<boolean>;

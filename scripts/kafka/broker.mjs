@@ -96,7 +96,7 @@ export async function startBroker(options = {}) {
   const version = kafkaVersion(options.version);
   const f = files(port);
   const bootstrap = `127.0.0.1:${port}`;
-  const stop = () => stopBroker({ port });
+  const stop = (opts = {}) => stopBroker({ port, ...opts });
 
   const existing = brokerStatus({ port });
   if (existing.running) {
@@ -152,9 +152,10 @@ export async function startBroker(options = {}) {
 
 /**
  * Stops the broker started on `port` (SIGTERM, SIGKILL after `timeoutMs`) and removes its data directory.
+ * `keepLog: false` also removes the run directory (log, server.properties).
  * @returns {Promise<{ stopped: boolean, how: string }>}
  */
-export async function stopBroker({ port, timeoutMs = 10_000 } = {}) {
+export async function stopBroker({ port, timeoutMs = 10_000, keepLog = true } = {}) {
   const p = kafkaPort(port);
   const f = files(p);
   const state = readState(p);
@@ -162,6 +163,7 @@ export async function stopBroker({ port, timeoutMs = 10_000 } = {}) {
   if (state?.pid && isAlive(state.pid) && isOurBroker(state.pid, p)) how = await terminate(state.pid, { timeoutMs });
   if (state?.dataDir && state.dataDir.includes('sluice-kafka-')) rmSync(state.dataDir, { recursive: true, force: true });
   for (const file of [f.pid, f.state]) if (existsSync(file)) rmSync(file);
+  if (!keepLog) rmSync(f.dir, { recursive: true, force: true });
   return { stopped: how !== 'not-running', how };
 }
 

@@ -2,6 +2,7 @@
 // once: a marker file records a complete copy and later calls download nothing.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { libsDir, libsMarker, pomFile } from './paths.mjs';
 import { checkMaven, KafkaSetupError } from './prereq.mjs';
 
@@ -25,6 +26,8 @@ export async function ensureKafkaJars(version, { log = console.error } = {}) {
   const args = [
     '-B',
     '-q',
+    '-U', // re-check artifacts a previous (e.g. offline) attempt recorded as missing
+    '-Dstyle.color=never',
     '-f',
     pomFile,
     `-Dkafka.version=${version}`,
@@ -42,8 +45,14 @@ export async function ensureKafkaJars(version, { log = console.error } = {}) {
   });
   const jars = readdirSync(dir).filter((f) => f.endsWith('.jar'));
   if (code !== 0 || !jars.some((f) => f.startsWith(`kafka_2.13-${version}`))) {
-    const tail = Buffer.concat(output).toString('utf8').split('\n').slice(-30).join('\n');
-    rmSync(dir, { recursive: true, force: true });
+    const tail = Buffer.concat(output)
+      .toString('utf8')
+      .replace(/\x1b\[[0-9;]*m/g, '')
+      .split('\n')
+      .filter((l) => /^\[ERROR\] \S/.test(l) && !/re-run|For more information|^\[ERROR\] \[Help/i.test(l))
+      .slice(0, 5)
+      .join('\n');
+    rmSync(dirname(dir), { recursive: true, force: true });
     throw new KafkaSetupError(
       `mvn could not fetch org.apache.kafka:kafka_2.13:${version} (exit ${code}). ` +
         `Is the version published on Maven Central and the network reachable?\n${tail}`,

@@ -88,6 +88,6 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   say(`started Kafka ${broker.version} at ${broker.bootstrap} in ${(broker.startMs / 1000).toFixed(1)} s (log ${broker.logFile})`);
   use(project, [broker.bootstrap]);
   return async () => {
-    await broker.stop();
+    await broker.stop({ keepLog: false });
   };
 }

@@ -21,9 +21,11 @@ const ALLOWED: Record<string, readonly ProducerState[]> = {
   endTransaction: ['IN_TRANSACTION'],
 };
 
+/** Codes after which the producer is unusable (the same set as the kafkajs adapter). */
 const FENCING_CODES = new Set<number>([
   KafkaErrorCode.PRODUCER_FENCED, KafkaErrorCode.INVALID_PRODUCER_EPOCH, KafkaErrorCode.UNKNOWN_PRODUCER_ID,
-  KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, KafkaErrorCode.INVALID_PRODUCER_ID_MAPPING,
+  KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, KafkaErrorCode.INVALID_TXN_STATE, KafkaErrorCode.INVALID_PRODUCER_ID_MAPPING,
+  KafkaErrorCode.TRANSACTION_COORDINATOR_FENCED,
 ]);
 
 /** Converts port headers to record headers. */
@@ -53,9 +55,17 @@ export class EmbeddedRawProducer implements RawProducerPort {
       throw new IllegalStateError(`${method}() is not allowed in producer state ${this.state}; allowed in: ${ALLOWED[method]!.join(', ')}`);
   }
 
-  /** Fencing errors make the producer unusable (port contract). */
+  /**
+   * Fencing errors make the producer unusable (port contract): they become a
+   * `ProducerFencedError` whose `cause` is the broker's `KafkaProtocolError`,
+   * as the kafkajs adapter does; a failed EndTxn is fatal with its own error.
+   */
   private failed(e: unknown, fatal = false): never {
-    if (fatal || (e instanceof KafkaProtocolError && FENCING_CODES.has(e.kafkaCode))) {
+    if (e instanceof KafkaProtocolError && FENCING_CODES.has(e.kafkaCode)) {
+      e = new ProducerFencedError(`${e.message} — the producer is unusable: close it and create a new one`, { cause: e });
+      fatal = true;
+    }
+    if (fatal) {
       this.state = 'FATAL';
       this.fatalError = e as Error;
     }

@@ -76,3 +76,7 @@ export type {
   TransactionalProducerOptions,
   ProducerStateName,
 } from './eos/transactional-producer.js';
+export { KafkaStreams } from './runtime/kafka-streams.js';
+export type { KafkaStreamsState } from './runtime/kafka-streams.js';
+export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy } from './runtime/config.js';
+export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';

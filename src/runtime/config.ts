@@ -1,0 +1,180 @@
+/**
+ * Configuration of a {@link KafkaStreams} application (API.md "Running it")
+ * and its validation. Every problem is a {@link ConfigError} naming the key.
+ */
+import type { Logger } from 'pino';
+import type { ClusterPort } from '../client/port.js';
+import { ConfigError } from '../errors.js';
+import type {
+  DeserializationExceptionHandler,
+  ProcessingExceptionHandler,
+  ProductionExceptionHandler,
+} from '../handlers/types.js';
+
+/** `exactly_once` (transactions, the default) or `at_least_once`. */
+export type ProcessingGuarantee = 'exactly_once' | 'at_least_once';
+
+/**
+ * What happens when a task fails with an error that is not fencing and not fatal
+ * (e.g. a handler answered `FAIL`):
+ * - `SHUTDOWN_CLIENT` (default): the transaction is aborted and the whole app
+ *   stops in state `ERROR` (Kafka Streams' SHUTDOWN_CLIENT).
+ * - `RESTART_TASK`: the transaction is aborted and only that task is closed and
+ *   re-created from its last committed offset after `taskRestartBackoffMs`
+ *   (the per-task analogue of Kafka Streams' REPLACE_THREAD).
+ * Fatal errors (a handler that throws, authorization, unsupported version) always stop the app in `ERROR`.
+ */
+export type UncaughtExceptionPolicy = 'SHUTDOWN_CLIENT' | 'RESTART_TASK';
+
+/** The configuration of a {@link KafkaStreams} application. */
+export interface KafkaStreamsConfig {
+  /** Required. Consumer group id and transactional-id prefix (`<applicationId>-<taskId>`). */
+  applicationId: string;
+  /** Brokers of a real Kafka cluster (kafkajs). Exactly one of `bootstrapServers` and `cluster`. */
+  bootstrapServers?: string[] | string;
+  /** A cluster port, e.g. an `EmbeddedKafkaCluster`. Exactly one of `bootstrapServers` and `cluster`. */
+  cluster?: ClusterPort;
+  /** Default `exactly_once`. */
+  processingGuarantee?: ProcessingGuarantee;
+  /** How often each task commits. Default 100 under `exactly_once`, 30000 under `at_least_once`. */
+  commitIntervalMs?: number;
+  /** Asked when an output record cannot be serialized or produced. Default: FAIL. */
+  productionExceptionHandler?: ProductionExceptionHandler;
+  /** Asked when an input record cannot be deserialized. Default: FAIL. */
+  deserializationExceptionHandler?: DeserializationExceptionHandler;
+  /** Asked when a processor throws. Default: FAIL. */
+  processingExceptionHandler?: ProcessingExceptionHandler;
+  /** Default `SHUTDOWN_CLIENT`; see {@link UncaughtExceptionPolicy}. */
+  uncaughtExceptionPolicy?: UncaughtExceptionPolicy;
+  /** Back-off before a failed task is re-created under `RESTART_TASK` (ms). Default 1000. */
+  taskRestartBackoffMs?: number;
+  /** A pino logger; sluice logs through child loggers `{ component, taskId }`. */
+  logger?: Logger;
+  /** Backpressure bound: fetching of a task's partitions pauses while more outputs than this are unacknowledged. Default 10000. */
+  maxPendingOutputRecordsPerTask?: number;
+  /** Consumer group session timeout (ms). Default: the client's (30000 for kafkajs). */
+  sessionTimeoutMs?: number;
+  /** Consumer heartbeat interval (ms). Default: the client's. */
+  heartbeatIntervalMs?: number;
+  /** Transaction timeout of each task's producer (ms). Default 60000. */
+  transactionTimeoutMs?: number;
+  /** Client id prefix for logs and broker metrics. Default: the applicationId. */
+  clientId?: string;
+}
+
+/** The validated configuration with every default filled in. */
+export interface ResolvedConfig {
+  applicationId: string;
+  bootstrapServers: string[] | undefined;
+  cluster: ClusterPort | undefined;
+  processingGuarantee: ProcessingGuarantee;
+  commitIntervalMs: number;
+  productionExceptionHandler: ProductionExceptionHandler;
+  deserializationExceptionHandler: DeserializationExceptionHandler;
+  processingExceptionHandler: ProcessingExceptionHandler;
+  uncaughtExceptionPolicy: UncaughtExceptionPolicy;
+  taskRestartBackoffMs: number;
+  logger: Logger | undefined;
+  maxPendingOutputRecordsPerTask: number;
+  sessionTimeoutMs: number | undefined;
+  heartbeatIntervalMs: number | undefined;
+  transactionTimeoutMs: number;
+  clientId: string;
+}
+
+const KNOWN_KEYS: ReadonlySet<string> = new Set([
+  'applicationId', 'bootstrapServers', 'cluster', 'processingGuarantee', 'commitIntervalMs',
+  'productionExceptionHandler', 'deserializationExceptionHandler', 'processingExceptionHandler',
+  'uncaughtExceptionPolicy', 'taskRestartBackoffMs', 'logger', 'maxPendingOutputRecordsPerTask',
+  'sessionTimeoutMs', 'heartbeatIntervalMs', 'transactionTimeoutMs', 'clientId',
+]);
+
+const failHandler = { handle: () => 'FAIL' as const };
+
+function positiveInt(config: Record<string, unknown>, key: string, fallback: number): number;
+function positiveInt(config: Record<string, unknown>, key: string, fallback: undefined): number | undefined;
+function positiveInt(config: Record<string, unknown>, key: string, fallback: number | undefined): number | undefined {
+  const value = config[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    throw new ConfigError(`Config '${key}' must be a positive integer, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function handlerOf<T>(config: Record<string, unknown>, key: string): T {
+  const value = config[key];
+  if (value === undefined) return failHandler as T;
+  if (typeof value !== 'object' || value === null || typeof (value as { handle?: unknown }).handle !== 'function') {
+    throw new ConfigError(`Config '${key}' must be an object with a handle(context, record, error) method`);
+  }
+  return value as T;
+}
+
+function oneOf<T extends string>(config: Record<string, unknown>, key: string, allowed: readonly T[], fallback: T): T {
+  const value = config[key];
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value as T)) {
+    throw new ConfigError(`Config '${key}' must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value as T;
+}
+
+function bootstrapOf(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  const list = typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value;
+  if (!Array.isArray(list) || list.length === 0 || !list.every((s) => typeof s === 'string' && s.length > 0)) {
+    throw new ConfigError(`Config 'bootstrapServers' must be a non-empty list of 'host:port' strings`);
+  }
+  return list as string[];
+}
+
+/** Validates a user config and fills in defaults. Throws {@link ConfigError} naming the offending key. */
+export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
+  if (typeof input !== 'object' || input === null) throw new ConfigError('KafkaStreams needs a config object with at least applicationId');
+  const config = input as unknown as Record<string, unknown>;
+  for (const key of Object.keys(config)) {
+    if (!KNOWN_KEYS.has(key)) {
+      throw new ConfigError(`Unknown config key '${key}'; known keys: ${[...KNOWN_KEYS].join(', ')}`);
+    }
+  }
+  const applicationId = config.applicationId;
+  if (typeof applicationId !== 'string' || !/^[A-Za-z0-9._-]+$/.test(applicationId)) {
+    throw new ConfigError(
+      `Config 'applicationId' is required: a non-empty string of letters, digits, '.', '_' or '-', got ${JSON.stringify(applicationId)}`,
+    );
+  }
+  const bootstrapServers = bootstrapOf(config.bootstrapServers);
+  const cluster = config.cluster as ClusterPort | undefined;
+  if ((bootstrapServers === undefined) === (cluster === undefined)) {
+    throw new ConfigError(`Exactly one of config 'bootstrapServers' and 'cluster' must be set`);
+  }
+  if (cluster !== undefined && (typeof cluster !== 'object' || typeof cluster.consumer !== 'function')) {
+    throw new ConfigError(`Config 'cluster' must be a ClusterPort (e.g. an EmbeddedKafkaCluster)`);
+  }
+  const processingGuarantee = oneOf(config, 'processingGuarantee', ['exactly_once', 'at_least_once'] as const, 'exactly_once');
+  const logger = config.logger as Logger | undefined;
+  if (logger !== undefined && (typeof logger !== 'object' || typeof logger.child !== 'function')) {
+    throw new ConfigError(`Config 'logger' must be a pino logger`);
+  }
+  const clientId = config.clientId ?? applicationId;
+  if (typeof clientId !== 'string' || clientId.length === 0) throw new ConfigError(`Config 'clientId' must be a non-empty string`);
+  return {
+    applicationId,
+    bootstrapServers,
+    cluster,
+    processingGuarantee,
+    commitIntervalMs: positiveInt(config, 'commitIntervalMs', processingGuarantee === 'exactly_once' ? 100 : 30_000),
+    productionExceptionHandler: handlerOf<ProductionExceptionHandler>(config, 'productionExceptionHandler'),
+    deserializationExceptionHandler: handlerOf<DeserializationExceptionHandler>(config, 'deserializationExceptionHandler'),
+    processingExceptionHandler: handlerOf<ProcessingExceptionHandler>(config, 'processingExceptionHandler'),
+    uncaughtExceptionPolicy: oneOf(config, 'uncaughtExceptionPolicy', ['SHUTDOWN_CLIENT', 'RESTART_TASK'] as const, 'SHUTDOWN_CLIENT'),
+    taskRestartBackoffMs: positiveInt(config, 'taskRestartBackoffMs', 1000),
+    logger,
+    maxPendingOutputRecordsPerTask: positiveInt(config, 'maxPendingOutputRecordsPerTask', 10_000),
+    sessionTimeoutMs: positiveInt(config, 'sessionTimeoutMs', undefined),
+    heartbeatIntervalMs: positiveInt(config, 'heartbeatIntervalMs', undefined),
+    transactionTimeoutMs: positiveInt(config, 'transactionTimeoutMs', 60_000),
+    clientId,
+  };
+}

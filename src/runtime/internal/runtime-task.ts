@@ -1,0 +1,289 @@
+/**
+ * One task of the running app: a TaskProcessor (the topology for one
+ * subtopology and partition), its own producer (transactional id
+ * `<applicationId>-<taskId>`) and record collector, its consumed and committed
+ * offsets. Every operation runs in the task's queue (p-queue, concurrency 1),
+ * so processing, punctuation, commits and closing never overlap.
+ */
+import PQueue from 'p-queue';
+import type { Logger } from 'pino';
+import type { FetchedBatch, GroupConsumerPort, TopicPartition, TopicPartitionOffset } from '../../client/port.js';
+import { TaskRecordCollector } from '../../eos/record-collector.js';
+import { TxnSendOption } from '../../eos/txn-send-option.js';
+import type { TaskId, TaskProcessor, TopologyRuntime } from '../../processors/internal/task-contract.js';
+import type { ResolvedConfig } from '../config.js';
+import type { TaskMetrics } from '../metrics.js';
+import { commitTask } from './commit-protocol.js';
+import { StateMachine, type TransitionTable } from './state-machine.js';
+import type { TaskProducer, TaskProducerFactory } from './task-producer.js';
+
+/** Task states. FAILED: an error was seen and recovery is under way; CLOSED is final. */
+export type TaskState = 'CREATED' | 'RUNNING' | 'FAILED' | 'CLOSED';
+
+const TASK_TRANSITIONS: TransitionTable<TaskState> = {
+  CREATED: ['RUNNING', 'FAILED', 'CLOSED'],
+  RUNNING: ['FAILED', 'CLOSED'],
+  FAILED: ['CLOSED'],
+  CLOSED: [],
+};
+
+/** What a task needs from the app. */
+export interface RuntimeTaskDeps {
+  taskId: TaskId;
+  id: string;
+  /** The input partitions of this task that this instance is assigned. */
+  partitions: TopicPartition[];
+  topology: TopologyRuntime;
+  consumer: GroupConsumerPort;
+  producerFactory: TaskProducerFactory;
+  config: ResolvedConfig;
+  partitionCount: (topic: string) => number | undefined;
+  metrics: TaskMetrics;
+  logger: Logger;
+}
+
+/** `topic-partition`. */
+export function tpKey(tp: TopicPartition): string {
+  return `${tp.topic}-${tp.partition}`;
+}
+
+/** One task; see the module comment. */
+export class RuntimeTask {
+  readonly id: string;
+  readonly partitions: TopicPartition[];
+  readonly #sm: StateMachine<TaskState>;
+  readonly #queue = new PQueue({ concurrency: 1 });
+  readonly #exactlyOnce: boolean;
+  #producer: TaskProducer | undefined;
+  #processor: TaskProcessor | undefined;
+  #collector: TaskRecordCollector | undefined;
+  /** Next offset to process, per partition. */
+  readonly #position = new Map<string, number>();
+  /** Last committed next offset, per partition. */
+  readonly #committed = new Map<string, number>();
+  #inTransaction = false;
+  #dirty = false;
+  #lastCommitAt = Date.now();
+  #commitQueued = false;
+  #generation = 0;
+
+  constructor(private readonly deps: RuntimeTaskDeps) {
+    this.id = deps.id;
+    this.partitions = deps.partitions;
+    this.#exactlyOnce = deps.config.processingGuarantee === 'exactly_once';
+    this.#sm = new StateMachine<TaskState>(`Task ${deps.id}`, TASK_TRANSITIONS, 'CREATED');
+  }
+
+  get state(): TaskState {
+    return this.#sm.state;
+  }
+
+  /** Outputs sent and not yet acknowledged. */
+  get pendingOutputs(): number {
+    return this.#collector?.pending ?? 0;
+  }
+
+  /** Incremented by every seek: a batch delivered before it is stale. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** The last committed offsets (where a rewind goes). */
+  get committedOffsets(): TopicPartitionOffset[] {
+    return this.partitions.map((tp) => ({ ...tp, offset: this.#committed.get(tpKey(tp)) ?? 0 }));
+  }
+
+  /**
+   * The recovery sequence, run on assignment and on every re-acquisition:
+   * 1. create and initialise the task's producer (InitProducerId fences the
+   *    previous owner and completes or aborts its open transaction);
+   * 2. re-read the task's committed offsets from the group coordinator (only
+   *    now are they final);
+   * 3. seek every input partition there (offset 0, i.e. earliest, if none);
+   * 4. create the processors and call their `init`.
+   */
+  initialize(): Promise<void> {
+    return this.#queue.add(async () => {
+      this.#sm.require('initialize', ['CREATED']);
+      const { config, consumer, id } = this.deps;
+      // 1. init the producer
+      const producer = this.deps.producerFactory({
+        transactionalId: this.#exactlyOnce ? `${config.applicationId}-${id}` : undefined,
+        taskId: id,
+      });
+      this.#producer = producer;
+      await producer.initTransactions();
+      if (this.state !== 'CREATED') return;
+      // 2. re-read committed offsets
+      const committed = await consumer.committed(this.partitions);
+      if (this.state !== 'CREATED') return;
+      // 3. seek
+      for (const tp of this.partitions) {
+        const found = committed.find((c) => c.topic === tp.topic && c.partition === tp.partition);
+        const offset = found && found.offset >= 0 ? found.offset : 0;
+        consumer.seek({ ...tp, offset });
+        this.#position.set(tpKey(tp), offset);
+        this.#committed.set(tpKey(tp), offset);
+      }
+      this.#generation++;
+      consumer.resume(this.partitions);
+      // 4. init processors
+      this.#collector = new TaskRecordCollector({
+        taskId: id,
+        producer,
+        sendOption: this.#exactlyOnce ? TxnSendOption.IGNORE_SEND_ERRORS : TxnSendOption.NONE,
+        deadLetterOption: TxnSendOption.NONE,
+        handler: config.productionExceptionHandler,
+        partitionCount: this.deps.partitionCount,
+        beforeSend: () => this.#ensureTransaction(),
+        counters: this.deps.metrics,
+        logger: this.deps.logger,
+      });
+      this.#processor = this.deps.topology.createTask(this.deps.taskId, this.#collector, {
+        deserialization: config.deserializationExceptionHandler,
+        processing: config.processingExceptionHandler,
+      });
+      this.#processor.init();
+      this.#lastCommitAt = Date.now();
+      this.#sm.transition('RUNNING');
+      this.deps.logger.debug({ offsets: this.committedOffsets }, 'task initialized');
+    });
+  }
+
+  /** Processes a batch in offset order (skipping records already processed). Stale or late batches are ignored. */
+  processBatch(batch: FetchedBatch, generation: number): Promise<void> {
+    return this.#queue.add(() => {
+      if (this.state !== 'RUNNING' || generation !== this.#generation) return;
+      const processor = this.#processor!;
+      const collector = this.#collector!;
+      const metrics = this.deps.metrics;
+      const key = tpKey(batch);
+      collector.checkHealthy();
+      for (const record of batch.records) {
+        const position = this.#position.get(key);
+        if (position === undefined || record.offset < position) continue;
+        const outcome = processor.process(record);
+        collector.checkHealthy();
+        this.#position.set(key, record.offset + 1);
+        this.#dirty = true;
+        metrics.recordsProcessed++;
+        if (outcome === 'skipped') metrics.recordsSkipped++;
+      }
+      metrics.lag[key] = Math.max(0, batch.highWatermark - (this.#position.get(key) ?? 0));
+    });
+  }
+
+  /** Resolves once the task's unacknowledged outputs are within the configured bound. */
+  waitForBackpressure(): Promise<void> {
+    return this.#collector?.waitForPendingAtMost(this.deps.config.maxPendingOutputRecordsPerTask) ?? Promise.resolve();
+  }
+
+  /** True when the commit interval elapsed with uncommitted work, or a processor requested a commit. */
+  commitDue(now: number): boolean {
+    if (this.state !== 'RUNNING' || this.#commitQueued) return false;
+    if (this.#processor?.commitRequested) return true;
+    return (this.#dirty || this.#inTransaction) && now - this.#lastCommitAt >= this.deps.config.commitIntervalMs;
+  }
+
+  /** Commits (see commit-protocol.ts) in the task queue; at most one commit is queued at a time. */
+  commit(): Promise<void> {
+    if (this.#commitQueued) return Promise.resolve();
+    this.#commitQueued = true;
+    return this.#queue.add(async () => {
+      this.#commitQueued = false;
+      if (this.state === 'RUNNING') await this.#commitNow();
+    });
+  }
+
+  /** Runs due wall-clock punctuators. */
+  punctuate(now: number): Promise<void> {
+    return this.#queue.add(() => {
+      if (this.state !== 'RUNNING') return;
+      this.#processor!.punctuateWallClock(now);
+      this.#collector!.checkHealthy();
+    });
+  }
+
+  /** Marks the task failed (synchronously, so concurrent batches stop). False if it already was failed or closed. */
+  markFailed(): boolean {
+    return this.#sm.tryTransition('FAILED');
+  }
+
+  /** Clean close (revocation, app close): commit, then close. A failing commit falls back to a dirty close and rethrows. */
+  closeClean(): Promise<void> {
+    return this.#queue.add(async () => {
+      if (this.state === 'CLOSED') return;
+      if (this.state === 'RUNNING') {
+        try {
+          await this.#commitNow();
+        } catch (error) {
+          this.#sm.tryTransition('FAILED');
+          await this.#shutdown(true);
+          throw error;
+        }
+      }
+      await this.#shutdown(this.state !== 'RUNNING');
+    });
+  }
+
+  /** Dirty close: abort the open transaction (nothing of it becomes visible), close processors and producer. */
+  closeDirty(): Promise<void> {
+    return this.#queue.add(() => this.#shutdown(true));
+  }
+
+  #ensureTransaction(): void {
+    if (!this.#exactlyOnce || this.#inTransaction) return;
+    this.#producer!.beginTransaction();
+    this.#inTransaction = true;
+  }
+
+  async #commitNow(): Promise<void> {
+    if (!this.#dirty && !this.#inTransaction) {
+      this.#lastCommitAt = Date.now();
+      this.#processor?.clearCommitRequest();
+      return;
+    }
+    const offsets = this.#dirty
+      ? this.partitions.map((tp) => ({ ...tp, offset: this.#position.get(tpKey(tp))! })).filter((o) => o.offset !== this.#committed.get(tpKey(o)))
+      : [];
+    await commitTask({
+      exactlyOnce: this.#exactlyOnce,
+      groupId: this.deps.config.applicationId,
+      producer: this.#producer!,
+      consumer: this.deps.consumer,
+      collector: this.#collector!,
+      stores: this.#processor!.stores,
+      offsets,
+      ensureTransaction: () => this.#ensureTransaction(),
+    });
+    this.#inTransaction = false;
+    for (const o of offsets) this.#committed.set(tpKey(o), o.offset);
+    this.#dirty = false;
+    this.#lastCommitAt = Date.now();
+    this.#processor!.clearCommitRequest();
+    this.deps.metrics.commits++;
+  }
+
+  async #shutdown(dirty: boolean): Promise<void> {
+    if (this.state === 'CLOSED') return;
+    const log = this.deps.logger;
+    this.#collector?.close();
+    if (dirty && (this.#inTransaction || this.#dirty)) {
+      this.deps.metrics.aborts++;
+      if (this.#inTransaction) {
+        await this.#producer!.abortTransaction().catch((error: unknown) => log.debug({ err: error }, 'abort failed (producer unusable)'));
+      }
+    }
+    this.#inTransaction = false;
+    this.#dirty = false;
+    try {
+      this.#processor?.close();
+    } catch (error) {
+      log.warn({ err: error }, 'closing the processors failed');
+    }
+    await this.#producer?.close().catch((error: unknown) => log.debug({ err: error }, 'closing the producer failed'));
+    this.deps.metrics.lag = {};
+    this.#sm.transition('CLOSED');
+    log.debug({ dirty }, 'task closed');
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * The task manager: turns assigned partitions into tasks, routes fetched
+ * batches to them, drives commits and punctuation, and recovers failed tasks
+ * (DESIGN.md §4 "fencing", §6 step 5). Lifecycle operations (assignment,
+ * re-acquisition, close) run one at a time in the lifecycle queue.
+ */
+import PQueue from 'p-queue';
+import type { Logger } from 'pino';
+import type { FetchedBatch, GroupConsumerPort, TopicPartition } from '../../client/port.js';
+import { KafkaProtocolError, errorKindOf } from '../../errors.js';
+import { formatTaskId, type TopologyRuntime } from '../../processors/internal/task-contract.js';
+import type { ResolvedConfig } from '../config.js';
+import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMetrics } from '../metrics.js';
+import { RuntimeTask, tpKey } from './runtime-task.js';
+import type { TaskProducerFactory } from './task-producer.js';
+
+/** What the task manager needs from the app. */
+export interface TaskManagerDeps {
+  config: ResolvedConfig;
+  topology: TopologyRuntime;
+  consumer: GroupConsumerPort;
+  producerFactory: TaskProducerFactory;
+  partitionCount: (topic: string) => number | undefined;
+  logger: Logger;
+  /** A task failed in a way that stops the app (fatal error, or any non-fencing error under SHUTDOWN_CLIENT). */
+  onFatal(error: Error): void;
+}
+
+const HANDLER_BROKEN = new Set(['HANDLER_THREW', 'HANDLER_FAILED', 'INVALID_HANDLER_ANSWER', 'HANDLER_INVALID_ANSWER']);
+const FENCED_RETRY_MS = 100;
+
+/** True for errors that stop the app whatever the policy: a broken handler, a fatal broker answer. */
+export function stopsTheApp(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === 'string' && HANDLER_BROKEN.has(code)) return true;
+  return error instanceof KafkaProtocolError && error.kind === 'fatal';
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/** See the module comment. */
+export class TaskManager {
+  readonly #tasks = new Map<string, RuntimeTask>();
+  readonly #assigned = new Set<string>();
+  readonly #metrics = new Map<string, TaskMetrics>();
+  readonly #lifecycle = new PQueue({ concurrency: 1 });
+  readonly #subtopologyOf = new Map<string, number>();
+  #closing = false;
+  #rebalances = 0;
+
+  constructor(private readonly deps: TaskManagerDeps) {
+    for (const sub of deps.topology.subtopologies) for (const topic of sub.sourceTopics) this.#subtopologyOf.set(topic, sub.id);
+  }
+
+  /** Ids of the tasks this instance runs now. */
+  get taskIds(): string[] {
+    return [...this.#tasks.keys()];
+  }
+
+  /** The task id of an input partition. */
+  taskIdOf(tp: TopicPartition): string | undefined {
+    const sub = this.#subtopologyOf.get(tp.topic);
+    return sub === undefined ? undefined : formatTaskId({ subtopology: sub, partition: tp.partition });
+  }
+
+  /**
+   * Handles a rebalance:
+   * 1. close every task that lost a partition (or gained one): commit if clean, else abort; close its producer;
+   * 2. record the new assignment;
+   * 3. create a task for every affected task id still (partly) assigned and run its recovery sequence.
+   */
+  onAssignment(change: { assigned: TopicPartition[]; revoked: TopicPartition[] }): Promise<void> {
+    return this.#lifecycle.add(async () => {
+      if (this.#closing) return;
+      this.#rebalances++;
+      const affected = new Set<string>();
+      for (const tp of [...change.revoked, ...change.assigned]) {
+        const id = this.taskIdOf(tp);
+        if (id !== undefined) affected.add(id);
+      }
+      // 1. close affected tasks
+      await Promise.all(
+        [...affected].map(async (id) => {
+          const task = this.#tasks.get(id);
+          if (!task) return;
+          this.#tasks.delete(id);
+          await task.closeClean().catch((error: unknown) => this.#log(id).warn({ err: error }, 'commit on revocation failed; task closed dirty'));
+        }),
+      );
+      // 2. new assignment
+      for (const tp of change.revoked) this.#assigned.delete(tpKey(tp));
+      for (const tp of change.assigned) this.#assigned.add(tpKey(tp));
+      // 3. create and initialise tasks
+      await Promise.all([...affected].map((id) => this.#createTask(id)));
+    });
+  }
+
+  /** Routes a fetched batch to its task: process, wait for backpressure, commit when due. */
+  async onBatch(batch: FetchedBatch): Promise<void> {
+    const id = this.taskIdOf(batch);
+    const task = id === undefined ? undefined : this.#tasks.get(id);
+    if (!task || this.#closing) return;
+    const generation = task.generation;
+    try {
+      await task.processBatch(batch, generation);
+      await task.waitForBackpressure();
+      if (task.commitDue(Date.now())) await task.commit();
+    } catch (error) {
+      void this.#onTaskFailure(task, error);
+    }
+  }
+
+  /** Timer tick: wall-clock punctuation and due commits of every running task. */
+  tick(now: number): void {
+    if (this.#closing) return;
+    for (const task of this.#tasks.values()) {
+      if (task.state !== 'RUNNING') continue;
+      task.punctuate(now).catch((error: unknown) => this.#onTaskFailure(task, error));
+      if (task.commitDue(now)) task.commit().catch((error: unknown) => this.#onTaskFailure(task, error));
+    }
+  }
+
+  /** Closes every task: clean ones commit, failed ones abort. No new task is created afterwards. */
+  async closeAll(): Promise<void> {
+    this.#closing = true;
+    await this.#lifecycle.add(async () => {
+      const tasks = [...this.#tasks.values()];
+      this.#tasks.clear();
+      await Promise.all(
+        tasks.map((task) => task.closeClean().catch((error: unknown) => this.#log(task.id).warn({ err: error }, 'commit on close failed; task closed dirty'))),
+      );
+    });
+  }
+
+  /** Aggregated metrics. */
+  metrics(): KafkaStreamsMetrics {
+    const result = aggregateMetrics(this.#metrics, new Set(this.#tasks.keys()), this.#rebalances);
+    for (const [id, task] of this.#tasks) result.tasks[id]!.pendingOutputs = task.pendingOutputs;
+    return result;
+  }
+
+  #log(taskId: string): Logger {
+    return this.deps.logger.child({ taskId });
+  }
+
+  #metricsOf(id: string): TaskMetrics {
+    let metrics = this.#metrics.get(id);
+    if (!metrics) this.#metrics.set(id, (metrics = newTaskMetrics()));
+    return metrics;
+  }
+
+  /** Creates the task `id` for its assigned partitions (if any) and runs its recovery sequence. */
+  async #createTask(id: string): Promise<void> {
+    if (this.#closing || this.#tasks.has(id)) return;
+    const [sub, partition] = id.split('_').map(Number) as [number, number];
+    const info = this.deps.topology.subtopologies.find((s) => s.id === sub);
+    const partitions = (info?.sourceTopics ?? []).map((topic) => ({ topic, partition })).filter((tp) => this.#assigned.has(tpKey(tp)));
+    if (partitions.length === 0) return;
+    const task = new RuntimeTask({
+      taskId: { subtopology: sub, partition },
+      id,
+      partitions,
+      topology: this.deps.topology,
+      consumer: this.deps.consumer,
+      producerFactory: this.deps.producerFactory,
+      config: this.deps.config,
+      partitionCount: this.deps.partitionCount,
+      metrics: this.#metricsOf(id),
+      logger: this.#log(id),
+    });
+    this.#tasks.set(id, task);
+    try {
+      await task.initialize();
+    } catch (error) {
+      void this.#onTaskFailure(task, error);
+    }
+  }
+
+  /**
+   * Recovery of a failed task:
+   * 1. mark it failed (concurrent batches stop) and pause its partitions;
+   * 2. close it dirty: abort its transaction, close processors and producer;
+   * 3. fencing: re-acquire it at once if still assigned (new producer, re-read offsets, seek);
+   *    a broken handler, a fatal broker error or policy SHUTDOWN_CLIENT: rewind its partitions to the
+   *    last committed offsets and stop the app (ERROR);
+   *    policy RESTART_TASK: wait `taskRestartBackoffMs`, then re-acquire it.
+   */
+  async #onTaskFailure(task: RuntimeTask, error: unknown): Promise<void> {
+    // 1. mark failed, pause
+    if (!task.markFailed()) return;
+    const log = this.#log(task.id);
+    const { consumer, config } = this.deps;
+    try {
+      consumer.pause(task.partitions);
+    } catch {
+      // The consumer may already be closing.
+    }
+    const kind = errorKindOf(error);
+    // 2. close dirty
+    await task.closeDirty().catch((closeError: unknown) => log.debug({ err: closeError }, 'dirty close failed'));
+    // 3. fencing / stop / restart
+    if (kind === 'fencing') {
+      log.info({ err: error }, 'task migrated or producer fenced; closed dirty, re-acquiring it if still assigned');
+      this.#metricsOf(task.id).restarts++;
+      await sleep(FENCED_RETRY_MS);
+      return this.#reacquire(task);
+    }
+    if (stopsTheApp(error) || config.uncaughtExceptionPolicy === 'SHUTDOWN_CLIENT' || this.#closing) {
+      log.error({ err: error }, `task failed; transaction aborted; stopping the app (uncaughtExceptionPolicy ${config.uncaughtExceptionPolicy})`);
+      for (const tpo of task.committedOffsets) {
+        try {
+          consumer.seek(tpo);
+        } catch {
+          // Closing.
+        }
+      }
+      this.deps.onFatal(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    log.warn({ err: error }, `task failed; transaction aborted; restarting it in ${config.taskRestartBackoffMs} ms (uncaughtExceptionPolicy RESTART_TASK)`);
+    this.#metricsOf(task.id).restarts++;
+    await sleep(config.taskRestartBackoffMs);
+    return this.#reacquire(task);
+  }
+
+  /** Replaces a failed task by a fresh one if it is still this instance's and still assigned. */
+  #reacquire(old: RuntimeTask): Promise<void> {
+    return this.#lifecycle.add(async () => {
+      if (this.#closing || this.#tasks.get(old.id) !== old) return;
+      this.#tasks.delete(old.id);
+      await this.#createTask(old.id);
+    });
+  }
+}

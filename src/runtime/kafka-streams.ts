@@ -1,0 +1,206 @@
+/**
+ * `KafkaStreams`: runs a topology as a member of a consumer group, with one
+ * exactly-once (transactional) processing loop per task (DESIGN.md §6).
+ *
+ * ```ts
+ * const app = new KafkaStreams(topology, { applicationId: 'orders-app', cluster });
+ * await app.start();   // RUNNING: joined the group, first assignment handled
+ * app.metrics();
+ * await app.close();   // commits or aborts in-flight work, leaves the group
+ * ```
+ */
+import type { Observable } from 'rxjs';
+import type { AdminPort, ClusterPort, GroupConsumerPort } from '../client/port.js';
+import { createKafkaCluster } from '../client/kafkajs/index.js';
+import { TransactionalProducer } from '../eos/transactional-producer.js';
+import { IllegalStateError, StreamsError } from '../errors.js';
+import { componentLogger, type Logger } from '../internal/logger.js';
+import type { TopologyRuntime } from '../processors/internal/task-contract.js';
+import { toRuntime } from '../topology/internal/topology-runtime.js';
+import type { Topology } from '../topology/topology.js';
+import { resolveConfig, type KafkaStreamsConfig, type ResolvedConfig } from './config.js';
+import { createAppStateMachine, type AppState } from './internal/app-state.js';
+import { PartitionCounts } from './internal/partition-counts.js';
+import type { StateMachine } from './internal/state-machine.js';
+import { TaskManager } from './internal/task-manager.js';
+import { aggregateMetrics, type KafkaStreamsMetrics } from './metrics.js';
+
+/** The state of a {@link KafkaStreams} app (Kafka Streams' `KafkaStreams.State`). */
+export type KafkaStreamsState = AppState;
+
+const STOPPED: readonly AppState[] = ['PENDING_SHUTDOWN', 'NOT_RUNNING', 'PENDING_ERROR', 'ERROR'];
+
+/** A running stream processing application; see the module comment and API.md "Running it". */
+export class KafkaStreams {
+  readonly #config: ResolvedConfig;
+  readonly #topology: TopologyRuntime;
+  readonly #sm: StateMachine<AppState> = createAppStateMachine();
+  readonly #log: Logger;
+  #cluster: ClusterPort | undefined;
+  #admin: AdminPort | undefined;
+  #consumer: GroupConsumerPort | undefined;
+  #manager: TaskManager | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #error: Error | undefined;
+  #shutdown: Promise<void> | undefined;
+  #firstAssignment: { resolve: () => void; reject: (error: Error) => void } | undefined;
+
+  /**
+   * Validates `config` (a {@link ConfigError} names the offending key) and the
+   * topology (a `TopologyError`). Nothing connects before {@link start}.
+   */
+  constructor(topology: Topology | TopologyRuntime, config: KafkaStreamsConfig) {
+    this.#config = resolveConfig(config);
+    this.#topology = isRuntime(topology) ? topology : toRuntime(topology);
+    this.#log = componentLogger('kafka-streams', this.#config.logger, { applicationId: this.#config.applicationId });
+  }
+
+  /** The current state. */
+  get state(): KafkaStreamsState {
+    return this.#sm.state;
+  }
+
+  /** Every state change, starting with the current state (BehaviorSubject-backed). */
+  get state$(): Observable<KafkaStreamsState> {
+    return this.#sm.state$;
+  }
+
+  /** The error that moved the app to PENDING_ERROR / ERROR, if any (e.g. the FAIL cause or a throwing handler's error). */
+  get error(): Error | undefined {
+    return this.#error;
+  }
+
+  /**
+   * Starts the app. Allowed in state CREATED. Resolves once RUNNING:
+   * 1. state REBALANCING; connect (kafkajs for `bootstrapServers`, else `cluster`);
+   * 2. describe the source topics (a missing one is an error naming it) and check co-partitioning;
+   * 3. join the group `applicationId` (read_committed, no auto-commit) and subscribe;
+   * 4. wait for the first assignment: every assigned task initialised (producer fenced-in, offsets re-read, seeks done);
+   * 5. state RUNNING; start the commit/punctuation timer.
+   * A failure moves the app to ERROR and rejects.
+   */
+  async start(): Promise<void> {
+    this.#sm.require('start', ['CREATED']);
+    this.#sm.transition('REBALANCING');
+    const config = this.#config;
+    try {
+      // 1. connect
+      this.#cluster = config.cluster ?? createKafkaCluster({ bootstrapServers: config.bootstrapServers!, clientId: config.clientId, logger: config.logger });
+      this.#admin = this.#cluster.admin();
+      // 2. topics
+      const counts = new PartitionCounts(this.#admin, this.#log);
+      await counts.loadSources(this.#topology.sourceTopics());
+      this.#topology.validatePartitionCounts(counts.snapshot());
+      await counts.prefetch(this.#topology.subtopologies.flatMap((s) => s.sinkTopics));
+      this.#checkRunning();
+      // 3. join
+      const cluster = this.#cluster;
+      const consumer = cluster.consumer({
+        groupId: config.applicationId,
+        isolationLevel: 'read_committed',
+        autoOffsetReset: 'earliest',
+        sessionTimeoutMs: config.sessionTimeoutMs,
+        heartbeatIntervalMs: config.heartbeatIntervalMs,
+        clientId: `${config.clientId}-consumer`,
+      });
+      this.#consumer = consumer;
+      this.#manager = new TaskManager({
+        config,
+        topology: this.#topology,
+        consumer,
+        partitionCount: (topic) => counts.get(topic),
+        logger: componentLogger('task-manager', config.logger, { applicationId: config.applicationId }),
+        producerFactory: ({ transactionalId, taskId }) =>
+          new TransactionalProducer({
+            transactionalId,
+            cluster,
+            transactionTimeoutMs: config.transactionTimeoutMs,
+            logger: componentLogger('task-producer', config.logger, { taskId }),
+          }),
+        onFatal: (error) => void this.#fail(error),
+      });
+      const first = new Promise<void>((resolve, reject) => (this.#firstAssignment = { resolve, reject }));
+      await consumer.subscribe(this.#topology.sourceTopics());
+      await consumer.run({
+        onAssignment: (change) => this.#onAssignment(change),
+        eachBatch: async (batch) => {
+          if (!STOPPED.includes(this.state)) await this.#manager?.onBatch(batch);
+        },
+        onError: (error) => void this.#fail(new StreamsError(`The consumer stopped: ${error.message}`, { code: 'CONSUMER_FAILED', cause: error })),
+      });
+      // 4. first assignment
+      await first;
+      this.#checkRunning();
+      // 5. timer
+      const every = Math.max(5, Math.min(100, Math.floor(config.commitIntervalMs / 2)));
+      this.#timer = setInterval(() => this.#manager?.tick(Date.now()), every);
+      this.#timer.unref();
+      this.#log.info({ tasks: this.#manager.taskIds }, 'started');
+    } catch (error) {
+      const err = error instanceof Error ? error : new Error(String(error));
+      await this.#fail(err);
+      throw err;
+    }
+  }
+
+  /**
+   * Stops the app; idempotent, allowed in every state. Steps:
+   * 1. state PENDING_SHUTDOWN; stop the timer;
+   * 2. close every task: clean ones commit their transaction, failed ones abort; producers close;
+   * 3. leave the group (close the consumer) and close the admin client;
+   * 4. state NOT_RUNNING.
+   * In PENDING_ERROR it waits for the error shutdown (the app ends in ERROR).
+   */
+  async close(): Promise<void> {
+    if (this.#shutdown) return this.#shutdown;
+    if (this.state === 'NOT_RUNNING' || this.state === 'ERROR') return;
+    this.#sm.transition('PENDING_SHUTDOWN');
+    this.#shutdown = this.#stop().then(() => this.#sm.transition('NOT_RUNNING'));
+    return this.#shutdown;
+  }
+
+  /** Counters of the app and of each task (see {@link KafkaStreamsMetrics}). Allowed in every state. */
+  metrics(): KafkaStreamsMetrics {
+    return this.#manager?.metrics() ?? aggregateMetrics(new Map(), new Set(), 0);
+  }
+
+  async #onAssignment(change: Parameters<TaskManager['onAssignment']>[0]): Promise<void> {
+    if (STOPPED.includes(this.state)) return;
+    this.#sm.tryTransition('REBALANCING');
+    await this.#manager!.onAssignment(change);
+    if (this.#sm.tryTransition('RUNNING')) this.#firstAssignment?.resolve();
+  }
+
+  #checkRunning(): void {
+    if (STOPPED.includes(this.state)) {
+      throw this.#error ?? new IllegalStateError(`KafkaStreams was closed while starting (state ${this.state}); start() needs state CREATED`);
+    }
+  }
+
+  /** Error shutdown: PENDING_ERROR, the close steps, then ERROR. */
+  #fail(error: Error): Promise<void> {
+    if (this.#shutdown) return this.#shutdown;
+    this.#error = error;
+    if (!this.#sm.tryTransition('PENDING_ERROR')) return Promise.resolve();
+    this.#log.error({ err: error }, 'stopping the app in ERROR');
+    this.#firstAssignment?.reject(error);
+    this.#shutdown = this.#stop().then(() => this.#sm.transition('ERROR'));
+    return this.#shutdown;
+  }
+
+  async #stop(): Promise<void> {
+    // 1. timer
+    if (this.#timer) clearInterval(this.#timer);
+    this.#firstAssignment?.reject(this.#error ?? new IllegalStateError('KafkaStreams was closed before it was running'));
+    // 2. tasks
+    await this.#manager?.closeAll().catch((error: unknown) => this.#log.warn({ err: error }, 'closing tasks failed'));
+    // 3. group and admin
+    await this.#consumer?.close().catch((error: unknown) => this.#log.warn({ err: error }, 'closing the consumer failed'));
+    await this.#admin?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the admin client failed'));
+    this.#log.info({ state: this.state }, 'stopped');
+  }
+}
+
+function isRuntime(topology: Topology | TopologyRuntime): topology is TopologyRuntime {
+  return typeof (topology as Partial<TopologyRuntime>).createTask === 'function' && Array.isArray((topology as Partial<TopologyRuntime>).subtopologies);
+}

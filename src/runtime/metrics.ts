@@ -1,0 +1,88 @@
+/**
+ * The metrics shape returned by `KafkaStreams.metrics()`.
+ */
+
+/** Counters of one task (kept across restarts and re-acquisitions of the task on this instance). */
+export interface TaskMetrics {
+  /** Input records consumed by the task (processed or skipped by a handler). */
+  recordsProcessed: number;
+  /** Input records skipped because a deserialization or processing handler answered CONTINUE. */
+  recordsSkipped: number;
+  /** Output records acknowledged by the cluster (dead-letter records included). */
+  recordsProduced: number;
+  /** Output records dropped because the production exception handler answered CONTINUE. */
+  droppedRecords: number;
+  /** Committed transactions (exactly_once) or offset commits (at_least_once). */
+  commits: number;
+  /** Aborted transactions (or, at_least_once, failed batches rewound). */
+  aborts: number;
+  /** Times the task was closed dirty and re-created (fencing or RESTART_TASK). */
+  restarts: number;
+  /** Outputs sent and not yet acknowledged. */
+  pendingOutputs: number;
+  /** Records behind the high watermark, per input partition `topic-partition`. */
+  lag: Record<string, number>;
+}
+
+/** What `KafkaStreams.metrics()` returns. Totals include tasks no longer owned. */
+export interface KafkaStreamsMetrics {
+  recordsProcessed: number;
+  recordsSkipped: number;
+  recordsProduced: number;
+  droppedRecords: number;
+  commits: number;
+  aborts: number;
+  /** Task restarts (fencing or RESTART_TASK). */
+  taskRestarts: number;
+  /** Rebalances seen (assignment changes handled). */
+  rebalances: number;
+  /** Sum of the lag of the owned tasks' partitions (from the last fetched high watermarks). */
+  consumerLag: number;
+  /** Per-task counters, keyed by task id (e.g. `0_3`); `owned` says whether this instance runs it now. */
+  tasks: Record<string, TaskMetrics & { owned: boolean }>;
+}
+
+/** Creates zeroed task counters. */
+export function newTaskMetrics(): TaskMetrics {
+  return {
+    recordsProcessed: 0,
+    recordsSkipped: 0,
+    recordsProduced: 0,
+    droppedRecords: 0,
+    commits: 0,
+    aborts: 0,
+    restarts: 0,
+    pendingOutputs: 0,
+    lag: {},
+  };
+}
+
+const SUMMED = ['recordsProcessed', 'recordsSkipped', 'recordsProduced', 'droppedRecords', 'commits', 'aborts'] as const;
+
+/** Builds the app metrics from the per-task counters. */
+export function aggregateMetrics(
+  tasks: ReadonlyMap<string, TaskMetrics>,
+  owned: ReadonlySet<string>,
+  rebalances: number,
+): KafkaStreamsMetrics {
+  const result: KafkaStreamsMetrics = {
+    recordsProcessed: 0,
+    recordsSkipped: 0,
+    recordsProduced: 0,
+    droppedRecords: 0,
+    commits: 0,
+    aborts: 0,
+    taskRestarts: 0,
+    rebalances,
+    consumerLag: 0,
+    tasks: {},
+  };
+  for (const [id, m] of tasks) {
+    for (const key of SUMMED) result[key] += m[key];
+    result.taskRestarts += m.restarts;
+    const isOwned = owned.has(id);
+    if (isOwned) for (const lag of Object.values(m.lag)) result.consumerLag += lag;
+    result.tasks[id] = { ...m, lag: { ...m.lag }, owned: isOwned };
+  }
+  return result;
+}

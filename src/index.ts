@@ -80,3 +80,41 @@ export { KafkaStreams } from './runtime/kafka-streams.js';
 export type { KafkaStreamsState } from './runtime/kafka-streams.js';
 export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy } from './runtime/config.js';
 export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
+// ---- topology, Processor API, state stores, serdes (issue #3) ----
+export { StreamsBuilder } from './topology/streams-builder.js';
+export type { StreamsBuilderOptions } from './topology/streams-builder.js';
+export type { KStream } from './topology/kstream.js';
+export type { KGroupedStream, KTable } from './topology/kgrouped-stream.js';
+export { Branched } from './topology/branched-kstream.js';
+export type { BranchedKStream } from './topology/branched-kstream.js';
+export { Named, Consumed, Produced, Materialized } from './topology/options.js';
+export type { Grouped } from './topology/options.js';
+export { Topology } from './topology/topology.js';
+export type { SourceOptions, SinkOptions } from './topology/topology.js';
+export type {
+  TopologyDescription,
+  SubtopologyDescription,
+  NodeDescription,
+  SourceNodeDescription,
+  ProcessorNodeDescription,
+  SinkNodeDescription,
+} from './topology/description.js';
+export { KeyValue } from './processors/key-value.js';
+export { Record } from './processors/record.js';
+export type {
+  Processor,
+  ProcessorContext,
+  ProcessorSupplier,
+  PunctuationType,
+  Punctuator,
+  Cancellable,
+  RecordMetadata as ProcessorRecordMetadata,
+  RecordContext,
+  TopicNameExtractor,
+  StreamPartitioner,
+} from './processors/processor.js';
+export { Stores } from './processors/state/stores.js';
+export type { KeyValueBytesStoreSupplier } from './processors/state/stores.js';
+export type { KeyValueStore, StateStore, StoreBuilder } from './processors/state/state-store.js';
+export type { TaskId } from './processors/internal/task-contract.js';
+export { Serdes } from './serdes/serdes.js';

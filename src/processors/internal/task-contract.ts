@@ -54,6 +54,12 @@ export interface RecordCollector {
    * and the executor must stop processing the task.
    */
   send(record: OutputRecord, context: ErrorHandlerContext): void;
+  /**
+   * Optional (added for sink partitioners): the partition count of `topic`,
+   * or `undefined` when unknown. A sink with a `StreamPartitioner` calls its
+   * partitioner only when this answers; otherwise the collector partitions.
+   */
+  partitionsFor?(topic: string): number | undefined;
 }
 
 /** The handlers a task applies while processing. */

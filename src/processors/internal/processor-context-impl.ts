@@ -1,0 +1,81 @@
+/**
+ * The ProcessorContext handed to one processor node of one task.
+ */
+import { TopologyError } from '../../errors.js';
+import type {
+  Cancellable,
+  ProcessorContext,
+  PunctuationType,
+  Punctuator,
+  RecordMetadata,
+} from '../processor.js';
+import type { Record } from '../record.js';
+import type { StateStore } from '../state/state-store.js';
+import type { TaskId } from './task-contract.js';
+
+/** What a context needs from its task. */
+export interface ContextHost {
+  readonly taskId: TaskId;
+  forwardFrom(nodeName: string, record: Record<unknown, unknown>, childName?: string): void;
+  schedule(nodeName: string, intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable;
+  store(name: string): StateStore | undefined;
+  recordMetadata(): RecordMetadata | null;
+  requestCommit(): void;
+  streamTime(): number;
+  wallClock(): number;
+}
+
+/** The context of one processor node. */
+export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> {
+  constructor(
+    private readonly host: ContextHost,
+    readonly processorName: string,
+    private readonly connectedStores: readonly string[],
+  ) {}
+
+  get taskId(): TaskId {
+    return this.host.taskId;
+  }
+
+  forward<K, V>(record: Record<K, V>, childName?: string): void {
+    this.host.forwardFrom(this.processorName, record as Record<unknown, unknown>, childName);
+  }
+
+  schedule(intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable {
+    if (!Number.isFinite(intervalMs) || intervalMs < 1) {
+      throw new RangeError(`Processor '${this.processorName}': punctuation interval must be at least 1 ms, got ${intervalMs}`);
+    }
+    if (type !== 'STREAM_TIME' && type !== 'WALL_CLOCK_TIME') {
+      throw new RangeError(`Processor '${this.processorName}': punctuation type must be 'STREAM_TIME' or 'WALL_CLOCK_TIME', got ${String(type)}`);
+    }
+    return this.host.schedule(this.processorName, intervalMs, type, punctuator);
+  }
+
+  getStateStore<S extends StateStore = StateStore>(name: string): S {
+    const store = this.connectedStores.includes(name) ? this.host.store(name) : undefined;
+    if (store === undefined) {
+      throw new TopologyError(
+        `Processor '${this.processorName}' asked for state store '${name}' but is not connected to it` +
+          ` (connected: [${this.connectedStores.join(', ')}]). Fix: add the store with addStateStore(builder, '${this.processorName}')` +
+          ` or connectProcessorAndStateStores('${this.processorName}', '${name}'), or list it in stream.process(supplier, '${name}').`,
+      );
+    }
+    return store as S;
+  }
+
+  recordMetadata(): RecordMetadata | null {
+    return this.host.recordMetadata();
+  }
+
+  commit(): void {
+    this.host.requestCommit();
+  }
+
+  currentStreamTimeMs(): number {
+    return this.host.streamTime();
+  }
+
+  currentSystemTimeMs(): number {
+    return this.host.wallClock();
+  }
+}

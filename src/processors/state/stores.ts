@@ -1,0 +1,33 @@
+/**
+ * Store factories, as Kafka Streams' `Stores`.
+ */
+import type { Serde } from '../../serdes/serde.js';
+import { InMemoryKeyValueStore } from './in-memory-key-value-store.js';
+import type { KeyValueStore, StoreBuilder } from './state-store.js';
+
+/** Says which kind of bytes store to create, under which name. */
+export interface KeyValueBytesStoreSupplier {
+  readonly name: string;
+  /** `'in-memory'` for now; a transactional or persistent kind may follow. */
+  readonly kind: 'in-memory';
+}
+
+/** Factories of state stores and store builders. */
+export const Stores = {
+  /** An in-memory key-value store named `name`. */
+  inMemoryKeyValueStore(name: string): KeyValueBytesStoreSupplier {
+    if (typeof name !== 'string' || name === '') throw new TypeError('Stores.inMemoryKeyValueStore: the store name must be a non-empty string');
+    return { name, kind: 'in-memory' };
+  },
+  /** A builder of typed key-value stores using `keySerde` / `valueSerde` for the stored bytes. */
+  keyValueStoreBuilder<K, V>(
+    supplier: KeyValueBytesStoreSupplier,
+    keySerde: Serde<K>,
+    valueSerde: Serde<V>,
+  ): StoreBuilder<KeyValueStore<K, V>> {
+    return {
+      name: supplier.name,
+      build: () => new InMemoryKeyValueStore<K, V>(supplier.name, keySerde, valueSerde),
+    };
+  },
+};

@@ -1,0 +1,155 @@
+/**
+ * `Topology.describe()`: the structure of a topology, printed in Kafka
+ * Streams' text layout (`toString()`) or as a Mermaid flowchart (`toMermaid()`).
+ */
+import type { TopologyPlan } from '../processors/internal/plan.js';
+
+/** A source node: reads topics. */
+export interface SourceNodeDescription {
+  readonly type: 'source';
+  readonly name: string;
+  readonly topics: readonly string[];
+  readonly successors: readonly string[];
+  readonly predecessors: readonly string[];
+}
+
+/** A processor node, with the state stores it is connected to. */
+export interface ProcessorNodeDescription {
+  readonly type: 'processor';
+  readonly name: string;
+  readonly stores: readonly string[];
+  readonly successors: readonly string[];
+  readonly predecessors: readonly string[];
+}
+
+/** A sink node: writes a topic (or a topic chosen per record by an extractor, then `topic` is null). */
+export interface SinkNodeDescription {
+  readonly type: 'sink';
+  readonly name: string;
+  readonly topic: string | null;
+  /** The extractor's function name when the topic is chosen per record. */
+  readonly extractor: string | null;
+  readonly successors: readonly string[];
+  readonly predecessors: readonly string[];
+}
+
+/** Any node of a description. */
+export type NodeDescription = SourceNodeDescription | ProcessorNodeDescription | SinkNodeDescription;
+
+/** One sub-topology: nodes ordered as Kafka Streams prints them. */
+export interface SubtopologyDescription {
+  readonly id: number;
+  readonly nodes: readonly NodeDescription[];
+}
+
+/** The description of a topology. */
+export interface TopologyDescription {
+  readonly subtopologies: readonly SubtopologyDescription[];
+  /** Kafka Streams' `TopologyDescription.toString()` layout. */
+  toString(): string;
+  /** A Mermaid `flowchart` of topics, nodes and stores, one subgraph per sub-topology. */
+  toMermaid(): string;
+}
+
+/** Builds the description of a validated plan. */
+export function describePlan(plan: TopologyPlan): TopologyDescription {
+  const parents = new Map<string, string[]>();
+  for (const [name, kids] of plan.children) for (const kid of kids) parents.set(kid, [...(parents.get(kid) ?? []), name]);
+  const sizes = new Map<string, number>();
+  const size = (name: string): number => {
+    let s = sizes.get(name);
+    if (s === undefined) {
+      s = 1 + plan.children.get(name)!.reduce((sum, kid) => sum + size(kid), 0);
+      sizes.set(name, s);
+    }
+    return s;
+  };
+  // Kafka's NODE_COMPARATOR: larger sub-tree first, then by name.
+  const order = (a: string, b: string): number => size(b) - size(a) || (a < b ? -1 : a > b ? 1 : 0);
+  const describeNode = (name: string): NodeDescription => {
+    const def = plan.nodes.get(name)!;
+    const successors = [...plan.children.get(name)!].sort(order);
+    const predecessors = [...(parents.get(name) ?? [])].sort(order);
+    switch (def.kind) {
+      case 'source':
+        return { type: 'source', name, topics: [...def.topics], successors, predecessors };
+      case 'processor':
+        return { type: 'processor', name, stores: [...def.stores], successors, predecessors };
+      case 'sink':
+        return typeof def.topic === 'string'
+          ? { type: 'sink', name, topic: def.topic, extractor: null, successors, predecessors }
+          : { type: 'sink', name, topic: null, extractor: def.topic.name || 'anonymous', successors, predecessors };
+    }
+  };
+  const subtopologies = plan.subtopologies.map((sub) => ({
+    id: sub.id,
+    nodes: [...sub.nodes].sort(order).map(describeNode),
+  }));
+  return {
+    subtopologies,
+    toString: () => formatText(subtopologies),
+    toMermaid: () => formatMermaid(subtopologies),
+  };
+}
+
+function names(list: readonly string[]): string {
+  return list.length === 0 ? 'none' : list.join(', ');
+}
+
+function formatNode(node: NodeDescription): string {
+  switch (node.type) {
+    case 'source':
+      return `Source: ${node.name} (topics: [${node.topics.join(', ')}])\n      --> ${names(node.successors)}`;
+    case 'processor':
+      return (
+        `Processor: ${node.name} (stores: [${node.stores.join(', ')}])\n` +
+        `      --> ${names(node.successors)}\n      <-- ${names(node.predecessors)}`
+      );
+    case 'sink': {
+      const target = node.topic !== null ? `topic: ${node.topic}` : `extractor class: ${node.extractor}`;
+      return `Sink: ${node.name} (${target})\n      <-- ${names(node.predecessors)}`;
+    }
+  }
+}
+
+function formatText(subtopologies: readonly SubtopologyDescription[]): string {
+  let out = 'Topologies:\n ';
+  for (const sub of subtopologies) {
+    out += `  Sub-topology: ${sub.id}\n`;
+    for (const node of sub.nodes) out += `    ${formatNode(node)}\n`;
+    out += '\n';
+  }
+  return out;
+}
+
+function formatMermaid(subtopologies: readonly SubtopologyDescription[]): string {
+  const ids = new Map<string, string>();
+  const id = (key: string): string => {
+    let v = ids.get(key);
+    if (v === undefined) {
+      v = `n${ids.size}`;
+      ids.set(key, v);
+    }
+    return v;
+  };
+  const q = (text: string): string => `"${text.replace(/"/g, '#quot;')}"`;
+  const lines = ['flowchart TB'];
+  const outside: string[] = [];
+  for (const sub of subtopologies) {
+    lines.push(`  subgraph sub${sub.id}[${q(`Sub-topology: ${sub.id}`)}]`);
+    for (const node of sub.nodes) {
+      lines.push(`    ${id(`node:${node.name}`)}[${q(node.name)}]`);
+      for (const succ of node.successors) outside.push(`  ${id(`node:${node.name}`)} --> ${id(`node:${succ}`)}`);
+      if (node.type === 'source') {
+        for (const t of node.topics) outside.push(`  ${id(`topic:${t}`)}[/${q(t)}/] --> ${id(`node:${node.name}`)}`);
+      } else if (node.type === 'sink') {
+        const t = node.topic ?? `(${node.extractor})`;
+        outside.push(`  ${id(`node:${node.name}`)} --> ${id(`topic:${t}`)}[/${q(t)}/]`);
+      } else {
+        for (const s of node.stores) outside.push(`  ${id(`node:${node.name}`)} -.- ${id(`store:${s}`)}[(${q(s)})]`);
+      }
+    }
+    lines.push('  end');
+  }
+  return [...lines, ...outside].join('\n') + '\n';
+}

@@ -1,0 +1,27 @@
+/**
+ * What DSL objects share with their StreamsBuilder.
+ */
+import type { Serde } from '../../serdes/serde.js';
+import type { Topology } from '../topology.js';
+import type { Named } from '../options.js';
+
+/** The builder state DSL objects write into. */
+export interface BuilderContext {
+  readonly topology: Topology;
+  /** `prefix` + the next 10-digit index, e.g. `KSTREAM-FILTER-0000000001`. */
+  newName(prefix: string): string;
+  readonly defaultKeySerde: Serde<unknown> | undefined;
+  readonly defaultValueSerde: Serde<unknown> | undefined;
+}
+
+/** Serdes of a stream, where known. */
+export interface StreamSerdes<K, V> {
+  key?: Serde<K> | undefined;
+  value?: Serde<V> | undefined;
+}
+
+/** The user's name, or a generated one with `prefix`. */
+export function nameOr(ctx: BuilderContext, named: Named | string | undefined, prefix: string): string {
+  if (named === undefined) return ctx.newName(prefix);
+  return typeof named === 'string' ? named : named.name;
+}

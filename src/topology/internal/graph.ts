@@ -1,0 +1,188 @@
+/**
+ * The mutable node graph behind a Topology, and its validation into an
+ * immutable {@link TopologyPlan} (sub-topologies included).
+ */
+import { TopologyError } from '../../errors.js';
+import type { NodeDef, StoreDef, SubtopologyPlan, TopologyPlan } from '../../processors/internal/plan.js';
+
+/** Nodes, stores and store connections, as added. */
+export class TopologyGraph {
+  readonly nodes = new Map<string, NodeDef>();
+  readonly stores = new Map<string, StoreDef>();
+  /** processor name -> store names, in connection order. */
+  readonly connections = new Map<string, string[]>();
+  /** topic -> the source node reading it. */
+  readonly topicOwners = new Map<string, string>();
+
+  addNode(def: NodeDef): void {
+    if (typeof def.name !== 'string' || def.name === '') {
+      throw new TopologyError(`A ${def.kind} node needs a non-empty name; got ${JSON.stringify(def.name)}`);
+    }
+    if (this.nodes.has(def.name)) {
+      throw new TopologyError(
+        `Node name '${def.name}' is already used by a ${this.nodes.get(def.name)!.kind} node; give the new ${def.kind} node another name`,
+      );
+    }
+    if (def.kind === 'source') {
+      for (const topic of def.topics) {
+        const owner = this.topicOwners.get(topic);
+        if (owner !== undefined) {
+          throw new TopologyError(
+            `Source '${def.name}': topic '${topic}' is already read by source '${owner}'; a topic can have one source node only (reuse that source)`,
+          );
+        }
+      }
+      for (const topic of def.topics) this.topicOwners.set(topic, def.name);
+    }
+    this.nodes.set(def.name, def);
+  }
+
+  addStore(store: StoreDef): void {
+    if (this.stores.has(store.name)) {
+      throw new TopologyError(`State store '${store.name}' is already added; add each store once and connect it to several processors instead`);
+    }
+    this.stores.set(store.name, store);
+  }
+
+  connect(processorName: string, storeNames: readonly string[]): void {
+    const list = this.connections.get(processorName) ?? [];
+    for (const store of storeNames) if (!list.includes(store)) list.push(store);
+    this.connections.set(processorName, list);
+  }
+
+  /** Validates and freezes the graph. Throws a TopologyError naming the node and the fix. */
+  plan(): TopologyPlan {
+    const nodes = new Map<string, NodeDef>();
+    for (const [name, def] of this.nodes) {
+      nodes.set(name, def.kind === 'processor' ? { ...def, stores: [...(this.connections.get(name) ?? [])] } : def);
+    }
+    const children = new Map<string, string[]>();
+    for (const name of nodes.keys()) children.set(name, []);
+    for (const def of nodes.values()) {
+      if (def.kind === 'source') continue;
+      if (def.parents.length === 0) {
+        throw new TopologyError(`${label(def)} '${def.name}' has no parent; name at least one parent node when adding it`);
+      }
+      for (const parent of def.parents) {
+        const p = nodes.get(parent);
+        if (p === undefined) {
+          throw new TopologyError(`${label(def)} '${def.name}' has unknown parent '${parent}'; add a source or processor named '${parent}' first, or fix the name`);
+        }
+        if (p.kind === 'sink') {
+          throw new TopologyError(`${label(def)} '${def.name}' has sink '${parent}' as parent; a sink cannot have children, use a processor as parent`);
+        }
+        children.get(parent)!.push(def.name);
+      }
+    }
+    checkCycles(nodes, children);
+    this.checkStores(nodes);
+    return { nodes, children, stores: new Map(this.stores), subtopologies: subtopologies(nodes, children, this.connections) };
+  }
+
+  private checkStores(nodes: Map<string, NodeDef>): void {
+    const used = new Set<string>();
+    for (const [processor, stores] of this.connections) {
+      const def = nodes.get(processor);
+      if (def === undefined || def.kind !== 'processor') {
+        throw new TopologyError(
+          `State store(s) [${stores.join(', ')}] are connected to '${processor}', which is ${def ? `a ${def.kind}` : 'not a node of this topology'}; connect stores to processor nodes only`,
+        );
+      }
+      for (const store of stores) {
+        if (!this.stores.has(store)) {
+          throw new TopologyError(`Processor '${processor}' is connected to unknown state store '${store}'; add it with addStateStore(Stores.keyValueStoreBuilder(...))`);
+        }
+        used.add(store);
+      }
+    }
+    for (const store of this.stores.keys()) {
+      if (!used.has(store)) {
+        throw new TopologyError(
+          `State store '${store}' is not connected to any processor; connect it with addStateStore(builder, '<processor>'), connectProcessorAndStateStores('<processor>', '${store}') or stream.process(supplier, '${store}'), or remove it`,
+        );
+      }
+    }
+  }
+}
+
+function label(def: NodeDef): string {
+  return def.kind === 'sink' ? 'Sink' : def.kind === 'processor' ? 'Processor' : 'Source';
+}
+
+function checkCycles(nodes: Map<string, NodeDef>, children: Map<string, string[]>): void {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (name: string, path: string[]): void => {
+    const s = state.get(name);
+    if (s === 'done') return;
+    if (s === 'visiting') {
+      const cycle = [...path.slice(path.indexOf(name)), name];
+      throw new TopologyError(`Processor '${name}' is part of a cycle (${cycle.join(' -> ')}); a topology must be acyclic, remove one of these parent links`);
+    }
+    state.set(name, 'visiting');
+    for (const child of children.get(name)!) visit(child, [...path, name]);
+    state.set(name, 'done');
+  };
+  for (const name of nodes.keys()) visit(name, []);
+}
+
+function subtopologies(
+  nodes: Map<string, NodeDef>,
+  children: Map<string, string[]>,
+  connections: Map<string, string[]>,
+): SubtopologyPlan[] {
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    let root = x;
+    while (parent.get(root) !== root) root = parent.get(root)!;
+    parent.set(x, root);
+    return root;
+  };
+  const union = (a: string, b: string): void => {
+    parent.set(find(a), find(b));
+  };
+  for (const name of nodes.keys()) parent.set(name, name);
+  for (const [name, kids] of children) for (const kid of kids) union(name, kid);
+  const storeUser = new Map<string, string>();
+  for (const [processor, stores] of connections) {
+    for (const store of stores) {
+      const other = storeUser.get(store);
+      if (other === undefined) storeUser.set(store, processor);
+      else union(processor, other);
+    }
+  }
+  const ids = new Map<string, number>();
+  const sources = [...nodes.values()].filter((d) => d.kind === 'source').map((d) => d.name).sort();
+  for (const name of [...sources, ...[...nodes.keys()].sort()]) {
+    const root = find(name);
+    if (!ids.has(root)) ids.set(root, ids.size);
+  }
+  const plans: SubtopologyPlan[] = [...Array(ids.size)].map((_, id) => ({ id, nodes: [], sourceTopics: [], sinkTopics: [], stores: [] }));
+  for (const name of topologicalOrder(nodes, children)) {
+    const plan = plans[ids.get(find(name))!]!;
+    const def = nodes.get(name)!;
+    plan.nodes.push(name);
+    if (def.kind === 'source') plan.sourceTopics.push(...def.topics);
+    if (def.kind === 'sink' && typeof def.topic === 'string' && !plan.sinkTopics.includes(def.topic)) plan.sinkTopics.push(def.topic);
+    for (const store of connections.get(name) ?? []) if (!plan.stores.includes(store)) plan.stores.push(store);
+  }
+  return plans;
+}
+
+/** Parents before children; ties in insertion order. */
+function topologicalOrder(nodes: Map<string, NodeDef>, children: Map<string, string[]>): string[] {
+  const indegree = new Map<string, number>();
+  for (const name of nodes.keys()) indegree.set(name, 0);
+  for (const kids of children.values()) for (const kid of kids) indegree.set(kid, indegree.get(kid)! + 1);
+  const order: string[] = [];
+  const ready = [...nodes.keys()].filter((n) => indegree.get(n) === 0);
+  while (ready.length > 0) {
+    const name = ready.shift()!;
+    order.push(name);
+    for (const kid of children.get(name)!) {
+      const d = indegree.get(kid)! - 1;
+      indegree.set(kid, d);
+      if (d === 0) ready.push(kid);
+    }
+  }
+  return order;
+}

@@ -1,0 +1,72 @@
+/**
+ * The executor seam of a built topology: `toRuntime(topology)` gives the
+ * {@link TopologyRuntime} that the KafkaStreams runtime and the
+ * TopologyTestDriver both use.
+ */
+import { TopologyError } from '../../errors.js';
+import type { TopologyPlan } from '../../processors/internal/plan.js';
+import { StreamTask, type StreamTaskOptions } from '../../processors/internal/stream-task.js';
+import {
+  formatTaskId,
+  type RecordCollector,
+  type SubtopologyInfo,
+  type TaskHandlers,
+  type TaskId,
+  type TaskProcessor,
+  type TopologyRuntime,
+} from '../../processors/internal/task-contract.js';
+import { planOf, type Topology } from '../topology.js';
+
+/** A TopologyRuntime over a validated plan. */
+export class PlanRuntime implements TopologyRuntime {
+  readonly subtopologies: ReadonlyArray<SubtopologyInfo>;
+
+  constructor(readonly plan: TopologyPlan) {
+    if (plan.subtopologies.length === 0) {
+      throw new TopologyError('The topology has no source node; add one with addSource(name, topic) or builder.stream(topic)');
+    }
+    this.subtopologies = plan.subtopologies.map((s) => ({
+      id: s.id,
+      sourceTopics: [...s.sourceTopics],
+      sinkTopics: [...s.sinkTopics],
+    }));
+  }
+
+  sourceTopics(): string[] {
+    return this.subtopologies.flatMap((s) => s.sourceTopics);
+  }
+
+  validatePartitionCounts(partitionCounts: ReadonlyMap<string, number>): void {
+    for (const sub of this.subtopologies) {
+      const counts = sub.sourceTopics.map((topic) => {
+        const count = partitionCounts.get(topic);
+        if (count === undefined) {
+          throw new TopologyError(`Source topic '${topic}' of sub-topology ${sub.id} does not exist; create it before starting the application`);
+        }
+        return { topic, count };
+      });
+      if (new Set(counts.map((c) => c.count)).size > 1) {
+        throw new TopologyError(
+          `Sub-topology ${sub.id} reads topics that are not co-partitioned: ${counts.map((c) => `${c.topic} (${c.count} partitions)`).join(', ')}; ` +
+            'topics read by one sub-topology must have the same number of partitions (re-create them, or repartition one through selectKey(...).to(...))',
+        );
+      }
+    }
+  }
+
+  createTask(taskId: TaskId, collector: RecordCollector, handlers: TaskHandlers, options?: StreamTaskOptions): TaskProcessor {
+    const sub = this.plan.subtopologies.find((s) => s.id === taskId.subtopology);
+    if (sub === undefined) {
+      throw new TopologyError(`Task ${formatTaskId(taskId)}: no sub-topology ${taskId.subtopology} (there are ${this.plan.subtopologies.length})`);
+    }
+    if (!Number.isInteger(taskId.partition) || taskId.partition < 0) {
+      throw new TopologyError(`Task ${formatTaskId(taskId)}: partition must be a non-negative integer`);
+    }
+    return new StreamTask(this.plan, sub, { ...taskId }, collector, handlers, options);
+  }
+}
+
+/** Validates `topology` and returns its executor seam. Throws TopologyError when invalid or empty. */
+export function toRuntime(topology: Topology): PlanRuntime {
+  return new PlanRuntime(planOf(topology));
+}

@@ -1,0 +1,83 @@
+/**
+ * Grouped streams and their aggregations (count, reduce, aggregate) into a
+ * KTable backed by an in-memory key-value store per task.
+ */
+import { aggregateSupplier, reduceSupplier } from '../processors/internal/dsl/aggregate.js';
+import { passThroughSupplier } from '../processors/internal/dsl/stateless.js';
+import type { ProcessorSupplier } from '../processors/processor.js';
+import { Stores } from '../processors/state/stores.js';
+import type { Serde } from '../serdes/serde.js';
+import { Serdes } from '../serdes/serdes.js';
+import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
+import { KStream } from './kstream.js';
+import type { Materialized, Named } from './options.js';
+
+/**
+ * The changelog view of an aggregation: every input record updates the
+ * aggregate of its key, and every update is forwarded (no caching).
+ */
+export class KTable<K, V> {
+  /** @internal */
+  constructor(
+    private readonly ctx: BuilderContext,
+    /** The node producing the updates. */
+    readonly nodeName: string,
+    /** The state store holding the table. */
+    readonly queryableStoreName: string,
+    private readonly serdes: StreamSerdes<K, V>,
+  ) {}
+
+  /** The stream of updates: one record per update, with the new value. */
+  toStream(named?: Named | string): KStream<K, V> {
+    const name = nameOr(this.ctx, named, 'KTABLE-TOSTREAM-');
+    this.ctx.topology.addProcessor(name, passThroughSupplier(), this.nodeName);
+    return new KStream<K, V>(this.ctx, name, this.serdes, false);
+  }
+}
+
+/** A stream grouped by key, ready for an aggregation. */
+export class KGroupedStream<K, V> {
+  /** @internal Use `KStream.groupByKey()`. */
+  constructor(
+    private readonly ctx: BuilderContext,
+    private readonly nodeName: string,
+    private readonly serdes: StreamSerdes<K, V>,
+  ) {}
+
+  private materialize<A>(
+    prefix: string,
+    supplier: (storeName: string) => ProcessorSupplier<K, V, K, A>,
+    materialized: Materialized<K, A>,
+    defaultValueSerde: Serde<A>,
+  ): KTable<K, A> {
+    const storeName = materialized.storeName ?? this.ctx.newName(`${prefix}STATE-STORE-`);
+    const processorName = this.ctx.newName(prefix);
+    const keySerde = materialized.keySerde ?? this.serdes.key ?? Serdes.Json<K>();
+    const valueSerde = materialized.valueSerde ?? defaultValueSerde;
+    this.ctx.topology.addProcessor(processorName, supplier(storeName), this.nodeName);
+    this.ctx.topology.addStateStore(
+      Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(storeName), keySerde, valueSerde),
+      processorName,
+    );
+    return new KTable<K, A>(this.ctx, processorName, storeName, { key: keySerde, value: valueSerde });
+  }
+
+  /** Counts the records per key. */
+  count(materialized: Materialized<K, number> = {}): KTable<K, number> {
+    return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, number>(store, () => 0, (_k, _v, n) => n + 1), materialized, Serdes.Json<number>());
+  }
+
+  /** Combines the values per key: the first value as is, then `reducer(aggregate, value)`. */
+  reduce(reducer: (aggregate: V, value: V) => V, materialized: Materialized<K, V> = {}): KTable<K, V> {
+    return this.materialize('KSTREAM-REDUCE-', (store) => reduceSupplier<K, V>(store, reducer), materialized, this.serdes.value ?? Serdes.Json<V>());
+  }
+
+  /** Folds the values per key, starting from `initializer()`. */
+  aggregate<A>(
+    initializer: () => A,
+    aggregator: (key: K, value: V, aggregate: A) => A,
+    materialized: Materialized<K, A> = {},
+  ): KTable<K, A> {
+    return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, A>(store, initializer, aggregator), materialized, Serdes.Json<A>());
+  }
+}

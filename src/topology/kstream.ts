@@ -1,0 +1,174 @@
+/**
+ * KStream: the record-stream abstraction of the DSL.
+ */
+import { TopologyError } from '../errors.js';
+import * as dsl from '../processors/internal/dsl/stateless.js';
+import type { KeyValue } from '../processors/key-value.js';
+import type { ProcessorSupplier, TopicNameExtractor } from '../processors/processor.js';
+import type { Serde } from '../serdes/serde.js';
+import { BranchedKStream } from './branched-kstream.js';
+import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
+import { KGroupedStream } from './kgrouped-stream.js';
+import type { Grouped, Named, Produced } from './options.js';
+
+type AnySupplier = ProcessorSupplier<unknown, unknown, unknown, unknown>;
+
+/**
+ * A stream of key-value records. Every operation adds a processor node and
+ * returns a new stream; records flow synchronously, in offset order.
+ * Created by `StreamsBuilder.stream()`.
+ */
+export class KStream<K, V> {
+  /** @internal Use `StreamsBuilder.stream()`. */
+  constructor(
+    private readonly ctx: BuilderContext,
+    /** The name of the node this stream reads from. */
+    readonly nodeName: string,
+    private readonly serdes: StreamSerdes<K, V>,
+    /** True after an operation that may have changed the key (map, selectKey, flatMap, process). */
+    readonly keyChanged: boolean,
+  ) {}
+
+  private add<K2, V2>(
+    prefix: string,
+    supplier: AnySupplier,
+    named: Named | string | undefined,
+    serdes: StreamSerdes<K2, V2>,
+    keyChanged: boolean,
+    parents: string[] = [this.nodeName],
+  ): KStream<K2, V2> {
+    const name = nameOr(this.ctx, named, prefix);
+    this.ctx.topology.addProcessor(name, supplier, ...parents);
+    return new KStream<K2, V2>(this.ctx, name, serdes, keyChanged);
+  }
+
+  /** Keeps the records for which `predicate` is true. */
+  filter(predicate: (key: K, value: V) => boolean, named?: Named | string): KStream<K, V> {
+    return this.add('KSTREAM-FILTER-', dsl.filterSupplier(predicate as never, false), named, this.serdes, this.keyChanged);
+  }
+
+  /** Drops the records for which `predicate` is true. */
+  filterNot(predicate: (key: K, value: V) => boolean, named?: Named | string): KStream<K, V> {
+    return this.add('KSTREAM-FILTER-', dsl.filterSupplier(predicate as never, true), named, this.serdes, this.keyChanged);
+  }
+
+  /** Replaces key and value: `mapper` returns `{ key, value }`. */
+  map<KR, VR>(mapper: (key: K, value: V) => KeyValue<KR, VR>, named?: Named | string): KStream<KR, VR> {
+    return this.add('KSTREAM-MAP-', dsl.mapSupplier(mapper as never), named, {}, true);
+  }
+
+  /** Replaces the value; the key is unchanged. */
+  mapValues<VR>(mapper: (value: V, key: K) => VR, named?: Named | string): KStream<K, VR> {
+    return this.add('KSTREAM-MAPVALUES-', dsl.mapValuesSupplier(mapper as never), named, { key: this.serdes.key }, this.keyChanged);
+  }
+
+  /** Replaces the key with `mapper(key, value)`. */
+  selectKey<KR>(mapper: (key: K, value: V) => KR, named?: Named | string): KStream<KR, V> {
+    return this.add('KSTREAM-KEY-SELECT-', dsl.selectKeySupplier(mapper as never), named, { value: this.serdes.value }, true);
+  }
+
+  /** Turns each record into zero or more records. */
+  flatMap<KR, VR>(mapper: (key: K, value: V) => Iterable<KeyValue<KR, VR>>, named?: Named | string): KStream<KR, VR> {
+    return this.add('KSTREAM-FLATMAP-', dsl.flatMapSupplier(mapper as never), named, {}, true);
+  }
+
+  /** Turns each value into zero or more values with the same key. */
+  flatMapValues<VR>(mapper: (value: V, key: K) => Iterable<VR>, named?: Named | string): KStream<K, VR> {
+    return this.add('KSTREAM-FLATMAPVALUES-', dsl.flatMapValuesSupplier(mapper as never), named, { key: this.serdes.key }, this.keyChanged);
+  }
+
+  /** Calls `action` for each record and passes it on. */
+  peek(action: (key: K, value: V) => void, named?: Named | string): KStream<K, V> {
+    return this.add('KSTREAM-PEEK-', dsl.peekSupplier(action as never, true), named, this.serdes, this.keyChanged);
+  }
+
+  /** Calls `action` for each record (terminal). */
+  foreach(action: (key: K, value: V) => void, named?: Named | string): void {
+    this.add('KSTREAM-FOREACH-', dsl.peekSupplier(action as never, false), named, this.serdes, this.keyChanged);
+  }
+
+  /** Merges `other` into one stream (records of both, each in its own order). */
+  merge(other: KStream<K, V>, named?: Named | string): KStream<K, V> {
+    if (!(other instanceof KStream) || other.ctx !== this.ctx) {
+      throw new TopologyError(`merge: both streams must come from the same StreamsBuilder (merging into '${this.nodeName}')`);
+    }
+    const serdes = { key: this.serdes.key ?? other.serdes.key, value: this.serdes.value ?? other.serdes.value };
+    const parents = [this.nodeName, other.nodeName];
+    return this.add('KSTREAM-MERGE-', dsl.passThroughSupplier(), named, serdes, this.keyChanged || other.keyChanged, parents);
+  }
+
+  /** Splits the stream into branches: `split().branch(p1).branch(p2).defaultBranch()`. */
+  split(named?: Named | string): BranchedKStream<K, V> {
+    const name = nameOr(this.ctx, named, 'KSTREAM-BRANCH-');
+    return new BranchedKStream<K, V>(this.ctx, this, name, (n, supplier, parents, keyChanged) =>
+      this.add(n, supplier, n, this.serdes, keyChanged, parents),
+    );
+  }
+
+  /**
+   * Runs a user processor; `args` are the names of the state stores it uses,
+   * optionally preceded by a `Named`. Returns the stream of what it forwards.
+   */
+  process<KOut, VOut>(supplier: ProcessorSupplier<K, V, KOut, VOut>, ...args: Array<string | Named>): KStream<KOut, VOut> {
+    const named = args.find((a): a is Named => typeof a === 'object');
+    const stores = args.filter((a): a is string => typeof a === 'string');
+    const out = this.add<KOut, VOut>('KSTREAM-PROCESSOR-', supplier as AnySupplier, named, {}, true);
+    if (stores.length > 0) this.ctx.topology.connectProcessorAndStateStores(out.nodeName, ...stores);
+    return out;
+  }
+
+  /** Writes the stream to `topic`, or to the topic `extractor(key, value, context)` names. */
+  to(topic: string | TopicNameExtractor<K, V>, produced: Produced<K, V> = {}): void {
+    const name = nameOr(this.ctx, produced.name, 'KSTREAM-SINK-');
+    this.ctx.topology.addSink<K, V>(
+      name,
+      topic,
+      {
+        ...this.serdesOr(produced.keySerde, produced.valueSerde, 'to'),
+        ...(produced.partitioner ? { partitioner: produced.partitioner } : {}),
+      },
+      this.nodeName,
+    );
+  }
+
+  /** Groups by the current key for an aggregation. */
+  groupByKey(grouped: Grouped<K, V> = {}): KGroupedStream<K, V> {
+    if (this.keyChanged) {
+      throw new TopologyError(
+        `groupByKey after '${this.nodeName}' (which may change the key) would need a repartition topic, which sluice does not create. ` +
+          "Fix: write the re-keyed stream to a topic with .to('<topic>') and aggregate builder.stream('<topic>').groupByKey()",
+      );
+    }
+    return new KGroupedStream<K, V>(this.ctx, this.nodeName, {
+      key: grouped.keySerde ?? this.serdes.key,
+      value: grouped.valueSerde ?? this.serdes.value,
+    });
+  }
+
+  /**
+   * Grouping by a new key needs a repartition topic, which sluice does not
+   * create: this throws a TopologyError explaining the explicit way
+   * (`selectKey(...).to(topic)`, then `builder.stream(topic).groupByKey()`).
+   */
+  groupBy<KR>(selector: (key: K, value: V) => KR, grouped: Grouped<KR, V> = {}): KGroupedStream<KR, V> {
+    void selector;
+    void grouped;
+    throw new TopologyError(
+      `groupBy on '${this.nodeName}' changes the key and would need a repartition topic, which sluice does not create. ` +
+        "Fix: stream.selectKey(selector).to('<topic>'), then builder.stream('<topic>').groupByKey()",
+    );
+  }
+
+  /** @internal The serdes to write with: explicit ones, else the stream's, else the builder's defaults. */
+  serdesOr(keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined, operation: string): { keySerde: Serde<K>; valueSerde: Serde<V> } {
+    const key = keySerde ?? this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined);
+    const value = valueSerde ?? this.serdes.value ?? (this.ctx.defaultValueSerde as Serde<V> | undefined);
+    if (key === undefined || value === undefined) {
+      throw new TopologyError(
+        `${operation} after '${this.nodeName}': the ${key === undefined ? 'key' : 'value'} serde is unknown (the key or value type changed); ` +
+          `pass { keySerde, valueSerde } or give the StreamsBuilder default serdes`,
+      );
+    }
+    return { keySerde: key, valueSerde: value };
+  }
+}

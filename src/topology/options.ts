@@ -1,0 +1,80 @@
+/**
+ * Option objects of the DSL, with Kafka Streams-style helpers.
+ */
+import type { StreamPartitioner } from '../processors/processor.js';
+import type { Serde } from '../serdes/serde.js';
+
+/** A processor name chosen by the user instead of a generated one. */
+export interface Named {
+  readonly name: string;
+}
+
+/** Helpers for {@link Named}. */
+export const Named = {
+  /** `{ name }`. */
+  as(name: string): Named {
+    return { name };
+  },
+};
+
+/** How a stream is read: serdes (default: the builder's, else `Serdes.Buffer()`) and source node name. */
+export interface Consumed<K, V> {
+  keySerde?: Serde<K>;
+  valueSerde?: Serde<V>;
+  /** The source node name instead of `KSTREAM-SOURCE-<n>`. */
+  name?: string;
+}
+
+/** Helpers for {@link Consumed}. */
+export const Consumed = {
+  /** Reads with these serdes. */
+  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): Consumed<K, V> {
+    return { keySerde, valueSerde };
+  },
+};
+
+/** How a stream is written: serdes (default: the stream's known serdes), partitioner, sink node name. */
+export interface Produced<K, V> {
+  keySerde?: Serde<K>;
+  valueSerde?: Serde<V>;
+  partitioner?: StreamPartitioner<K, V>;
+  /** The sink node name instead of `KSTREAM-SINK-<n>`. */
+  name?: string;
+}
+
+/** Helpers for {@link Produced}. */
+export const Produced = {
+  /** Writes with these serdes. */
+  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): Produced<K, V> {
+    return { keySerde, valueSerde };
+  },
+};
+
+/** How a grouped stream keys its state: serdes of the grouping. */
+export interface Grouped<K, V> {
+  keySerde?: Serde<K>;
+  valueSerde?: Serde<V>;
+  name?: string;
+}
+
+/**
+ * Where an aggregation keeps its state: store name (default generated) and
+ * serdes of the stored bytes (default: the stream's serdes, else `Serdes.Json()`).
+ */
+export interface Materialized<K, V> {
+  storeName?: string;
+  keySerde?: Serde<K>;
+  valueSerde?: Serde<V>;
+}
+
+/** Helpers for {@link Materialized}. */
+export const Materialized = {
+  /** A store named `storeName`. */
+  as<K, V>(storeName: string): Materialized<K, V> {
+    return { storeName };
+  },
+  /** Default store name, these serdes. */
+  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): Materialized<K, V> {
+    return { keySerde, valueSerde };
+  },
+};

@@ -1,0 +1,160 @@
+/**
+ * The low-level topology: sources, processors, sinks and state stores wired
+ * by name, as Kafka Streams' `Topology`.
+ */
+import { TopologyError } from '../errors.js';
+import type { TopologyPlan } from '../processors/internal/plan.js';
+import type { ProcessorSupplier, StreamPartitioner, TopicNameExtractor } from '../processors/processor.js';
+import type { StateStore, StoreBuilder } from '../processors/state/state-store.js';
+import type { Deserializer, Serializer } from '../serdes/serde.js';
+import { Serdes } from '../serdes/serdes.js';
+import { describePlan, type TopologyDescription } from './description.js';
+import { TopologyGraph } from './internal/graph.js';
+
+/** Deserializers of a source node (a serde works as a deserializer); default: `Serdes.Buffer()`. */
+export interface SourceOptions<K = unknown, V = unknown> {
+  keyDeserializer?: Deserializer<K>;
+  valueDeserializer?: Deserializer<V>;
+  /** Same as `keyDeserializer`. */
+  keySerde?: Deserializer<K>;
+  /** Same as `valueDeserializer`. */
+  valueSerde?: Deserializer<V>;
+}
+
+/** Serializers and partitioner of a sink node (a serde works as a serializer); default: `Serdes.Buffer()`. */
+export interface SinkOptions<K = unknown, V = unknown> {
+  keySerializer?: Serializer<K>;
+  valueSerializer?: Serializer<V>;
+  /** Same as `keySerializer`. */
+  keySerde?: Serializer<K>;
+  /** Same as `valueSerializer`. */
+  valueSerde?: Serializer<V>;
+  /** Chooses the partition; default: murmur2 of the serialized key (by the collector). */
+  partitioner?: StreamPartitioner<K, V>;
+}
+
+const graphs = new WeakMap<Topology, TopologyGraph>();
+
+/** The validated plan of a topology (internal: for the runtime seam and the test driver). */
+export function planOf(topology: Topology): TopologyPlan {
+  const graph = graphs.get(topology);
+  if (graph === undefined) throw new TopologyError('Not a sluice Topology: build one with new Topology() or StreamsBuilder.build()');
+  return graph.plan();
+}
+
+function checkNames(kind: string, names: readonly unknown[]): string[] {
+  for (const n of names) {
+    if (typeof n !== 'string' || n === '') throw new TopologyError(`${kind}: expected non-empty node names, got ${JSON.stringify(n)}`);
+  }
+  return [...new Set(names as string[])];
+}
+
+/**
+ * A processing topology. Nodes are referred to by name; parents may be added
+ * in any order. Structural checks (unknown parent, cycle, unconnected store)
+ * run in `validate()`, which `describe()` and every executor call; a
+ * duplicate name, a topic read twice or a sink without topic fail at once.
+ */
+export class Topology {
+  constructor() {
+    graphs.set(this, new TopologyGraph());
+  }
+
+  private get graph(): TopologyGraph {
+    return graphs.get(this)!;
+  }
+
+  /** Adds a source node `name` reading `topics`. */
+  addSource<K = Buffer, V = Buffer>(name: string, topics: string | readonly string[], options: SourceOptions<K, V> = {}): this {
+    const list = typeof topics === 'string' ? [topics] : [...(topics ?? [])];
+    if (list.length === 0 || list.some((t) => typeof t !== 'string' || t === '')) {
+      throw new TopologyError(`Source '${name}' needs at least one non-empty topic name; got ${JSON.stringify(topics)}`);
+    }
+    this.graph.addNode({
+      kind: 'source',
+      name,
+      topics: [...new Set(list)],
+      keyDeserializer: (options.keyDeserializer ?? options.keySerde ?? Serdes.Buffer()) as Deserializer<unknown>,
+      valueDeserializer: (options.valueDeserializer ?? options.valueSerde ?? Serdes.Buffer()) as Deserializer<unknown>,
+    });
+    return this;
+  }
+
+  /** Adds a processor node `name` receiving the records of `parentNames`. */
+  addProcessor<KIn, VIn, KOut, VOut>(
+    name: string,
+    supplier: ProcessorSupplier<KIn, VIn, KOut, VOut>,
+    ...parentNames: string[]
+  ): this {
+    if (supplier === null || (typeof supplier !== 'function' && typeof (supplier as { get?: unknown })?.get !== 'function')) {
+      throw new TopologyError(`Processor '${name}' needs a supplier: a function returning a new Processor, or an object with get()`);
+    }
+    this.graph.addNode({
+      kind: 'processor',
+      name,
+      supplier: supplier as ProcessorSupplier<unknown, unknown, unknown, unknown>,
+      parents: checkNames(`Processor '${name}'`, parentNames),
+      stores: [],
+    });
+    return this;
+  }
+
+  /**
+   * Adds a sink node `name` writing to `topic` (or to the topic an extractor
+   * chooses per record). Options are optional: `addSink(name, topic, ...parents)`
+   * or `addSink(name, topic, options, ...parents)`.
+   */
+  addSink<K = Buffer, V = Buffer>(
+    name: string,
+    topic: string | TopicNameExtractor<K, V>,
+    optionsOrParent?: SinkOptions<K, V> | string,
+    ...parentNames: string[]
+  ): this {
+    if (!(typeof topic === 'function' || (typeof topic === 'string' && topic !== ''))) {
+      throw new TopologyError(`Sink '${name}' has no topic: give a topic name or a TopicNameExtractor (key, value, context) => topic`);
+    }
+    const options = typeof optionsOrParent === 'object' && optionsOrParent !== null ? optionsOrParent : {};
+    const parents = typeof optionsOrParent === 'string' ? [optionsOrParent, ...parentNames] : parentNames;
+    this.graph.addNode({
+      kind: 'sink',
+      name,
+      topic: topic as string | TopicNameExtractor,
+      keySerializer: (options.keySerializer ?? options.keySerde ?? Serdes.Buffer()) as Serializer<unknown>,
+      valueSerializer: (options.valueSerializer ?? options.valueSerde ?? Serdes.Buffer()) as Serializer<unknown>,
+      ...(options.partitioner ? { partitioner: options.partitioner as StreamPartitioner } : {}),
+      parents: checkNames(`Sink '${name}'`, parents),
+    });
+    return this;
+  }
+
+  /** Adds a state store (one instance per task) and connects it to `processorNames`. */
+  addStateStore(storeBuilder: StoreBuilder<StateStore>, ...processorNames: string[]): this {
+    if (!storeBuilder || typeof storeBuilder.build !== 'function' || typeof storeBuilder.name !== 'string' || storeBuilder.name === '') {
+      throw new TopologyError('addStateStore needs a store builder with a name, e.g. Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), keySerde, valueSerde)');
+    }
+    this.graph.addStore({ name: storeBuilder.name, builder: storeBuilder });
+    for (const processor of checkNames(`State store '${storeBuilder.name}'`, processorNames)) {
+      this.graph.connect(processor, [storeBuilder.name]);
+    }
+    return this;
+  }
+
+  /** Gives processor `processorName` access to the stores `storeNames`. */
+  connectProcessorAndStateStores(processorName: string, ...storeNames: string[]): this {
+    if (storeNames.length === 0) {
+      throw new TopologyError(`connectProcessorAndStateStores('${processorName}'): name at least one state store`);
+    }
+    this.graph.connect(processorName, checkNames(`Processor '${processorName}'`, storeNames));
+    return this;
+  }
+
+  /** Checks the structure; throws a TopologyError naming the node and the fix. */
+  validate(): void {
+    this.graph.plan();
+  }
+
+  /** Describes the topology (validating it first). */
+  describe(): TopologyDescription {
+    return describePlan(this.graph.plan());
+  }
+}

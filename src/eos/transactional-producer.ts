@@ -106,7 +106,7 @@ export class TransactionalProducer {
     this.#sm.transition(S.INITIALIZING);
     this.#initPromise = (async () => {
       try {
-        const cluster: ClusterPort = this.#options.cluster ?? (await resolveCluster(this.#options.bootstrapServers ?? []));
+        const cluster: ClusterPort = this.#options.cluster ?? resolveCluster(this.#options.bootstrapServers ?? [], this.#options.logger);
         this.#admin = cluster.admin();
         this.#raw = cluster.producer({
           transactionalId: this.#options.transactionalId,

@@ -1,14 +1,11 @@
 /** Creates the kafkajs-backed cluster for a producer configured with `bootstrapServers`. */
+import { createKafkaCluster } from '../../client/kafkajs/index.js';
 import type { ClusterPort } from '../../client/port.js';
 import { ConfigError } from '../../errors.js';
+import type { Logger } from '../../internal/logger.js';
 
-/** `createKafkaCluster({ bootstrapServers })` from the kafkajs adapter (loaded on first use). */
-export async function resolveCluster(bootstrapServers: string[]): Promise<ClusterPort> {
+/** `createKafkaCluster({ bootstrapServers })` from the kafkajs adapter. */
+export function resolveCluster(bootstrapServers: string[], logger?: Logger): ClusterPort {
   if (bootstrapServers.length === 0) throw new ConfigError('TransactionalProducer needs either `cluster` or `bootstrapServers`');
-  // Variable specifier: the adapter is loaded only when a producer uses bootstrapServers.
-  const specifier = '../../client/kafkajs/index.js';
-  const mod = (await import(specifier)) as {
-    createKafkaCluster(options: { bootstrapServers: string[] }): ClusterPort;
-  };
-  return mod.createKafkaCluster({ bootstrapServers });
+  return createKafkaCluster({ bootstrapServers, logger });
 }

@@ -60,7 +60,7 @@ export class SendPipeline {
       produce: (b) => hooks.produce(b),
       stopError: () => hooks.stopError(),
       onFatal: (e) => hooks.onFatal(e),
-      onRecordRejection: (topic) => cache.invalidate(topic),
+      onRecordRejection: (topic) => cache.refresh(topic),
       retryBackoffMs: settings.retryBackoffMs,
       deliveryTimeoutMs: settings.deliveryTimeoutMs,
     };

@@ -64,10 +64,25 @@ export class TopicConfigCache {
     return this.#entries.get(topic)?.value;
   }
 
-  /** Forgets the topic's info: the next lookup describes it again. */
-  invalidate(topic: string): void {
+  /**
+   * The broker rejected records of the topic for size or record reasons: its
+   * config may have changed. Describes it again in the background; the old
+   * info stays in use until the new one arrives (the broker still checks).
+   */
+  refresh(topic: string): void {
     const e = this.#entries.get(topic);
-    if (e) delete e.value;
+    if (!e || e.inflight) return;
+    const inflight = this.#describe(topic);
+    e.inflight = inflight;
+    inflight.then(
+      (info) => {
+        e.value = info;
+        if (e.inflight === inflight) delete e.inflight;
+      },
+      () => {
+        if (e.inflight === inflight) delete e.inflight;
+      },
+    );
   }
 
   /**
@@ -81,15 +96,15 @@ export class TopicConfigCache {
     this.#entries.set(topic, e);
     if (e.value) return Promise.resolve(e.value);
     if (!e.inflight) {
-      e.inflight = this.#describe(topic).then(
+      const inflight = this.#describe(topic);
+      e.inflight = inflight;
+      inflight.then(
         (info) => {
           e.value = info;
-          delete e.inflight;
-          return info;
+          if (e.inflight === inflight) delete e.inflight;
         },
-        (err: unknown) => {
-          delete e.inflight;
-          throw err;
+        () => {
+          if (e.inflight === inflight) delete e.inflight;
         },
       );
     }

@@ -179,7 +179,8 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
       .then(() => this.apply([], this.generationId))
       .then(() => {
         this.rejoining = false;
-        if (this.running) return this.join();
+        // not awaited: the join's rebalance delivers through this same queue
+        if (this.running) void this.join();
       })
       .catch((err) => this.crash(err));
   }

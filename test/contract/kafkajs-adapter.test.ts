@@ -319,4 +319,55 @@ describeKafka('kafkajs adapter group consumer (real broker)', (brokers) => {
     await consumer.commitOffsets([{ topic, partition: 0, offset: 10 }]);
     expect(await consumer.committed([{ topic, partition: 0 }])).toEqual([{ topic, partition: 0, offset: 10 }]);
   });
+
+  it('heartbeats while a batch handler runs longer than the session timeout (no rebalance)', async () => {
+    const a = track(getCluster().admin());
+    const topic = uniqueTopic('slow');
+    await a.createTopic(topic, { partitions: 1 });
+    await fill(topic, 1, 3);
+    const consumer = track(getCluster().consumer({ groupId: uniqueGroup('slow'), sessionTimeoutMs: 6_000, heartbeatIntervalMs: 500 }));
+    const generations: number[] = [];
+    let handled = 0;
+    await consumer.subscribe([topic]);
+    await consumer.run({
+      onAssignment: async ({ generationId }) => void generations.push(generationId),
+      eachBatch: async (b) => {
+        if (handled === 0) await new Promise((r) => setTimeout(r, 8_000)); // > session timeout
+        handled += b.records.length;
+      },
+    });
+    await waitFor(() => handled >= 3, { message: 'slow batch handled', timeoutMs: 20_000 });
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(generations).toHaveLength(1); // never kicked out of the group, never re-joined
+  }, 30_000);
+
+  it('read_committed hides aborted records; pause holds a partition back until resume', async () => {
+    const a = track(getCluster().admin());
+    const topic = uniqueTopic('iso');
+    await a.createTopic(topic, { partitions: 2 });
+    const p = track(getCluster().producer({ transactionalId: uniqueName('iso') }));
+    await p.connect();
+    for (const [value, commit] of [['c1', true], ['a1', false], ['c2', true]] as const) {
+      await p.beginTransaction();
+      await p.produce({ topic, partition: 0, records: [rec('k', value)] });
+      await (commit ? p.commitTransaction() : p.abortTransaction());
+    }
+    const plain = track(getCluster().producer({}));
+    await plain.connect();
+    await plain.produce({ topic, partition: 1, records: [rec('k', 'p1')] });
+
+    const consumer = track(getCluster().consumer({ groupId: uniqueGroup('iso'), sessionTimeoutMs: 10_000, heartbeatIntervalMs: 500 }));
+    const seen: string[] = [];
+    consumer.pause([{ topic, partition: 1 }]); // before run: applied at assignment
+    await consumer.subscribe([topic]);
+    await consumer.run({
+      onAssignment: async () => undefined,
+      eachBatch: async (b) => void seen.push(...b.records.map((r) => `${b.partition}:${r.value?.toString()}`)),
+    });
+    await waitFor(() => seen.length >= 2, { message: 'committed records of partition 0' });
+    await new Promise((r) => setTimeout(r, 700));
+    expect(seen).toEqual(['0:c1', '0:c2']);
+    consumer.resume([{ topic, partition: 1 }]);
+    await waitFor(() => seen.includes('1:p1'), { message: 'resumed partition 1' });
+  });
 });

@@ -11,7 +11,7 @@
  * is verified (read_committed, complete, duplicate-free) before it counts.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,8 +81,9 @@ async function main(): Promise<void> {
   const needsJava = o.contenders.includes('broker') || o.contenders.includes('java-eos');
   const javaClasspath = needsJava ? buildJavaBench(benchDir, javaVersion, log) : undefined;
   const runId = `sluice-bench-${Date.now().toString(36)}`;
-  const profileDir = o.profile ? join(benchDir, 'results', 'profiles', runId) : undefined;
-  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const profileDir = join(benchDir, 'results', 'profiles');
+  const profileFile = o.profile ? join(profileDir, `${runId}-sluice-eos.cpuprofile`) : undefined;
+  if (profileFile) mkdirSync(profileDir, { recursive: true });
   log(`bench ${runId}: ${o.records} records, ${o.rounds} round(s), contenders ${o.contenders.join(', ')}; broker ${broker.brokers.join(',')} (Kafka ${broker.version ?? '?'})`);
 
   const results: RunResult[] = [];
@@ -93,7 +94,7 @@ async function main(): Promise<void> {
       if (id === 'broker') {
         results.push(...(await runBrokerLimit({ kafka, brokers: broker.brokers, javaClasspath: javaClasspath ?? '', name, round, records: o.records, timeoutMs: o.timeoutMs, log })));
       } else {
-        const base = { brokers: broker.brokers, benchDir, ...(javaClasspath ? { javaClasspath } : {}), ...(profileDir && round === 1 ? { profileDir } : {}) };
+        const base = { brokers: broker.brokers, benchDir, ...(javaClasspath ? { javaClasspath } : {}), ...(profileFile && round === 1 ? { profileFile } : {}) };
         results.push(await runPipeline(CONTENDERS[id], { kafka, base, name, round, records: o.records, timeoutMs: o.timeoutMs, log }));
       }
     }
@@ -116,12 +117,9 @@ async function main(): Promise<void> {
   console.log(`\n${o.records} records x ${o.rounds} round(s), ${meta.machine.cpus} CPUs, Node ${process.version}, Kafka ${meta.versions.kafkaBroker}\n`);
   console.log(table);
   for (const r of results.filter((x) => !x.ok)) console.log(`\nFAILED ${r.id} round ${r.round}: ${r.reason ?? ''}`);
-  if (profileDir) {
-    const { readdirSync } = await import('node:fs');
-    for (const f of readdirSync(profileDir).filter((x) => x.endsWith('.cpuprofile'))) {
-      console.log(`\nCPU profile of sluice exactly_once (${join(profileDir, f)}):\n`);
-      console.log(formatSelfTimes(topSelfTimes(join(profileDir, f), 12)));
-    }
+  if (profileFile && existsSync(profileFile)) {
+    console.log(`\nCPU profile of sluice exactly_once, round 1, steady state (${profileFile}):\n`);
+    console.log(formatSelfTimes(topSelfTimes(profileFile, 15)));
   }
   console.log(`\nresults: ${file} (${meta.elapsedSeconds.toFixed(0)} s)`);
 }

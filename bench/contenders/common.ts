@@ -1,4 +1,6 @@
 /** Helpers shared by the contender child processes (bench/contenders/*.ts). */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { parseArgs } from 'node:util';
 
 /** The command line every contender child accepts. */
@@ -30,12 +32,42 @@ export function emit(event: string, extra: Record<string, unknown> = {}): void {
   process.stdout.write(`BENCH ${JSON.stringify({ event, t: Date.now(), ...extra })}\n`);
 }
 
+let profiler: Session | undefined;
+
+/**
+ * When BENCH_CPU_PROFILE names a file: starts the V8 CPU profiler of this
+ * thread (steady state only: it starts at the first record).
+ */
+function startProfiler(): void {
+  if (!process.env['BENCH_CPU_PROFILE'] || profiler) return;
+  profiler = new Session();
+  profiler.connect();
+  profiler.post('Profiler.enable');
+  profiler.post('Profiler.setSamplingInterval', { interval: 500 });
+  profiler.post('Profiler.start');
+}
+
+/** Stops the profiler started by {@link markFirst} and writes BENCH_CPU_PROFILE. */
+function stopProfiler(): Promise<void> {
+  const file = process.env['BENCH_CPU_PROFILE'];
+  const session = profiler;
+  if (!file || !session) return Promise.resolve();
+  return new Promise((resolve) => {
+    session.post('Profiler.stop', (err, result) => {
+      if (!err) writeFileSync(file, JSON.stringify(result.profile));
+      session.disconnect();
+      resolve();
+    });
+  });
+}
+
 let firstSeen = false;
-/** Call for every input record: reports the time of the first one once. */
+/** Call for every input record: reports the time of the first one once (and starts the profiler, if asked). */
 export function markFirst(): void {
   if (!firstSeen) {
     firstSeen = true;
     emit('first');
+    startProfiler();
   }
 }
 
@@ -59,7 +91,8 @@ export function onStop(close: () => Promise<void>, graceMs = 20_000): void {
       emitUsage();
       process.exit(2);
     }, graceMs);
-    close()
+    stopProfiler()
+      .then(close)
       .catch((err: unknown) => emit('close-error', { message: String(err) }))
       .finally(() => {
         clearTimeout(timer);

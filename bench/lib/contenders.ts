@@ -13,23 +13,37 @@ export interface LaunchContext {
   benchDir: string;
   /** Classpath of bench/java (compare mode only). */
   javaClasspath?: string;
-  /** Directory for a V8 CPU profile of sluice exactly_once (`--profile`). */
-  profileDir?: string;
+  /** File for a V8 CPU profile (steady state) of sluice exactly_once (`--profile`). */
+  profileFile?: string;
 }
 
 /** How a contender is launched. */
 export interface ContenderSpec {
   id: ContenderId;
   label: string;
-  launch(ctx: LaunchContext): { command: string; args: string[] };
+  /**
+   * When the run is complete: `committed` = every input offset committed (the
+   * exactly-once contenders: output is visible only then); `output` = every
+   * expected output record appended (at-least-once: output is visible as soon as
+   * it is written, the offset commit may lag by the commit interval).
+   */
+  completion: 'committed' | 'output';
+  launch(ctx: LaunchContext): Launch;
 }
 
-function nodeChild(ctx: LaunchContext, file: string, extra: string[], profile: boolean): { command: string; args: string[] } {
-  const prof = profile && ctx.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${ctx.profileDir}`] : [];
+/** A command line and extra environment. */
+export interface Launch {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+function nodeChild(ctx: LaunchContext, file: string, extra: string[], profile: boolean): Launch {
   return {
     command: process.execPath,
-    args: [...prof, '--import', 'tsx', join(ctx.benchDir, 'contenders', file),
+    args: ['--import', 'tsx', join(ctx.benchDir, 'contenders', file),
       '--brokers', ctx.brokers.join(','), '--group', ctx.group, '--input', ctx.input, '--output', ctx.output, ...extra],
+    ...(profile && ctx.profileFile ? { env: { BENCH_CPU_PROFILE: ctx.profileFile } } : {}),
   };
 }
 
@@ -38,6 +52,7 @@ export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> =
   'java-eos': {
     id: 'java-eos',
     label: 'Java Kafka Streams EOS v2',
+    completion: 'committed',
     launch: (ctx) => {
       if (!ctx.javaClasspath) throw new Error('bench/java is not built');
       return {
@@ -49,16 +64,19 @@ export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> =
   'sluice-eos': {
     id: 'sluice-eos',
     label: 'sluice exactly_once',
+    completion: 'committed',
     launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'exactly_once'], true),
   },
   'sluice-alos': {
     id: 'sluice-alos',
     label: 'sluice at_least_once',
+    completion: 'output',
     launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'at_least_once'], false),
   },
   kafkajs: {
     id: 'kafkajs',
     label: 'plain kafkajs EOS loop',
+    completion: 'committed',
     launch: (ctx) => nodeChild(ctx, 'kafkajs-loop.ts', [], false),
   },
 };

@@ -75,6 +75,12 @@ export async function committedTotal(admin: Admin, groupId: string, topic: strin
   return total;
 }
 
+/** Sum of the high watermarks of `topic` (records appended, transaction markers included). */
+export async function endOffsetTotal(admin: Admin, topic: string): Promise<number> {
+  const res = await admin.fetchTopicOffsets(topic);
+  return res.reduce((sum, p) => sum + Number(p.high), 0);
+}
+
 /** True when a cluster at `brokers` answers a metadata request within `timeoutMs`. */
 export async function clusterAnswers(brokers: string[], timeoutMs = 3000): Promise<boolean> {
   const kafka = new Kafka({

@@ -2,7 +2,7 @@
 import type { Kafka as KafkaClient } from 'kafkajs';
 import { spawnChild } from './child.js';
 import type { ContenderSpec, LaunchContext } from './contenders.js';
-import { committedTotal, createRunTopics, deleteGroups, deleteTopics } from './kafka.js';
+import { committedTotal, createRunTopics, deleteGroups, deleteTopics, endOffsetTotal } from './kafka.js';
 import { loadInput } from './loader.js';
 import type { RunResult } from './result.js';
 import { quantile } from './stats.js';
@@ -24,16 +24,24 @@ export interface PipelineRunOptions {
   keepTopics?: boolean;
 }
 
-/** Polls the group's committed offsets every `intervalMs` until they reach `target`. */
-async function waitCommitted(
-  kafka: KafkaClient, group: string, topic: string, target: number, deadline: number, exited: () => boolean,
+/**
+ * Polls every 50 ms until the run is complete: the group's committed offsets on
+ * the input reach `records` (completion `committed`), or the output's end
+ * offsets reach the expected output count (completion `output`).
+ */
+async function waitComplete(
+  kafka: KafkaClient, completion: ContenderSpec['completion'], ctx: LaunchContext, records: number, deadline: number, exited: () => boolean,
 ): Promise<{ done: boolean; at: number; committed: number }> {
   const admin = kafka.admin();
   await admin.connect();
   let committed = 0;
+  const target = completion === 'committed' ? records : expectedOutputs(records);
+  const probe = completion === 'committed'
+    ? () => committedTotal(admin, ctx.group, ctx.input)
+    : () => endOffsetTotal(admin, ctx.output);
   try {
     while (Date.now() < deadline && !exited()) {
-      committed = await committedTotal(admin, group, topic).catch(() => committed);
+      committed = await probe().catch(() => committed);
       if (committed >= target) return { done: true, at: Date.now(), committed };
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -56,8 +64,8 @@ export async function runPipeline(spec: ContenderSpec, o: PipelineRunOptions): P
   try {
     const loadMs = await loadInput(o.kafka, input, o.records);
     o.log(`  ${spec.id} r${o.round}: loaded ${o.records} records in ${loadMs} ms`);
-    const { command, args } = spec.launch(ctx);
-    const child = spawnChild(command, args);
+    const { command, args, env } = spec.launch(ctx);
+    const child = spawnChild(command, args, env);
     let exited = false;
     void child.exited.then(() => (exited = true));
     let first: number;
@@ -67,7 +75,7 @@ export async function runPipeline(spec: ContenderSpec, o: PipelineRunOptions): P
       const usage = await child.stop(5000);
       return fail(`no record processed: ${err instanceof Error ? err.message : String(err)}`, { loadMs, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds });
     }
-    const waited = await waitCommitted(o.kafka, ctx.group, input, o.records, first + o.timeoutMs, () => exited);
+    const waited = await waitComplete(o.kafka, spec.completion, ctx, o.records, first + o.timeoutMs, () => exited);
     const usage = await child.stop();
     const seconds = (waited.at - first) / 1000;
     const base = {
@@ -77,7 +85,7 @@ export async function runPipeline(spec: ContenderSpec, o: PipelineRunOptions): P
     if (!waited.done) {
       const why = exited ? `child exited early (code ${usage.exitCode})` : `timeout after ${o.timeoutMs} ms`;
       const tail = child.output.slice(-15).join('\n');
-      return fail(`${why}: ${waited.committed}/${o.records} input offsets committed${tail ? `\n${tail}` : ''}`, base);
+      return fail(`${why}: ${waited.committed} of ${spec.completion === 'committed' ? `${o.records} input offsets committed` : `${expectedOutputs(o.records)} outputs written`}${tail ? `\n${tail}` : ''}`, base);
     }
     const expected = expectedOutputs(o.records);
     const check = await verifyOutput(o.kafka, output, o.records, expected);

@@ -150,18 +150,29 @@ export class RuntimeTask {
     });
   }
 
-  /** Processes a batch in offset order (skipping records already processed). Stale or late batches are ignored. */
+  /**
+   * Processes a batch in offset order (skipping records already processed).
+   * Stale or late batches are ignored. While more outputs than
+   * `maxPendingOutputRecordsPerTask` are unacknowledged, processing waits
+   * (and, since the batch has not resolved, so does fetching).
+   */
   processBatch(batch: FetchedBatch, generation: number): Promise<void> {
-    return this.#queue.add(() => {
+    return this.#queue.add(async () => {
       if (this.state !== 'RUNNING' || generation !== this.#generation) return;
       const processor = this.#processor!;
       const collector = this.#collector!;
       const metrics = this.deps.metrics;
+      const bound = this.deps.config.maxPendingOutputRecordsPerTask;
       const key = tpKey(batch);
       collector.checkHealthy();
       for (const record of batch.records) {
         const position = this.#position.get(key);
         if (position === undefined || record.offset < position) continue;
+        if (collector.pending > bound) {
+          await collector.waitForPendingAtMost(bound);
+          if (this.state !== 'RUNNING' || generation !== this.#generation) return;
+          collector.checkHealthy();
+        }
         const outcome = processor.process(record);
         collector.checkHealthy();
         this.#position.set(key, record.offset + 1);

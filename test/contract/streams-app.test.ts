@@ -1,0 +1,143 @@
+/**
+ * The KafkaStreams app contract: the same cases on the embedded cluster and on
+ * real Kafka (kafkajs adapter). Invariant checked (DESIGN.md §6): an output is
+ * visible to read_committed iff its input is below the committed offset, and
+ * then exactly once.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RecordTooLargeError } from '../../src/errors.js';
+import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
+import type { KafkaStreamsConfig } from '../../src/runtime/config.js';
+import type { AppState } from '../../src/runtime/internal/app-state.js';
+import { Serdes } from '../../src/serdes/serdes.js';
+import { StreamsBuilder } from '../../src/topology/streams-builder.js';
+import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
+import { backends, type BackendContext } from './backends.js';
+
+const BIG = 'x'.repeat(600);
+
+function upper(input: string, output: string) {
+  const builder = new StreamsBuilder();
+  builder
+    .stream<string, string>(input, { keySerde: Serdes.String(), valueSerde: Serdes.String() })
+    .mapValues((v) => v.toUpperCase())
+    .to(output, { keySerde: Serdes.String(), valueSerde: Serdes.String() });
+  return builder.build();
+}
+
+for (const backend of await backends()) {
+  const title = `streams app contract: ${backend.name}`;
+  (backend.skipReason ? describe.skip : describe)(backend.skipReason ? `${title} [skipped: ${backend.skipReason}]` : title, () => {
+    let ctx: BackendContext;
+    const apps: KafkaStreams[] = [];
+
+    beforeEach(async () => {
+      ctx = await backend.create();
+    });
+    afterEach(async () => {
+      await Promise.all(apps.splice(0).map((a) => a.close()));
+      await ctx.close();
+    });
+
+    const eventually = <T>(f: () => T | Promise<T>, message: string) => waitFor(f, { timeoutMs: ctx.patienceMs, intervalMs: 50, message });
+
+    async function topic(partitions: number, config: Record<string, string> = {}): Promise<string> {
+      const name = uniqueTopic(`app-${backend.name}`);
+      await ctx.admin.createTopic(name, { partitions, config });
+      return name;
+    }
+
+    /** Writes `values[i]` with key `k<i>` to partition i % partitions (plain, non-transactional). */
+    async function produce(name: string, partitions: number, values: string[]): Promise<void> {
+      const producer = ctx.cluster.producer({});
+      await producer.connect();
+      try {
+        for (let p = 0; p < partitions; p++) {
+          const records = values
+            .map((value, i) => ({ key: Buffer.from(`k${i}`), value: Buffer.from(value), headers: {}, timestamp: Date.now(), i }))
+            .filter((r) => r.i % partitions === p)
+            .map(({ i: _i, ...r }) => r);
+          if (records.length > 0) await producer.produce({ topic: name, partition: p, records });
+        }
+      } finally {
+        await producer.close();
+      }
+    }
+
+    function app(topologyInput: string, output: string, config: Omit<KafkaStreamsConfig, 'cluster'>): KafkaStreams {
+      const streams = new KafkaStreams(upper(topologyInput, output), { cluster: ctx.cluster, ...ctx.consumerTiming, ...config });
+      apps.push(streams);
+      return streams;
+    }
+
+    async function committedEqualsEnd(groupId: string, name: string): Promise<boolean> {
+      const [committed, end] = [await ctx.admin.committedOffsets(groupId, name), await ctx.admin.endOffsets(name)];
+      return committed.every((c, i) => c === end[i]);
+    }
+
+    it('exactly_once: every input produces its output once; offsets and outputs commit together', async () => {
+      const input = await topic(2);
+      const output = await topic(2);
+      const values = Array.from({ length: 40 }, (_, i) => `v${i}`);
+      await produce(input, 2, values);
+      const applicationId = uniqueGroup(`app-${backend.name}`);
+      const streams = app(input, output, { applicationId, commitIntervalMs: 100 });
+      const states: AppState[] = [];
+      streams.state$.subscribe((s) => states.push(s));
+      await streams.start();
+      expect(streams.state).toBe('RUNNING');
+      await eventually(() => committedEqualsEnd(applicationId, input), 'all input offsets committed');
+      const out = (await ctx.read(output)).map((r) => `${r.key?.toString()}=${r.value?.toString()}`).sort();
+      expect(out).toEqual(values.map((v, i) => `k${i}=${v.toUpperCase()}`).sort());
+      await streams.close();
+      expect(states).toEqual(['CREATED', 'REBALANCING', 'RUNNING', 'PENDING_SHUTDOWN', 'NOT_RUNNING']);
+      expect(streams.metrics()).toMatchObject({ recordsProcessed: 40, recordsProduced: 40, droppedRecords: 0, aborts: 0 });
+    });
+
+    it('CONTINUE drops only the record too large for the output topic; the rest commits', async () => {
+      const input = await topic(1);
+      const output = await topic(1, { 'max.message.bytes': '300' });
+      await produce(input, 1, ['a', 'b', BIG, 'd']);
+      const applicationId = uniqueGroup(`app-${backend.name}`);
+      const errors: Error[] = [];
+      const streams = app(input, output, {
+        applicationId,
+        productionExceptionHandler: { handle: (_c, _r, error) => (errors.push(error), 'CONTINUE') },
+      });
+      await streams.start();
+      await eventually(() => committedEqualsEnd(applicationId, input), 'input offsets committed');
+      const out = (await ctx.read(output)).map((r) => r.value?.toString());
+      expect(out).toEqual(['A', 'B', 'D']);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toBeInstanceOf(RecordTooLargeError);
+      expect(streams.metrics().tasks['0_0']!.droppedRecords).toBe(1);
+      expect(streams.state).toBe('RUNNING');
+    });
+
+    it('FAIL (default) aborts the transaction and ends in ERROR; nothing is visible or committed', async () => {
+      const input = await topic(1);
+      const output = await topic(1, { 'max.message.bytes': '300' });
+      await produce(input, 1, ['a', 'b', BIG, 'd']);
+      const applicationId = uniqueGroup(`app-${backend.name}`);
+      const streams = app(input, output, { applicationId, commitIntervalMs: 30_000 });
+      await streams.start();
+      await eventually(() => streams.state === 'ERROR', 'app in ERROR');
+      expect((streams.error as Error & { cause?: unknown }).cause).toBeInstanceOf(RecordTooLargeError);
+      expect(await ctx.read(output)).toEqual([]);
+      expect(await ctx.admin.committedOffsets(applicationId, input)).toEqual([-1]);
+    });
+
+    it('at_least_once: outputs written, offsets committed after acknowledgement', async () => {
+      const input = await topic(2);
+      const output = await topic(2);
+      const values = Array.from({ length: 20 }, (_, i) => `v${i}`);
+      await produce(input, 2, values);
+      const applicationId = uniqueGroup(`app-${backend.name}`);
+      const streams = app(input, output, { applicationId, processingGuarantee: 'at_least_once', commitIntervalMs: 100 });
+      await streams.start();
+      await eventually(() => committedEqualsEnd(applicationId, input), 'input offsets committed');
+      const out = new Set((await ctx.read(output, 'read_uncommitted')).map((r) => r.value?.toString()));
+      expect(out).toEqual(new Set(values.map((v) => v.toUpperCase())));
+    });
+  });
+}

@@ -81,6 +81,11 @@ export class TransactionalProducer {
     return this.#sm.state;
   }
 
+  /** The transactional id, if any. */
+  get transactionalId(): string | undefined {
+    return this.#options.transactionalId;
+  }
+
   /** True when the producer has a transactional id. */
   get transactional(): boolean {
     return this.#options.transactionalId !== undefined;

@@ -118,3 +118,6 @@ export type { KeyValueBytesStoreSupplier } from './processors/state/stores.js';
 export type { KeyValueStore, StateStore, StoreBuilder } from './processors/state/state-store.js';
 export type { TaskId } from './processors/internal/task-contract.js';
 export { Serdes } from './serdes/serdes.js';
+// ---- the sluice CLI's app modules (issue #8) ----
+export { defineApp } from './cli/define-app.js';
+export type { AppDefinition, AppContext, AppSetupContext, TopologySource } from './cli/define-app.js';

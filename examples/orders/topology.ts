@@ -1,0 +1,35 @@
+/**
+ * The orders pipeline: parse JSON orders → drop invalid ones → enrich with
+ * totals and region → route to one topic per region, and write the order's
+ * status to a compacted topic keyed by order id.
+ */
+import { Branched, Serdes, StreamsBuilder, type Topology } from '../../src/index.js';
+import { enrich, isValidOrder, statusOf, type EnrichedOrder, type Order, type OrderStatus, type Region } from './model.js';
+import type { OrdersTopics } from './topics.js';
+
+/** Builds the pipeline's topology for the given topics. */
+export function buildOrdersTopology(topics: OrdersTopics): Topology {
+  const builder = new StreamsBuilder();
+  const key = Serdes.String();
+  const enriched = builder
+    .stream<string, Order>(topics.input, { keySerde: key, valueSerde: Serdes.Json<Order>() })
+    .filter((_id, order) => isValidOrder(order), 'validate-order')
+    .mapValues((order) => enrich(order), 'enrich-order');
+
+  const toRegion = (region: Region) =>
+    Branched.withConsumer<string, EnrichedOrder>(
+      (s) => s.to(topics.regions[region], { keySerde: key, valueSerde: Serdes.Json<EnrichedOrder>(), name: `to-${region}` }),
+      region,
+    );
+  enriched
+    .split('route-')
+    .branch((_id, o) => o.region === 'eu', toRegion('eu'))
+    .branch((_id, o) => o.region === 'na', toRegion('na'))
+    .defaultBranch(toRegion('apac'));
+
+  enriched
+    .mapValues((o): OrderStatus => statusOf(o), 'order-status')
+    .to(topics.status, { keySerde: key, valueSerde: Serdes.Json<OrderStatus>(), name: 'to-status' });
+
+  return builder.build();
+}

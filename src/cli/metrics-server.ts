@@ -1,0 +1,57 @@
+/**
+ * The `--metrics-port` HTTP endpoint: `GET /metrics` answers the registry in
+ * the Prometheus text format; `GET /healthz` answers 200 while the app is not
+ * in ERROR.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+
+/** A running metrics endpoint. */
+export interface MetricsServer {
+  /** The bound port (useful with port 0). */
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Starts the endpoint on `host:port` (port 0 picks a free one). */
+export async function startMetricsServer(options: {
+  registry: Registry;
+  port: number;
+  host?: string;
+  healthy?: () => boolean;
+}): Promise<MetricsServer> {
+  const { registry } = options;
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET' }).end();
+    } else if (path === '/metrics') {
+      registry.metrics().then(
+        (body) => res.writeHead(200, { 'content-type': registry.contentType }).end(body),
+        (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)),
+      );
+    } else if (path === '/healthz') {
+      const ok = options.healthy?.() ?? true;
+      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok\n' : 'error\n');
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('try /metrics\n');
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '0.0.0.0', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

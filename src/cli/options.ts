@@ -1,0 +1,119 @@
+/**
+ * Options of `sluice run`: command-line flags first, then environment
+ * variables, then the app module's own `config`. Every problem is a one-line
+ * {@link ConfigError} naming the flag or variable to change.
+ */
+import { ConfigError } from '../errors.js';
+import type { ProcessingGuarantee } from '../runtime/config.js';
+
+/** Raw flag values as commander hands them over. */
+export interface RunFlags {
+  bootstrapServers?: string;
+  applicationId?: string;
+  processingGuarantee?: string;
+  commitIntervalMs?: string;
+  logLevel?: string;
+  embedded?: boolean;
+  metricsPort?: string;
+  metricsHost?: string;
+  progress?: boolean;
+}
+
+/** The resolved options of one `sluice run`. */
+export interface RunOptions {
+  modulePath: string;
+  /** Brokers from `--bootstrap-servers`, `SLUICE_BOOTSTRAP_SERVERS` or `KAFKA_BROKERS`. */
+  bootstrapServers: string[] | undefined;
+  applicationId: string | undefined;
+  processingGuarantee: ProcessingGuarantee | undefined;
+  commitIntervalMs: number | undefined;
+  logLevel: string;
+  embedded: boolean;
+  metricsPort: number | undefined;
+  metricsHost: string;
+  /** Show the live progress line (only ever on a TTY). */
+  progress: boolean;
+}
+
+/** Environment variables read by `sluice run`, in order of precedence per option. */
+export const RUN_ENV = {
+  bootstrapServers: ['SLUICE_BOOTSTRAP_SERVERS', 'KAFKA_BROKERS'],
+  applicationId: ['SLUICE_APPLICATION_ID'],
+  processingGuarantee: ['SLUICE_PROCESSING_GUARANTEE'],
+  commitIntervalMs: ['SLUICE_COMMIT_INTERVAL_MS'],
+  logLevel: ['SLUICE_LOG_LEVEL', 'LOG_LEVEL'],
+  embedded: ['SLUICE_EMBEDDED'],
+  metricsPort: ['SLUICE_METRICS_PORT'],
+} as const;
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const GUARANTEES: readonly ProcessingGuarantee[] = ['exactly_once', 'at_least_once'];
+
+type Env = Record<string, string | undefined>;
+
+function pick(flag: string | undefined, names: readonly string[], env: Env): { value: string; source: string } | undefined {
+  if (flag !== undefined) return { value: flag, source: '' };
+  for (const name of names) {
+    const v = env[name];
+    if (v !== undefined && v.trim() !== '') return { value: v.trim(), source: name };
+  }
+  return undefined;
+}
+
+function where(flag: string, source: string): string {
+  return source ? `${source} (or ${flag})` : flag;
+}
+
+function intOf(raw: { value: string; source: string } | undefined, flag: string, min: number, max: number): number | undefined {
+  if (!raw) return undefined;
+  const n = Number(raw.value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${where(flag, raw.source)} must be an integer from ${min} to ${max}, got '${raw.value}'`);
+  }
+  return n;
+}
+
+/** Parses `host:port,host:port`. */
+export function parseBrokers(value: string, what = '--bootstrap-servers'): string[] {
+  const list = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  for (const b of list) {
+    if (!/^[^:\s]+:\d{1,5}$/.test(b)) throw new ConfigError(`${what} must be a comma-separated list of host:port, got '${value}'`);
+  }
+  if (list.length === 0) throw new ConfigError(`${what} must name at least one broker as host:port`);
+  return list;
+}
+
+/** Resolves the flags of `sluice run <module>` against the environment. */
+export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env = process.env): RunOptions {
+  const brokers = pick(flags.bootstrapServers, RUN_ENV.bootstrapServers, env);
+  const guarantee = pick(flags.processingGuarantee, RUN_ENV.processingGuarantee, env);
+  if (guarantee && !GUARANTEES.includes(guarantee.value as ProcessingGuarantee)) {
+    throw new ConfigError(`${where('--processing-guarantee', guarantee.source)} must be exactly_once or at_least_once, got '${guarantee.value}'`);
+  }
+  const level = pick(flags.logLevel, RUN_ENV.logLevel, env);
+  if (level && !LEVELS.includes(level.value)) {
+    throw new ConfigError(`${where('--log-level', level.source)} must be one of ${LEVELS.join(', ')}, got '${level.value}'`);
+  }
+  const embeddedEnv = pick(undefined, RUN_ENV.embedded, env);
+  const embedded = flags.embedded === true || (embeddedEnv !== undefined && !['0', 'false', 'no'].includes(embeddedEnv.value));
+  const bootstrapServers = brokers ? parseBrokers(brokers.value, where('--bootstrap-servers', brokers.source)) : undefined;
+  if (embedded && flags.bootstrapServers !== undefined) {
+    throw new ConfigError('--embedded and --bootstrap-servers exclude each other: pass one of them');
+  }
+  const appId = pick(flags.applicationId, RUN_ENV.applicationId, env);
+  if (appId && !/^[A-Za-z0-9._-]+$/.test(appId.value)) {
+    throw new ConfigError(`${where('--application-id', appId.source)} must use letters, digits, '.', '_' or '-', got '${appId.value}'`);
+  }
+  return {
+    modulePath,
+    bootstrapServers: embedded ? undefined : bootstrapServers,
+    applicationId: appId?.value,
+    processingGuarantee: guarantee?.value as ProcessingGuarantee | undefined,
+    commitIntervalMs: intOf(pick(flags.commitIntervalMs, RUN_ENV.commitIntervalMs, env), '--commit-interval-ms', 1, 3_600_000),
+    logLevel: level?.value ?? 'info',
+    embedded,
+    metricsPort: intOf(pick(flags.metricsPort, RUN_ENV.metricsPort, env), '--metrics-port', 0, 65_535),
+    metricsHost: flags.metricsHost ?? '0.0.0.0',
+    progress: flags.progress !== false,
+  };
+}

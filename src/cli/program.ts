@@ -1,0 +1,110 @@
+/**
+ * The `sluice` command line: `sluice run <module>` and `sluice describe <module>`.
+ * {@link runCli} parses arguments and returns the process exit code; it never
+ * calls `process.exit` itself.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { StreamsError } from '../errors.js';
+import { describeApp, type DescribeFormat } from './describe-command.js';
+import { resolveRunOptions, type RunFlags } from './options.js';
+import { runWorker } from './worker.js';
+import { oneLineReason } from './internal/reason.js';
+
+export { oneLineReason };
+
+/** Where the CLI reads and writes. */
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/** Exit codes of the CLI. */
+export const ExitCode = { OK: 0, FAILED: 1, USAGE: 2 } as const;
+
+function exitCodeOf(error: unknown): number {
+  return error instanceof StreamsError && error.kind === 'usage' ? ExitCode.USAGE : ExitCode.FAILED;
+}
+
+/** Builds the commander program; actions record their exit code in `result`. */
+function buildProgram(io: CliIo, result: { code: number }): Command {
+  const program = new Command('sluice')
+    .description('Run and inspect sluice stream-processing apps (Kafka Streams-style, exactly-once).')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+    });
+
+  program
+    .command('run')
+    .description('Run the app a module defines (export default defineApp({...})) as a long-lived worker until SIGINT/SIGTERM.')
+    .argument('<module>', 'path of a .ts or .js module exporting defineApp({ topology, config, setup? })')
+    .option('-b, --bootstrap-servers <brokers>', 'Kafka brokers, host:port[,host:port] (env SLUICE_BOOTSTRAP_SERVERS, KAFKA_BROKERS)')
+    .option('--embedded', 'run on an in-process EmbeddedKafkaCluster instead of Kafka (env SLUICE_EMBEDDED=1)')
+    .option('-a, --application-id <id>', "consumer group id and transactional-id prefix; overrides the module's config (env SLUICE_APPLICATION_ID)")
+    .addOption(
+      new Option('-g, --processing-guarantee <guarantee>', 'exactly_once (default) or at_least_once (env SLUICE_PROCESSING_GUARANTEE)').choices([
+        'exactly_once',
+        'at_least_once',
+      ]),
+    )
+    .option('-c, --commit-interval-ms <ms>', 'commit interval in ms; default 100 under exactly_once (env SLUICE_COMMIT_INTERVAL_MS)')
+    .option('-l, --log-level <level>', 'fatal|error|warn|info|debug|trace|silent, default info (env SLUICE_LOG_LEVEL, LOG_LEVEL)')
+    .option('-m, --metrics-port <port>', 'serve Prometheus metrics on http://<host>:<port>/metrics (env SLUICE_METRICS_PORT)')
+    .option('--metrics-host <host>', 'interface of the metrics endpoint', '0.0.0.0')
+    .option('--no-progress', 'no live progress line on a terminal')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 after SIGINT/SIGTERM and a clean close; 1 when the app fails (state ERROR); 2 for a usage or config error.\n' +
+        'Example:\n  sluice run examples/orders/app.ts --embedded\n  KAFKA_BROKERS=127.0.0.1:9092 sluice run examples/orders/app.ts --metrics-port 9464',
+    )
+    .action(async (module: string, flags: RunFlags) => {
+      const options = resolveRunOptions(module, flags, io.env);
+      result.code = await runWorker(options, io);
+    });
+
+  program
+    .command('describe')
+    .description("Print the topology of an app module (Kafka Streams' describe() text, or a Mermaid flowchart).")
+    .argument('<module>', 'path of a .ts or .js module exporting defineApp({...})')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'mermaid']).default('text'))
+    .action(async (module: string, flags: { format: DescribeFormat }) => {
+      io.stdout.write(await describeApp(module, flags.format, io.cwd));
+      result.code = ExitCode.OK;
+    });
+
+  return program;
+}
+
+/**
+ * Runs the CLI with `argv` (user arguments only, without `node` and the script)
+ * and resolves with the exit code. Failures print one line `sluice: <reason>`
+ * on stderr.
+ */
+export async function runCli(argv: string[], partialIo: Partial<CliIo> = {}): Promise<number> {
+  const io: CliIo = {
+    stdout: partialIo.stdout ?? process.stdout,
+    stderr: partialIo.stderr ?? process.stderr,
+    env: partialIo.env ?? process.env,
+    cwd: partialIo.cwd ?? process.cwd(),
+  };
+  const result = { code: ExitCode.OK };
+  const program = buildProgram(io, result);
+  if (argv.length === 0) {
+    program.outputHelp();
+    return ExitCode.USAGE;
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return result.code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
+    }
+    io.stderr.write(`sluice: ${oneLineReason(error)}\n`);
+    return exitCodeOf(error);
+  }
+}

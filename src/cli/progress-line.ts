@@ -1,0 +1,60 @@
+/**
+ * The live progress line of `sluice run` on a terminal: records/s, consumer
+ * lag, commits, dropped records, refreshed about once a second on stderr.
+ */
+import type { KafkaStreamsMetrics } from '../runtime/metrics.js';
+import type { MetricsSource } from './metrics-registry.js';
+
+const fmt = new Intl.NumberFormat('en-US');
+
+/** One progress line from two metric snapshots `elapsedMs` apart. */
+export function formatProgress(
+  state: string | undefined,
+  now: KafkaStreamsMetrics | undefined,
+  previous: KafkaStreamsMetrics | undefined,
+  elapsedMs: number,
+): string {
+  const processed = now?.recordsProcessed ?? 0;
+  const delta = processed - (previous?.recordsProcessed ?? 0);
+  const rate = elapsedMs > 0 ? Math.max(0, Math.round((delta * 1000) / elapsedMs)) : 0;
+  return [
+    `${state ?? 'STARTING'}`,
+    `${fmt.format(rate)} rec/s`,
+    `processed ${fmt.format(processed)}`,
+    `lag ${fmt.format(now?.consumerLag ?? 0)}`,
+    `commits ${fmt.format(now?.commits ?? 0)}`,
+    `dropped ${fmt.format(now?.droppedRecords ?? 0)}`,
+    `aborts ${fmt.format(now?.aborts ?? 0)}`,
+  ].join(' | ');
+}
+
+/** A running progress line. */
+export interface ProgressLine {
+  /** Stops refreshing and clears the line. */
+  stop(): void;
+}
+
+/** Refreshes the progress line on `stream` every `intervalMs` (only meaningful on a TTY). */
+export function startProgressLine(options: {
+  source: MetricsSource;
+  stream?: NodeJS.WriteStream;
+  intervalMs?: number;
+}): ProgressLine {
+  const stream = options.stream ?? process.stderr;
+  let previous = options.source.metrics();
+  let at = Date.now();
+  const timer = setInterval(() => {
+    const now = options.source.metrics();
+    const t = Date.now();
+    stream.write(`\r\x1b[2K${formatProgress(options.source.state(), now, previous, t - at)}`);
+    previous = now;
+    at = t;
+  }, options.intervalMs ?? 1000);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      stream.write('\r\x1b[2K');
+    },
+  };
+}

@@ -17,6 +17,8 @@ export interface StartBrokerOptions {
   heap?: string;
   /** How long to wait for the broker to answer (default 90 000 ms). */
   timeoutMs?: number;
+  /** The broker belongs to this process: once it is gone, a later startBroker() stops the broker. */
+  ownerPid?: number;
   /** Progress lines (default: stderr). */
   log?: (line: string) => void;
 }
@@ -52,4 +54,5 @@ export declare function brokerStatus(options?: { port?: number | string }): {
 };
 export declare function startBroker(options?: StartBrokerOptions): Promise<RunningBroker>;
 export declare function stopBroker(options?: { port?: number | string; timeoutMs?: number; keepLog?: boolean }): Promise<{ stopped: boolean; how: string }>;
+export declare function reapOrphans(options?: { log?: (line: string) => void }): Promise<void>;
 export declare function clusterAnswers(brokers: string[]): Promise<boolean>;

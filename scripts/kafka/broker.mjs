@@ -1,11 +1,11 @@
 // ES module API of the local Kafka broker (used by scripts/kafka.mjs and by
 // the vitest global setup): startBroker() / stopBroker() / brokerStatus().
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureKafkaJars, jarsCached } from './jars.mjs';
-import { libsDir, log4jConfigFile, runDir } from './paths.mjs';
+import { kafkaHome, libsDir, log4jConfigFile, runDir } from './paths.mjs';
 import { checkJava, javaCommand, KafkaSetupError } from './prereq.mjs';
 import { freePort, isAlive, isOurBroker, portFree, terminate } from './process.mjs';
 import { probeCluster, waitForCluster } from './ready.mjs';
@@ -84,8 +84,12 @@ function format(version, props, log) {
  * The first call for a version fetches its jars with Maven; later calls download nothing.
  * Resolves once a kafkajs admin client can list topics.
  *
+ * `ownerPid`: the broker belongs to that process (e.g. a test run); once it is gone, the
+ * next startBroker() call stops the broker (see {@link reapOrphans}). Without it the broker
+ * lives until `stopBroker()`.
+ *
  * @param {{ port?: number, controllerPort?: number, version?: string, heap?: string,
- *           timeoutMs?: number, log?: (line: string) => void }} [options]
+ *           timeoutMs?: number, ownerPid?: number, log?: (line: string) => void }} [options]
  * @returns {Promise<{ bootstrap: string, port: number, pid: number, version: string, logFile: string,
  *           dataDir: string, downloaded: boolean, reused: boolean, startMs: number, stop: () => Promise<void> }>}
  */
@@ -104,6 +108,7 @@ export async function startBroker(options = {}) {
     return { ...existing, bootstrap, port, reused: true, downloaded: false, startMs: Date.now() - began, stop };
   }
   if (existing.dataDir) await stopBroker({ port }); // stale files of a dead broker
+  await reapOrphans({ log });
 
   checkJava();
   const { downloaded } = await ensureKafkaJars(version, { log });
@@ -115,7 +120,7 @@ export async function startBroker(options = {}) {
   mkdirSync(f.dir, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), `sluice-kafka-${port}-`));
   writeFileSync(f.props, serverProperties({ port, controllerPort, dataDir }));
-  const state = { port, controllerPort, version, bootstrap, dataDir, pid: 0, startedAt: new Date().toISOString() };
+  const state = { port, controllerPort, version, bootstrap, dataDir, pid: 0, ownerPid: options.ownerPid, startedAt: new Date().toISOString() };
   writeFileSync(f.state, JSON.stringify(state, null, 2));
   try {
     format(version, f.props, f.log);
@@ -165,6 +170,27 @@ export async function stopBroker({ port, timeoutMs = 10_000, keepLog = true } = 
   for (const file of [f.pid, f.state]) if (existsSync(file)) rmSync(file);
   if (!keepLog) rmSync(f.dir, { recursive: true, force: true });
   return { stopped: how !== 'not-running', how };
+}
+
+/**
+ * Stops brokers whose owner process (`ownerPid` given to startBroker, e.g. a
+ * killed test run) is gone, and removes their files. Brokers without an owner
+ * (`npm run kafka:start`) are never touched.
+ */
+export async function reapOrphans({ log = () => {} } = {}) {
+  let ports = [];
+  try {
+    ports = readdirSync(join(kafkaHome, 'run'));
+  } catch {
+    return;
+  }
+  for (const port of ports) {
+    const state = readState(port);
+    if (state?.ownerPid && !isAlive(state.ownerPid)) {
+      log(`[kafka] stopping orphaned broker on port ${port} (owner ${state.ownerPid} is gone)`);
+      await stopBroker({ port, keepLog: false });
+    }
+  }
 }
 
 /** True when a cluster at `brokers` answers a metadata request. */

@@ -47,6 +47,7 @@ export async function ensureKafkaJars(version, { log = console.error } = {}) {
   if (code !== 0 || !jars.some((f) => f.startsWith(`kafka_2.13-${version}`))) {
     const tail = Buffer.concat(output)
       .toString('utf8')
+      // eslint-disable-next-line no-control-regex -- strip ANSI colours
       .replace(/\x1b\[[0-9;]*m/g, '')
       .split('\n')
       .filter((l) => /^\[ERROR\] \S/.test(l) && !/re-run|For more information|^\[ERROR\] \[Help/i.test(l))

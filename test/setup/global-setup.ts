@@ -81,7 +81,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
 
   let broker: RunningBroker;
   try {
-    broker = await startBroker({ port: await freePort(), version, log: say });
+    broker = await startBroker({ port: await freePort(), version, ownerPid: process.pid, log: say });
   } catch (err) {
     return skip(project, `local Kafka ${version} failed to start: ${(err as Error).message}`);
   }

@@ -25,21 +25,20 @@
  *   every partition led by the same broker (kafkajs fetches, then waits for all
  *   batches of that fetch); the generation id is captured from JoinGroup answers.
  */
-import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import { IllegalStateError, StreamsError } from '../../../errors.js';
 import type { Logger } from '../../../internal/logger.js';
 import type {
-  ConsumedRecord,
   GroupConsumerHandlers,
   GroupConsumerOptions,
   GroupConsumerPort,
-  Headers,
   TopicPartition,
   TopicPartitionOffset,
 } from '../../port.js';
 import { diffAssignment, fromMemberAssignment, tpKey } from './assignment.js';
 import { mapKafkaJsError } from './error-mapping.js';
 import { forgetMember, generationOf } from './join-generation.js';
+import { PartitionSerializer, startHeartbeats, toConsumedRecord } from './batch-delivery.js';
 import { CommittedOffsetsReader } from './committed-offsets.js';
 
 /** How many partitions' batches kafkajs hands out concurrently. */
@@ -59,16 +58,18 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   private readonly assignedKeys = new Set<string>();
   private memberId = '';
   private joins = 0;
-  /** Promise of the onAssignment call that assigned a partition. */
-  private readonly gates = new Map<string, Promise<void>>();
+  /** Promise of the onAssignment call that assigned a partition: false when that call failed. */
+  private readonly gates = new Map<string, Promise<boolean>>();
   private assignmentChain: Promise<void> = Promise.resolve();
   /** Next offset to deliver per partition (after a delivered batch or a seek). */
   private readonly positions = new Map<string, number>();
+  /** Number of `seek()` calls per partition: a batch handled across a seek does not move the position. */
+  private readonly seekCounts = new Map<string, number>();
   /** Seeks for partitions not (yet) assigned to this member. */
   private readonly pendingSeeks = new Map<string, TopicPartitionOffset>();
   private readonly paused = new Map<string, TopicPartition>();
-  /** Tail of the per-partition chain of eachBatch calls. */
-  private readonly inflight = new Map<string, Promise<void>>();
+  /** Per-partition chain of eachBatch calls. */
+  private readonly serializer = new PartitionSerializer();
 
   constructor(kafka: Kafka, options: GroupConsumerOptions, logger: Logger) {
     this.options = options;
@@ -148,6 +149,9 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     }
     // 2. Kept partitions continue where this member was; assigned ones take a seek made before.
     for (const tp of kept) {
+      const pending = this.pendingSeeks.get(tpKey(tp));
+      if (pending) this.positions.set(tpKey(tp), pending.offset);
+      this.pendingSeeks.delete(tpKey(tp));
       const position = this.positions.get(tpKey(tp));
       if (position !== undefined) this.kafkaSeek({ ...tp, offset: position });
     }
@@ -163,39 +167,36 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     // 3. onAssignment after the previous one and after running batches of revoked partitions.
     const handlers = this.handlers;
     const generationId = generationOf(memberId) ?? this.joins;
-    const waitRevoked = revoked.map((tp) => this.inflight.get(tpKey(tp)) ?? Promise.resolve());
+    const waitRevoked = revoked.map((tp) => this.serializer.idle(tpKey(tp)));
     const call = this.assignmentChain
       .then(() => Promise.all(waitRevoked))
       .then(() => handlers?.onAssignment({ assigned, revoked, generationId, memberId }));
-    const settled = call.catch((error: unknown) => {
-      this.logger.error({ err: error }, 'onAssignment failed');
-      handlers?.onError?.(error instanceof Error ? error : new StreamsError(String(error)));
-    });
-    this.assignmentChain = settled;
+    const settled = call.then(
+      () => true,
+      (error: unknown) => {
+        this.logger.error({ err: error }, 'onAssignment failed; its partitions get no batches');
+        handlers?.onError?.(error instanceof Error ? error : new StreamsError(String(error)));
+        return false;
+      },
+    );
+    this.assignmentChain = settled.then(() => undefined);
     for (const tp of assigned) this.gates.set(tpKey(tp), settled);
   }
 
   private onBatch(payload: EachBatchPayload): Promise<void> {
-    const key = tpKey(payload.batch);
-    const previous = this.inflight.get(key) ?? Promise.resolve();
-    const current = previous.then(() => this.deliver(payload));
-    const tail = current.catch(() => undefined);
-    this.inflight.set(key, tail);
-    void tail.then(() => {
-      if (this.inflight.get(key) === tail) this.inflight.delete(key);
-    });
-    return current;
+    return this.serializer.run(tpKey(payload.batch), () => this.deliver(payload));
   }
 
   /** 1. wait for the gate; 2. drop stale/unassigned; 3. drop already-delivered offsets; 4. hand over with heartbeats. */
   private async deliver(payload: EachBatchPayload): Promise<void> {
     const { batch, isStale, isRunning } = payload;
     const key = tpKey(batch);
-    const stopHeartbeats = this.startHeartbeats(payload);
+    const stopHeartbeats = startHeartbeats(payload.heartbeat, this.options.heartbeatIntervalMs ?? 3_000);
     try {
-      await this.gates.get(key);
+      if ((await this.gates.get(key)) === false) return;
       if (!isRunning() || this.closing || !this.assignedKeys.has(key) || isStale()) return;
       const position = this.positions.get(key);
+      const seeks = this.seekCounts.get(key) ?? 0;
       const records = batch.messages
         .filter((m) => position === undefined || Number(m.offset) >= position)
         .map((m) => toConsumedRecord(batch.topic, batch.partition, m));
@@ -208,7 +209,9 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
           highWatermark: Number(batch.highWatermark),
         });
       }
-      if (!isStale() && this.assignedKeys.has(key) && next > (this.positions.get(key) ?? -1)) this.positions.set(key, next);
+      // The position moves unless the caller sought meanwhile (an internal re-positioning seek does not count).
+      const current = this.positions.get(key) ?? -1;
+      if (this.assignedKeys.has(key) && (this.seekCounts.get(key) ?? 0) === seeks && next > current) this.positions.set(key, next);
     } catch (error) {
       this.logger.error({ err: error, topic: batch.topic, partition: batch.partition }, 'eachBatch handler failed; stopping');
       this.handlers?.onError?.(error instanceof Error ? error : new StreamsError(String(error)));
@@ -218,15 +221,9 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     }
   }
 
-  private startHeartbeats(payload: EachBatchPayload): () => void {
-    const timer = setInterval(() => {
-      payload.heartbeat().catch(() => undefined); // a rebalance is picked up by kafkajs after the batch
-    }, this.options.heartbeatIntervalMs ?? 3_000);
-    return () => clearInterval(timer);
-  }
-
   seek(tpo: TopicPartitionOffset): void {
     const key = tpKey(tpo);
+    this.seekCounts.set(key, (this.seekCounts.get(key) ?? 0) + 1);
     if (!this.running || !this.assignedKeys.has(key)) {
       this.pendingSeeks.set(key, { ...tpo });
       return;
@@ -295,22 +292,4 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     })();
     return this.closing;
   }
-}
-
-/** Converts a kafkajs message; repeated header keys keep their last value. */
-function toConsumedRecord(topic: string, partition: number, m: KafkaMessage): ConsumedRecord {
-  const headers: Headers = {};
-  for (const [name, value] of Object.entries(m.headers ?? {})) {
-    const last = Array.isArray(value) ? value[value.length - 1] : value;
-    if (last !== undefined) headers[name] = last;
-  }
-  return {
-    topic,
-    partition,
-    offset: Number(m.offset),
-    key: m.key ?? null,
-    value: m.value ?? null,
-    headers,
-    timestamp: Number(m.timestamp),
-  };
 }

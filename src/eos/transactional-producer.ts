@@ -3,11 +3,11 @@
  * cluster port, with KIP-1059's {@link TxnSendOption} (DESIGN.md §3) and
  * KIP-467-style culprit isolation (DESIGN.md §4).
  */
-import type { AdminPort, ClusterPort, RawProducerPort, TopicPartitionOffset } from '../client/port.js';
+import type { TopicPartitionOffset } from '../client/port.js';
 import { ConfigError, IllegalStateError, TransactionAbortableError, errorKindOf } from '../errors.js';
 import { componentLogger, type Logger } from '../internal/logger.js';
-import { resolveCluster } from './internal/cluster-factory.js';
 import { FailureState } from './internal/failure-state.js';
+import { ProducerConnection } from './internal/producer-connection.js';
 import { retryRetriable } from './internal/retry.js';
 import { SendPipeline, type PipelineSettings } from './internal/send-pipeline.js';
 import { resolveSettings } from './internal/settings.js';
@@ -40,12 +40,9 @@ export class TransactionalProducer {
   readonly #settings: PipelineSettings;
   readonly #sm = new TxnStateMachine();
   readonly #log: Logger;
-  readonly #cache: TopicConfigCache;
   readonly #pipeline: SendPipeline;
-  #raw: RawProducerPort | undefined;
-  #admin: AdminPort | undefined;
+  readonly #conn: ProducerConnection;
   #initPromise: Promise<void> | undefined;
-  #txnBegin: Promise<void> | undefined;
   readonly #failure: FailureState;
   #aborting: Error | undefined;
   #endingTxn: Promise<unknown> | undefined;
@@ -56,22 +53,22 @@ export class TransactionalProducer {
     const settings = resolveSettings(options);
     this.#settings = settings;
     this.#options = options;
+    this.#conn = new ProducerConnection(options);
     this.#log = componentLogger('transactional-producer', options.logger, { transactionalId: options.transactionalId });
     this.#failure = new FailureState(this.#sm, this.#log, options.transactionalId, (err) => this.#pipeline.failUnsent(err));
-    this.#cache = new TopicConfigCache(() => this.#requireAdmin(), {
+    const cache = new TopicConfigCache(() => this.#conn.admin, {
       deliveryTimeoutMs: settings.deliveryTimeoutMs,
       retryBackoffMs: settings.retryBackoffMs,
       isClosed: () => this.#sm.state === S.CLOSED,
     });
-    this.#pipeline = new SendPipeline(settings, this.#cache, {
-      produce: async (batch) => {
-        if (this.#txnBegin) await this.#txnBegin;
-        return this.#requireRaw().produce(batch);
-      },
+    this.#pipeline = new SendPipeline(settings, cache, {
+      produce: (batch) => this.#conn.produce(batch),
       stopError: () => this.#failure.fatal ?? this.#aborting ?? this.#closing,
       onFatal: (err) => this.#failure.toFatal(err),
-      onRecordFailure: (err, option) => this.#onRecordFailure(err, option),
-      onCallbackError: (err) => this.#onCallbackError(err),
+      // a NONE failure makes the open transaction abortable (a no-op outside IN_TRANSACTION)
+      onRecordFailure: (err, option) => option === TxnSendOption.NONE && this.#failure.toAbortable(err),
+      onCallbackError: (err) => this.#failure.callbackThrew(err),
+      fatalError: () => this.#failure.fatal,
       ready: () => this.#initPromise ?? Promise.resolve(),
     });
   }
@@ -111,17 +108,11 @@ export class TransactionalProducer {
     this.#sm.transition(S.INITIALIZING);
     this.#initPromise = (async () => {
       try {
-        const cluster: ClusterPort = this.#options.cluster ?? resolveCluster(this.#options.bootstrapServers ?? [], this.#options.logger);
-        this.#admin = cluster.admin();
-        this.#raw = cluster.producer({
-          transactionalId: this.#options.transactionalId,
-          transactionTimeoutMs: this.#options.transactionTimeoutMs,
-          clientId: this.#options.transactionalId ?? 'sluice-idempotent-producer',
-        });
-        await this.#raw.connect();
+        await this.#conn.connect();
         if (this.#sm.state === S.INITIALIZING) this.#sm.transition(S.READY);
       } catch (err) {
         if (errorKindOf(err) === 'retriable' && this.#sm.state === S.INITIALIZING) {
+          await this.#conn.close();
           this.#sm.transition(S.UNINITIALIZED);
           throw err;
         }
@@ -140,9 +131,7 @@ export class TransactionalProducer {
     this.#sm.guard('beginTransaction');
     this.#failure.clearAbortable();
     this.#aborting = undefined;
-    const begin = this.#requireRaw().beginTransaction();
-    begin.catch(() => undefined);
-    this.#txnBegin = begin;
+    this.#conn.begin();
     this.#sm.transition(S.IN_TRANSACTION);
   }
 
@@ -159,17 +148,10 @@ export class TransactionalProducer {
     if (option !== TxnSendOption.NONE && option !== TxnSendOption.IGNORE_SEND_ERRORS) {
       throw new ConfigError(`Unknown TxnSendOption '${String(option)}': use 'NONE' or 'IGNORE_SEND_ERRORS'`);
     }
-    const state = this.#sm.state;
-    if (option === TxnSendOption.IGNORE_SEND_ERRORS && (!this.transactional || (state !== S.IN_TRANSACTION && state !== S.ABORTABLE_ERROR && state !== S.FATAL_ERROR))) {
-      throw new IllegalStateError(
-        `send() with TxnSendOption.IGNORE_SEND_ERRORS is only allowed inside a transaction (state IN_TRANSACTION of a producer with a transactionalId); ` +
-          `this producer is ${this.transactional ? `in state ${state}` : 'not transactional'}`,
-      );
-    }
-    this.#sm.guard(this.transactional ? 'sendTransactional' : 'sendIdempotent', 'send');
+    this.#sm.guardSend(this.transactional, option === TxnSendOption.IGNORE_SEND_ERRORS);
     if (this.#failure.fatal) return this.#pipeline.reject(callback, this.#failure.fatal);
     if (this.#failure.abortable) return this.#pipeline.reject(callback, this.#failure.abortable);
-    if (state === S.UNINITIALIZED) void this.initTransactions().catch(() => undefined);
+    if (this.#sm.state === S.UNINITIALIZED) void this.initTransactions().catch(() => undefined);
     return this.#pipeline.submit(record, callback, option);
   }
 
@@ -181,8 +163,7 @@ export class TransactionalProducer {
     this.#failure.throwIfFailed();
     this.#sm.guard('sendOffsetsToTransaction');
     try {
-      if (this.#txnBegin) await this.#txnBegin;
-      await retryRetriable(() => this.#requireRaw().sendOffsets(groupId, offsets), this.#settings);
+      await retryRetriable(() => this.#conn.sendOffsets(groupId, offsets), this.#settings);
     } catch (err) {
       const kind = errorKindOf(err);
       if (kind === 'fencing' || kind === 'fatal') throw this.#failure.toFatal(err);
@@ -211,12 +192,7 @@ export class TransactionalProducer {
       this.#failure.throwIfFailed();
       // 4.
       this.#sm.transition(S.COMMITTING);
-      try {
-        if (this.#txnBegin) await this.#txnBegin;
-        await this.#requireRaw().commitTransaction();
-      } catch (err) {
-        throw this.#failure.toFatal(err);
-      }
+      await this.#endTxnRequest('commit');
       // 5.
       this.#endTxn();
     });
@@ -244,12 +220,7 @@ export class TransactionalProducer {
       await this.#pipeline.flush();
       if (this.#failure.fatal) throw this.#failure.fatal;
       // 3.
-      try {
-        if (this.#txnBegin) await this.#txnBegin;
-        await this.#requireRaw().abortTransaction();
-      } catch (err) {
-        throw this.#failure.toFatal(err);
-      }
+      await this.#endTxnRequest('abort');
       // 4.
       this.#endTxn();
     });
@@ -292,7 +263,7 @@ export class TransactionalProducer {
     this.#pipeline.failUnsent(this.#closing);
     this.#sm.transition(S.CLOSED);
     await this.#initPromise?.catch(() => undefined);
-    await Promise.allSettled([this.#raw?.close(), this.#admin?.close()]);
+    await this.#conn.close();
   }
 
   /** Runs a commit or abort; only one at a time. */
@@ -306,31 +277,18 @@ export class TransactionalProducer {
     }
   }
 
-  #endTxn(): void {
-    this.#txnBegin = undefined;
-    this.#failure.clearAbortable();
-    this.#aborting = undefined;
-    if (this.#sm.state !== S.CLOSED && !this.#failure.fatal) this.#sm.transition(S.READY);
-  }
-
-  #onRecordFailure(err: Error, option: TxnSendOption): void {
-    if (option === TxnSendOption.NONE && this.transactional && this.#sm.state === S.IN_TRANSACTION && !this.#aborting) {
-      this.#failure.toAbortable(err);
+  /** EndTxn(commit|abort); any failure is fatal (the raw producer is unusable afterwards). */
+  async #endTxnRequest(kind: 'commit' | 'abort'): Promise<void> {
+    try {
+      await this.#conn.endTxn(kind);
+    } catch (err) {
+      throw this.#failure.toFatal(err);
     }
   }
 
-  #onCallbackError(err: unknown): void {
-    this.#log.error({ err }, 'a send callback threw');
-    if (this.#sm.state === S.IN_TRANSACTION) this.#failure.toAbortable(err instanceof Error ? err : new Error(String(err)));
-  }
-
-  #requireRaw(): RawProducerPort {
-    if (!this.#raw) throw new IllegalStateError('The producer is not initialised: call initTransactions() first (state UNINITIALIZED)');
-    return this.#raw;
-  }
-
-  #requireAdmin(): AdminPort {
-    if (!this.#admin) throw new IllegalStateError('The producer is not initialised: call initTransactions() first (state UNINITIALIZED)');
-    return this.#admin;
+  #endTxn(): void {
+    this.#failure.clearAbortable();
+    this.#aborting = undefined;
+    if (this.#sm.state !== S.CLOSED && !this.#failure.fatal) this.#sm.transition(S.READY);
   }
 }

@@ -24,6 +24,8 @@ export interface SenderContext {
   produce(batch: ProduceBatch): Promise<ProduceAck>;
   /** An error that stops delivery of records not yet written (fatal, abort, close), if any. */
   stopError(): Error | undefined;
+  /** The producer's fatal error: records acknowledged after it still fail (their transaction cannot commit). */
+  fatalError(): Error | undefined;
   /** Moves the producer to its fatal state; returns the error to hand every record. */
   onFatal(error: unknown): Error;
   /** The broker rejected records of `topic` for record reasons: refresh its cached config. */
@@ -64,6 +66,8 @@ export async function deliverBatch(ctx: SenderContext, topic: string, partition:
       }
       return settleAll(records, ctx.onFatal(err));
     }
+    const fatal = ctx.fatalError();
+    if (fatal) return settleAll(records, fatal);
     records.forEach((r, i) =>
       r.settle(null, { topic, partition, offset: ack.baseOffset + i, timestamp: r.wire.timestamp }),
     );

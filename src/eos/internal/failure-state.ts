@@ -62,6 +62,12 @@ export class FailureState {
     return this.fatal;
   }
 
+  /** A send callback threw: logged, and the open transaction becomes abortable (it must not commit silently). */
+  callbackThrew(err: unknown): void {
+    this.log.error({ err }, 'a send callback threw');
+    this.toAbortable(err instanceof Error ? err : new Error(String(err)));
+  }
+
   /** Clears the abortable cause (transaction ended). */
   clearAbortable(): void {
     this.abortable = undefined;

@@ -23,9 +23,11 @@ const REQUEST_OVERHEAD = 128;
 export interface PipelineHooks {
   produce(batch: ProduceBatch): Promise<ProduceAck>;
   stopError(): Error | undefined;
+  /** The producer's fatal error, if it is in FATAL_ERROR. */
+  fatalError(): Error | undefined;
   onFatal(error: unknown): Error;
   /** A record failed (before its callback runs): the producer applies the option's semantics. */
-  onRecordFailure(error: Error, option: TxnSendOption): void;
+  onRecordFailure(error: Error, option: TxnSendOption): unknown;
   /** A callback threw. */
   onCallbackError(error: unknown): void;
   /** Resolves when the producer is connected (lazy connect of an idempotent producer). */
@@ -59,6 +61,7 @@ export class SendPipeline {
     const ctx: SenderContext = {
       produce: (b) => hooks.produce(b),
       stopError: () => hooks.stopError(),
+      fatalError: () => hooks.fatalError(),
       onFatal: (e) => hooks.onFatal(e),
       onRecordRejection: (topic) => cache.refresh(topic),
       retryBackoffMs: settings.retryBackoffMs,

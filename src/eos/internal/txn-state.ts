@@ -81,6 +81,24 @@ export class TxnStateMachine {
     );
   }
 
+  /**
+   * The send guard: `IGNORE_SEND_ERRORS` needs an open transaction (IN_TRANSACTION,
+   * ABORTABLE_ERROR or FATAL_ERROR of a transactional producer); a transactional
+   * producer sends only inside a transaction; nobody sends after close.
+   * Throws `IllegalStateError` synchronously, before any I/O.
+   */
+  guardSend(transactional: boolean, ignoreSendErrors: boolean): void {
+    const state = this.#state;
+    const inTxn = state === S.IN_TRANSACTION || state === S.ABORTABLE_ERROR || state === S.FATAL_ERROR;
+    if (ignoreSendErrors && (!transactional || !inTxn)) {
+      throw new IllegalStateError(
+        'send() with TxnSendOption.IGNORE_SEND_ERRORS is only allowed inside a transaction (state IN_TRANSACTION of a producer with a transactionalId); ' +
+          `this producer is ${transactional ? `in state ${state}` : 'not transactional'}`,
+      );
+    }
+    this.guard(transactional ? 'sendTransactional' : 'sendIdempotent', 'send');
+  }
+
   /** Moves to `to`; throws `IllegalStateError` when the table forbids it. */
   transition(to: ProducerStateName): void {
     if (this.#state === to) return;

@@ -370,4 +370,27 @@ describeKafka('kafkajs adapter group consumer (real broker)', (brokers) => {
     consumer.resume([{ topic, partition: 1 }]);
     await waitFor(() => seen.includes('1:p1'), { message: 'resumed partition 1' });
   });
+
+  it('a throwing eachBatch handler is reported through onError and stops the consumer', async () => {
+    const a = track(getCluster().admin());
+    const topic = uniqueTopic('crash');
+    await a.createTopic(topic, { partitions: 1 });
+    await fill(topic, 1, 3);
+    const consumer = track(getCluster().consumer({ groupId: uniqueGroup('crash'), sessionTimeoutMs: 10_000, heartbeatIntervalMs: 500 }));
+    const errors: Error[] = [];
+    let calls = 0;
+    await consumer.subscribe([topic]);
+    await consumer.run({
+      onAssignment: async () => undefined,
+      eachBatch: async () => {
+        calls += 1;
+        throw new Error('handler bug');
+      },
+      onError: (e) => void errors.push(e),
+    });
+    await waitFor(() => errors.length > 0, { message: 'onError' });
+    expect(errors[0]!.message).toBe('handler bug');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(calls).toBe(1); // stopped: the batch is not redelivered
+  });
 });

@@ -271,8 +271,11 @@ describeKafka('kafkajs adapter group consumer (real broker)', (brokers) => {
       expect(m1.batches.filter((b) => b.partition === partition).flatMap((b) => b.offsets)).toEqual([0, 1, 2, 3, 4]);
     }
 
+    const t2 = Date.now();
     await m2.consumer.close();
+    const closeMs = Date.now() - t2;
     await waitFor(() => m1.owned.size === 4, { message: 'first member owns 4 again', timeoutMs: 30_000 });
+    console.info(`[kafkajs-adapter] close ${closeMs} ms, partitions back to the remaining member ${Date.now() - t2} ms`);
     expect(m1.changes.at(-1)!.assigned.sort()).toEqual([...m2.owned].map(String).sort());
 
     // every partition's records were delivered in offset order, once per ownership (nothing was committed,

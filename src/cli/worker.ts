@@ -73,6 +73,8 @@ function placeApp(def: AppDefinition, options: RunOptions, logger: Logger): Plac
 
 /** Runs one app until it is stopped; resolves with the process exit code. */
 export async function runWorker(options: RunOptions, io: WorkerIo, hooks: WorkerHooks = {}): Promise<number> {
+  // Loggers the app module creates itself (handlers, default loggers) follow --log-level too.
+  process.env.LOG_LEVEL = options.logLevel;
   const logger = createCliLogger(options.logLevel, { destination: io.stdout });
   const log = logger.child({ component: 'cli' });
   const def = await loadApp(options.modulePath, io.cwd);
@@ -115,6 +117,8 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
   });
 
   let code = 0;
+  // The clients' own timers are unref'd: keep the worker alive until it is stopped.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
   try {
     if (options.metricsPort !== undefined) {
       metricsServer = await startMetricsServer({
@@ -149,6 +153,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
     io.stderr.write(`sluice: ${oneLineReason(error)}\n`);
     code = error instanceof ConfigError ? 2 : 1;
   } finally {
+    clearInterval(keepAlive);
     if (handleSignals) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

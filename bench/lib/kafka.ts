@@ -44,8 +44,21 @@ export async function createRunTopics(kafka: KafkaClient, input: string, output:
         configEntries: [{ name: 'message.timestamp.type', value: 'LogAppendTime' }],
       } as (typeof topics)[number]);
     }
-    const created = await admin.createTopics({ topics, waitForLeaders: true });
-    if (!created) throw new Error(`topics ${input}/${output ?? ''} already exist`);
+    await admin.createTopics({ topics, waitForLeaders: false });
+    // Wait until every partition has a leader that answers (bounded: 30 s).
+    const deadline = Date.now() + 30_000;
+    for (const { topic } of topics) {
+      for (;;) {
+        try {
+          const offsets = await admin.fetchTopicOffsets(topic);
+          if (offsets.length === PARTITIONS) break;
+        } catch (err) {
+          if (Date.now() > deadline) throw err;
+        }
+        if (Date.now() > deadline) throw new Error(`topic ${topic} has no leaders after 30 s`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
   });
 }
 

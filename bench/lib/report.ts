@@ -44,7 +44,7 @@ export function aggregate(results: RunResult[]): Row[] {
       minRecordsPerSec: rps.length ? Math.min(...rps) : Number.NaN, maxRecordsPerSec: rps.length ? Math.max(...rps) : Number.NaN,
       latencyP50Ms: lat((r) => r.latencyP50Ms), latencyP99Ms: lat((r) => r.latencyP99Ms),
       maxRssMiB: median(ok.map((r) => r.maxRssKb / 1024)), cpuSeconds: median(ok.map((r) => r.cpuSeconds)),
-      cpuMicrosPerRecord: median(ok.map((r) => (r.cpuSeconds / r.records) * 1e6)),
+      cpuMicrosPerRecord: median(ok.map((r) => (r.cpuSeconds / (r.cpuRecords ?? r.records)) * 1e6)),
     };
   });
   const rate = (id: string): number | undefined => {

@@ -16,9 +16,13 @@ export interface RunResult {
   latencyP99Ms?: number;
   maxRssKb: number;
   cpuSeconds: number;
+  /** Records the CPU time was spent on, when not `records` (ProducerPerformance also sends warm-up records). */
+  cpuRecords?: number;
   /** Who measured RSS/CPU: the child itself or /proc sampling. */
   usageSource: string;
   outputCount?: number;
   expectedOutput?: number;
   loadMs?: number;
+  /** Wall time of the whole run: topics, load, child, check, cleanup (seconds). */
+  wallSeconds?: number;
 }

@@ -53,6 +53,17 @@ async function waitComplete(
 
 /** One run of `spec`; never throws for a contender failure (the row is marked failed). */
 export async function runPipeline(spec: ContenderSpec, o: PipelineRunOptions): Promise<RunResult> {
+  const began = Date.now();
+  const result = await runPipelineOnce(spec, o);
+  result.wallSeconds = (Date.now() - began) / 1000;
+  o.log(`  ${spec.id} r${o.round}: ${result.ok ? 'OK' : `FAILED (${result.reason})`} ${Math.round(result.recordsPerSec)} rec/s, ` +
+    `${result.seconds.toFixed(2)} s, p50 ${result.latencyP50Ms ?? '-'} ms, p99 ${result.latencyP99Ms ?? '-'} ms, ` +
+    `RSS ${(result.maxRssKb / 1024).toFixed(0)} MiB, CPU ${result.cpuSeconds.toFixed(2)} s; ` +
+    `startup ${result.startupMs ?? '-'} ms, run wall ${result.wallSeconds.toFixed(1)} s`);
+  return result;
+}
+
+async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Promise<RunResult> {
   const input = `${o.name}-in`;
   const output = `${o.name}-out`;
   const ctx: LaunchContext = { ...o.base, group: o.name, input, output };
@@ -60,8 +71,8 @@ export async function runPipeline(spec: ContenderSpec, o: PipelineRunOptions): P
     id: spec.id, round: o.round, records: o.records, ok: false, reason, recordsPerSec: 0, seconds: 0,
     maxRssKb: 0, cpuSeconds: 0, usageSource: 'none', ...extra,
   });
-  await createRunTopics(o.kafka, input, output);
   try {
+    await createRunTopics(o.kafka, input, output);
     const loadMs = await loadInput(o.kafka, input, o.records);
     o.log(`  ${spec.id} r${o.round}: loaded ${o.records} records in ${loadMs} ms`);
     const { command, args, env } = spec.launch(ctx);
@@ -95,9 +106,6 @@ export async function runPipeline(spec: ContenderSpec, o: PipelineRunOptions): P
       outputCount: check.count, expectedOutput: expected, ...base,
       ...(check.reason ? { reason: check.reason } : {}),
     };
-    o.log(`  ${spec.id} r${o.round}: ${result.ok ? 'OK' : `FAILED (${result.reason})`} ${Math.round(result.recordsPerSec)} rec/s, ` +
-      `${seconds.toFixed(2)} s, p50 ${result.latencyP50Ms} ms, p99 ${result.latencyP99Ms} ms, ` +
-      `RSS ${(result.maxRssKb / 1024).toFixed(0)} MiB, CPU ${result.cpuSeconds.toFixed(2)} s`);
     return result;
   } catch (err) {
     return fail(err instanceof Error ? err.message : String(err));

@@ -32,7 +32,7 @@ export async function verifyOutput(
   topic: string,
   records: number,
   expected: number,
-  { quietMs = 1000, idleMs = 8000, timeoutMs = 60_000 + records / 10 } = {},
+  { quietMs = 500, idleMs = 8000, timeoutMs = 60_000 + records / 10 } = {},
 ): Promise<VerifyResult> {
   const seen = new Uint8Array(records);
   const latencies = new Float64Array(expected * 2);

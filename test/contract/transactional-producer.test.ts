@@ -20,6 +20,9 @@ import { TransactionalProducer, TxnSendOption, type ProducerRecord } from '../..
 import { eosBackends, type EosBackend } from '../helpers/eos-backends.js';
 import { uniqueName, uniqueTopic } from '../helpers/names.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { kafkaBrokers } from '../helpers/kafka-env.js';
+
+const kafkaBootstrap = (): string[] => kafkaBrokers() ?? [];
 
 const IGNORE = TxnSendOption.IGNORE_SEND_ERRORS;
 const NONE = TxnSendOption.NONE;
@@ -219,6 +222,80 @@ for (const { name, create, skip } of eosBackends()) {
       await p.commitTransaction();
       expect(p.state).toBe('READY');
       expect((await visible(topic, m2, 10_000)).length).toBe(10_000);
+    });
+
+    /** Creates a topic, sends and commits one record (so the producer caches the config), then alters the config. */
+    async function cachedThenAltered(p: TransactionalProducer, topic: string, config: Record<string, string>): Promise<void> {
+      await backend.createTopic(topic, 2);
+      p.beginTransaction();
+      await p.send({ topic, key: 'warm', value: 'warm', partition: 1 });
+      await p.commitTransaction();
+      await backend.alterTopicConfig(topic, config);
+      const admin = backend.cluster.admin();
+      await waitFor(async () => {
+        const described = await admin.describeTopic(topic);
+        return Object.entries(config).every(([k, v]) => described.config[k] === v);
+      }, { timeoutMs: 10_000 });
+      await admin.close();
+      if (backend.name === 'kafka') await new Promise((r) => setTimeout(r, 1000)); // the log picks up the new config
+    }
+
+    it('broker-side MESSAGE_TOO_LARGE for a batch (max.message.bytes shrunk after caching): split until only the big record fails', async () => {
+      const topic = uniqueTopic('txp-shrunk');
+      const m = uniqueName('shr');
+      const p = await producer({ lingerMs: 50 });
+      await cachedThenAltered(p, topic, { 'max.message.bytes': '1500' });
+      p.beginTransaction();
+      const sends = Array.from({ length: 21 }, (_, i) =>
+        p.send({ topic, key: `k${i}`, value: `${m}-${i}-${(i === 10 ? 'y' : 'x').repeat(i === 10 ? 3000 : 200)}`, partition: 0 }, undefined, IGNORE),
+      );
+      const results = await Promise.allSettled(sends);
+      const rejected = results.flatMap((r, i) => (r.status === 'rejected' ? [[i, r.reason as Error] as const] : []));
+      expect(rejected.map(([i]) => i)).toEqual([10]);
+      expect(rejected[0]![1]).toBeInstanceOf(RecordTooLargeError);
+      expect(rejected[0]![1].message).toMatch(/broker rejected the record/);
+      await p.commitTransaction();
+      expect((await visible(topic, m, 20)).length).toBe(20);
+      p.beginTransaction();
+      await Promise.all(Array.from({ length: 500 }, (_, i) => p.send({ topic, key: `a${i}`, value: `${m}-after-${i}` })));
+      await p.commitTransaction();
+      expect((await visible(topic, `${m}-after`, 500)).length).toBe(500);
+    });
+
+    it('broker-side INVALID_TIMESTAMP (bounds tightened after caching): only the old record fails', async () => {
+      const topic = uniqueTopic('txp-ts');
+      const m = uniqueName('ts');
+      const p = await producer({ lingerMs: 50 });
+      await cachedThenAltered(p, topic, { 'message.timestamp.before.max.ms': '60000' });
+      p.beginTransaction();
+      const sends = Array.from({ length: 10 }, (_, i) =>
+        p.send({ topic, key: `k${i}`, value: `${m}-${i}`, partition: 0, timestamp: i === 3 ? Date.now() - 3_600_000 : Date.now() }, undefined, IGNORE),
+      );
+      const results = await Promise.allSettled(sends);
+      const rejected = results.flatMap((r, i) => (r.status === 'rejected' ? [[i, r.reason as Error] as const] : []));
+      expect(rejected.map(([i]) => i)).toEqual([3]);
+      expect(rejected[0]![1]).toBeInstanceOf(InvalidTimestampError);
+      expect(rejected[0]![1].message).toMatch(/broker rejected the record/);
+      await p.commitTransaction();
+      expect((await visible(topic, m, 9)).length).toBe(9);
+    });
+
+    it('an idempotent producer (no transactionalId) sends without a transaction', async () => {
+      const topic = uniqueTopic('txp-idem');
+      await backend.createTopic(topic, 3);
+      const m = uniqueName('idem');
+      const p = new TransactionalProducer(
+        backend.name === 'kafka' ? { bootstrapServers: kafkaBootstrap(), lingerMs: 5 } : { cluster: backend.cluster, lingerMs: 5 },
+      );
+      producers.push(p);
+      const metas = await Promise.all(Array.from({ length: 100 }, (_, i) => p.send({ topic, key: `k${i}`, value: `${m}-${i}` })));
+      expect(new Set(metas.map((md) => md.partition)).size).toBe(3);
+      await expect(p.send({ topic, key: 'k', value: { bad: 1 } as unknown as string })).rejects.toBeInstanceOf(SerializationError);
+      expect(p.state).toBe('READY');
+      await p.flush();
+      expect((await visible(topic, m, 100)).length).toBe(100);
+      await p.close();
+      expect(p.state).toBe('CLOSED');
     });
 
     for (const option of [NONE, IGNORE]) {

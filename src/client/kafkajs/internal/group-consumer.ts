@@ -50,6 +50,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   private readonly options: GroupConsumerOptions;
   private readonly logger: Logger;
   private readonly offsets: CommittedOffsetsReader;
+  private readonly heartbeatIntervalMs: number;
   private handlers: GroupConsumerHandlers | undefined;
   private running = false;
   private closing: Promise<void> | undefined;
@@ -74,10 +75,13 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   constructor(kafka: Kafka, options: GroupConsumerOptions, logger: Logger) {
     this.options = options;
     this.logger = logger;
+    const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
+    // kafkajs refuses heartbeatInterval >= sessionTimeout; the default follows Kafka's advice (a third, at most 3 s).
+    this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? Math.min(3_000, Math.floor(sessionTimeout / 3));
     this.consumer = kafka.consumer({
       groupId: options.groupId,
-      sessionTimeout: options.sessionTimeoutMs ?? 30_000,
-      heartbeatInterval: options.heartbeatIntervalMs ?? 3_000,
+      sessionTimeout,
+      heartbeatInterval: this.heartbeatIntervalMs,
       maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576,
       readUncommitted: options.isolationLevel === 'read_uncommitted',
       allowAutoTopicCreation: false,
@@ -191,7 +195,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   private async deliver(payload: EachBatchPayload): Promise<void> {
     const { batch, isStale, isRunning } = payload;
     const key = tpKey(batch);
-    const stopHeartbeats = startHeartbeats(payload.heartbeat, this.options.heartbeatIntervalMs ?? 3_000);
+    const stopHeartbeats = startHeartbeats(payload.heartbeat, this.heartbeatIntervalMs);
     try {
       if ((await this.gates.get(key)) === false) return;
       if (!isRunning() || this.closing || !this.assignedKeys.has(key) || isStale()) return;

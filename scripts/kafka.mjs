@@ -23,7 +23,7 @@ async function main() {
   switch (command) {
     case 'start': {
       const b = await startBroker({ port: values.port, version: values.version });
-      const what = b.reused ? 'already running' : `started in ${(b.startMs / 1000).toFixed(1)} s${b.downloaded ? ' (jars downloaded)' : ''}`;
+      const what = b.reused ? 'already running' : `started in ${(b.startMs / 1000).toFixed(1)} s (answering after ${(b.answeringMs / 1000).toFixed(1)} s, then coordinator warm-up${b.downloaded ? '; jars downloaded' : ''})`;
       console.log(`Kafka ${b.version} ${what}: pid ${b.pid}, log ${b.logFile}`);
       console.log(`bootstrap: ${b.bootstrap}`);
       console.log(`export KAFKA_BROKERS=${b.bootstrap}`);

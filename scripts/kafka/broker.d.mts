@@ -36,6 +36,8 @@ export interface RunningBroker {
   reused: boolean;
   /** Wall time of the call. */
   startMs: number;
+  /** When the broker first answered a metadata request (before the coordinator warm-up); 0 when reused. */
+  answeringMs?: number;
   /** Stops this broker and removes its data directory (`keepLog: false`: its log too). */
   stop(options?: { timeoutMs?: number; keepLog?: boolean }): Promise<{ stopped: boolean; how: string }>;
 }

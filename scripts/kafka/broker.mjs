@@ -8,7 +8,7 @@ import { ensureKafkaJars, jarsCached } from './jars.mjs';
 import { kafkaHome, libsDir, log4jConfigFile, runDir } from './paths.mjs';
 import { checkJava, javaCommand, KafkaSetupError } from './prereq.mjs';
 import { freePort, isAlive, isOurBroker, portFree, terminate } from './process.mjs';
-import { probeCluster, waitForCluster } from './ready.mjs';
+import { probeCluster, waitForCluster, warmUp } from './ready.mjs';
 import { randomClusterId, serverProperties } from './server-config.mjs';
 
 /** The pinned Kafka release (see README "Kafka compatibility"). Override with KAFKA_VERSION. */
@@ -82,7 +82,8 @@ function format(version, props, log) {
 /**
  * Starts (or reuses) a detached single-node Kafka (broker+controller, KRaft) on 127.0.0.1.
  * The first call for a version fetches its jars with Maven; later calls download nothing.
- * Resolves once a kafkajs admin client can list topics.
+ * Resolves once a kafkajs admin client can list topics and the group and transaction
+ * coordinators answer (see warmUp in ready.mjs).
  *
  * `ownerPid`: the broker belongs to that process (e.g. a test run); once it is gone, the
  * next startBroker() call stops the broker (see {@link reapOrphans}). Without it the broker
@@ -145,14 +146,17 @@ export async function startBroker(options = {}) {
   writeFileSync(f.pid, `${pid}\n`);
   writeFileSync(f.state, JSON.stringify({ ...state, pid }, null, 2));
 
+  let answeringMs = 0;
   try {
     await waitForCluster([bootstrap], { timeoutMs: options.timeoutMs ?? 90_000, isAlive: () => !exited && isAlive(pid) });
+    answeringMs = Date.now() - began;
+    await warmUp([bootstrap]);
   } catch (err) {
     await stopBroker({ port });
     const reason = err instanceof Error ? err.message : String(err);
     throw new KafkaSetupError(`Kafka ${version} on ${bootstrap} failed to start: ${reason}\n--- tail of ${f.log} ---\n${logTail(port)}`, { cause: err });
   }
-  return { bootstrap, port, pid, version, logFile: f.log, dataDir, downloaded, reused: false, startMs: Date.now() - began, stop };
+  return { bootstrap, port, pid, version, logFile: f.log, dataDir, downloaded, reused: false, startMs: Date.now() - began, answeringMs, stop };
 }
 
 /**

@@ -4,3 +4,4 @@ export declare function waitForCluster(
   brokers: string[],
   options?: { timeoutMs?: number; intervalMs?: number; isAlive?: () => boolean },
 ): Promise<void>;
+export declare function warmUp(brokers: string[]): Promise<void>;

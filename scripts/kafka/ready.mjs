@@ -1,5 +1,6 @@
 // Waits until a Kafka cluster answers requests: a kafkajs admin client
 // connects and lists topics (a Metadata round trip), not merely an open port.
+import { randomUUID } from 'node:crypto';
 import kafkajs from 'kafkajs';
 
 const { Kafka, logLevel } = kafkajs;
@@ -46,5 +47,55 @@ export async function waitForCluster(brokers, { timeoutMs = 90_000, intervalMs =
       throw new Error(`Kafka at ${brokers.join(',')} did not answer within ${timeoutMs} ms`, { cause: lastError });
     }
     await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/**
+ * Makes a freshly started broker fully usable before tests hit it: creates and
+ * loads `__consumer_offsets` (FindCoordinator + OffsetFetch for several groups)
+ * and `__transaction_state` (InitProducerId for several transactional ids),
+ * retrying NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS (which kafkajs' admin
+ * does not retry) until every probe passes. Creates no topic.
+ */
+export async function warmUp(brokers, { timeoutMs = 60_000 } = {}) {
+  const kafka = new Kafka({
+    clientId: 'sluice-kafka-warmup',
+    brokers,
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 },
+  });
+  const deadline = Date.now() + timeoutMs;
+  const untilOk = async (what, fn) => {
+    for (;;) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (Date.now() > deadline) throw new Error(`warm-up (${what}) failed: ${err?.message ?? err}`, { cause: err });
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  };
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    for (let i = 0; i < 16; i++) {
+      const groupId = `sluice-warmup-${randomUUID()}`;
+      await untilOk('group coordinator', () => admin.fetchOffsets({ groupId, topics: [] }));
+    }
+  } finally {
+    await admin.disconnect().catch(() => {});
+  }
+  for (let i = 0; i < 4; i++) {
+    const transactionalId = `sluice-warmup-${randomUUID()}`;
+    await untilOk('transaction coordinator', async () => {
+      const producer = kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1 });
+      await producer.connect();
+      try {
+        const tx = await producer.transaction();
+        await tx.abort();
+      } finally {
+        await producer.disconnect().catch(() => {});
+      }
+    });
   }
 }

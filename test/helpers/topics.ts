@@ -2,6 +2,7 @@
 import type { IHeaders, ITopicConfig } from 'kafkajs';
 import { quietKafka } from './clients.js';
 import { uniqueGroup } from './names.js';
+import { waitFor } from './wait-for.js';
 
 /** Options of {@link createTopic}. */
 export interface CreateTopicOptions {
@@ -14,7 +15,8 @@ export interface CreateTopicOptions {
 }
 
 /**
- * Creates `name` and waits for its partition leaders. Resolves with the name.
+ * Creates `name` and waits until the broker's metadata shows a leader for every
+ * partition (tolerating KRaft's metadata propagation lag). Resolves with the name.
  * Throws when the topic exists already (names should come from `uniqueTopic`).
  */
 export async function createTopic(brokers: string[], name: string, options: CreateTopicOptions = {}): Promise<string> {
@@ -27,8 +29,20 @@ export async function createTopic(brokers: string[], name: string, options: Crea
       replicationFactor: options.replicationFactor ?? 1,
       configEntries: Object.entries(options.config ?? {}).map(([n, value]) => ({ name: n, value })),
     };
-    const created = await admin.createTopics({ topics: [topic], waitForLeaders: true, timeout: 15_000 });
+    let created: boolean;
+    try {
+      created = await admin.createTopics({ topics: [topic], waitForLeaders: true, timeout: 15_000 });
+    } catch (err) {
+      // KRaft: CreateTopics can answer before this broker's metadata cache knows the topic, and
+      // kafkajs' waitForLeaders retries LEADER_NOT_AVAILABLE only. The topic exists: wait for it.
+      if ((err as { type?: string }).type !== 'UNKNOWN_TOPIC_OR_PARTITION') throw err;
+      created = true;
+    }
     if (!created) throw new Error(`topic ${name} exists already`);
+    await waitFor(async () => {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [name] });
+      return topics[0]?.partitions.length === topic.numPartitions && topics[0].partitions.every((p) => p.leader >= 0);
+    }, { timeoutMs: 15_000, message: `leaders of the ${topic.numPartitions} partition(s) of ${name}` });
     return name;
   } finally {
     await admin.disconnect();

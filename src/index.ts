@@ -121,3 +121,4 @@ export { Serdes } from './serdes/serdes.js';
 // ---- the sluice CLI's app modules (issue #8) ----
 export { defineApp } from './cli/define-app.js';
 export type { AppDefinition, AppContext, AppSetupContext, TopologySource } from './cli/define-app.js';
+export type { AdminPort, ClusterPort, NewTopic, TopicDescription } from './client/port.js';

@@ -6,13 +6,14 @@ import type { ConsumedRecord, Headers } from '../../client/port.js';
 import { IllegalStateError, StreamsError, TopologyError } from '../../errors.js';
 import type { DeadLetterRecord, ErrorHandlerContext } from '../../handlers/types.js';
 import { checkedDeserialize } from '../../serdes/internal/checked-serde.js';
-import type { Serializer } from '../../serdes/serde.js';
-import { supplyProcessor, type Cancellable, type Processor, type PunctuationType, type Punctuator, type RecordMetadata } from '../processor.js';
+import type { Cancellable, PunctuationType, Punctuator, RecordMetadata } from '../processor.js';
 import { Record } from '../record.js';
 import type { StateStore } from '../state/state-store.js';
 import { askHandler, failedByHandler, PropagatingError, unwrapPropagating } from './handler-calls.js';
-import type { NodeDef, SinkNodeDef, SourceNodeDef, SubtopologyPlan, TopologyPlan } from './plan.js';
-import { ProcessorContextImpl, type ContextHost } from './processor-context-impl.js';
+import type { SinkNodeDef, SourceNodeDef, SubtopologyPlan, TopologyPlan } from './plan.js';
+import { deadLetterOutput, sinkOutput } from './task-output.js';
+import { buildTaskGraph, TaskStateMachine, type TaskNode } from './task-graph.js';
+import type { ContextHost } from './processor-context-impl.js';
 import { PunctuationQueue, type PunctuationSchedule } from './punctuation-queue.js';
 import {
   formatTaskId,
@@ -30,25 +31,6 @@ export interface StreamTaskOptions {
   clock?: () => number;
 }
 
-type TaskState = 'CREATED' | 'RUNNING' | 'CLOSED';
-const TRANSITIONS: { [S in TaskState]: readonly TaskState[] } = {
-  CREATED: ['RUNNING', 'CLOSED'],
-  RUNNING: ['CLOSED'],
-  CLOSED: [],
-};
-const ALLOWED: { [op: string]: readonly TaskState[] } = {
-  init: ['CREATED'],
-  process: ['RUNNING'],
-  punctuateWallClock: ['RUNNING'],
-};
-
-interface TaskNode {
-  def: NodeDef;
-  children: TaskNode[];
-  processor?: Processor<unknown, unknown, unknown, unknown>;
-  context?: ProcessorContextImpl;
-}
-
 interface CurrentRecord {
   topic: string;
   partition: number;
@@ -57,22 +39,21 @@ interface CurrentRecord {
   headers: Headers;
 }
 
-const RAW: Serializer<Buffer> = { serialize: (_topic, data) => data };
 const NO_RECORD: CurrentRecord = { topic: '', partition: -1, offset: -1, timestamp: -1, headers: {} };
 
 /** One task: see {@link TaskProcessor}. */
 export class StreamTask implements TaskProcessor, ContextHost {
   readonly inputPartitions: ReadonlyArray<{ topic: string; partition: number }>;
   readonly stores: ReadonlyArray<ManagedStateStore>;
-  private readonly nodes = new Map<string, TaskNode>();
-  private readonly ordered: TaskNode[] = [];
-  private readonly sourceByTopic = new Map<string, TaskNode>();
-  private readonly storeByName = new Map<string, StateStore & ManagedStateStore>();
+  private readonly nodes: Map<string, TaskNode>;
+  private readonly ordered: TaskNode[];
+  private readonly sourceByTopic: Map<string, TaskNode>;
+  private readonly storeByName: Map<string, StateStore & ManagedStateStore>;
+  private readonly lifecycle: TaskStateMachine;
   private readonly streamQueue = new PunctuationQueue();
   private readonly wallQueue = new PunctuationQueue();
   private readonly clock: () => number;
   private readonly label: string;
-  private state: TaskState = 'CREATED';
   private current: CurrentRecord = NO_RECORD;
   private inPunctuation = false;
   private streamTimeMs = -1;
@@ -90,44 +71,17 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.clock = options.clock ?? Date.now;
     this.label = formatTaskId(taskId);
     this.inputPartitions = sub.sourceTopics.map((topic) => ({ topic, partition: taskId.partition }));
-    for (const name of sub.stores) {
-      const store = plan.stores.get(name)!.builder.build() as StateStore & ManagedStateStore;
-      this.storeByName.set(name, store);
-    }
+    this.lifecycle = new TaskStateMachine(this.label);
+    const graph = buildTaskGraph(plan, sub, this);
+    this.nodes = graph.nodes;
+    this.ordered = graph.ordered;
+    this.sourceByTopic = graph.sourceByTopic;
+    this.storeByName = graph.storeByName;
     this.stores = [...this.storeByName.values()];
-    for (const name of sub.nodes) {
-      const def = plan.nodes.get(name)!;
-      const node: TaskNode = { def, children: [] };
-      if (def.kind === 'processor') {
-        node.processor = supplyProcessor(def.supplier);
-        node.context = new ProcessorContextImpl(this, name, def.stores);
-      }
-      if (def.kind === 'source') for (const topic of def.topics) this.sourceByTopic.set(topic, node);
-      this.nodes.set(name, node);
-      this.ordered.push(node);
-    }
-    for (const node of this.ordered) {
-      node.children = (plan.children.get(node.def.name) ?? []).map((child) => this.nodes.get(child)!);
-    }
-  }
-
-  private guard(op: string): void {
-    const allowed = ALLOWED[op]!;
-    if (!allowed.includes(this.state)) {
-      throw new IllegalStateError(`Task ${this.label} cannot ${op} in state ${this.state}; allowed in: ${allowed.join(', ')}`);
-    }
-  }
-
-  private transition(to: TaskState): void {
-    if (!TRANSITIONS[this.state].includes(to)) {
-      const from = (Object.keys(TRANSITIONS) as TaskState[]).filter((s) => TRANSITIONS[s].includes(to));
-      throw new IllegalStateError(`Task ${this.label} cannot go from ${this.state} to ${to}; allowed from: ${from.join(', ')}`);
-    }
-    this.state = to;
   }
 
   init(): void {
-    this.guard('init');
+    this.lifecycle.guard('init');
     for (const node of this.ordered) {
       if (!node.processor?.init) continue;
       try {
@@ -141,11 +95,11 @@ export class StreamTask implements TaskProcessor, ContextHost {
         });
       }
     }
-    this.transition('RUNNING');
+    this.lifecycle.transition('RUNNING');
   }
 
   process(record: ConsumedRecord): ProcessOutcome {
-    this.guard('process');
+    this.lifecycle.guard('process');
     const source = this.sourceByTopic.get(record.topic);
     if (source === undefined) {
       throw new IllegalStateError(
@@ -187,7 +141,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   }
 
   punctuateWallClock(nowMs: number): void {
-    this.guard('punctuateWallClock');
+    this.lifecycle.guard('punctuateWallClock');
     try {
       this.wallQueue.mayPunctuate(nowMs, (s, ts) => this.punctuate(s, ts));
     } catch (error) {
@@ -205,9 +159,9 @@ export class StreamTask implements TaskProcessor, ContextHost {
 
   /** Closes processors, then stores; idempotent. The first error is rethrown after everything closed. */
   close(): void {
-    if (this.state === 'CLOSED') return;
-    const wasRunning = this.state === 'RUNNING';
-    this.transition('CLOSED');
+    if (this.lifecycle.state === 'CLOSED') return;
+    const wasRunning = this.lifecycle.state === 'RUNNING';
+    this.lifecycle.transition('CLOSED');
     this.streamQueue.clear();
     this.wallQueue.clear();
     let first: unknown;
@@ -289,33 +243,15 @@ export class StreamTask implements TaskProcessor, ContextHost {
   }
 
   private sink(def: SinkNodeDef, record: Record<unknown, unknown>): void {
-    let topic: string;
-    let partition: number | undefined;
+    let output;
     try {
-      topic = typeof def.topic === 'string' ? def.topic : def.topic(record.key, record.value, { ...this.current });
-      if (typeof topic !== 'string' || topic === '') {
-        throw new TopologyError(`Sink '${def.name}': the topic name extractor returned ${JSON.stringify(topic)}; it must return a topic name`);
-      }
-      const partitions = def.partitioner ? this.collector.partitionsFor?.(topic) : undefined;
-      if (def.partitioner && partitions !== undefined) partition = def.partitioner(topic, record.key, record.value, partitions);
+      output = sinkOutput(def, record, { ...this.current }, this.collector);
     } catch (error) {
       if (error instanceof PropagatingError) throw error;
       return this.onProcessingError(def.name, record, error);
     }
     try {
-      this.collector.send(
-        {
-          topic,
-          key: record.key,
-          value: record.value,
-          keySerializer: def.keySerializer,
-          valueSerializer: def.valueSerializer,
-          headers: { ...record.headers },
-          timestamp: record.timestamp,
-          ...(partition === undefined ? {} : { partition }),
-        },
-        this.handlerContext(def.name),
-      );
+      this.collector.send(output, this.handlerContext(def.name));
     } catch (error) {
       throw new PropagatingError(error);
     }
@@ -362,18 +298,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   private sendDeadLetters(records: DeadLetterRecord[], nodeName: string): void {
     for (const dl of records) {
       try {
-        this.collector.send(
-          {
-            topic: dl.topic,
-            key: dl.key,
-            value: dl.value,
-            keySerializer: RAW as Serializer<unknown>,
-            valueSerializer: RAW as Serializer<unknown>,
-            headers: dl.headers ?? {},
-            timestamp: dl.timestamp ?? this.current.timestamp,
-          },
-          this.handlerContext(nodeName),
-        );
+        this.collector.send(deadLetterOutput(dl, this.current.timestamp), this.handlerContext(nodeName));
       } catch (error) {
         throw new PropagatingError(error);
       }

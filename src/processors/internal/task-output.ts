@@ -1,0 +1,58 @@
+/**
+ * Output records of a task: what a sink node hands to the collector, and
+ * dead-letter records of a handler answer.
+ */
+import { TopologyError } from '../../errors.js';
+import type { DeadLetterRecord } from '../../handlers/types.js';
+import type { Serializer } from '../../serdes/serde.js';
+import type { RecordContext } from '../processor.js';
+import type { Record } from '../record.js';
+import type { SinkNodeDef } from './plan.js';
+import type { OutputRecord, RecordCollector } from './task-contract.js';
+
+const RAW = { serialize: (_topic: string, data: Buffer | null) => data } as Serializer<unknown>;
+
+/**
+ * The output record of sink `def` for `record`: the topic (fixed or from the
+ * extractor) and the partition (from the sink's partitioner, when the
+ * collector knows the partition count). Throws what user code throws.
+ */
+export function sinkOutput(
+  def: SinkNodeDef,
+  record: Record<unknown, unknown>,
+  context: RecordContext,
+  collector: RecordCollector,
+): OutputRecord {
+  const topic = typeof def.topic === 'string' ? def.topic : def.topic(record.key, record.value, context);
+  if (typeof topic !== 'string' || topic === '') {
+    throw new TopologyError(`Sink '${def.name}': the topic name extractor returned ${JSON.stringify(topic)}; it must return a topic name`);
+  }
+  let partition: number | undefined;
+  if (def.partitioner) {
+    const partitions = collector.partitionsFor?.(topic);
+    if (partitions !== undefined) partition = def.partitioner(topic, record.key, record.value, partitions);
+  }
+  return {
+    topic,
+    key: record.key,
+    value: record.value,
+    keySerializer: def.keySerializer,
+    valueSerializer: def.valueSerializer,
+    headers: { ...record.headers },
+    timestamp: record.timestamp,
+    ...(partition === undefined ? {} : { partition }),
+  };
+}
+
+/** A dead-letter record as an output record (bytes pass through unchanged). */
+export function deadLetterOutput(dl: DeadLetterRecord, timestamp: number): OutputRecord {
+  return {
+    topic: dl.topic,
+    key: dl.key,
+    value: dl.value,
+    keySerializer: RAW,
+    valueSerializer: RAW,
+    headers: dl.headers ?? {},
+    timestamp: dl.timestamp ?? timestamp,
+  };
+}

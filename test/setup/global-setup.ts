@@ -3,8 +3,8 @@
  * suites use and hands it to every test worker through `provide`
  * (`inject('kafkaBrokers')`, read it with test/helpers `kafkaBrokers()`).
  *
- * 1. KAFKA_BROKERS set: use it (waits until it answers; throws if it never does).
- * 2. SLUICE_SKIP_KAFKA=1, or every selected test file is under test/unit/: no broker.
+ * 1. SLUICE_SKIP_KAFKA=1, or every selected test file is under test/unit/: no broker.
+ * 2. KAFKA_BROKERS set: use it (waits until it answers; throws if it never does).
  * 3. A broker started by `npm run kafka:start` answers on KAFKA_PORT/9092: reuse it (left running).
  * 4. java 17+ (and mvn unless the jars are cached): start a broker on a free port, stop it afterwards.
  * 5. Otherwise broker suites are skipped with one printed line, or, with
@@ -56,6 +56,8 @@ function use(project: TestProject, brokers: string[]): void {
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
+  if (process.env.SLUICE_SKIP_KAFKA === '1') return skip(project, 'SLUICE_SKIP_KAFKA=1', true);
+  if (onlyUnitTests(project)) return skip(project, 'only test/unit files selected', true);
   const fromEnv = process.env.KAFKA_BROKERS?.split(',').map((s) => s.trim()).filter(Boolean);
   if (fromEnv && fromEnv.length > 0) {
     try {
@@ -66,8 +68,6 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     say(`using KAFKA_BROKERS=${fromEnv.join(',')}`);
     return use(project, fromEnv);
   }
-  if (process.env.SLUICE_SKIP_KAFKA === '1') return skip(project, 'SLUICE_SKIP_KAFKA=1', true);
-  if (onlyUnitTests(project)) return skip(project, 'only test/unit files selected', true);
 
   const dev = brokerStatus();
   if (dev.running && dev.bootstrap && (await clusterAnswers([dev.bootstrap]))) {

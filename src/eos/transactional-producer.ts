@@ -59,11 +59,11 @@ export class TransactionalProducer {
     const cache = new TopicConfigCache(() => this.#conn.admin, {
       deliveryTimeoutMs: settings.deliveryTimeoutMs,
       retryBackoffMs: settings.retryBackoffMs,
-      isClosed: () => this.#sm.state === S.CLOSED,
+      stopError: () => this.#stopError(),
     });
     this.#pipeline = new SendPipeline(settings, cache, {
       produce: (batch) => this.#conn.produce(batch),
-      stopError: () => this.#failure.fatal ?? this.#aborting ?? this.#closing,
+      stopError: () => this.#stopError(),
       onFatal: (err) => this.#failure.toFatal(err),
       // a NONE failure makes the open transaction abortable (a no-op outside IN_TRANSACTION)
       onRecordFailure: (err, option) => option === TxnSendOption.NONE && this.#failure.toAbortable(err),
@@ -264,6 +264,11 @@ export class TransactionalProducer {
     this.#sm.transition(S.CLOSED);
     await this.#initPromise?.catch(() => undefined);
     await this.#conn.close();
+  }
+
+  /** Why records not yet written must fail now: fatal error, abort in progress, or close. */
+  #stopError(): Error | undefined {
+    return this.#failure.fatal ?? this.#aborting ?? this.#closing;
   }
 
   /** Runs a commit or abort; only one at a time. */

@@ -56,7 +56,12 @@ export class TopicConfigCache {
 
   constructor(
     private readonly admin: () => AdminPort,
-    private readonly opts: { deliveryTimeoutMs: number; retryBackoffMs: number; isClosed: () => boolean },
+    private readonly opts: {
+      deliveryTimeoutMs: number;
+      retryBackoffMs: number;
+      /** An error that ends retries early (producer fatal, aborting or closed). */
+      stopError: () => Error | undefined;
+    },
   ) {}
 
   /** The cached info, if present and fresh (no I/O). */
@@ -118,7 +123,9 @@ export class TopicConfigCache {
         const d = await this.admin().describeTopic(topic);
         return toTopicInfo(topic, d.partitions, d.config);
       } catch (err) {
-        if (errorKindOf(err) !== 'retriable' || this.opts.isClosed()) throw err;
+        if (errorKindOf(err) !== 'retriable') throw err;
+        const stop = this.opts.stopError();
+        if (stop) throw stop;
         const delay = backoffDelay(attempt, this.opts.retryBackoffMs);
         const elapsed = Date.now() - start;
         if (elapsed + delay >= this.opts.deliveryTimeoutMs) {

@@ -76,9 +76,15 @@ export class KafkaJsAdmin implements AdminPort {
     }
   }
 
+  /** Deletes a topic and waits (up to 10 s) until metadata no longer lists it, so it can be created again at once. */
   async deleteTopic(name: string): Promise<void> {
     await this.requireTopic(name);
     await this.call(`delete topic '${name}'`, (a) => a.deleteTopics({ topics: [name] }));
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+      const topics = await this.call('list topics', (a) => a.listTopics());
+      if (!topics.includes(name)) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   /** User topics; internal ones (`__consumer_offsets`, `__transaction_state`, ...) are left out, as Java's listTopics does. */

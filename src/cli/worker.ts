@@ -9,6 +9,7 @@ import { createKafkaCluster } from '../client/kafkajs/index.js';
 import { EmbeddedKafkaCluster } from '../embedded/embedded-cluster.js';
 import { ConfigError } from '../errors.js';
 import type { KafkaStreamsConfig } from '../runtime/config.js';
+import { setRootLogger } from '../internal/logger.js';
 import { KafkaStreams } from '../runtime/kafka-streams.js';
 import { toTopology, type AppDefinition } from './define-app.js';
 import { loadApp } from './load-app.js';
@@ -76,6 +77,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
   // Loggers the app module creates itself (handlers, default loggers) follow --log-level too.
   process.env.LOG_LEVEL = options.logLevel;
   const logger = createCliLogger(options.logLevel, { destination: io.stdout });
+  setRootLogger(logger);
   const log = logger.child({ component: 'cli' });
   const def = await loadApp(options.modulePath, io.cwd);
   const placement = placeApp(def, options, logger);

@@ -19,3 +19,12 @@ export function componentLogger(component: string, parent?: Logger, bindings: Re
   root ??= defaultLogger();
   return (parent ?? root).child({ component, ...bindings });
 }
+
+/**
+ * Replaces the default root logger used by {@link componentLogger} when no
+ * parent is given (the `sluice` CLI installs its configured logger this way, so
+ * handlers and components created by an app module log through it too).
+ */
+export function setRootLogger(logger: Logger): void {
+  root = logger;
+}

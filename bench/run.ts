@@ -24,7 +24,7 @@ import { kafkaClient } from './lib/kafka.js';
 import { aggregate, formatTable, writeJson } from './lib/report.js';
 import type { RunResult } from './lib/result.js';
 import { runBrokerLimit } from './lib/run-broker.js';
-import { runPipeline } from './lib/run-pipeline.js';
+import { awaitCleanups, runPipeline } from './lib/run-pipeline.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(benchDir, '..');
@@ -100,6 +100,7 @@ async function main(): Promise<void> {
     }
   }
 
+  await awaitCleanups();
   const rows = aggregate(results);
   const table = formatTable(rows);
   const meta = {

@@ -23,10 +23,12 @@ async function main(): Promise<void> {
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   const consumer = kafka.consumer({ groupId: args.group, readUncommitted: false });
+  // The run is complete (every offset committed) when the runner stops us; a
+  // disconnect waits for the consumer's long poll (maxWaitTimeInMs 5 s), so it is bounded.
   onStop(async () => {
     await consumer.disconnect();
     await producer.disconnect();
-  });
+  }, 1500);
   await producer.connect();
   await consumer.connect();
   await consumer.subscribe({ topics: [args.input], fromBeginning: true });

@@ -7,12 +7,23 @@ const CHUNK = 8000;
 /** Produce calls in flight at once. */
 const IN_FLIGHT = 4;
 
+/** Keys and values generated once per process and reused by every contender's load. */
+const cache: { keys: string[]; values: string[] } = { keys: [], values: [] };
+
+function ensureGenerated(records: number): void {
+  for (let id = cache.values.length; id < records; id++) {
+    cache.keys.push(keyOf(id));
+    cache.values.push(inputValue(id));
+  }
+}
+
 /**
  * Writes input records 0..records-1 to `topic` (record i to partition i % 8,
  * key `k<i>`, the 100-byte JSON value) and resolves once all are acknowledged.
  * @returns elapsed milliseconds
  */
 export async function loadInput(kafka: KafkaClient, topic: string, records: number): Promise<number> {
+  ensureGenerated(records);
   const started = Date.now();
   const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: IN_FLIGHT });
   await producer.connect();
@@ -26,7 +37,7 @@ export async function loadInput(kafka: KafkaClient, topic: string, records: numb
         const messages: Message[] = [];
         const timestamp = String(Date.now());
         for (let id = from; id < to; id++) {
-          messages.push({ key: keyOf(id), value: inputValue(id), partition: id % PARTITIONS, timestamp });
+          messages.push({ key: cache.keys[id] ?? null, value: cache.values[id] ?? null, partition: id % PARTITIONS, timestamp });
         }
         await producer.send({ topic, acks: -1, messages });
       }

@@ -9,6 +9,13 @@ import { quantile } from './stats.js';
 import { verifyOutput } from './verify.js';
 import { expectedOutputs } from './workload.js';
 
+const pendingCleanups: Promise<void>[] = [];
+
+/** Resolves once every background topic/group deletion has finished. */
+export async function awaitCleanups(): Promise<void> {
+  await Promise.all(pendingCleanups.splice(0));
+}
+
 /** Options of one run. */
 export interface PipelineRunOptions {
   kafka: KafkaClient;
@@ -87,7 +94,9 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
       return fail(`no record processed: ${err instanceof Error ? err.message : String(err)}`, { loadMs, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds });
     }
     const waited = await waitComplete(o.kafka, spec.completion, ctx, o.records, first + o.timeoutMs, () => exited);
+    const stopAt = Date.now();
     const usage = await child.stop();
+    const stopMs = Date.now() - stopAt;
     const seconds = (waited.at - first) / 1000;
     const base = {
       loadMs, startupMs: first - child.spawnedAt, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds,
@@ -99,7 +108,9 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
       return fail(`${why}: ${waited.committed} of ${spec.completion === 'committed' ? `${o.records} input offsets committed` : `${expectedOutputs(o.records)} outputs written`}${tail ? `\n${tail}` : ''}`, base);
     }
     const expected = expectedOutputs(o.records);
+    const verifyAt = Date.now();
     const check = await verifyOutput(o.kafka, output, o.records, expected);
+    o.log(`  ${spec.id} r${o.round}: stop ${stopMs} ms, check ${Date.now() - verifyAt} ms`);
     const result: RunResult = {
       id: spec.id, round: o.round, records: o.records, ok: check.ok, recordsPerSec: o.records / seconds,
       latencyP50Ms: quantile(check.latenciesMs, 0.5), latencyP99Ms: quantile(check.latenciesMs, 0.99),
@@ -111,8 +122,8 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
     return fail(err instanceof Error ? err.message : String(err));
   } finally {
     if (!o.keepTopics) {
-      await deleteTopics(o.kafka, [input, output]);
-      await deleteGroups(o.kafka, [ctx.group]);
+      // In the background: the next contender need not wait for it (see awaitCleanups).
+      pendingCleanups.push(deleteTopics(o.kafka, [input, output]).then(() => deleteGroups(o.kafka, [ctx.group])));
     }
   }
 }

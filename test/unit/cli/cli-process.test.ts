@@ -45,29 +45,6 @@ describe('sluice describe', () => {
     expect(out).toContain('-->');
     expect(out).toBe(await describeApp(ORDERS, 'mermaid', ROOT));
   });
-
-  it('refuses an unknown format and a module without app, with one line and exit 2', async () => {
-    const bad = cli(['describe', ORDERS, '--format', 'svg']);
-    expect(await bad.exit).toBe(2);
-    expect(bad.stderr()).toContain("'svg' is invalid");
-    const none = cli(['describe', 'test/unit/cli/fixtures/no-app.ts']);
-    expect(await none.exit).toBe(2);
-    expect(none.stderr().trim().split('\n')).toHaveLength(1);
-    expect(none.stderr()).toMatch(/^sluice: test\/unit\/cli\/fixtures\/no-app\.ts exports no app: add `export default defineApp/);
-  });
-});
-
-describe('sluice --help', () => {
-  it.each([[[]], [['run']], [['describe']]])('documents %o', async (cmd) => {
-    const p = cli([...cmd, '--help']);
-    expect(await p.exit).toBe(0);
-    expect(p.stdout()).toMatch(/^Usage: sluice/);
-    if (cmd[0] === 'run') {
-      for (const flag of ['--bootstrap-servers', '--embedded', '--application-id', '--processing-guarantee', '--commit-interval-ms', '--log-level', '--metrics-port']) {
-        expect(p.stdout()).toContain(flag);
-      }
-    }
-  });
 });
 
 describe('sluice run', () => {

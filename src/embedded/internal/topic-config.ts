@@ -29,6 +29,8 @@ export interface ParsedTopicConfig {
   maxMessageBytes: number;
   logAppendTime: boolean;
   timestampBeforeMaxMs: number;
+  /** The config as written (exact for Long.MAX_VALUE, used in messages). */
+  timestampBeforeMaxMsText: string;
   timestampAfterMaxMs: number;
 }
 
@@ -68,6 +70,7 @@ export function parseTopicConfig(effective: Record<string, string>): ParsedTopic
     maxMessageBytes: num('max.message.bytes'),
     logAppendTime: effective['message.timestamp.type'] === 'LogAppendTime',
     timestampBeforeMaxMs: num('message.timestamp.before.max.ms'),
+    timestampBeforeMaxMsText: effective['message.timestamp.before.max.ms'] ?? LONG_MAX,
     timestampAfterMaxMs: num('message.timestamp.after.max.ms'),
   };
 }

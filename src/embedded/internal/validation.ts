@@ -128,13 +128,14 @@ function validateRecords(batch: RecordBatch, ctx: ValidationContext): RecordProb
       return;
     }
     if (config.compacted && record.key === null) {
-      problems.push({ code: KafkaErrorCode.INVALID_RECORD, batchIndex: i, message: `Compacted topic cannot accept message without key in topic partition ${tp}.` });
+      problems.push({ code: KafkaErrorCode.INVALID_RECORD, batchIndex: i, message: `Compacted topic cannot accept message without key in topic partition ${tp}` }); // Kafka 4.x text (no final period)
       return;
     }
     if (!config.logAppendTime) {
       const ts = batch.baseTimestamp + record.timestampDelta;
       if (ts !== -1 && (now - ts > config.timestampBeforeMaxMs || ts - now > config.timestampAfterMaxMs)) {
-        const lo = config.timestampBeforeMaxMs >= now ? Number.MIN_SAFE_INTEGER : now - config.timestampBeforeMaxMs;
+        // Kafka prints now - before.max.ms in long arithmetic (hugely negative for the Long.MAX default)
+        const lo = (BigInt(now) - BigInt(config.timestampBeforeMaxMsText)).toString();
         problems.push({
           code: KafkaErrorCode.INVALID_TIMESTAMP,
           batchIndex: i,

@@ -91,26 +91,29 @@ describe('membership and generations', () => {
     await cluster.createTopic('in', { partitions: 2 });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    let inFlight = false;
+    const inFlight = new Set<number>();
     const m1 = member('g', {}, async (b) => {
-      if (b.partition === 1) {
-        inFlight = true;
-        await gate;
-        inFlight = false;
-      }
+      inFlight.add(b.partition);
+      await gate;
+      inFlight.delete(b.partition);
     });
-    await m1.start();
-    await cluster.produce('in', [{ key: null, value: 'x', partition: 1 }]);
-    await waitFor(() => inFlight, 'eachBatch of partition 1 in flight');
-    const m2 = member('g');
-    const joined = m2.start();
-    await new Promise((r) => setTimeout(r, 30));
-    expect(m2.state.owned.size).toBe(0); // partition 1 still being processed by m1
-    expect(m1.state.events.length).toBe(1); // m1's onAssignment waits for its in-flight batch
-    release();
-    await joined;
-    await waitFor(() => m2.state.owned.has(1));
-    expect(m1.state.owned).toEqual(new Set([0]));
+    try {
+      await m1.start();
+      await cluster.produce('in', [{ key: null, value: 'x', partition: 0 }, { key: null, value: 'y', partition: 1 }]);
+      await waitFor(() => inFlight.size === 2, 'eachBatch of both partitions in flight');
+      const m2 = member('g');
+      const joined = m2.start();
+      await new Promise((r) => setTimeout(r, 30));
+      expect(m2.state.owned.size).toBe(0); // the partition it will get is still being processed by m1
+      expect(m1.state.events.length).toBe(1); // m1's onAssignment waits for its in-flight batch
+      release();
+      await joined;
+      await waitFor(() => m2.state.owned.size === 1 && m1.state.owned.size === 1, 'split 1/1');
+      expect(new Set([...m1.state.owned, ...m2.state.owned])).toEqual(new Set([0, 1]));
+      expect(m1.state.events[1]!.revoked).toEqual([...m2.state.owned]);
+    } finally {
+      release();
+    }
   });
 
   it('an expired member sees UNKNOWN_MEMBER_ID, revokes everything and rejoins', async () => {

@@ -126,8 +126,8 @@ describe('record-level rules (record_errors)', () => {
     const e = rejected('compacted', { records: [r('a'), r(null), r('c'), r(null)] });
     expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_RECORD);
     expect(e.recordErrors).toEqual([
-      { batchIndex: 1, message: 'Compacted topic cannot accept message without key in topic partition compacted-0.' },
-      { batchIndex: 3, message: 'Compacted topic cannot accept message without key in topic partition compacted-0.' },
+      { batchIndex: 1, message: 'Compacted topic cannot accept message without key in topic partition compacted-0' },
+      { batchIndex: 3, message: 'Compacted topic cannot accept message without key in topic partition compacted-0' },
     ]);
     expect(e.errorMessage).toMatch(/One or more records have been rejected due to 2 record errors in total/);
   });
@@ -157,6 +157,8 @@ describe('record-level rules (record_errors)', () => {
     const e = rejected('compacted', { records: [r(null), r('b', 'v', NOW + 9_999_999), r('c')] });
     expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_TIMESTAMP);
     expect(e.recordErrors.map((x) => x.batchIndex)).toEqual([0, 1]);
+    // lower bound printed as Kafka does: now - Long.MAX_VALUE in long arithmetic
+    expect(e.recordErrors[1]!.message).toContain(`within [${BigInt(NOW) - 9223372036854775807n}, ${NOW + 3_600_000}]`);
   });
 });
 

@@ -1,38 +1,9 @@
 /**
- * Asking the deserialization and processing handlers, as the runtime does:
- * CONTINUE skips the record, FAIL throws a StreamsError carrying the original
- * error, a handler that throws is fatal.
+ * Error plumbing of a task: the error of a FAIL answer, and the wrapper that
+ * carries an error past every processor node unchanged. Handlers are called
+ * through `src/handlers/invoke.ts` (a throwing handler: HANDLER_THREW, fatal).
  */
 import { StreamsError } from '../../errors.js';
-import type { DeadLetterRecord, HandlerAnswer, HandlerResponse } from '../../handlers/types.js';
-
-/** A handler answer in its long form. */
-export interface NormalizedAnswer {
-  response: HandlerResponse;
-  deadLetterRecords: DeadLetterRecord[];
-}
-
-/** Calls `ask`; a throw or an answer that is neither CONTINUE nor FAIL becomes a fatal StreamsError. */
-export function askHandler(kind: string, ask: () => HandlerAnswer): NormalizedAnswer {
-  let answer: HandlerAnswer;
-  try {
-    answer = ask();
-  } catch (error) {
-    throw new StreamsError(
-      `The ${kind} exception handler threw: ${error instanceof Error ? error.message : String(error)}`,
-      { code: 'HANDLER_FAILED', kind: 'fatal', cause: error },
-    );
-  }
-  const response = typeof answer === 'string' ? answer : answer?.response;
-  if (response !== 'CONTINUE' && response !== 'FAIL') {
-    throw new StreamsError(`The ${kind} exception handler answered ${JSON.stringify(answer)}; expected 'CONTINUE' or 'FAIL'`, {
-      code: 'HANDLER_FAILED',
-      kind: 'fatal',
-    });
-  }
-  const deadLetterRecords = typeof answer === 'string' ? [] : (answer.deadLetterRecords ?? []);
-  return { response, deadLetterRecords };
-}
 
 /** The error thrown when a handler answered FAIL. */
 export function failedByHandler(code: string, message: string, cause: unknown): StreamsError {

@@ -9,7 +9,8 @@ import { checkedDeserialize } from '../../serdes/internal/checked-serde.js';
 import type { Cancellable, PunctuationType, Punctuator, RecordMetadata } from '../processor.js';
 import { Record } from '../record.js';
 import type { StateStore } from '../state/state-store.js';
-import { askHandler, failedByHandler, PropagatingError, unwrapPropagating } from './handler-calls.js';
+import { invokeDeserializationHandler, invokeProcessingHandler } from '../../handlers/invoke.js';
+import { failedByHandler, PropagatingError, unwrapPropagating } from './handler-calls.js';
 import type { SinkNodeDef, SourceNodeDef, SubtopologyPlan, TopologyPlan } from './plan.js';
 import { deadLetterOutput, sinkOutput } from './task-output.js';
 import { buildTaskGraph, TaskStateMachine, type TaskNode } from './task-graph.js';
@@ -116,9 +117,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
         key = checkedDeserialize(def.keyDeserializer, record.topic, record.key, record.headers, 'KEY');
         value = checkedDeserialize(def.valueDeserializer, record.topic, record.value, record.headers, 'VALUE');
       } catch (error) {
-        const answer = askHandler('deserialization', () =>
-          this.handlers.deserialization.handle(this.handlerContext(def.name), { ...record }, asError(error)),
-        );
+        const answer = invokeDeserializationHandler(this.handlers.deserialization, this.handlerContext(def.name), { ...record }, asError(error));
         if (answer.response === 'FAIL') {
           throw failedByHandler(
             'DESERIALIZATION_FAILED',
@@ -260,12 +259,11 @@ export class StreamTask implements TaskProcessor, ContextHost {
   private onProcessingError(nodeName: string, record: Record<unknown, unknown>, error: unknown): void {
     let answer;
     try {
-      answer = askHandler('processing', () =>
-        this.handlers.processing.handle(
-          this.handlerContext(nodeName),
-          { key: record.key, value: record.value, timestamp: record.timestamp, headers: { ...record.headers } },
-          asError(error),
-        ),
+      answer = invokeProcessingHandler(
+        this.handlers.processing,
+        this.handlerContext(nodeName),
+        { key: record.key, value: record.value, timestamp: record.timestamp, headers: { ...record.headers } },
+        asError(error),
       );
     } catch (fatal) {
       throw new PropagatingError(fatal);

@@ -118,8 +118,15 @@ describe('exception handlers in the TopologyTestDriver', () => {
     });
     const error = thrown(() => json.pipeInput('a', { n: -1 }));
     expect(error.kind).toBe('fatal');
-    expect(error.code).toBe('HANDLER_FAILED');
+    expect(error.code).toBe('HANDLER_THREW');
     expect(error.cause).toBe(boom);
+  });
+
+  it('a handler answering something else than CONTINUE/FAIL is fatal', () => {
+    const { json } = start({ processingExceptionHandler: { handle: () => 'MAYBE' as unknown as 'FAIL' } });
+    const error = thrown(() => json.pipeInput('a', { n: -1 }));
+    expect(error.kind).toBe('fatal');
+    expect(error.code).toBe('INVALID_HANDLER_ANSWER');
   });
 
   it('a handler may answer with dead-letter records, written in place of the skipped one', () => {

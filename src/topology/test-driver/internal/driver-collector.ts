@@ -6,7 +6,8 @@
 import type { Headers } from '../../../client/port.js';
 import { SerializationError, StreamsError } from '../../../errors.js';
 import type { ErrorHandlerContext, ProductionExceptionHandler } from '../../../handlers/types.js';
-import { askHandler, failedByHandler } from '../../../processors/internal/handler-calls.js';
+import { invokeProductionHandler } from '../../../handlers/invoke.js';
+import { failedByHandler } from '../../../processors/internal/handler-calls.js';
 import type { OutputRecord, RecordCollector } from '../../../processors/internal/task-contract.js';
 import { checkedSerialize } from '../../../serdes/internal/checked-serde.js';
 
@@ -40,11 +41,7 @@ export class DriverCollector implements RecordCollector {
     } catch (error) {
       const failed = { topic: record.topic, key: record.key, value: record.value, headers: record.headers, timestamp: record.timestamp };
       const origin = error instanceof SerializationError && error.origin ? error.origin : 'VALUE';
-      const answer = askHandler('production', () =>
-        this.production.handleSerializationException
-          ? this.production.handleSerializationException(context, failed, error as Error, origin)
-          : this.production.handle(context, failed, error as Error),
-      );
+      const answer = invokeProductionHandler(this.production, context, failed, error as Error, origin);
       if (answer.response === 'FAIL') {
         throw failedByHandler('PRODUCTION_FAILED', `Cannot produce to '${record.topic}' from sink '${context.processorNodeId}' (handler answered FAIL)`, error);
       }

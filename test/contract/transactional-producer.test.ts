@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  DeliveryTimeoutError,
   IllegalStateError,
   InvalidRecordError,
   InvalidTimestampError,
@@ -222,6 +223,23 @@ for (const { name, create, skip } of eosBackends()) {
       await p.commitTransaction();
       expect(p.state).toBe('READY');
       expect((await visible(topic, m2, 10_000)).length).toBe(10_000);
+    });
+
+    it('a topic that does not exist: retried until the delivery timeout, then DeliveryTimeoutError naming it (record-level)', async () => {
+      const missing = uniqueTopic('txp-missing');
+      const m = uniqueName('miss');
+      const p = await producer({ deliveryTimeoutMs: 1500, retryBackoffMs: 100 });
+      p.beginTransaction();
+      const good = p.send({ topic: topics.out, key: 'k', value: `${m}-ok` }, undefined, IGNORE);
+      const started = Date.now();
+      const err = await p.send({ topic: missing, key: 'k', value: 'v' }, undefined, IGNORE).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DeliveryTimeoutError);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+      expect((err as Error).message).toContain(`'${missing}'`);
+      expect(p.state).toBe('IN_TRANSACTION');
+      await good;
+      await p.commitTransaction();
+      expect(await visible(topics.out, m, 1)).toEqual([`${m}-ok`]);
     });
 
     /** Creates a topic, sends and commits one record (so the producer caches the config), then alters the config. */

@@ -45,9 +45,8 @@ export async function deliverBatch(ctx: SenderContext, topic: string, partition:
     } catch (err) {
       const kind = errorKindOf(err);
       if (kind === 'retriable') {
-        const delay = backoffDelay(attempt, ctx.retryBackoffMs);
-        const deadline = Math.min(...records.map((r) => r.deadline));
-        if (Date.now() + delay >= deadline) {
+        const remaining = Math.min(...records.map((r) => r.deadline)) - Date.now();
+        if (remaining <= 0) {
           return settleAll(
             records,
             new DeliveryTimeoutError(
@@ -57,7 +56,7 @@ export async function deliverBatch(ctx: SenderContext, topic: string, partition:
             ),
           );
         }
-        await sleep(delay);
+        await sleep(Math.min(backoffDelay(attempt, ctx.retryBackoffMs), remaining));
         continue;
       }
       if (kind === 'record' && err instanceof StreamsError) {

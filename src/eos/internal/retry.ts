@@ -12,9 +12,9 @@ export async function retryRetriable<T>(
     try {
       return await op();
     } catch (err) {
-      const delay = backoffDelay(attempt, settings.retryBackoffMs);
-      if (errorKindOf(err) !== 'retriable' || Date.now() + delay >= deadline) throw err;
-      await sleep(delay);
+      const remaining = deadline - Date.now();
+      if (errorKindOf(err) !== 'retriable' || remaining <= 0) throw err;
+      await sleep(Math.min(backoffDelay(attempt, settings.retryBackoffMs), remaining));
     }
   }
 }

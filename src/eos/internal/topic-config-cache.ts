@@ -126,16 +126,15 @@ export class TopicConfigCache {
         if (errorKindOf(err) !== 'retriable') throw err;
         const stop = this.opts.stopError();
         if (stop) throw stop;
-        const delay = backoffDelay(attempt, this.opts.retryBackoffMs);
-        const elapsed = Date.now() - start;
-        if (elapsed + delay >= this.opts.deliveryTimeoutMs) {
+        const remaining = start + this.opts.deliveryTimeoutMs - Date.now();
+        if (remaining <= 0) {
           const reason = err instanceof StreamsError ? err.code : String(err);
           throw new DeliveryTimeoutError(
             `Topic '${topic}' could not be described within deliveryTimeoutMs=${this.opts.deliveryTimeoutMs} (${reason}); does the topic exist? Create it or fix the topic name`,
             { cause: err },
           );
         }
-        await sleep(delay);
+        await sleep(Math.min(backoffDelay(attempt, this.opts.retryBackoffMs), remaining));
       }
     }
   }

@@ -107,8 +107,18 @@ export class TopologyTestDriver {
 
   private pipe(topic: string, key: Buffer | null, value: Buffer | null, headers: Headers, timestamp: number): void {
     this.guard('pipeInput');
-    this.processOne({ topic, partition: 0, key, value, headers, timestamp });
-    this.drain();
+    this.run(() => this.processOne({ topic, partition: 0, key, value, headers, timestamp }));
+  }
+
+  /** Runs `work`, then processes the records it wrote to source topics; on failure those are dropped. */
+  private run(work: () => void): void {
+    try {
+      work();
+      this.drain();
+    } catch (error) {
+      this.pending.length = 0;
+      throw error;
+    }
   }
 
   private processOne(record: Omit<ConsumedRecord, 'offset'>): void {
@@ -138,9 +148,10 @@ export class TopologyTestDriver {
     this.guard('advanceWallClockTime');
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`advanceWallClockTime: ms must be >= 0, got ${ms}`);
     this.wallClockMs += ms;
-    for (const task of this.tasks) task.punctuateWallClock(this.wallClockMs);
-    this.commit();
-    this.drain();
+    this.run(() => {
+      for (const task of this.tasks) task.punctuateWallClock(this.wallClockMs);
+      this.commit();
+    });
   }
 
   /** The driver's wall-clock time. */

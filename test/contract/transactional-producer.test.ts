@@ -242,6 +242,28 @@ for (const { name, create, skip } of eosBackends()) {
       expect(await visible(topics.out, m, 1)).toEqual([`${m}-ok`]);
     });
 
+    it('sendOffsetsToTransaction: offsets commit with the transaction and vanish with an abort', async () => {
+      const input = uniqueTopic('txp-in');
+      await backend.createTopic(input, 2);
+      const group = uniqueName('txp-group');
+      const p = await producer();
+      const admin = backend.cluster.admin();
+      try {
+        p.beginTransaction();
+        await p.send({ topic: topics.out, key: 'k', value: uniqueName('off') }, undefined, IGNORE);
+        await p.sendOffsetsToTransaction([{ topic: input, partition: 1, offset: 7 }], group);
+        await p.abortTransaction();
+        expect(await admin.committedOffsets(group, input)).toEqual([-1, -1]);
+        p.beginTransaction();
+        await p.sendOffsetsToTransaction([{ topic: input, partition: 1, offset: 5 }], group);
+        await p.commitTransaction();
+        await waitFor(async () => (await admin.committedOffsets(group, input))[1] === 5, { timeoutMs: 10_000 });
+        expect(await admin.committedOffsets(group, input)).toEqual([-1, 5]);
+      } finally {
+        await admin.close();
+      }
+    });
+
     /** Creates a topic, sends and commits one record (so the producer caches the config), then alters the config. */
     async function cachedThenAltered(p: TransactionalProducer, topic: string, config: Record<string, string>): Promise<void> {
       await backend.createTopic(topic, 2);

@@ -134,7 +134,8 @@ export class Broker {
     const log = this.log(topic, partition);
     const tp = `${topic}-${partition}`;
     // 3.
-    const batch = validateProduce(bytes, { tp, config: parseTopicConfig(effectiveConfig(this.topic(topic).config)), now: this.now() });
+    const config = parseTopicConfig(effectiveConfig(this.topic(topic).config));
+    const batch = validateProduce(bytes, { tp, config, now: this.now() });
     if (batch.producerId !== NO_PRODUCER_ID) {
       // 4.
       if (!this.txn.isKnownProducerId(batch.producerId))
@@ -146,7 +147,7 @@ export class Broker {
     const check = log.producers.check(batch, tp, log.highWatermark);
     if (check.kind === 'duplicate') return check.metadata.firstOffset;
     // 7.
-    const entry = log.appendBatch(bytes, batch);
+    const entry = log.appendBatch(bytes, batch, config.logAppendTime ? this.now() : undefined);
     this.notify();
     return entry.baseOffset;
   }

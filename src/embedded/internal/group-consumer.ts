@@ -32,7 +32,7 @@ interface PartitionState {
   held: boolean;
   inFlight: Promise<void> | undefined;
   seekEpoch: number;
-  /** Broker change counter at the last empty fetch (skip refetching until something changed). */
+  /** Log version at the last empty fetch (skip refetching until the partition changed). */
   emptyAt: number;
 }
 
@@ -51,7 +51,6 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
   private running = false;
   private closed = false;
   private rejoining = false;
-  private changes = 0;
   private wakeUp: (() => void) | undefined;
   private unlisten: (() => void) | undefined;
   private loopDone: Promise<void> = Promise.resolve();
@@ -75,10 +74,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     if (this.topics.length === 0) throw new IllegalStateError('run() needs subscribe(topics) first');
     this.handlers = handlers;
     this.running = true;
-    this.unlisten = this.broker.onChange(() => {
-      this.changes++;
-      this.wake();
-    });
+    this.unlisten = this.broker.onChange(() => this.wake());
     const done = this.join();
     this.loopDone = this.loop();
     await done;
@@ -144,7 +140,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     while (this.running) {
       this.heartbeat();
       for (const s of this.parts.values()) {
-        if (s.held || s.paused || s.inFlight || s.emptyAt === this.changes || !this.running) continue;
+        if (s.held || s.paused || s.inFlight || s.emptyAt === this.versionOf(s.tp) || !this.running) continue;
         s.inFlight = this.fetchOne(s).finally(() => {
           s.inFlight = undefined;
           this.wake();
@@ -155,6 +151,15 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
         const t = setTimeout(resolve, this.heartbeatMs);
         t.unref?.();
       });
+    }
+  }
+
+  /** Version of a partition's log (-2 when the topic is gone, so it is not refetched). */
+  private versionOf(tp: TopicPartition): number {
+    try {
+      return this.broker.log(tp.topic, tp.partition).version;
+    } catch {
+      return -2;
     }
   }
 
@@ -185,17 +190,25 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
       .catch((err) => this.crash(err));
   }
 
+  /** One fetch + eachBatch of a partition; never rejects (errors crash the consumer, a deleted topic is skipped). */
   private async fetchOne(s: PartitionState): Promise<void> {
     const { topic, partition } = s.tp;
-    if (s.position === undefined) s.position = this.startOffset(s.tp);
     const epoch = s.seekEpoch;
-    const changes = this.changes;
-    const result = await this.broker.fetch(topic, partition, s.position, this.isolation, this.options.maxBytesPerPartition);
+    const version = this.versionOf(s.tp);
+    let result;
+    try {
+      if (s.position === undefined) s.position = this.startOffset(s.tp);
+      result = await this.broker.fetch(topic, partition, s.position, this.isolation, this.options.maxBytesPerPartition);
+    } catch (e) {
+      if (e instanceof KafkaProtocolError && e.kafkaCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION) s.emptyAt = -2;
+      else this.crash(e);
+      return;
+    }
     // a seek, revocation or close made this fetch stale
     if (!this.running || this.parts.get(key(s.tp)) !== s || s.seekEpoch !== epoch || s.paused) return;
     s.position = result.nextOffset;
     if (result.records.length === 0) {
-      s.emptyAt = changes;
+      s.emptyAt = version;
       return;
     }
     try {

@@ -4,8 +4,9 @@
  * the aborted-transactions index used by read_committed fetches.
  */
 import type { ConsumedRecord, Headers } from '../../client/port.js';
-import { decodeBatch, encodeControlBatch, isControl, isTransactional, lastOffset, withBaseOffset, type RecordBatch } from './record-batch.js';
+import { BatchAttr, decodeBatch, encodeControlBatch, isControl, isTransactional, lastOffset, withBaseOffset, CRC_OFFSET, type RecordBatch } from './record-batch.js';
 import { ProducerStateTable } from './producer-state.js';
+import { crc32c } from './crc32c.js';
 
 /** A batch stored in the log. */
 export interface LogEntry {
@@ -41,11 +42,23 @@ function toHeaders(headers: RecordBatch['records'][number]['headers']): Headers 
   return out;
 }
 
+/** Sets the LogAppendTime attribute bit and max timestamp of batch bytes, recomputing the CRC. */
+function stampLogAppendTime(bytes: Buffer, time: number): Buffer {
+  const copy = Buffer.from(bytes);
+  const attrAt = CRC_OFFSET + 4;
+  copy.writeInt16BE(copy.readInt16BE(attrAt) | BatchAttr.TIMESTAMP_LOG_APPEND, attrAt);
+  copy.writeBigInt64BE(BigInt(time), attrAt + 2 + 4 + 8); // after attributes, lastOffsetDelta, baseTimestamp
+  copy.writeUInt32BE(crc32c(copy.subarray(attrAt)), CRC_OFFSET);
+  return copy;
+}
+
 /** One partition's log. */
 export class PartitionLog {
   readonly entries: LogEntry[] = [];
   readonly producers = new ProducerStateTable();
   readonly aborted: AbortedTxn[] = [];
+  /** Bumped on every append (data or marker): readers skip refetching an unchanged partition. */
+  version = 0;
 
   constructor(readonly topic: string, readonly partition: number) {}
 
@@ -61,14 +74,24 @@ export class PartitionLog {
     return firsts.length ? Math.min(...firsts) : this.highWatermark;
   }
 
-  /** Appends a validated client batch: assigns offsets, stores the bytes, updates producer state. */
-  appendBatch(bytes: Buffer, batch: RecordBatch): LogEntry {
+  /**
+   * Appends a validated client batch: assigns offsets, stores the bytes,
+   * updates producer state. With `logAppendTime` (topic config
+   * LogAppendTime) the batch is stamped as Kafka does: timestamp-type bit set,
+   * max timestamp = append time, CRC recomputed.
+   */
+  appendBatch(bytes: Buffer, batch: RecordBatch, logAppendTime?: number): LogEntry {
     const baseOffset = this.highWatermark;
-    const stored = withBaseOffset(bytes, baseOffset);
-    const decoded = { ...batch, baseOffset };
+    let stored = withBaseOffset(bytes, baseOffset);
+    let decoded = { ...batch, baseOffset };
+    if (logAppendTime !== undefined) {
+      stored = stampLogAppendTime(stored, logAppendTime);
+      decoded = { ...decoded, attributes: decoded.attributes | BatchAttr.TIMESTAMP_LOG_APPEND, maxTimestamp: logAppendTime };
+    }
     const entry: LogEntry = { baseOffset, lastOffset: lastOffset(decoded), bytes: stored, batch: decoded };
     this.entries.push(entry);
     this.producers.onAppend(decoded, isTransactional(decoded));
+    this.version++;
     return entry;
   }
 
@@ -88,6 +111,19 @@ export class PartitionLog {
     const first = this.producers.onMarker(producerId, producerEpoch);
     // 4.
     if (!commit && first !== null) this.aborted.push({ producerId, firstOffset: first, lastOffset: baseOffset });
+    this.version++;
+  }
+
+  /** Index of the first entry whose last offset is >= `offset` (binary search). */
+  private firstEntryFrom(offset: number): number {
+    let lo = 0;
+    let hi = this.entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.entries[mid]!.lastOffset < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** True when the producer has an open transaction in this partition. */
@@ -111,8 +147,8 @@ export class PartitionLog {
     const records: ConsumedRecord[] = [];
     let next = fromOffset;
     let bytes = 0;
-    for (const entry of this.entries) {
-      if (entry.lastOffset < fromOffset) continue;
+    for (let i = this.firstEntryFrom(fromOffset); i < this.entries.length; i++) {
+      const entry = this.entries[i]!;
       if (entry.baseOffset >= limit) break;
       if (bytes > 0 && bytes + entry.bytes.length > maxBytes) break;
       bytes += entry.bytes.length;
@@ -123,7 +159,8 @@ export class PartitionLog {
       for (const r of b.records) {
         const offset = b.baseOffset + r.offsetDelta;
         if (offset < fromOffset) continue;
-        records.push({ topic: this.topic, partition: this.partition, offset, key: r.key, value: r.value, headers: toHeaders(r.headers), timestamp: b.baseTimestamp + r.timestampDelta });
+        const timestamp = b.attributes & BatchAttr.TIMESTAMP_LOG_APPEND ? b.maxTimestamp : b.baseTimestamp + r.timestampDelta;
+        records.push({ topic: this.topic, partition: this.partition, offset, key: r.key, value: r.value, headers: toHeaders(r.headers), timestamp });
       }
     }
     return { records, nextOffset: Math.max(next, fromOffset), highWatermark: hw, lastStableOffset: lso };

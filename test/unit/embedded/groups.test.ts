@@ -79,11 +79,12 @@ describe('membership and generations', () => {
     await waitFor(() => m2.state.owned.size === 1);
     const g2 = cluster.describeGroup('g').generationId;
     expect(g2).toBeGreaterThan(g1);
-    expect(m1.state.events[1]).toMatchObject({ assigned: [], revoked: [1] });
+    const moved = [...m2.state.owned]; // which one depends on the (random) member id order, as in Kafka
+    expect(m1.state.events[1]).toMatchObject({ assigned: [], revoked: moved });
     await m2.c.close();
     await waitFor(() => m1.state.owned.size === 2);
     expect(cluster.describeGroup('g').generationId).toBeGreaterThan(g2);
-    expect(m1.state.events.at(-1)).toMatchObject({ assigned: [1], revoked: [] });
+    expect(m1.state.events.at(-1)).toMatchObject({ assigned: moved, revoked: [] });
   });
 
   it('a revoked partition is handed over only after its in-flight eachBatch finished', async () => {

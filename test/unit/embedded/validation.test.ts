@@ -144,9 +144,13 @@ describe('record-level rules (record_errors)', () => {
     expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_TIMESTAMP);
     expect(e.recordErrors.map((x) => x.batchIndex)).toEqual([0, 2]);
   });
-  it('LogAppendTime topics accept any CreateTime', async () => {
+  it('LogAppendTime topics accept any CreateTime and stamp the append time (batch re-stamped, CRC still valid)', async () => {
     await cluster.alterTopicConfig('t', { 'message.timestamp.type': 'LogAppendTime' });
-    expect(produce('t', encodeBatch({ records: [r('a', 'v', NOW + 10 * 3_600_000)] }))).toBe(0);
+    now = NOW + 7;
+    expect(produce('t', encodeBatch({ records: [r('a', 'v', NOW + 10 * 3_600_000), r('b', 'v', 5)] }))).toBe(0);
+    expect((await cluster.readCommitted('t')).map((x) => x.timestamp)).toEqual([NOW + 7, NOW + 7]);
+    const stored = cluster.broker.log('t', 0).entries[0]!.bytes;
+    expect(stored.readUInt32BE(CRC_OFFSET)).toBe(crc32c(stored.subarray(CRC_OFFSET + 4)));
   });
   it('non-incremental inner offsets -> INVALID_RECORD naming the record', () => {
     const e = rejected('t', { records: [r('a'), { ...r('b'), offsetDelta: 5 }, { ...r('c'), offsetDelta: 2 }] });

@@ -30,6 +30,8 @@ export function formatProgress(
 
 /** A running progress line. */
 export interface ProgressLine {
+  /** Clears the line until the next refresh (call before writing anything else to the terminal). */
+  clear(): void;
   /** Stops refreshing and clears the line. */
   stop(): void;
 }
@@ -43,18 +45,26 @@ export function startProgressLine(options: {
   const stream = options.stream ?? process.stderr;
   let previous = options.source.metrics();
   let at = Date.now();
+  let shown = false;
   const timer = setInterval(() => {
     const now = options.source.metrics();
     const t = Date.now();
     stream.write(`\r\x1b[2K${formatProgress(options.source.state(), now, previous, t - at)}`);
+    shown = true;
     previous = now;
     at = t;
   }, options.intervalMs ?? 1000);
   timer.unref();
+  const clear = (): void => {
+    if (!shown) return;
+    stream.write('\r\x1b[2K');
+    shown = false;
+  };
   return {
+    clear,
     stop() {
       clearInterval(timer);
-      stream.write('\r\x1b[2K');
+      clear();
     },
   };
 }

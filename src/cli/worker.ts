@@ -76,7 +76,8 @@ function placeApp(def: AppDefinition, options: RunOptions, logger: Logger): Plac
 export async function runWorker(options: RunOptions, io: WorkerIo, hooks: WorkerHooks = {}): Promise<number> {
   // Loggers the app module creates itself (handlers, default loggers) follow --log-level too.
   process.env.LOG_LEVEL = options.logLevel;
-  const logger = createCliLogger(options.logLevel, { destination: io.stdout });
+  let progress: ProgressLine | undefined;
+  const logger = createCliLogger(options.logLevel, { destination: io.stdout, beforeWrite: () => progress?.clear() });
   setRootLogger(logger);
   const log = logger.child({ component: 'cli' });
   const def = await loadApp(options.modulePath, io.cwd);
@@ -96,7 +97,6 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
 
   const source: MetricsSource = { metrics: () => app.metrics(), state: () => app.state };
   let metricsServer: MetricsServer | undefined;
-  let progress: ProgressLine | undefined;
   let stopRequested: (why: string) => void = () => undefined;
   const stopped = new Promise<string>((resolve) => (stopRequested = resolve));
   const onSignal = (signal: NodeJS.Signals): void => {

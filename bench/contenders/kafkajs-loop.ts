@@ -25,7 +25,9 @@ async function main(): Promise<void> {
   const consumer = kafka.consumer({ groupId: args.group, readUncommitted: false });
   // The run is complete (every offset committed) when the runner stops us; a
   // disconnect waits for the consumer's long poll (maxWaitTimeInMs 5 s), so it is bounded.
+  let commits = 0;
   onStop(async () => {
+    emit('metrics', { metrics: { commits } });
     await consumer.disconnect();
     await producer.disconnect();
   }, 1500);
@@ -52,6 +54,7 @@ async function main(): Promise<void> {
           topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }],
         });
         await transaction.commit();
+        commits++;
       } catch (err) {
         await transaction.abort();
         throw err;

@@ -21,9 +21,16 @@ export interface Row {
   maxRssMiB: number;
   cpuSeconds: number;
   cpuMicrosPerRecord: number;
+  /** Transactions (commits) the contender reported, median over rounds. */
+  commits?: number;
   vsKafkajs?: number;
   vsJava?: number;
   vsBroker?: number;
+}
+
+function commitsOf(metrics: unknown): number | undefined {
+  const c = (metrics as { commits?: unknown } | undefined)?.commits;
+  return typeof c === 'number' ? c : undefined;
 }
 
 const ORDER = ['broker-produce', 'broker-consume', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs'];
@@ -45,6 +52,7 @@ export function aggregate(results: RunResult[]): Row[] {
       latencyP50Ms: lat((r) => r.latencyP50Ms), latencyP99Ms: lat((r) => r.latencyP99Ms),
       maxRssMiB: median(ok.map((r) => r.maxRssKb / 1024)), cpuSeconds: median(ok.map((r) => r.cpuSeconds)),
       cpuMicrosPerRecord: median(ok.map((r) => (r.cpuSeconds / (r.cpuRecords ?? r.records)) * 1e6)),
+      commits: median(ok.map((r) => commitsOf(r.childMetrics)).filter((x): x is number => x !== undefined)),
     };
   });
   const rate = (id: string): number | undefined => {
@@ -74,12 +82,12 @@ export function formatTable(rows: Row[]): string {
   const withKafkajs = rows.some((r) => r.vsKafkajs !== undefined);
   const head = ['contender', 'records/s (median)', 'spread', ...(withKafkajs ? ['vs kafkajs'] : []),
     ...(withJava ? ['vs Java KS'] : []), ...(withBroker ? ['vs broker'] : []),
-    'latency p50 ms', 'latency p99 ms', 'peak RSS MiB', 'CPU s', 'CPU µs/rec', 'check'];
+    'latency p50 ms', 'latency p99 ms', 'peak RSS MiB', 'CPU s', 'CPU µs/rec', 'commits', 'check'];
   const lines = rows.map((r) => {
     const failed = r.okRuns === 0;
     return [r.label, failed ? 'FAILED' : num(r.recordsPerSec), failed ? '–' : `±${num(r.spreadPercent, 1)}%`,
       ...(withKafkajs ? [ratio(r.vsKafkajs)] : []), ...(withJava ? [ratio(r.vsJava)] : []), ...(withBroker ? [ratio(r.vsBroker)] : []),
-      num(r.latencyP50Ms), num(r.latencyP99Ms), num(r.maxRssMiB), num(r.cpuSeconds, 2), num(r.cpuMicrosPerRecord, 1),
+      num(r.latencyP50Ms), num(r.latencyP99Ms), num(r.maxRssMiB), num(r.cpuSeconds, 2), num(r.cpuMicrosPerRecord, 1), num(r.commits),
       `${r.status} (${r.okRuns}/${r.runs})`];
   });
   const all = [head, ...lines];

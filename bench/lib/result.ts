@@ -23,6 +23,8 @@ export interface RunResult {
   outputCount?: number;
   expectedOutput?: number;
   loadMs?: number;
+  /** What the contender reported about itself at stop (sluice: `app.metrics()`). */
+  childMetrics?: unknown;
   /** Wall time of the whole run: topics, load, child, check, cleanup (seconds). */
   wallSeconds?: number;
 }

@@ -98,7 +98,9 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
     const usage = await child.stop();
     const stopMs = Date.now() - stopAt;
     const seconds = (waited.at - first) / 1000;
+    const metricsEvent = child.events.find((e) => e.event === 'metrics');
     const base = {
+      ...(metricsEvent ? { childMetrics: metricsEvent['metrics'] } : {}),
       loadMs, startupMs: first - child.spawnedAt, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds,
       usageSource: usage.source, seconds,
     };

@@ -82,6 +82,13 @@ public final class KafkaStreamsBench {
             }
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            double commits = 0;
+            for (var e : streams.metrics().entrySet()) {
+                if (e.getKey().name().equals("commit-total") && e.getKey().group().equals("stream-thread-metrics")) {
+                    commits += ((Number) e.getValue().metricValue()).doubleValue();
+                }
+            }
+            System.out.println("BENCH {\"event\":\"metrics\",\"metrics\":{\"commits\":" + (long) commits + "}}");
             streams.close(Duration.ofSeconds(30));
             ProcessStats.printUsage();
             closed.countDown();

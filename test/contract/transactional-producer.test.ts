@@ -264,6 +264,23 @@ for (const { name, create, skip } of eosBackends()) {
       }
     });
 
+    it('fencing detected by EndTxn: commit rejects with ProducerFencedError, the producer is fatal, nothing visible', async () => {
+      const m = uniqueName('fence-commit');
+      const first = await producer();
+      first.beginTransaction();
+      await first.send({ topic: topics.out, key: 'k', value: `${m}-old` }, undefined, IGNORE);
+      const second = new TransactionalProducer({ transactionalId: first.transactionalId, cluster: backend.cluster });
+      producers.push(second);
+      await second.initTransactions();
+      await expect(first.commitTransaction()).rejects.toBeInstanceOf(ProducerFencedError);
+      expect(first.state).toBe('FATAL_ERROR');
+      expect(() => first.beginTransaction()).toThrow(IllegalStateError);
+      second.beginTransaction();
+      await second.send({ topic: topics.out, key: 'k', value: `${m}-new` });
+      await second.commitTransaction();
+      expect(await visible(topics.out, m, 1)).toEqual([`${m}-new`]);
+    });
+
     /** Creates a topic, sends and commits one record (so the producer caches the config), then alters the config. */
     async function cachedThenAltered(p: TransactionalProducer, topic: string, config: Record<string, string>): Promise<void> {
       await backend.createTopic(topic, 2);

@@ -26,6 +26,19 @@ export function unknownTopic(name: string): KafkaProtocolError {
   );
 }
 
+/** Retries a coordinator call on the retriable coordinator errors kafkajs' admin does not retry (up to ~10 s). */
+async function retryCoordinator<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      const retriable = error instanceof KafkaProtocolError && error.retriable;
+      if (!retriable || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 500)));
+    }
+  }
+}
+
 /** Admin port backed by one lazily connected kafkajs admin client. */
 export class KafkaJsAdmin implements AdminPort {
   private readonly admin: Admin;
@@ -62,17 +75,37 @@ export class KafkaJsAdmin implements AdminPort {
     if (!topics.includes(name)) throw unknownTopic(name);
   }
 
+  /**
+   * Creates a topic and waits until every partition has a leader, so a produce right after works.
+   * 1. CreateTopics with kafkajs' waitForLeaders.
+   * 2. Under KRaft the answer can come before this broker's metadata cache knows the topic, and
+   *    kafkajs' waitForLeaders retries LEADER_NOT_AVAILABLE only: UNKNOWN_TOPIC_OR_PARTITION there
+   *    means "created, not yet visible".
+   * 3. Poll metadata (up to 15 s) until every partition has a leader.
+   */
   async createTopic(name: string, options: NewTopic = {}): Promise<void> {
+    const partitions = options.partitions ?? 1;
     const configEntries = Object.entries(options.config ?? {}).map(([key, value]) => ({ name: key, value }));
-    // waitForLeaders: kafkajs polls metadata until every partition has a leader, so a produce right after works.
-    const created = await this.call(`create topic '${name}'`, (a) =>
-      a.createTopics({
-        topics: [{ topic: name, numPartitions: options.partitions ?? 1, configEntries }],
-        waitForLeaders: true,
-      }),
-    );
+    let created: boolean;
+    try {
+      created = await this.call(`create topic '${name}'`, (a) =>
+        a.createTopics({ topics: [{ topic: name, numPartitions: partitions, configEntries }], waitForLeaders: true }),
+      );
+    } catch (error) {
+      if (!(error instanceof KafkaProtocolError) || error.kafkaCode !== KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION) throw error;
+      created = true;
+    }
     if (!created) {
       throw new KafkaProtocolError(KafkaErrorCode.TOPIC_ALREADY_EXISTS, `TOPIC_ALREADY_EXISTS (36): topic '${name}' already exists`);
+    }
+    for (const deadline = Date.now() + 15_000; ; ) {
+      const ready = await this.call(`metadata of '${name}'`, (a) => a.fetchTopicMetadata({ topics: [name] })).then(
+        (m) => m.topics[0]?.partitions.length === partitions && m.topics[0].partitions.every((p) => p.leader >= 0),
+        () => false,
+      );
+      if (ready) return;
+      if (Date.now() > deadline) throw unknownTopic(name);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
@@ -148,8 +181,8 @@ export class KafkaJsAdmin implements AdminPort {
 
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {
     await this.requireTopic(topic);
-    const groups = await this.call(`committed offsets of '${groupId}' on '${topic}'`, (a) =>
-      a.fetchOffsets({ groupId, topics: [topic] }),
+    const groups = await retryCoordinator(() =>
+      this.call(`committed offsets of '${groupId}' on '${topic}'`, (a) => a.fetchOffsets({ groupId, topics: [topic] })),
     );
     const result: number[] = [];
     for (const p of groups.find((g) => g.topic === topic)?.partitions ?? []) result[p.partition] = Number(p.offset);

@@ -87,8 +87,7 @@ export type { KStream } from './topology/kstream.js';
 export type { KGroupedStream, KTable } from './topology/kgrouped-stream.js';
 export { Branched } from './topology/branched-kstream.js';
 export type { BranchedKStream } from './topology/branched-kstream.js';
-export { Named, Consumed, Produced, Materialized } from './topology/options.js';
-export type { Grouped } from './topology/options.js';
+export { Named, Consumed, Produced, Grouped, Materialized } from './topology/options.js';
 export { Topology } from './topology/topology.js';
 export type { SourceOptions, SinkOptions } from './topology/topology.js';
 export type {

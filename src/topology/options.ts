@@ -57,6 +57,14 @@ export interface Grouped<K, V> {
   name?: string;
 }
 
+/** Helpers for {@link Grouped}. */
+export const Grouped = {
+  /** Groups with these serdes. */
+  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): Grouped<K, V> {
+    return { keySerde, valueSerde };
+  },
+};
+
 /**
  * Where an aggregation keeps its state: store name (default generated) and
  * serdes of the stored bytes (default: the stream's serdes, else `Serdes.Json()`).

@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   Branched,
+  Consumed,
+  Grouped,
+  Materialized,
   Named,
+  Produced,
   Serdes,
   Stores,
   StreamsBuilder,
@@ -234,6 +238,19 @@ describe('KStream DSL through the TopologyTestDriver', () => {
     expect(driver.createOutputTopic('reduced', S, S).readValuesToList()).toEqual(['1', '1+2']);
     expect(driver.createOutputTopic('aggregated', S, Serdes.Json<string[]>()).readValuesToList()).toEqual([['1'], ['1', '2']]);
     expect(driver.getKeyValueStore<string, string[]>('lists').get('k')).toEqual(['1', '2']);
+  });
+
+  it('Consumed/Produced/Grouped/Materialized helpers set serdes and store names', () => {
+    const b = new StreamsBuilder();
+    b.stream('in', Consumed.with(S, S))
+      .groupByKey(Grouped.with(S, S))
+      .count({ ...Materialized.with<string, number>(S, Serdes.Int32()), ...Materialized.as<string, number>('by-key') })
+      .toStream()
+      .to('out', Produced.with(S, Serdes.Int32()));
+    driver = new TopologyTestDriver(b.build());
+    driver.createInputTopic('in', S, S).pipeInput('k', 'v');
+    expect(driver.createOutputTopic('out', S, Serdes.Int32()).readKeyValue()).toEqual({ key: 'k', value: 1 });
+    expect(driver.getKeyValueStore<string, number>('by-key').get('k')).toBe(1);
   });
 
   it('groupBy with a new key, and groupByKey after a key change, are TopologyErrors naming the explicit fix', () => {

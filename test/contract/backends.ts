@@ -15,7 +15,7 @@ export interface BackendContext {
   cluster: ClusterPort;
   admin: AdminPort;
   /** Every record a reader with `isolation` sees now, sorted by partition then offset. */
-  read(topic: string, isolation?: ReadIsolation): Promise<Pick<ConsumedRecord, 'partition' | 'offset' | 'key' | 'value' | 'timestamp'>[]>;
+  read(topic: string, isolation?: ReadIsolation): Promise<(Pick<ConsumedRecord, 'partition' | 'offset' | 'key' | 'value' | 'timestamp'> & { headers: Record<string, unknown> })[]>;
   /** How long eventually-true conditions may take (rebalances on real Kafka take seconds). */
   patienceMs: number;
   /** Consumer timing suited to the backend. */

@@ -68,6 +68,7 @@ for (const backend of await backends()) {
       expect(read.map((r) => [r.partition, r.offset, r.key?.toString() ?? null, r.value?.toString()])).toEqual([
         [1, 0, 'k1', 'v1'], [1, 1, null, 'v2'], [1, 2, 'k3', 'v3'],
       ]);
+      expect(String(read[0]!.headers.h)).toBe('x');
     });
 
     it('transactions: commit visible, abort invisible to read_committed and visible to read_uncommitted', async () => {
@@ -109,6 +110,10 @@ for (const backend of await backends()) {
       await p1.beginTransaction();
       await p1.produce({ topic: t, partition: 0, records: [rec('k', 'zombie')] });
       const p2 = await producer(id);
+      // the fenced producer's next produce and EndTxn fail with a fencing error, and it stays unusable
+      const pe = await p1.produce({ topic: t, partition: 0, records: [rec('k', 'late')] }).then(() => undefined, (x: unknown) => x);
+      expect(pe).toBeInstanceOf(StreamsError);
+      expect((pe as StreamsError).kind).toBe('fencing');
       const e = await p1.commitTransaction().then(() => undefined, (x: unknown) => x);
       expect(e).toBeInstanceOf(StreamsError);
       expect((e as StreamsError).kind).toBe('fencing');
@@ -152,6 +157,41 @@ for (const backend of await backends()) {
       await eventually(() => owned.get('a')!.size === 4, 'a owns all partitions');
       await p.produce({ topic: t, partition: 3, records: [rec(null, 'after')] });
       await eventually(() => seen.includes('after'), 'record after the rebalance');
+    });
+
+    it('group consumer: read_committed skips aborted data, starts at the committed offset, seek and committed()', async () => {
+      const t = await topic();
+      const group = uniqueGroup('contract');
+      const p = await producer(uniqueName('tx'));
+      for (const [v, commit] of [['a', true], ['b', false], ['c', true], ['d', true]] as const) {
+        await p.beginTransaction();
+        await p.produce({ topic: t, partition: 0, records: [rec('k', v)] });
+        await (commit ? p.commitTransaction() : p.abortTransaction());
+      }
+      // a: 0, marker 1, b: 2, marker 3, c: 4, marker 5, d: 6, marker 7; start after a
+      await p.beginTransaction();
+      await p.sendOffsets(group, [{ topic: t, partition: 0, offset: 2 }]);
+      await p.commitTransaction();
+      await eventually(async () => (await ctx.admin.committedOffsets(group, t))[0] === 2, 'offset 2 committed');
+      const got: { offset: number; value: string }[] = [];
+      let seeked = false;
+      const c = track(ctx.cluster.consumer({ groupId: group, ...ctx.consumerTiming }));
+      await c.subscribe([t]);
+      await c.run({
+        onAssignment: async () => undefined,
+        eachBatch: async (b: FetchedBatch) => {
+          for (const r of b.records) got.push({ offset: r.offset, value: r.value!.toString() });
+        },
+      });
+      await eventually(() => got.length === 2, 'c and d');
+      expect(got).toEqual([{ offset: 4, value: 'c' }, { offset: 6, value: 'd' }]);
+      expect(await c.committed([{ topic: t, partition: 0 }])).toEqual([{ topic: t, partition: 0, offset: 2 }]);
+      await c.commitOffsets([{ topic: t, partition: 0, offset: 7 }]);
+      expect(await ctx.admin.committedOffsets(group, t)).toEqual([7]);
+      c.seek({ topic: t, partition: 0, offset: 0 });
+      seeked = true;
+      await eventually(() => got.length === 5, 'a, c and d again after seek');
+      expect(seeked && got.slice(2).map((g) => g.value)).toEqual(['a', 'c', 'd']);
     });
 
     describe('validation errors', () => {

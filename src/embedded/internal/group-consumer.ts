@@ -263,10 +263,8 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
   }
 
   async commitOffsets(offsets: TopicPartitionOffset[]): Promise<void> {
-    if (!this.memberId) {
-      this.broker.groups.commit(this.options.groupId, offsets);
-      return;
-    }
+    // as the kafkajs adapter: commits go through a running member (generation-checked)
+    if (!this.running) throw new IllegalStateError('commitOffsets(): the consumer must be running (call run() first)');
     try {
       this.broker.groups.commitMember(this.options.groupId, this.memberId, this.generationId, offsets);
     } catch (e) {

@@ -178,7 +178,8 @@ describe('delivery', () => {
     await cluster.produce('in', ['0', '1', '2'].map((v) => ({ key: null, value: v, partition: 0 })));
     await cluster.produce('in', [{ key: null, value: 'p1-0', partition: 1 }]);
     const setup = cluster.consumer({ groupId: 'g' });
-    await setup.commitOffsets([{ topic: 'in', partition: 0, offset: 2 }]);
+    await expect(setup.commitOffsets([{ topic: 'in', partition: 0, offset: 2 }])).rejects.toThrow(/must be running/);
+    cluster.broker.groups.commit('g', [{ topic: 'in', partition: 0, offset: 2 }]);
     const m = member('g', { autoOffsetReset: 'latest' });
     await m.start();
     await waitFor(() => m.state.values.includes('2'));

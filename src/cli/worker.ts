@@ -18,7 +18,7 @@ import { createMetricsRegistry, type MetricsSource } from './metrics-registry.js
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 import type { RunOptions } from './options.js';
 import { startProgressLine, type ProgressLine } from './progress-line.js';
-import { oneLineReason } from './internal/reason.js';
+import { connectionHint, oneLineReason } from './internal/reason.js';
 
 /** Streams the worker writes to, and its environment. */
 export interface WorkerIo {
@@ -84,10 +84,14 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
   const placement = placeApp(def, options, logger);
   const { config } = placement;
   const context = { embedded: placement.embedded, applicationId: config.applicationId, logger };
+  const brokers = placement.config.bootstrapServers as string[] | undefined;
   if (def.setup) {
     const admin = placement.cluster.admin();
     try {
       await def.setup({ ...context, admin, cluster: placement.cluster });
+    } catch (error) {
+      io.stderr.write(`sluice: setup of ${options.modulePath} failed: ${oneLineReason(error)}${connectionHint(error, brokers)}\n`);
+      return error instanceof ConfigError ? 2 : 1;
     } finally {
       await admin.close().catch(() => undefined);
     }
@@ -152,7 +156,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
     progress?.stop();
     progress = undefined;
     await app.close().catch(() => undefined);
-    io.stderr.write(`sluice: ${oneLineReason(error)}\n`);
+    io.stderr.write(`sluice: ${oneLineReason(error)}${connectionHint(error, brokers)}\n`);
     code = error instanceof ConfigError ? 2 : 1;
   } finally {
     clearInterval(keepAlive);

@@ -12,3 +12,12 @@ export function oneLineReason(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error && !line.includes(error.cause.message) ? ` (cause: ${error.cause.message.split('\n')[0]})` : '';
   return `${line.startsWith(name) ? line : `${name}: ${line}`}${cause}`;
 }
+
+/** A hint to append when `error` says the brokers cannot be reached. */
+export function connectionHint(error: unknown, brokers: readonly string[] | undefined): string {
+  if (!brokers || brokers.length === 0) return '';
+  const text = error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ''}` : String(error);
+  return /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|network error|Connection error|connection timeout/i.test(text)
+    ? `; is Kafka reachable at ${brokers.join(',')}? (check --bootstrap-servers / KAFKA_BROKERS, or use --embedded)`
+    : '';
+}

@@ -10,8 +10,8 @@ import type { AdminPort, ClusterPort } from '../../src/client/port.js';
 import { createKafkaCluster } from '../../src/client/kafkajs/index.js';
 import { EmbeddedKafkaCluster } from '../../src/embedded/embedded-cluster.js';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
-import { createTopic, describeKafka, readAll, uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
-import { expectInvariant, invariantTopology, produceInputs } from './support.js';
+import { createTopic, describeKafka, uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
+import { expectInvariant, invariantTopology, produceInputs, readCommittedByMarkers } from './support.js';
 
 const PARTITIONS = 8;
 const apps: KafkaStreams[] = [];
@@ -62,7 +62,7 @@ describeKafka('REBALANCE: two instances, one joins, one leaves (real Kafka)', (b
 
     // Mid-run invariant: committed offsets read before and after the outputs.
     const before = await admin.committedOffsets(applicationId, input);
-    const midOutputs = await readAll(brokers, output, { timeoutMs: 60_000 });
+    const midOutputs = await readCommittedByMarkers(brokers, output);
     const after = await admin.committedOffsets(applicationId, input);
     expectInvariant(midOutputs, PARTITIONS, before, after);
 
@@ -82,7 +82,7 @@ describeKafka('REBALANCE: two instances, one joins, one leaves (real Kafka)', (b
 
     expect(await admin.endOffsets(input)).toEqual(Array(PARTITIONS).fill(total / PARTITIONS));
     const committed = await admin.committedOffsets(applicationId, input);
-    const outputs = await readAll(brokers, output, { timeoutMs: 60_000 });
+    const outputs = await readCommittedByMarkers(brokers, output);
     expect(outputs).toHaveLength(total);
     expectInvariant(outputs, PARTITIONS, committed, committed);
     expect(a.metrics().recordsProcessed + b.metrics().recordsProcessed).toBeGreaterThanOrEqual(total);

@@ -10,7 +10,7 @@
  */
 import { expect } from 'vitest';
 import type { ReadRecord } from '../helpers/index.js';
-import { quietKafka } from '../helpers/index.js';
+import { quietKafka, uniqueGroup } from '../helpers/index.js';
 export { invariantTopology } from './fixtures/topology.js';
 
 /** Produces inputs `from` .. `from + count - 1` (see the module comment). */
@@ -61,4 +61,74 @@ export function expectInvariant(outputs: Pick<ReadRecord, 'value'>[], partitions
     }
   }
   expect(missing.slice(0, 10), 'committed inputs without their output').toEqual([]);
+}
+
+interface RawMessage {
+  offset: string;
+  key: Buffer | null;
+  value: Buffer | null;
+  isControlRecord?: boolean;
+  batchContext?: { producerId: string; inTransaction: boolean };
+}
+
+/**
+ * What a read_committed reader sees, computed from the transaction markers of
+ * a read_uncommitted read: a transactional record is visible iff the next
+ * control record of its producer on that partition is a COMMIT marker.
+ *
+ * Why not kafkajs' read_committed: kafkajs 2.2.4 `filterAbortedMessages`
+ * assumes the broker's `abortedTransactions` are sorted by first offset, but
+ * the broker lists them in marker order; when transactions of several
+ * producers interleave on a partition, records of an aborted transaction leak
+ * (observed here: a killed worker's aborted outputs shown as committed).
+ */
+export async function readCommittedByMarkers(brokers: string[], topic: string, timeoutMs = 60_000): Promise<Pick<ReadRecord, 'partition' | 'offset' | 'key' | 'value'>[]> {
+  const kafka = quietKafka(brokers);
+  const admin = kafka.admin();
+  await admin.connect();
+  const ends = await admin.fetchTopicOffsets(topic);
+  await admin.disconnect();
+  const target = new Map(ends.map((e) => [e.partition, Number(e.high)]));
+  const byPartition = new Map<number, Map<number, RawMessage>>(ends.map((e) => [e.partition, new Map()]));
+  const done = () => [...target].every(([p, high]) => high === 0 || [...byPartition.get(p)!.keys()].some((o) => o >= high - 1));
+  if (!done()) {
+    const consumer = kafka.consumer({ groupId: uniqueGroup('markers-reader'), readUncommitted: true });
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.run({
+        eachBatch: async ({ batch }) => {
+          const raw = (batch as unknown as { rawMessages?: RawMessage[] }).rawMessages ?? [];
+          const map = byPartition.get(batch.partition)!;
+          for (const m of raw) map.set(Number(m.offset), m);
+        },
+      });
+      const deadline = Date.now() + timeoutMs;
+      while (!done()) {
+        if (Date.now() > deadline) throw new Error(`readCommittedByMarkers(${topic}): timed out`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await consumer.disconnect();
+    }
+  }
+  const visible: Pick<ReadRecord, 'partition' | 'offset' | 'key' | 'value'>[] = [];
+  for (const [partition, map] of byPartition) {
+    const messages = [...map.entries()].sort((a, b) => a[0] - b[0]);
+    const open = new Map<string, RawMessage[]>();
+    for (const [offset, m] of messages) {
+      if (offset >= target.get(partition)!) continue;
+      const pid = m.batchContext?.producerId ?? '';
+      if (m.isControlRecord) {
+        const commit = m.key !== null && m.key.length >= 4 && m.key.readInt16BE(2) === 1;
+        if (commit) for (const r of open.get(pid) ?? []) visible.push({ partition, offset: Number(r.offset), key: r.key, value: r.value });
+        open.delete(pid);
+      } else if (m.batchContext?.inTransaction) {
+        (open.get(pid) ?? open.set(pid, []).get(pid)!).push(m);
+      } else {
+        visible.push({ partition, offset, key: m.key, value: m.value });
+      }
+    }
+  }
+  return visible.sort((a, b) => a.partition - b.partition || a.offset - b.offset);
 }

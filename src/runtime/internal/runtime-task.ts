@@ -146,7 +146,7 @@ export class RuntimeTask {
       this.#processor.init();
       this.#lastCommitAt = Date.now();
       this.#sm.transition('RUNNING');
-      this.deps.logger.debug({ offsets: this.committedOffsets }, 'task initialized');
+      this.deps.logger.info({ offsets: this.committedOffsets }, 'task initialized at the committed offsets');
     });
   }
 
@@ -273,6 +273,7 @@ export class RuntimeTask {
     this.#lastCommitAt = Date.now();
     this.#processor!.clearCommitRequest();
     this.deps.metrics.commits++;
+    this.deps.logger.debug({ offsets }, 'committed');
   }
 
   async #shutdown(dirty: boolean): Promise<void> {

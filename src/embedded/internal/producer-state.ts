@@ -29,7 +29,13 @@ export interface ProducerEntry {
 /** The outcome of checking a batch: append it, or acknowledge a retried duplicate. */
 export type ProducerCheck = { kind: 'append' } | { kind: 'duplicate'; metadata: BatchMetadata };
 
-const inSequence = (lastSeq: number, nextSeq: number): boolean => nextSeq === lastSeq + 1 || (lastSeq === 0x7fffffff && nextSeq === 0);
+const INT_MAX = 0x7fffffff;
+const inSequence = (lastSeq: number, nextSeq: number): boolean => nextSeq === lastSeq + 1 || (lastSeq === INT_MAX && nextSeq === 0);
+
+/** Kafka's `DefaultRecordBatch.incrementSequence`: sequences wrap from Integer.MAX_VALUE to 0. */
+export function incrementSequence(sequence: number, increment: number): number {
+  return sequence > INT_MAX - increment ? increment - (INT_MAX - sequence) - 1 : sequence + increment;
+}
 
 /** Producer state of one partition. */
 export class ProducerStateTable {
@@ -60,7 +66,7 @@ export class ProducerStateTable {
     const entry = this.entries.get(batch.producerId);
     if (!entry) return { kind: 'append' }; // Kafka accepts any sequence from a producer new to the partition
     const firstSeq = batch.baseSequence;
-    const lastSeq = firstSeq + batch.lastOffsetDelta;
+    const lastSeq = incrementSequence(firstSeq, batch.lastOffsetDelta);
     // 2.
     if (batch.producerEpoch === entry.epoch) {
       const dup = entry.batches.find((b) => b.firstSeq === firstSeq && b.lastSeq === lastSeq);
@@ -96,7 +102,7 @@ export class ProducerStateTable {
       entry = { producerId: batch.producerId, epoch: batch.producerEpoch, batches: [], currentTxnFirstOffset: entry?.currentTxnFirstOffset ?? null };
       this.entries.set(batch.producerId, entry);
     }
-    entry.batches.push({ firstSeq: batch.baseSequence, lastSeq: batch.baseSequence + batch.lastOffsetDelta, firstOffset: batch.baseOffset, lastOffset: lastOffset(batch) });
+    entry.batches.push({ firstSeq: batch.baseSequence, lastSeq: incrementSequence(batch.baseSequence, batch.lastOffsetDelta), firstOffset: batch.baseOffset, lastOffset: lastOffset(batch) });
     if (entry.batches.length > NUM_BATCHES_TO_RETAIN) entry.batches.shift();
     if (transactional && entry.currentTxnFirstOffset === null) entry.currentTxnFirstOffset = batch.baseOffset;
   }

@@ -8,6 +8,7 @@ import { IllegalStateError, KafkaProtocolError, ProducerFencedError, KafkaErrorC
 import type { ProduceAck, ProduceBatch, RawProducerOptions, RawProducerPort, TopicPartitionOffset, WireRecord } from '../../client/port.js';
 import { BatchAttr, encodeBatch, type RecordHeader } from './record-batch.js';
 import type { Broker } from './broker.js';
+import { incrementSequence } from './producer-state.js';
 
 /** Client-side producer states. */
 type ProducerState = 'UNINITIALIZED' | 'READY' | 'IN_TRANSACTION' | 'ENDING' | 'FATAL' | 'CLOSED';
@@ -128,7 +129,7 @@ export class EmbeddedRawProducer implements RawProducerPort {
       // 5.
       const baseOffset = await this.broker.produce(batch.topic, batch.partition, bytes);
       // 6.
-      this.sequences.set(key, (seq + batch.records.length) | 0);
+      this.sequences.set(key, incrementSequence(seq, batch.records.length));
       return { topic: batch.topic, partition: batch.partition, baseOffset };
     } catch (e) {
       return this.failed(e);

@@ -204,6 +204,12 @@ describe('producer epoch and sequence rules', () => {
     expect(rejected('t', batch(pid, 1, 1)).kafkaCode).toBe(KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER);
     expect(produce('t', encodeBatch(batch(pid, 1, 0)))).toBe(1);
   });
+  it('sequences wrap from Integer.MAX_VALUE to 0', async () => {
+    const { pid } = await idempotent();
+    expect(produce('t', encodeBatch(batch(pid, 0, 2147483646, 2)))).toBe(0);
+    expect(produce('t', encodeBatch(batch(pid, 0, 0)))).toBe(2);
+    expect(rejected('t', batch(pid, 0, 5)).kafkaCode).toBe(KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER);
+  });
   it('a producer id this cluster never issued -> UNKNOWN_PRODUCER_ID (59)', () => {
     expect(rejected('t', batch(424242, 0, 0)).kafkaCode).toBe(KafkaErrorCode.UNKNOWN_PRODUCER_ID);
   });

@@ -280,6 +280,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
 
   private punctuate(schedule: PunctuationSchedule, timestamp: number): void {
     const saved = this.current;
+    const savedSkipped = this.skipped; // a punctuation failure does not make the current record skipped
     this.current = { ...NO_RECORD, timestamp };
     this.inPunctuation = true;
     try {
@@ -290,6 +291,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     } finally {
       this.inPunctuation = false;
       this.current = saved;
+      this.skipped = savedSkipped;
     }
   }
 

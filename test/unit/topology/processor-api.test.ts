@@ -232,6 +232,32 @@ describe('Processor API through the TopologyTestDriver', () => {
     expect(() => task.process(rec('x', 2))).toThrow(/in state CLOSED/);
   });
 
+  it('process() outcomes: processed, skipped on a CONTINUE; a failing punctuation does not mark the record skipped', () => {
+    const t = single(() => ({
+      init(c) {
+        expect(() => c.schedule(0, 'STREAM_TIME', () => {})).toThrow(RangeError);
+        expect(() => c.schedule(5, 'SOMETIMES' as 'STREAM_TIME', () => {})).toThrow(RangeError);
+        c.schedule(5, 'STREAM_TIME', () => {
+          throw new Error('tick');
+        });
+      },
+      process(r) {
+        if (r.value === 'bad') throw new Error('bad record');
+      },
+    }));
+    const failures: string[] = [];
+    const task = toRuntime(t).createTask({ subtopology: 0, partition: 0 }, { send() {} }, {
+      deserialization: { handle: () => 'FAIL' },
+      processing: { handle: (ctx, _r, e) => (failures.push(`${ctx.processorNodeId}:${e.message}`), 'CONTINUE') },
+    });
+    task.init();
+    const rec = (value: string, offset: number) => ({ topic: 'in', partition: 0, offset, key: null, value: Buffer.from(value), headers: {}, timestamp: offset * 10 });
+    expect(task.process(rec('ok', 1))).toBe('processed'); // the stream-time punctuation fails (CONTINUE) after it
+    expect(task.process(rec('bad', 2))).toBe('skipped');
+    expect(failures).toEqual(['proc:tick', 'proc:bad record', 'proc:tick']);
+    task.close();
+  });
+
   it('ProcessorSupplier may be an object with get(); each task gets its own instance', () => {
     let instances = 0;
     const t = new Topology()

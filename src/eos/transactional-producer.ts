@@ -65,9 +65,9 @@ export class TransactionalProducer {
       produce: (batch) => this.#conn.produce(batch),
       stopError: () => this.#stopError(),
       onFatal: (err) => this.#failure.toFatal(err),
-      // a NONE failure makes the open transaction abortable (a no-op outside IN_TRANSACTION)
       onRecordFailure: (err, option) => option === TxnSendOption.NONE && this.#failure.toAbortable(err),
       onCallbackError: (err) => this.#failure.callbackThrew(err),
+      onUnknownOutcome: (err) => this.#failure.toAbortable(err),
       fatalError: () => this.#failure.fatal,
       ready: () => this.#initPromise ?? Promise.resolve(),
     });

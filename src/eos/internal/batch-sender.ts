@@ -30,6 +30,12 @@ export interface SenderContext {
   onFatal(error: unknown): Error;
   /** The broker rejected records of `topic` for record reasons: refresh its cached config. */
   onRecordRejection(topic: string): void;
+  /**
+   * Records timed out after an error that leaves it unknown whether the broker
+   * wrote them (REQUEST_TIMED_OUT, NETWORK_EXCEPTION, a non-Kafka error): they
+   * cannot be excluded from the transaction for sure, so it must not commit.
+   */
+  onUnknownOutcome(error: Error): void;
   retryBackoffMs: number;
   deliveryTimeoutMs: number;
 }
@@ -47,14 +53,13 @@ export async function deliverBatch(ctx: SenderContext, topic: string, partition:
       if (kind === 'retriable') {
         const remaining = Math.min(...records.map((r) => r.deadline)) - Date.now();
         if (remaining <= 0) {
-          return settleAll(
-            records,
-            new DeliveryTimeoutError(
-              `${records.length} record(s) for ${topic}-${partition} could not be delivered within deliveryTimeoutMs=${ctx.deliveryTimeoutMs} ` +
-                `after ${attempt + 1} attempt(s); last error: ${(err as Error).message}`,
-              { cause: err },
-            ),
+          const timeout = new DeliveryTimeoutError(
+            `${records.length} record(s) for ${topic}-${partition} could not be delivered within deliveryTimeoutMs=${ctx.deliveryTimeoutMs} ` +
+              `after ${attempt + 1} attempt(s); last error: ${(err as Error).message}`,
+            { cause: err },
           );
+          if (outcomeUnknown(err)) ctx.onUnknownOutcome(timeout);
+          return settleAll(records, timeout);
         }
         await sleep(Math.min(backoffDelay(attempt, ctx.retryBackoffMs), remaining));
         continue;
@@ -123,6 +128,12 @@ function recordError(err: StreamsError, brokerMessage: string | null, topic: str
     default:
       return new InvalidRecordError(what, { cause: err });
   }
+}
+
+/** True when a failed produce may nevertheless have been written by the broker. */
+function outcomeUnknown(err: unknown): boolean {
+  if (!(err instanceof KafkaProtocolError)) return true;
+  return err.kafkaCode === KafkaErrorCode.REQUEST_TIMED_OUT || err.kafkaCode === KafkaErrorCode.NETWORK_EXCEPTION;
 }
 
 function settleAll(records: PendingSend[], error: Error): void {

@@ -26,8 +26,10 @@ export interface PipelineHooks {
   /** The producer's fatal error, if it is in FATAL_ERROR. */
   fatalError(): Error | undefined;
   onFatal(error: unknown): Error;
-  /** A record failed (before its callback runs): the producer applies the option's semantics. */
+  /** A record failed (before its callback runs): with NONE the open transaction becomes abortable. */
   onRecordFailure(error: Error, option: TxnSendOption): unknown;
+  /** Records timed out with an unknown write outcome: whatever the option, the transaction must not commit. */
+  onUnknownOutcome(error: Error): void;
   /** A callback threw. */
   onCallbackError(error: unknown): void;
   /** Resolves when the producer is connected (lazy connect of an idempotent producer). */
@@ -64,6 +66,7 @@ export class SendPipeline {
       fatalError: () => hooks.fatalError(),
       onFatal: (e) => hooks.onFatal(e),
       onRecordRejection: (topic) => cache.refresh(topic),
+      onUnknownOutcome: (error) => hooks.onUnknownOutcome(error),
       retryBackoffMs: settings.retryBackoffMs,
       deliveryTimeoutMs: settings.deliveryTimeoutMs,
     };

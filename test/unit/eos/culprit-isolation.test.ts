@@ -109,15 +109,27 @@ describe('culprit isolation (DESIGN.md §4)', () => {
     const cluster = new FakeCluster();
     cluster.createTopic('t', 1, {});
     const p = await started(cluster, { deliveryTimeoutMs: 100, retryBackoffMs: 10 });
-    cluster.injectProduceError(7, 1000); // REQUEST_TIMED_OUT forever
+    cluster.injectProduceError(6, 1000); // NOT_LEADER_OR_FOLLOWER forever (definitely not written)
     const err = await p.send({ topic: 't', key: 'k', value: 'v' }, undefined, IGNORE).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DeliveryTimeoutError);
-    expect((err as Error).cause).toMatchObject({ kafkaCode: 7 });
+    expect((err as Error).cause).toMatchObject({ kafkaCode: 6 });
     expect(p.state).toBe('IN_TRANSACTION');
     cluster.faults.length = 0;
     await p.send({ topic: 't', key: 'k2', value: 'v2' }, undefined, IGNORE);
     await p.commitTransaction();
     expect(cluster.readCommitted('t').map((r) => r.key!.toString())).toEqual(['k2']);
+    await p.close();
+  });
+
+  it('a delivery timeout after REQUEST_TIMED_OUT (maybe written) makes the transaction abortable even with IGNORE_SEND_ERRORS', async () => {
+    const cluster = new FakeCluster();
+    cluster.createTopic('t', 1, {});
+    const p = await started(cluster, { deliveryTimeoutMs: 100, retryBackoffMs: 10 });
+    cluster.injectProduceError(7, 1000);
+    await expect(p.send({ topic: 't', key: 'k', value: 'v' }, undefined, IGNORE)).rejects.toBeInstanceOf(DeliveryTimeoutError);
+    expect(p.state).toBe('ABORTABLE_ERROR');
+    await expect(p.commitTransaction()).rejects.toMatchObject({ cause: { cause: { kafkaCode: 7 } } });
+    await p.abortTransaction();
     await p.close();
   });
 

@@ -45,6 +45,7 @@ describeKafka('sluice run on Kafka', (brokers) => {
       expect(await first.exit, first.stderr()).toBe(0);
       expect(first.stderr()).toBe('');
       const afterFirst = await committedTotal();
+      if (process.env.SLUICE_TEST_DEBUG) console.log(`run 1 committed ${afterFirst} of 2000 produced so far`);
       expect(afterFirst).toBeGreaterThan(0);
 
       // Run 2: the rest, from the committed offsets.

@@ -3,6 +3,7 @@
  *
  *   npm run bench [-- --records N] [--rounds R] [--only a,b] [--profile]
  *   npm run bench -- --compare [--records N] [--rounds R]
+ *   --tsx: run the Node contenders through tsx instead of compiling them with tsc first
  *
  * Default: sluice exactly_once, sluice at_least_once and a plain kafkajs
  * exactly-once loop, 500,000 records, 1 round. --compare adds the broker limit
@@ -19,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { ensureBroker } from './lib/broker.js';
 import { CONTENDERS, type ContenderId } from './lib/contenders.js';
 import { formatSelfTimes, topSelfTimes } from './lib/cpuprofile.js';
+import { compileContenders } from './lib/compile.js';
 import { buildJavaBench, DEFAULT_JAVA_KAFKA_VERSION } from './lib/java.js';
 import { kafkaClient } from './lib/kafka.js';
 import { aggregate, formatTable, writeJson } from './lib/report.js';
@@ -39,11 +41,12 @@ function options() {
       only: { type: 'string' },
       profile: { type: 'boolean', default: false },
       'timeout-s': { type: 'string' },
+      tsx: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
-    console.log('usage: npm run bench -- [--records N] [--compare] [--rounds R] [--only broker,java-eos,sluice-eos,sluice-alos,kafkajs] [--profile] [--timeout-s S]');
+    console.log('usage: npm run bench -- [--records N] [--compare] [--rounds R] [--only broker,java-eos,sluice-eos,sluice-alos,kafkajs] [--profile] [--timeout-s S] [--tsx]');
     process.exit(0);
   }
   const records = Number(values.records);
@@ -59,7 +62,7 @@ function options() {
   const contenders = only ? (['broker', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs'] as ContenderId[]).filter((c) => only.includes(c)) : order;
   // Each processing phase is bounded: at least 1,000 records/s or the run fails.
   const timeoutMs = values['timeout-s'] ? Number(values['timeout-s']) * 1000 : 60_000 + records;
-  return { records, rounds, compare: values.compare, contenders, profile: values.profile, timeoutMs };
+  return { records, rounds, compare: values.compare, contenders, profile: values.profile, timeoutMs, tsx: values.tsx };
 }
 
 function versionOf(cmd: string, args: string[]): string {
@@ -80,6 +83,8 @@ async function main(): Promise<void> {
   const javaVersion = broker.version ?? DEFAULT_JAVA_KAFKA_VERSION;
   const needsJava = o.contenders.includes('broker') || o.contenders.includes('java-eos');
   const javaClasspath = needsJava ? buildJavaBench(benchDir, javaVersion, log) : undefined;
+  const needsNode = o.contenders.some((c) => c.startsWith('sluice') || c === 'kafkajs');
+  const compiledDir = needsNode && !o.tsx ? compileContenders(repoRoot, benchDir, log) : undefined;
   const runId = `sluice-bench-${Date.now().toString(36)}`;
   const profileDir = join(benchDir, 'results', 'profiles');
   const profileFile = o.profile ? join(profileDir, `${runId}-sluice-eos.cpuprofile`) : undefined;
@@ -94,7 +99,7 @@ async function main(): Promise<void> {
       if (id === 'broker') {
         results.push(...(await runBrokerLimit({ kafka, brokers: broker.brokers, javaClasspath: javaClasspath ?? '', name, round, records: o.records, timeoutMs: o.timeoutMs, log })));
       } else {
-        const base = { brokers: broker.brokers, benchDir, ...(javaClasspath ? { javaClasspath } : {}), ...(profileFile && round === 1 ? { profileFile } : {}) };
+        const base = { brokers: broker.brokers, benchDir, ...(compiledDir ? { compiledDir } : {}), ...(javaClasspath ? { javaClasspath } : {}), ...(profileFile && round === 1 ? { profileFile } : {}) };
         results.push(await runPipeline(CONTENDERS[id], { kafka, base, name, round, records: o.records, timeoutMs: o.timeoutMs, log }));
       }
     }
@@ -104,7 +109,7 @@ async function main(): Promise<void> {
   const rows = aggregate(results);
   const table = formatTable(rows);
   const meta = {
-    date: new Date().toISOString(), runId, records: o.records, rounds: o.rounds, compare: o.compare, elapsedSeconds: (Date.now() - started) / 1000,
+    date: new Date().toISOString(), runId, nodeContenders: compiledDir ? 'tsc-compiled JavaScript' : 'tsx', records: o.records, rounds: o.rounds, compare: o.compare, elapsedSeconds: (Date.now() - started) / 1000,
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
     versions: {
       node: process.version,

@@ -13,6 +13,8 @@ export interface LaunchContext {
   benchDir: string;
   /** Classpath of bench/java (compare mode only). */
   javaClasspath?: string;
+  /** Root of the tsc-compiled contenders (compile.ts); absent: run the .ts files through tsx. */
+  compiledDir?: string;
   /** File for a V8 CPU profile (steady state) of sluice exactly_once (`--profile`). */
   profileFile?: string;
 }
@@ -41,7 +43,9 @@ export interface Launch {
 function nodeChild(ctx: LaunchContext, file: string, extra: string[], profile: boolean): Launch {
   return {
     command: process.execPath,
-    args: ['--import', 'tsx', join(ctx.benchDir, 'contenders', file),
+    args: [...(ctx.compiledDir
+      ? [join(ctx.compiledDir, 'bench', 'contenders', file.replace(/\.ts$/, '.js'))]
+      : ['--import', 'tsx', join(ctx.benchDir, 'contenders', file)]),
       '--brokers', ctx.brokers.join(','), '--group', ctx.group, '--input', ctx.input, '--output', ctx.output, ...extra],
     ...(profile && ctx.profileFile ? { env: { BENCH_CPU_PROFILE: ctx.profileFile } } : {}),
   };

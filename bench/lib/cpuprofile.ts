@@ -32,6 +32,8 @@ export interface ProfileSummary {
 function shortUrl(url: string): string {
   const nm = url.lastIndexOf('node_modules/');
   if (nm >= 0) return url.slice(nm + 'node_modules/'.length);
+  const build = url.indexOf('/bench/results/build/');
+  if (build >= 0) return url.slice(build + '/bench/results/build/'.length);
   const src = url.search(/\/(src|bench)\//);
   return src >= 0 ? url.slice(src + 1) : url.replace(/^file:\/\//, '');
 }

@@ -281,6 +281,25 @@ for (const { name, create, skip } of eosBackends()) {
       expect(await visible(topics.out, m, 1)).toEqual([`${m}-new`]);
     });
 
+    it('a callback sending a dead-letter record in the same transaction is seen by the commit', async () => {
+      const m = uniqueName('dlq');
+      const p = await producer();
+      p.beginTransaction();
+      const order: string[] = [];
+      const failed = p.send(
+        { topic: topics.compact, value: `${m}-bad` },
+        (err) => {
+          order.push('callback');
+          if (err) void p.send({ topic: topics.out, key: 'dlq', value: `${m}-dead:${err.name}` }, undefined, IGNORE);
+        },
+        IGNORE,
+      );
+      void failed.catch(() => order.push('promise'));
+      await p.commitTransaction();
+      expect(order).toEqual(['callback', 'promise']);
+      expect(await visible(topics.out, m, 1)).toEqual([`${m}-dead:InvalidRecordError`]);
+    });
+
     /** Creates a topic, sends and commits one record (so the producer caches the config), then alters the config. */
     async function cachedThenAltered(p: TransactionalProducer, topic: string, config: Record<string, string>): Promise<void> {
       await backend.createTopic(topic, 2);

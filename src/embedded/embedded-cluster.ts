@@ -57,7 +57,8 @@ const toBuffer = (v: string | Buffer | null | undefined): Buffer | null => (v ==
  * - {@link failProduce}: the next N produce requests to a partition (or any partition of a topic) fail with a given code, optionally with record_errors;
  * - {@link setLatency}: real milliseconds added before every produce / fetch;
  * - {@link fenceTransactionalId}: bumps the epoch of a transactional id (aborting its open transaction), so its producer gets PRODUCER_FENCED / INVALID_PRODUCER_EPOCH;
- * - {@link expireGroupMember}: removes a group member as if its session expired; it sees UNKNOWN_MEMBER_ID on its next heartbeat or commit and rejoins.
+ * - {@link expireGroupMember}: removes a group member as if its session expired; it sees UNKNOWN_MEMBER_ID on its next heartbeat or commit and rejoins;
+ * - {@link crashGroupMember}: the member's consumer dies without leaving; the group rebalances once its session times out.
  */
 export class EmbeddedKafkaCluster implements ClusterPort {
   /** Always `embedded`. */
@@ -172,6 +173,15 @@ export class EmbeddedKafkaCluster implements ClusterPort {
   /** Fault: removes a member (all members if omitted) of a group as if its session expired. Returns the removed member ids. */
   expireGroupMember(groupId: string, memberId?: string): string[] {
     return this.broker.groups.expireMember(groupId, memberId);
+  }
+  /**
+   * Fault: the consumer(s) of a member (all members if omitted) crash: no more
+   * batches or callbacks, no heartbeats, no LeaveGroup. The coordinator
+   * removes them when `sessionTimeoutMs` passes (advance a manual clock and
+   * call {@link tick}). Returns the crashed member ids.
+   */
+  crashGroupMember(groupId: string, memberId?: string): string[] {
+    return this.broker.groups.crashMember(groupId, memberId);
   }
   /** Generation and members' assignments of a group. */
   describeGroup(groupId: string): ReturnType<Broker['groups']['describeGroup']> {

@@ -89,6 +89,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
       sessionTimeoutMs,
       rebalanceTimeoutMs: Math.max(sessionTimeoutMs, 60_000),
       deliver: (tps, gen) => this.deliver(memberId, tps, gen),
+      crash: () => this.simulateCrash(),
     });
     this.memberId = memberId;
     this.lastHeartbeat = Date.now();
@@ -271,6 +272,14 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
       this.maybeRejoin(e);
       throw e;
     }
+  }
+
+  /** Fault injection: stop like a killed process — no more callbacks, no heartbeats, no LeaveGroup. */
+  private simulateCrash(): void {
+    this.closed = true;
+    this.running = false;
+    this.unlisten?.();
+    this.wake();
   }
 
   /** Stops fetching, waits for in-flight eachBatch calls, leaves the group. Idempotent. */

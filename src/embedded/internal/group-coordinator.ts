@@ -24,6 +24,8 @@ export interface MemberHandle {
   rebalanceTimeoutMs: number;
   /** Hands the member its assignment of a new generation; resolves once applied (revocations done). */
   deliver(assignment: TopicPartition[], generationId: number): Promise<void>;
+  /** Fault injection: the client process dies (stops fetching and heartbeating, does not leave). */
+  crash?(): void;
 }
 
 interface Member {
@@ -91,6 +93,17 @@ export class GroupCoordinator {
     const removed = ids.filter((id) => g.members.delete(id));
     if (removed.length) void this.rebalance(g);
     return removed;
+  }
+
+  /**
+   * Crashes members' clients (all if `memberId` is omitted): they stop without
+   * leaving; the coordinator notices only when their session times out.
+   */
+  crashMember(groupId: string, memberId?: string): string[] {
+    const g = this.group(groupId);
+    const victims = [...g.members.values()].filter((m) => memberId === undefined || m.memberId === memberId);
+    for (const m of victims) m.handle.crash?.();
+    return victims.map((m) => m.memberId);
   }
 
   /** Removes members whose session timed out. */

@@ -147,6 +147,35 @@ describe('membership and generations', () => {
   });
 });
 
+describe('crash fault', () => {
+  it('a crashed member stops receiving; after its session times out the survivor takes its partitions', async () => {
+    let now = 1_000_000;
+    cluster = new EmbeddedKafkaCluster({ clock: () => now, tickIntervalMs: 0 });
+    await cluster.createTopic('in', { partitions: 2 });
+    const a = member('g', { sessionTimeoutMs: 5000 });
+    const b = member('g', { sessionTimeoutMs: 5000 });
+    await a.start();
+    await b.start();
+    await waitFor(() => a.state.owned.size === 1 && b.state.owned.size === 1);
+    const bId = cluster.describeGroup('g').members.find((m) => m.assignment.some((tp) => b.state.owned.has(tp.partition)))!.memberId;
+    const eventsBefore = b.state.events.length;
+    expect(cluster.crashGroupMember('g', bId)).toEqual([bId]);
+    const bPartition = [...b.state.owned][0]!;
+    await cluster.produce('in', [{ key: null, value: 'during-crash', partition: bPartition }]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(b.state.values).toEqual([]); // dead: nothing delivered
+    expect(cluster.describeGroup('g').members.length).toBe(2); // not yet noticed
+    now += 3000;
+    await new Promise((r) => setTimeout(r, 30)); // the survivor heartbeats (every 5 ms), the crashed one does not
+    now += 3000;
+    cluster.tick();
+    expect(cluster.describeGroup('g').members.map((m) => m.memberId)).not.toContain(bId);
+    await waitFor(() => a.state.owned.size === 2, 'survivor owns both');
+    await waitFor(() => a.state.values.includes('during-crash'), 'survivor reads the crashed member\'s partition');
+    expect(b.state.events.length).toBe(eventsBefore); // a dead consumer gets no callback
+  });
+});
+
 describe('delivery', () => {
   it('read_committed by default: aborted and open transactional data is not delivered; read_uncommitted sees it', async () => {
     cluster = new EmbeddedKafkaCluster();

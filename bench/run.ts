@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   const needsJava = o.contenders.includes('broker') || o.contenders.includes('java-eos');
   const javaClasspath = needsJava ? buildJavaBench(benchDir, javaVersion, log) : undefined;
   const needsNode = o.contenders.some((c) => c.startsWith('sluice') || c === 'kafkajs');
-  const compiledDir = needsNode && !o.tsx ? compileContenders(repoRoot, benchDir, log) : undefined;
+  const compiledDir = needsNode && !o.tsx ? compileContenders(repoRoot, log) : undefined;
   const runId = `sluice-bench-${Date.now().toString(36)}`;
   const profileDir = join(benchDir, 'results', 'profiles');
   const profileFile = o.profile ? join(profileDir, `${runId}-sluice-eos.cpuprofile`) : undefined;

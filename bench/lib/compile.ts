@@ -1,6 +1,6 @@
 /**
  * Compiles the Node contenders (and the sluice sources they import) with tsc
- * into bench/results/build (git-ignored), so they run as plain JavaScript the
+ * into a build folder, so they run as plain JavaScript the
  * way users run sluice, not through tsx's on-the-fly transform (which wraps
  * functions in `__name` helpers that show up in profiles).
  */
@@ -8,9 +8,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** Folder name of the compiled tree (under node_modules/.cache). */
+export const BUILD_DIR_NAME = 'sluice-bench-build';
+
 /** The compiled tree's root, or undefined when compiling failed (the caller falls back to tsx). */
-export function compileContenders(repoRoot: string, benchDir: string, log: (line: string) => void): string | undefined {
-  const outDir = join(benchDir, 'results', 'build');
+export function compileContenders(repoRoot: string, log: (line: string) => void): string | undefined {
+  const outDir = join(repoRoot, 'node_modules', '.cache', BUILD_DIR_NAME);
   rmSync(outDir, { recursive: true, force: true });
   const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
   const entries = ['bench/contenders/sluice-app.ts', 'bench/contenders/kafkajs-loop.ts', 'src/index.ts'];

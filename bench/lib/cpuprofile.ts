@@ -29,11 +29,13 @@ export interface ProfileSummary {
   areas: SelfTime[];
 }
 
+const BUILD_MARKER = '/node_modules/.cache/sluice-bench-build/';
+
 function shortUrl(url: string): string {
+  const build = url.indexOf(BUILD_MARKER);
+  if (build >= 0) return url.slice(build + BUILD_MARKER.length);
   const nm = url.lastIndexOf('node_modules/');
   if (nm >= 0) return url.slice(nm + 'node_modules/'.length);
-  const build = url.indexOf('/bench/results/build/');
-  if (build >= 0) return url.slice(build + '/bench/results/build/'.length);
   const src = url.search(/\/(src|bench)\//);
   return src >= 0 ? url.slice(src + 1) : url.replace(/^file:\/\//, '');
 }
@@ -44,7 +46,7 @@ function areaOf(name: string, url: string): string {
   if (name === '(program)') return 'V8 (program: compiler, runtime)';
   const short = shortUrl(url);
   const pkg = /^((?:@[^/]+\/)?[^/]+)\//.exec(short);
-  if (url.includes('node_modules/') && pkg) return `${pkg[1]} (package)`;
+  if (url.includes('node_modules/') && !url.includes(BUILD_MARKER) && pkg) return `${pkg[1]} (package)`;
   const sluice = /^src\/([^/.]+)/.exec(short);
   if (sluice) return `sluice src/${sluice[1]}`;
   if (short.startsWith('bench/')) return 'benchmark pipeline code (bench/)';

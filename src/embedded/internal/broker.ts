@@ -4,7 +4,8 @@
  * Fetch, and the two coordinators. Every request is handled synchronously
  * after the injected latency, so one request never interleaves with another.
  */
-import { KafkaErrorCode, KafkaProtocolError } from '../../errors.js';
+import { KafkaErrorCode } from '../../errors.js';
+import { brokerError } from './broker-error.js';
 import type { TopicDescription, TopicPartitionOffset } from '../../client/port.js';
 import { PartitionLog, type FetchResult, type Isolation } from './partition-log.js';
 import { effectiveConfig, parseTopicConfig, validateTopicConfig } from './topic-config.js';
@@ -20,7 +21,7 @@ interface Topic {
   partitions: PartitionLog[];
 }
 
-const err = (code: number, message: string): KafkaProtocolError => new KafkaProtocolError(code, message, { errorMessage: message });
+const err = brokerError;
 
 /** The embedded broker (one node, leader of every partition, also both coordinators). */
 export class Broker {
@@ -137,11 +138,12 @@ export class Broker {
     const config = parseTopicConfig(effectiveConfig(this.topic(topic).config));
     const batch = validateProduce(bytes, { tp, config, now: this.now() });
     if (batch.producerId !== NO_PRODUCER_ID) {
-      // 4.
-      if (!this.txn.isKnownProducerId(batch.producerId))
-        throw err(KafkaErrorCode.UNKNOWN_PRODUCER_ID, `Producer id ${batch.producerId} was not issued by this cluster (InitProducerId first) for ${tp}`);
-      // 5.
+      // 5. (transactional: Kafka's transaction verification answers first)
       if (isTransactional(batch)) this.txn.verifyTransactionalProduce(batch.producerId, batch.producerEpoch, topic, partition);
+      // 4. (a Kafka 4 leader accepts unknown producer ids; the embedded cluster knows every id it issued
+      //    and answers the seed's UNKNOWN_PRODUCER_ID, which a real client never provokes)
+      else if (!this.txn.isKnownProducerId(batch.producerId))
+        throw err(KafkaErrorCode.UNKNOWN_PRODUCER_ID, `Producer id ${batch.producerId} was not issued by this cluster (InitProducerId first) for ${tp}`);
     }
     // 6.
     const check = log.producers.check(batch, tp, log.highWatermark);

@@ -2,7 +2,7 @@
  * Fault injection of the embedded cluster: scheduled produce errors per
  * partition and added latency for produce and fetch.
  */
-import { KafkaProtocolError, type RecordErrorEntry } from '../../errors.js';
+import { KafkaProtocolError, kafkaErrorName, type RecordErrorEntry } from '../../errors.js';
 
 /** A scheduled produce failure. */
 export interface ProduceFault {
@@ -53,7 +53,10 @@ export class FaultInjector {
     const f = this.produceFaults[i]!;
     f.remaining -= 1;
     if (f.remaining === 0) this.produceFaults.splice(i, 1);
-    return new KafkaProtocolError(f.code, undefined, { recordErrors: f.recordErrors ?? [], errorMessage: f.errorMessage ?? `injected fault for ${topic}-${partition}` });
+    return new KafkaProtocolError(f.code, `${kafkaErrorName(f.code)} (${f.code}): injected fault for ${topic}-${partition}${f.errorMessage ? `: ${f.errorMessage}` : ''}`, {
+      recordErrors: f.recordErrors ?? [],
+      errorMessage: f.errorMessage ?? null,
+    });
   }
 }
 

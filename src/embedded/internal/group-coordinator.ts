@@ -10,7 +10,8 @@
  * those partitions), then everyone gets the full target assignment.
  */
 import { randomUUID } from 'node:crypto';
-import { KafkaErrorCode, KafkaProtocolError } from '../../errors.js';
+import { KafkaErrorCode } from '../../errors.js';
+import { brokerError } from './broker-error.js';
 import type { TopicPartition, TopicPartitionOffset } from '../../client/port.js';
 import { assign, type AssignorName } from './assignors.js';
 
@@ -50,7 +51,7 @@ export interface GroupCoordinatorDeps {
 }
 
 const key = (tp: TopicPartition): string => `${tp.topic}:${tp.partition}`;
-const err = (code: number, message: string): KafkaProtocolError => new KafkaProtocolError(code, undefined, { errorMessage: message });
+const err = brokerError;
 
 /** Every group of the cluster. */
 export class GroupCoordinator {

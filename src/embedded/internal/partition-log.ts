@@ -156,8 +156,8 @@ export class PartitionLog {
       const b = entry.batch;
       if (isControl(b)) continue;
       if (isolation === 'read_committed' && isTransactional(b) && this.isAborted(b)) continue;
-      for (const r of b.records) {
-        const offset = b.baseOffset + r.offsetDelta;
+      for (const [i, r] of b.records.entries()) {
+        const offset = b.baseOffset + i; // by index: offset deltas were validated (compressed) or ignored (uncompressed), as Kafka assigns them
         if (offset < fromOffset) continue;
         const timestamp = b.attributes & BatchAttr.TIMESTAMP_LOG_APPEND ? b.maxTimestamp : b.baseTimestamp + r.timestampDelta;
         records.push({ topic: this.topic, partition: this.partition, offset, key: r.key, value: r.value, headers: toHeaders(r.headers), timestamp });

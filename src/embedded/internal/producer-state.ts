@@ -3,7 +3,8 @@
  * the last epoch seen per producer id, the metadata of its last 5 batches
  * (for duplicate detection) and the first offset of its open transaction.
  */
-import { KafkaErrorCode, KafkaProtocolError } from '../../errors.js';
+import { KafkaErrorCode } from '../../errors.js';
+import { brokerError } from './broker-error.js';
 import { NO_PRODUCER_ID, lastOffset, type RecordBatch } from './record-batch.js';
 
 /** How many batches per producer are remembered for duplicate detection (Kafka: 5). */
@@ -75,13 +76,13 @@ export class ProducerStateTable {
     // 3.
     if (batch.producerEpoch < entry.epoch) {
       const msg = `Epoch of producer ${batch.producerId} at offset ${nextOffset} in ${tp} is ${batch.producerEpoch}, which is smaller than the last seen epoch ${entry.epoch}`;
-      throw new KafkaProtocolError(KafkaErrorCode.INVALID_PRODUCER_EPOCH, undefined, { errorMessage: msg });
+      throw brokerError(KafkaErrorCode.INVALID_PRODUCER_EPOCH, msg);
     }
     // 4.
     if (batch.producerEpoch > entry.epoch) {
       if (firstSeq !== 0) {
         const msg = `Invalid sequence number for new epoch of producer ${batch.producerId} at offset ${nextOffset} in partition ${tp}: ${batch.producerEpoch} (request epoch), ${firstSeq} (seq. number), ${entry.epoch} (current producer epoch)`;
-        throw new KafkaProtocolError(KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, undefined, { errorMessage: msg });
+        throw brokerError(KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, msg);
       }
       return { kind: 'append' };
     }
@@ -89,7 +90,7 @@ export class ProducerStateTable {
     const currentLast = entry.batches.length ? entry.batches[entry.batches.length - 1]!.lastSeq : -1;
     if (entry.batches.length && !inSequence(currentLast, firstSeq)) {
       const msg = `Out of order sequence number for producer ${batch.producerId} at offset ${nextOffset} in partition ${tp}: ${firstSeq} (incoming seq. number), ${currentLast} (current end sequence number)`;
-      throw new KafkaProtocolError(KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, undefined, { errorMessage: msg });
+      throw brokerError(KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, msg);
     }
     return { kind: 'append' };
   }

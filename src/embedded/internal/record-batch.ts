@@ -7,7 +7,13 @@
  * int64, producerEpoch int16, baseSequence int32, recordCount int32, records.
  */
 import { ByteReader, ByteWriter } from './bytes.js';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { crc32c } from './crc32c.js';
+
+/** Compression codecs (attribute bits 0-2); the embedded cluster decodes none and gzip. */
+export const Compression = { NONE: 0, GZIP: 1 } as const;
+/** Mask of the compression bits. */
+export const COMPRESSION_MASK = 0x07;
 
 /** Attribute bits of a v2 batch. */
 export const BatchAttr = { TIMESTAMP_LOG_APPEND: 0x08, TRANSACTIONAL: 0x10, CONTROL: 0x20 } as const;
@@ -76,6 +82,8 @@ export interface NewBatch {
   producerEpoch?: number;
   baseSequence?: number;
   partitionLeaderEpoch?: number;
+  /** Compress the records section with gzip (sets the codec bits). */
+  gzip?: boolean;
   records: { key: Buffer | null; value: Buffer | null; headers?: RecordHeader[]; timestamp: number; /** Override (tests of invalid batches); default the index. */ offsetDelta?: number }[];
 }
 
@@ -107,7 +115,7 @@ export function encodeBatch(batch: NewBatch): Buffer {
   );
   // 2. header after the CRC
   const afterCrc = new ByteWriter()
-    .int16(batch.attributes ?? 0)
+    .int16((batch.attributes ?? 0) | (batch.gzip ? Compression.GZIP : 0))
     .int32(Math.max(records.length - 1, 0))
     .int64(baseTimestamp)
     .int64(maxTimestamp)
@@ -115,7 +123,7 @@ export function encodeBatch(batch: NewBatch): Buffer {
     .int16(batch.producerEpoch ?? NO_PRODUCER_EPOCH)
     .int32(batch.baseSequence ?? NO_SEQUENCE)
     .int32(records.length);
-  for (const r of records) afterCrc.bytes(r);
+  afterCrc.bytes(batch.gzip ? gzipSync(Buffer.concat(records)) : Buffer.concat(records));
   const tail = afterCrc.toBuffer();
   // 3. CRC
   const crc = crc32c(tail);
@@ -186,30 +194,11 @@ export function decodeBatch(bytes: Buffer): RecordBatch {
     const producerEpoch = r.int16();
     const baseSequence = r.int32();
     const recordCount = r.int32();
-    const records: BatchRecord[] = [];
-    while (r.remaining > 0) {
-      const len = r.varint();
-      const end = r.offset + len;
-      if (len < 0 || end > bytes.length) throw new BatchDecodeError(`Record ${records.length} has invalid length ${len}`, 'corrupt');
-      const rec = new ByteReader(bytes, end);
-      rec.offset = r.offset;
-      const attrs = rec.int8();
-      const timestampDelta = rec.varint();
-      const offsetDelta = rec.varint();
-      const key = rec.varBytes();
-      const value = rec.varBytes();
-      const headerCount = rec.varint();
-      if (headerCount < 0) throw new BatchDecodeError(`Found invalid number of record headers ${headerCount}`, 'invalid');
-      const headers: RecordHeader[] = [];
-      for (let i = 0; i < headerCount; i++) {
-        const hk = rec.varBytes();
-        if (hk === null) throw new BatchDecodeError('Invalid null header key found in headers', 'invalid');
-        headers.push({ key: hk.toString('utf8'), value: rec.varBytes() });
-      }
-      if (rec.remaining !== 0) throw new BatchDecodeError(`Invalid record size: expected ${len} bytes but read ${len - rec.remaining}`, 'invalid');
-      r.offset = end;
-      records.push({ attributes: attrs, timestampDelta, offsetDelta, key, value, headers });
-    }
+    const codec = attributes & COMPRESSION_MASK;
+    if (codec !== 0 && codec !== Compression.GZIP)
+      throw new BatchDecodeError(`Compression codec ${codec} is not supported by the embedded cluster (only none and gzip)`, 'invalid');
+    const section = codec === Compression.GZIP ? gunzipSync(bytes.subarray(r.offset)) : bytes.subarray(r.offset);
+    const records = decodeRecords(section);
     if (records.length !== recordCount)
       throw new BatchDecodeError(`Incorrect declared batch size: header declares ${recordCount} records, batch holds ${records.length}`, 'invalid');
     return {
@@ -220,6 +209,35 @@ export function decodeBatch(bytes: Buffer): RecordBatch {
     if (e instanceof BatchDecodeError) throw e;
     throw new BatchDecodeError(`Record batch is corrupt: ${(e as Error).message}`, 'corrupt');
   }
+}
+
+function decodeRecords(section: Buffer): BatchRecord[] {
+  const r = new ByteReader(section);
+  const records: BatchRecord[] = [];
+  while (r.remaining > 0) {
+    const len = r.varint();
+    const end = r.offset + len;
+    if (len < 0 || end > section.length) throw new BatchDecodeError(`Record ${records.length} has invalid length ${len}`, 'corrupt');
+    const rec = new ByteReader(section, end);
+    rec.offset = r.offset;
+    const attrs = rec.int8();
+    const timestampDelta = rec.varint();
+    const offsetDelta = rec.varint();
+    const key = rec.varBytes();
+    const value = rec.varBytes();
+    const headerCount = rec.varint();
+    if (headerCount < 0) throw new BatchDecodeError(`Found invalid number of record headers ${headerCount}`, 'invalid');
+    const headers: RecordHeader[] = [];
+    for (let i = 0; i < headerCount; i++) {
+      const hk = rec.varBytes();
+      if (hk === null) throw new BatchDecodeError('Invalid null header key found in headers', 'invalid');
+      headers.push({ key: hk.toString('utf8'), value: rec.varBytes() });
+    }
+    if (rec.remaining !== 0) throw new BatchDecodeError(`Invalid record size: expected ${len} bytes but read ${len - rec.remaining}`, 'invalid');
+    r.offset = end;
+    records.push({ attributes: attrs, timestampDelta, offsetDelta, key, value, headers });
+  }
+  return records;
 }
 
 /** Control record types (key of a control record). */

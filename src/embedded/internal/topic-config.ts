@@ -6,7 +6,8 @@
  * Long.MAX_VALUE (KIP-937), `message.timestamp.after.max.ms` 3600000 (1 hour;
  * KIP-1030 changed it from Long.MAX_VALUE in 4.0).
  */
-import { KafkaErrorCode, KafkaProtocolError } from '../../errors.js';
+import { KafkaErrorCode, type KafkaProtocolError } from '../../errors.js';
+import { brokerError } from './broker-error.js';
 
 /** Long.MAX_VALUE as Kafka prints it. */
 export const LONG_MAX = '9223372036854775807';
@@ -32,13 +33,14 @@ export interface ParsedTopicConfig {
   /** The config as written (exact for Long.MAX_VALUE, used in messages). */
   timestampBeforeMaxMsText: string;
   timestampAfterMaxMs: number;
+  /** Legacy `message.format.version` when set explicitly (seed 001's magic rule). */
+  messageFormatVersion: string | undefined;
 }
 
 const NON_NEGATIVE_LONGS = ['message.timestamp.before.max.ms', 'message.timestamp.after.max.ms', 'retention.ms'];
 
 function invalid(name: string, value: string, why: string): KafkaProtocolError {
-  const msg = `Invalid value ${value} for configuration ${name}: ${why}`;
-  return new KafkaProtocolError(KafkaErrorCode.INVALID_CONFIG, msg, { errorMessage: msg });
+  return brokerError(KafkaErrorCode.INVALID_CONFIG, `Invalid value ${value} for configuration ${name}: ${why}`);
 }
 
 /** Validates explicit configs; rejects with INVALID_CONFIG naming the key. */
@@ -72,5 +74,6 @@ export function parseTopicConfig(effective: Record<string, string>): ParsedTopic
     timestampBeforeMaxMs: num('message.timestamp.before.max.ms'),
     timestampBeforeMaxMsText: effective['message.timestamp.before.max.ms'] ?? LONG_MAX,
     timestampAfterMaxMs: num('message.timestamp.after.max.ms'),
+    messageFormatVersion: effective['message.format.version'],
   };
 }

@@ -4,7 +4,8 @@
  * control markers, and transaction timeouts (checked lazily on every call and
  * by {@link TxnCoordinator.expire}).
  */
-import { KafkaErrorCode, KafkaProtocolError } from '../../errors.js';
+import { KafkaErrorCode } from '../../errors.js';
+import { brokerError } from './broker-error.js';
 import type { TopicPartitionOffset } from '../../client/port.js';
 import { transition, type TxnState } from './txn-state.js';
 
@@ -34,7 +35,7 @@ export interface TxnCoordinatorDeps {
 const MAX_EPOCH = 32766;
 
 const tpKey = (topic: string, partition: number): string => `${topic}:${partition}`;
-const err = (code: number, message: string): KafkaProtocolError => new KafkaProtocolError(code, undefined, { errorMessage: message });
+const err = brokerError;
 
 /** The coordinator of every transactional id of the cluster. */
 export class TxnCoordinator {
@@ -219,7 +220,8 @@ export class TxnCoordinator {
   verifyTransactionalProduce(producerId: number, epoch: number, topic: string, partition: number): void {
     this.expire();
     const meta = this.byProducerId.get(producerId);
-    if (!meta) throw err(KafkaErrorCode.UNKNOWN_PRODUCER_ID, `Transactional producer id ${producerId} is unknown to the coordinator`);
+    // Kafka 4 answers INVALID_PRODUCER_ID_MAPPING when transaction verification finds no such producer
+    if (!meta) throw err(KafkaErrorCode.INVALID_PRODUCER_ID_MAPPING, `Transactional producer id ${producerId} is not mapped to any transactional id`);
     if (epoch < meta.epoch)
       throw err(KafkaErrorCode.INVALID_PRODUCER_EPOCH, `Epoch of producer ${producerId} is ${epoch}, which is smaller than the current epoch ${meta.epoch}`);
     if (meta.state !== 'Ongoing' || !meta.partitions.has(tpKey(topic, partition)))

@@ -8,12 +8,13 @@
  * failures are all collected and reject the whole batch with `record_errors`
  * (batch index + message per culprit) and an `error_message`.
  */
-import { KafkaErrorCode, KafkaProtocolError, type RecordErrorEntry } from '../../errors.js';
+import { KafkaErrorCode, type KafkaProtocolError, type RecordErrorEntry } from '../../errors.js';
 import {
   BatchDecodeError, crcValid, decodeBatch, isControl, isTransactional, lastOffset, peekMagic, splitBatches,
-  NO_PRODUCER_ID, type RecordBatch,
+  NO_PRODUCER_ID, COMPRESSION_MASK, type RecordBatch,
 } from './record-batch.js';
 import type { ParsedTopicConfig } from './topic-config.js';
+import { brokerError, recordValidationError } from './broker-error.js';
 
 /** What validation needs to know about the target partition. */
 export interface ValidationContext {
@@ -25,18 +26,19 @@ export interface ValidationContext {
 }
 
 const fail = (code: number, message: string, recordErrors?: RecordErrorEntry[]): KafkaProtocolError =>
-  new KafkaProtocolError(code, undefined, { errorMessage: message, recordErrors });
+  recordErrors ? recordValidationError(code, message, recordErrors) : brokerError(code, message);
 
 /**
  * Validates the bytes of one Produce partition entry and returns the decoded batch.
  * Steps (Kafka's order):
- * 1. exactly one batch, magic 2 (v0/v1 refused with UNSUPPORTED_FOR_MESSAGE_FORMAT);
+ * 1. exactly one batch, magic 2 (v0/v1 refused with INVALID_RECORD, as Kafka 4);
  * 2. base offset 0 (INVALID_RECORD);
  * 3. batch size <= max.message.bytes (MESSAGE_TOO_LARGE);
  * 4. CRC32C (CORRUPT_MESSAGE);
  * 5. decode; declared count vs records present (INVALID_RECORD);
  * 6. header consistency: offset range, count, no control batch, sequence set for idempotent batches (INVALID_RECORD);
- * 7. per record: offset deltas 0..n-1, key on compacted topics (INVALID_RECORD), timestamps (INVALID_TIMESTAMP), all culprits collected;
+ *    idempotent/transactional batches on a pre-v2 message format topic (UNSUPPORTED_FOR_MESSAGE_FORMAT);
+ * 7. per record: offset deltas 0..n-1 (compressed batches), key on compacted topics (INVALID_RECORD), timestamps (INVALID_TIMESTAMP), all culprits collected;
  * 8. any culprit rejects the whole batch with record_errors.
  */
 export function validateProduce(bytes: Buffer, ctx: ValidationContext): RecordBatch {
@@ -51,10 +53,10 @@ export function validateProduce(bytes: Buffer, ctx: ValidationContext): RecordBa
   if (parts.length === 0) throw fail(KafkaErrorCode.INVALID_RECORD, `Produce requests must have at least one record batch per partition (${tp})`);
   const magic = peekMagic(parts[0]!);
   if (magic !== 2) {
-    // Kafka 4 refuses produce requests carrying magic v0/v1 (KIP-896/KIP-724); sluice answers
-    // UNSUPPORTED_FOR_MESSAGE_FORMAT as DESIGN.md §5 specifies (a Kafka 4 ProduceRequest v3+
-    // check would phrase it as INVALID_RECORD "only allowed to contain record batches with magic version 2").
-    throw fail(KafkaErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT, `Record batches with magic ${magic} are not supported in ${tp}: only magic version 2 can be produced`);
+    // A Kafka 4 broker answers INVALID_RECORD here (ProduceRequest v3+ only allows magic 2; verified
+    // with a raw Produce v8 request against Kafka 4.4). UNSUPPORTED_FOR_MESSAGE_FORMAT is the seed's
+    // rule for idempotent/transactional batches on a topic with a pre-v2 message format: see step 6.
+    throw fail(KafkaErrorCode.INVALID_RECORD, `Produce requests are only allowed to contain record batches with magic version 2 (got ${magic}) in ${tp}`);
   }
   if (parts.length > 1) throw fail(KafkaErrorCode.INVALID_RECORD, `Produce requests are only allowed to contain exactly one record batch per partition (${tp})`);
   const raw = parts[0]!;
@@ -75,7 +77,7 @@ export function validateProduce(bytes: Buffer, ctx: ValidationContext): RecordBa
     throw fail(err.kind === 'invalid' ? KafkaErrorCode.INVALID_RECORD : KafkaErrorCode.CORRUPT_MESSAGE, `${err.message} in topic partition ${tp}.`);
   }
   // 6. header consistency
-  validateBatchHeader(batch, tp);
+  validateBatchHeader(batch, ctx);
   // 7. records
   const errors = validateRecords(batch, ctx);
   // 8. reject the whole batch
@@ -93,8 +95,12 @@ export function validateProduce(bytes: Buffer, ctx: ValidationContext): RecordBa
   return batch;
 }
 
+/** A pre-0.11 `message.format.version` (magic v0/v1): only modeled for seed 001's UNSUPPORTED_FOR_MESSAGE_FORMAT rule; Kafka 4 removed the config (KIP-724). */
+const legacyFormat = (config: ParsedTopicConfig): boolean => config.messageFormatVersion !== undefined && /^0\.(8|9|10)\b/.test(config.messageFormatVersion);
+
 /** Step 6: Kafka's `LogValidator.validateBatch` for client batches. */
-function validateBatchHeader(batch: RecordBatch, tp: string): void {
+function validateBatchHeader(batch: RecordBatch, ctx: ValidationContext): void {
+  const { tp } = ctx;
   const countFromOffsets = lastOffset(batch) - batch.baseOffset + 1;
   if (countFromOffsets <= 0)
     throw fail(KafkaErrorCode.INVALID_RECORD, `Batch has an invalid offset range: [${batch.baseOffset}, ${lastOffset(batch)}] in topic partition ${tp}.`);
@@ -107,6 +113,11 @@ function validateBatchHeader(batch: RecordBatch, tp: string): void {
   if (isControl(batch)) throw fail(KafkaErrorCode.INVALID_RECORD, `Clients are not allowed to write control records in topic partition ${tp}.`);
   if (batch.producerId !== NO_PRODUCER_ID && batch.baseSequence < 0)
     throw fail(KafkaErrorCode.INVALID_RECORD, `Invalid sequence number ${batch.baseSequence} in record batch with producerId ${batch.producerId} in topic partition ${tp}.`);
+  if (legacyFormat(ctx.config) && (isTransactional(batch) || batch.producerId !== NO_PRODUCER_ID))
+    throw fail(
+      KafkaErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT,
+      `${isTransactional(batch) ? 'Transactional' : 'Idempotent'} records cannot be used with magic version 1 (topic ${tp} has message.format.version ${ctx.config.messageFormatVersion})`,
+    );
   if (isTransactional(batch) && batch.producerId === NO_PRODUCER_ID)
     throw fail(KafkaErrorCode.INVALID_RECORD, `Transactional record batch without a producer id in topic partition ${tp}.`);
 }
@@ -121,10 +132,13 @@ interface RecordProblem {
 function validateRecords(batch: RecordBatch, ctx: ValidationContext): RecordProblem[] {
   const problems: RecordProblem[] = [];
   const { config, now, tp } = ctx;
+  const compressed = (batch.attributes & COMPRESSION_MASK) !== 0;
   batch.records.forEach((record, i) => {
     const offset = batch.baseOffset + record.offsetDelta;
-    if (record.offsetDelta !== i) {
-      problems.push({ code: KafkaErrorCode.INVALID_RECORD, batchIndex: i, message: `Inner record at index ${i} does not have incremental offsets, expected offset delta is ${i} in topic partition ${tp}.` });
+    // Kafka checks inner offsets of compressed batches only (an uncompressed v2 batch with
+    // odd offset deltas is accepted by a Kafka 4 broker; the embedded log numbers records by index)
+    if (compressed && record.offsetDelta !== i) {
+      problems.push({ code: KafkaErrorCode.INVALID_RECORD, batchIndex: i, message: `Inner record at index ${i} inside the compressed record batch does not have incremental offsets, expected offset is ${offset - record.offsetDelta + i} in topic partition ${tp}.` });
       return;
     }
     if (config.compacted && record.key === null) {

@@ -66,30 +66,41 @@ describe('batch-level rules', () => {
     const e = rejected('t', bytes);
     expect(e.kafkaCode).toBe(KafkaErrorCode.CORRUPT_MESSAGE);
     expect(e.kind).toBe('retriable');
-    expect(e.errorMessage).toMatch(/Record is corrupt/);
+    expect(e.message).toMatch(/Record is corrupt/);
   });
-  it('magic < 2 -> UNSUPPORTED_FOR_MESSAGE_FORMAT (43)', () => {
+  it('magic < 2 -> INVALID_RECORD (87), as a Kafka 4 broker answers Produce v3+', () => {
     const bytes = encodeBatch({ records: [r('a')] });
     bytes.writeInt8(1, 16);
-    expect(rejected('t', bytes).kafkaCode).toBe(KafkaErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT);
+    const e = rejected('t', bytes);
+    expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_RECORD);
+    expect(e.message).toMatch(/magic version 2/);
+    expect(e.errorMessage).toBeNull(); // a real broker sends no error_message without record_errors
+  });
+  it('idempotent/transactional batch on a topic with a pre-v2 message format -> UNSUPPORTED_FOR_MESSAGE_FORMAT (43)', async () => {
+    await cluster.createTopic('legacy', { config: { 'message.format.version': '0.10.2' } });
+    const { producerId } = cluster.broker.txn.initProducerId(undefined, 1000);
+    const e = rejected('legacy', { producerId, producerEpoch: 0, baseSequence: 0, records: [r('a')] });
+    expect(e.kafkaCode).toBe(KafkaErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT);
+    expect(e.message).toMatch(/Idempotent records cannot be used with magic version 1/);
+    expect(produce('legacy', encodeBatch({ records: [r('plain')] }))).toBe(0);
   });
   it('batch over max.message.bytes -> MESSAGE_TOO_LARGE (10)', async () => {
     await cluster.alterTopicConfig('t', { 'max.message.bytes': '200' });
     const e = rejected('t', { records: [r('a', 'x'.repeat(300))] });
     expect(e.kafkaCode).toBe(KafkaErrorCode.MESSAGE_TOO_LARGE);
-    expect(e.errorMessage).toMatch(/exceeds the maximum configured value of 200/);
+    expect(e.message).toMatch(/exceeds the maximum configured value of 200/);
   });
   it('base offset other than 0 -> INVALID_RECORD (87)', () => {
     const e = rejected('t', { baseOffset: 3, records: [r('a')] });
     expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_RECORD);
-    expect(e.errorMessage).toMatch(/baseOffset/);
+    expect(e.message).toMatch(/baseOffset/);
   });
   it('last offset delta inconsistent with the record count -> INVALID_RECORD (87), not CORRUPT_MESSAGE', () => {
     const bytes = patch(encodeBatch({ records: [r('a'), r('b')] }), (buf) => buf.writeInt32BE(4, 23));
     const e = rejected('t', bytes);
     expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_RECORD);
     expect(e.kind).toBe('record');
-    expect(e.errorMessage).toMatch(/Inconsistent batch offset range \[0, 4\] and count of records 2/);
+    expect(e.message).toMatch(/Inconsistent batch offset range \[0, 4\] and count of records 2/);
   });
   it('declared record count different from the records present -> INVALID_RECORD', () => {
     const bytes = patch(encodeBatch({ records: [r('a'), r('b')] }), (buf) => {
@@ -100,12 +111,12 @@ describe('batch-level rules', () => {
   });
   it('invalid offset range (negative last offset delta) -> INVALID_RECORD', () => {
     const bytes = patch(encodeBatch({ records: [r('a')] }), (buf) => buf.writeInt32BE(-1, 23));
-    expect(rejected('t', bytes).errorMessage).toMatch(/invalid offset range/);
+    expect(rejected('t', bytes).message).toMatch(/invalid offset range/);
   });
   it('control batch from a client -> INVALID_RECORD', () => {
     const e = rejected('t', { attributes: BatchAttr.CONTROL, records: [r('a')] });
     expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_RECORD);
-    expect(e.errorMessage).toMatch(/Clients are not allowed to write control records/);
+    expect(e.message).toMatch(/Clients are not allowed to write control records/);
   });
   it('idempotent batch without a sequence -> INVALID_RECORD', async () => {
     const p = cluster.producer({});
@@ -113,7 +124,7 @@ describe('batch-level rules', () => {
     const pid = cluster.broker.txn.initProducerId(undefined, 1000).producerId;
     const e = rejected('t', { producerId: pid, producerEpoch: 0, baseSequence: -1, records: [r('a')] });
     expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_RECORD);
-    expect(e.errorMessage).toMatch(/Invalid sequence number -1/);
+    expect(e.message).toMatch(/Invalid sequence number -1/);
   });
   it('a rejected batch writes nothing', () => {
     rejected('compacted', { records: [r('a'), r(null)] });
@@ -152,10 +163,16 @@ describe('record-level rules (record_errors)', () => {
     const stored = cluster.broker.log('t', 0).entries[0]!.bytes;
     expect(stored.readUInt32BE(CRC_OFFSET)).toBe(crc32c(stored.subarray(CRC_OFFSET + 4)));
   });
-  it('non-incremental inner offsets -> INVALID_RECORD naming the record', () => {
-    const e = rejected('t', { records: [r('a'), { ...r('b'), offsetDelta: 5 }, { ...r('c'), offsetDelta: 2 }] });
+  it('non-incremental inner offsets in a compressed (gzip) batch -> INVALID_RECORD naming the record', () => {
+    const e = rejected('t', { gzip: true, records: [r('a'), { ...r('b'), offsetDelta: 5 }, { ...r('c'), offsetDelta: 2 }] });
     expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_RECORD);
     expect(e.recordErrors.map((x) => x.batchIndex)).toEqual([1]);
+    expect(e.recordErrors[0]!.message).toMatch(/does not have incremental offsets/);
+  });
+  it('uncompressed batches are numbered by position whatever their offset deltas (as Kafka 4 accepts them); gzip batches decode', async () => {
+    expect(produce('t', encodeBatch({ records: [r('a'), { ...r('b'), offsetDelta: 5 }] }))).toBe(0);
+    expect(produce('t', encodeBatch({ gzip: true, records: [r('c'), r('d')] }))).toBe(2);
+    expect((await cluster.readCommitted('t')).map((x) => [x.offset, x.key!.toString()])).toEqual([[0, 'a'], [1, 'b'], [2, 'c'], [3, 'd']]);
   });
   it('a mix of key and timestamp culprits is reported as INVALID_TIMESTAMP with every culprit', () => {
     const e = rejected('compacted', { records: [r(null), r('b', 'v', NOW + 9_999_999), r('c')] });
@@ -196,7 +213,7 @@ describe('producer epoch and sequence rules', () => {
     produce('t', encodeBatch(batch(pid, 3, 0)));
     const e = rejected('t', batch(pid, 2, 1));
     expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_PRODUCER_EPOCH);
-    expect(e.errorMessage).toMatch(/smaller than the last seen epoch 3/);
+    expect(e.message).toMatch(/smaller than the last seen epoch 3/);
   });
   it('higher epoch must restart at sequence 0, else OUT_OF_ORDER_SEQUENCE_NUMBER', async () => {
     const { pid } = await idempotent();
@@ -220,7 +237,7 @@ describe('producer epoch and sequence rules', () => {
     expect(produce('t', encodeBatch(txn(0)), 0)).toBe(0);
     const e = rejected('t', txn(1), 1);
     expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_TXN_STATE);
-    expect(e.errorMessage).toMatch(/t-1 was not added to the transaction/);
+    expect(e.message).toMatch(/t-1 was not added to the transaction/);
   });
 });
 

@@ -14,18 +14,9 @@ import type { TaskId, TaskProcessor, TopologyRuntime } from '../../processors/in
 import type { ResolvedConfig } from '../config.js';
 import type { TaskMetrics } from '../metrics.js';
 import { commitTask } from './commit-protocol.js';
-import { StateMachine, type TransitionTable } from './state-machine.js';
+import type { StateMachine } from './state-machine.js';
+import { createTaskStateMachine, tpKey, type TaskState } from './task-state.js';
 import type { TaskProducer, TaskProducerFactory } from './task-producer.js';
-
-/** Task states. FAILED: an error was seen and recovery is under way; CLOSED is final. */
-export type TaskState = 'CREATED' | 'RUNNING' | 'FAILED' | 'CLOSED';
-
-const TASK_TRANSITIONS: TransitionTable<TaskState> = {
-  CREATED: ['RUNNING', 'FAILED', 'CLOSED'],
-  RUNNING: ['FAILED', 'CLOSED'],
-  FAILED: ['CLOSED'],
-  CLOSED: [],
-};
 
 /** What a task needs from the app. */
 export interface RuntimeTaskDeps {
@@ -40,11 +31,6 @@ export interface RuntimeTaskDeps {
   partitionCount: (topic: string) => number | undefined;
   metrics: TaskMetrics;
   logger: Logger;
-}
-
-/** `topic-partition`. */
-export function tpKey(tp: TopicPartition): string {
-  return `${tp.topic}-${tp.partition}`;
 }
 
 /** One task; see the module comment. */
@@ -71,7 +57,7 @@ export class RuntimeTask {
     this.id = deps.id;
     this.partitions = deps.partitions;
     this.#exactlyOnce = deps.config.processingGuarantee === 'exactly_once';
-    this.#sm = new StateMachine<TaskState>(`Task ${deps.id}`, TASK_TRANSITIONS, 'CREATED');
+    this.#sm = createTaskStateMachine(deps.id);
   }
 
   get state(): TaskState {

@@ -11,7 +11,9 @@ import { KafkaProtocolError, errorKindOf } from '../../errors.js';
 import { formatTaskId, type TopologyRuntime } from '../../processors/internal/task-contract.js';
 import type { ResolvedConfig } from '../config.js';
 import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMetrics } from '../metrics.js';
-import { RuntimeTask, tpKey } from './runtime-task.js';
+import { componentLogger } from '../../internal/logger.js';
+import { RuntimeTask } from './runtime-task.js';
+import { tpKey } from './task-state.js';
 import type { TaskProducerFactory } from './task-producer.js';
 
 /** What the task manager needs from the app. */
@@ -166,7 +168,7 @@ export class TaskManager {
       config: this.deps.config,
       partitionCount: this.deps.partitionCount,
       metrics: this.#metricsOf(id),
-      logger: this.#log(id),
+      logger: componentLogger('stream-task', this.deps.config.logger, { applicationId: this.deps.config.applicationId, taskId: id }),
     });
     this.#tasks.set(id, task);
     try {

@@ -85,3 +85,74 @@ async function kafka(): Promise<Backend> {
 export async function backends(): Promise<Backend[]> {
   return [embedded(), await kafka()];
 }
+
+/** A broker's answer to a raw Produce v8 request for one partition. */
+export interface RawProduceAnswer {
+  errorCode: number;
+  baseOffset: number;
+  recordErrors: { batchIndex: number; message: string | null }[];
+  errorMessage: string | null;
+}
+
+/**
+ * Sends `records` (raw record-batch bytes) as a Produce v8 request (acks=-1)
+ * for partition `partition` of `topic` straight to `broker` (`host:port`, the
+ * partition leader) and decodes the answer. Lets the contract suite compare
+ * the embedded broker's validation with a real broker's on identical bytes.
+ */
+export async function rawProduceV8(broker: string, topic: string, partition: number, records: Buffer, transactionalId: string | null = null): Promise<RawProduceAnswer> {
+  const { connect } = await import('node:net');
+  const str = (s: string | null) => {
+    if (s === null) return Buffer.from([0xff, 0xff]);
+    const b = Buffer.from(s);
+    const len = Buffer.alloc(2);
+    len.writeInt16BE(b.length);
+    return Buffer.concat([len, b]);
+  };
+  const int = (v: number, size: 2 | 4) => {
+    const b = Buffer.alloc(size);
+    if (size === 2) b.writeInt16BE(v);
+    else b.writeInt32BE(v);
+    return b;
+  };
+  const body = Buffer.concat([
+    int(0, 2), int(8, 2), int(1, 4), str('sluice-contract'),
+    str(transactionalId), int(-1, 2), int(10_000, 4),
+    int(1, 4), str(topic), int(1, 4), int(partition, 4), int(records.length, 4), records,
+  ]);
+  const [host, port] = broker.split(':');
+  const response = await new Promise<Buffer>((resolve, reject) => {
+    const socket = connect(Number(port), host!);
+    let buf = Buffer.alloc(0);
+    socket.on('data', (d) => {
+      buf = Buffer.concat([buf, d]);
+      if (buf.length >= 4 && buf.length >= 4 + buf.readInt32BE(0)) {
+        socket.end();
+        resolve(buf.subarray(4));
+      }
+    });
+    socket.on('error', reject);
+    socket.write(Buffer.concat([int(body.length, 4), body]));
+  });
+  let o = 4 + 4; // correlation id, topics count
+  o += 2 + response.readInt16BE(o); // topic name
+  o += 4 + 4; // partitions count, partition index
+  const errorCode = response.readInt16BE(o);
+  const baseOffset = Number(response.readBigInt64BE(o + 2));
+  o += 2 + 8 + 8 + 8; // error, base offset, log append time, log start offset
+  const recordErrors: RawProduceAnswer['recordErrors'] = [];
+  const readString = (): string | null => {
+    const len = response.readInt16BE(o);
+    o += 2;
+    if (len < 0) return null;
+    const s = response.subarray(o, o + len).toString();
+    o += len;
+    return s;
+  };
+  for (let n = response.readInt32BE((o += 4) - 4); n > 0; n--) {
+    const batchIndex = response.readInt32BE(o);
+    o += 4;
+    recordErrors.push({ batchIndex, message: readString() });
+  }
+  return { errorCode, baseOffset, recordErrors, errorMessage: readString() };
+}

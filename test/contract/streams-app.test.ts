@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RecordTooLargeError } from '../../src/errors.js';
+import { TransactionalProducer } from '../../src/eos/transactional-producer.js';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import type { KafkaStreamsConfig } from '../../src/runtime/config.js';
 import type { AppState } from '../../src/runtime/internal/app-state.js';
@@ -125,6 +126,26 @@ for (const backend of await backends()) {
       expect((streams.error as Error & { cause?: unknown }).cause).toBeInstanceOf(RecordTooLargeError);
       expect(await ctx.read(output)).toEqual([]);
       expect(await ctx.admin.committedOffsets(applicationId, input)).toEqual([-1]);
+    });
+
+    it('a task fenced by another producer with its transactional id re-acquires itself; output stays exactly once', async () => {
+      const input = await topic(1);
+      const output = await topic(1);
+      await produce(input, 1, Array.from({ length: 30 }, (_, i) => `v${i}`));
+      const applicationId = uniqueGroup(`app-${backend.name}`);
+      const streams = app(input, output, { applicationId, commitIntervalMs: 100 });
+      await streams.start();
+      await eventually(() => committedEqualsEnd(applicationId, input), 'first inputs committed');
+      // An intruder takes the task's transactional id (as a new owner would) and leaves.
+      const intruder = new TransactionalProducer({ transactionalId: `${applicationId}-0_0`, cluster: ctx.cluster });
+      await intruder.initTransactions();
+      await intruder.close();
+      await produce(input, 1, Array.from({ length: 60 }, (_, i) => `v${i}`)); // keys k0..k59 again, offsets 30..89
+      await eventually(async () => (await ctx.admin.committedOffsets(applicationId, input))[0] === 90, 'all inputs committed');
+      const out = (await ctx.read(output)).map((r) => r.value?.toString());
+      expect(out).toHaveLength(90);
+      expect(streams.metrics().taskRestarts).toBeGreaterThanOrEqual(1);
+      expect(streams.state).toBe('RUNNING');
     });
 
     it('at_least_once: outputs written, offsets committed after acknowledgement', async () => {

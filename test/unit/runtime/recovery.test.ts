@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Serdes } from '../../../src/serdes/serdes.js';
 import { StreamsBuilder } from '../../../src/topology/streams-builder.js';
 import { uniqueGroup, uniqueTopic, waitFor } from '../../helpers/index.js';
-import { Closer, kv, produceN, upperTopology } from './fixtures.js';
+import { Closer, kv, produceN, recordStates, upperTopology } from './fixtures.js';
 
 const closer = new Closer();
 afterEach(() => closer.closeAll());
@@ -119,6 +119,7 @@ describe('rebalancing on the embedded cluster', () => {
     const { cluster, input, output, applicationId } = await topics(4);
     const topology = () => upperTopology(input, output);
     const a = closer.app(topology(), { applicationId, cluster, commitIntervalMs: 20 });
+    const statesOfA = recordStates(a);
     await a.start();
     await produceN(cluster, input, 200);
     const b = closer.app(topology(), { applicationId, cluster, commitIntervalMs: 20 });
@@ -134,6 +135,9 @@ describe('rebalancing on the embedded cluster', () => {
     expect(out).toHaveLength(600);
     expect(new Set(out).size).toBe(600);
     expect(a.metrics().recordsProcessed + b.metrics().recordsProcessed).toBeGreaterThanOrEqual(600);
+    expect(statesOfA).toEqual(['CREATED', 'REBALANCING', 'RUNNING', 'REBALANCING', 'RUNNING', 'PENDING_SHUTDOWN', 'NOT_RUNNING']);
+    expect(b.metrics().consumerLag).toBe(0);
+    expect(b.metrics().rebalances).toBeGreaterThanOrEqual(2);
   });
 
   it('a member whose session expired rejoins; nothing is duplicated', async () => {

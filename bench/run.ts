@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   const rows = aggregate(results);
   const table = formatTable(rows);
   const meta = {
-    date: new Date().toISOString(), runId, nodeContenders: compiledDir ? 'tsc-compiled JavaScript' : 'tsx', records: o.records, rounds: o.rounds, compare: o.compare, elapsedSeconds: (Date.now() - started) / 1000,
+    date: new Date().toISOString(), runId, gitCommit: versionOf('git', ['-C', repoRoot, 'rev-parse', '--short', 'HEAD']), nodeContenders: compiledDir ? 'tsc-compiled JavaScript' : 'tsx', records: o.records, rounds: o.rounds, compare: o.compare, elapsedSeconds: (Date.now() - started) / 1000,
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
     versions: {
       node: process.version,

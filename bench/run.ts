@@ -23,7 +23,7 @@ import { formatSelfTimes, topSelfTimes } from './lib/cpuprofile.js';
 import { compileContenders } from './lib/compile.js';
 import { buildJavaBench, DEFAULT_JAVA_KAFKA_VERSION } from './lib/java.js';
 import { kafkaClient } from './lib/kafka.js';
-import { aggregate, formatTable, writeJson } from './lib/report.js';
+import { aggregate, formatTable, LEGEND, writeJson } from './lib/report.js';
 import type { RunResult } from './lib/result.js';
 import { runBrokerLimit } from './lib/run-broker.js';
 import { awaitCleanups, runPipeline } from './lib/run-pipeline.js';
@@ -122,6 +122,7 @@ async function main(): Promise<void> {
   const file = writeJson(benchDir, { meta, rows, results });
   console.log(`\n${o.records} records x ${o.rounds} round(s), ${meta.machine.cpus} CPUs, Node ${process.version}, Kafka ${meta.versions.kafkaBroker}\n`);
   console.log(table);
+  console.log(`\n${LEGEND}`);
   for (const r of results.filter((x) => !x.ok)) console.log(`\nFAILED ${r.id} round ${r.round}: ${r.reason ?? ''}`);
   if (profileFile && existsSync(profileFile)) {
     console.log(`\nCPU profile of sluice exactly_once, round 1, steady state (${profileFile}):\n`);

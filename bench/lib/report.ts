@@ -97,6 +97,14 @@ export function formatTable(rows: Row[]): string {
   return [fmt(head), sep, ...lines.map(fmt)].join('\n');
 }
 
+/** What the columns mean (printed under the table). */
+export const LEGEND = [
+  'records/s: input records / (first record processed -> every input offset committed; at_least_once: every output written), median over passing rounds; spread: ± half the range.',
+  'vs broker: against min(ProducerPerformance, ConsumerPerformance). latency: output LogAppendTime - processing time stamped by the map step (broker rows: producer send-to-ack).',
+  'peak RSS / CPU s: whole child process (startup included); CPU µs/rec = CPU s / records. commits: transactions (EOS) or offset commits (ALOS) the contender reported.',
+  'check: runs whose read_committed output was complete and duplicate-free / runs.',
+].join('\n');
+
 /** Writes bench/results/<date>.json and returns its path. */
 export function writeJson(benchDir: string, payload: unknown): string {
   const dir = join(benchDir, 'results');

@@ -51,6 +51,7 @@ export class RuntimeTask {
   #dirty = false;
   #lastCommitAt = Date.now();
   #commitQueued = false;
+  #punctuateQueued = false;
   #generation = 0;
 
   constructor(private readonly deps: RuntimeTaskDeps) {
@@ -192,11 +193,14 @@ export class RuntimeTask {
     });
   }
 
-  /** Runs due wall-clock punctuators. */
+  /** Runs due wall-clock punctuators (at most one punctuation is queued at a time). */
   punctuate(now: number): Promise<void> {
+    if (this.#punctuateQueued) return Promise.resolve();
+    this.#punctuateQueued = true;
     return this.#queue.add(() => {
+      this.#punctuateQueued = false;
       if (this.state !== 'RUNNING') return;
-      this.#processor!.punctuateWallClock(now);
+      this.#processor!.punctuateWallClock(Math.max(now, Date.now()));
       this.#collector!.checkHealthy();
     });
   }

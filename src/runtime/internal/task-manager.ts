@@ -183,6 +183,7 @@ export class TaskManager {
    * 1. mark it failed (concurrent batches stop) and pause its partitions;
    * 2. close it dirty: abort its transaction, close processors and producer;
    * 3. fencing: re-acquire it at once if still assigned (new producer, re-read offsets, seek);
+   *    a retriable error that escaped the clients' retries: the same after `taskRestartBackoffMs`;
    *    a broken handler, a fatal broker error or policy SHUTDOWN_CLIENT: rewind its partitions to the
    *    last committed offsets and stop the app (ERROR);
    *    policy RESTART_TASK: wait `taskRestartBackoffMs`, then re-acquire it.
@@ -201,10 +202,11 @@ export class TaskManager {
     // 2. close dirty
     await task.closeDirty().catch((closeError: unknown) => log.debug({ err: closeError }, 'dirty close failed'));
     // 3. fencing / stop / restart
-    if (kind === 'fencing') {
-      log.info({ err: error }, 'task migrated or producer fenced; closed dirty, re-acquiring it if still assigned');
+    if (kind === 'fencing' || kind === 'retriable') {
+      const delay = kind === 'fencing' ? FENCED_RETRY_MS : config.taskRestartBackoffMs;
+      log.info({ err: error }, `task ${kind === 'fencing' ? 'migrated or its producer was fenced' : 'hit a retriable error'}; closed dirty, re-acquiring it in ${delay} ms if still assigned`);
       this.#metricsOf(task.id).restarts++;
-      await sleep(FENCED_RETRY_MS);
+      await sleep(delay);
       return this.#reacquire(task);
     }
     if (stopsTheApp(error) || config.uncaughtExceptionPolicy === 'SHUTDOWN_CLIENT' || this.#closing) {

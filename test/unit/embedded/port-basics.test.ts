@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EmbeddedKafkaCluster } from '../../../src/embedded/embedded-cluster.js';
 import { KafkaErrorCode, KafkaProtocolError } from '../../../src/errors.js';
 import type { FetchedBatch, TopicPartition } from '../../../src/client/port.js';
+import * as testing from '../../../src/testing.js';
 
 const rec = (key: string | null, value: string, timestamp = Date.now()) => ({
   key: key === null ? null : Buffer.from(key), value: Buffer.from(value), headers: {}, timestamp,
@@ -19,6 +20,22 @@ let cluster: EmbeddedKafkaCluster;
 afterEach(async () => cluster?.close());
 
 describe('EmbeddedKafkaCluster API', () => {
+  it('is exported from sluice/testing and is a ClusterPort of kind embedded', () => {
+    expect(testing.EmbeddedKafkaCluster).toBe(EmbeddedKafkaCluster);
+    cluster = new testing.EmbeddedKafkaCluster();
+    expect(cluster.kind).toBe('embedded');
+  });
+
+  it('plain produce is validated like any produce request (keyless record on a compacted topic)', async () => {
+    cluster = new EmbeddedKafkaCluster();
+    await cluster.createTopic('c', { config: { 'cleanup.policy': 'compact', 'max.message.bytes': '2048' } });
+    const e = await cluster.produce('c', [{ key: 'a', value: '1' }, { key: null, value: '2' }]).catch((x: unknown) => x);
+    expect(e).toMatchObject({ kafkaCode: KafkaErrorCode.INVALID_RECORD, recordErrors: [{ batchIndex: 1 }] });
+    await expect(cluster.produce('c', [{ key: 'a', value: 'x'.repeat(3000) }])).rejects.toMatchObject({ kafkaCode: KafkaErrorCode.MESSAGE_TOO_LARGE });
+    expect(await cluster.endOffsets('c')).toEqual([0]);
+    await expect(cluster.createTopic('bad', { config: { 'cleanup.policy': 'nope' } })).rejects.toMatchObject({ kafkaCode: KafkaErrorCode.INVALID_CONFIG });
+  });
+
   it('creates topics with Kafka 4 default configs and rejects unknown topics with a helpful message', async () => {
     cluster = new EmbeddedKafkaCluster();
     await cluster.createTopic('t', { partitions: 2, config: { 'cleanup.policy': 'compact' } });

@@ -14,6 +14,8 @@ export interface VerifyResult {
   count: number;
   expected: number;
   duplicates: number;
+  /** Expected ids never read. */
+  missing: number;
   /** Ids that are not expected at all (filtered or out of range). */
   unexpected: number;
   /** Why the check failed, when it did. */
@@ -77,7 +79,9 @@ export async function verifyOutput(
     await consumer.disconnect().catch(() => undefined);
   }
   const reasons: string[] = [];
+  const missing = expected - (count - duplicates - unexpected);
   if (count !== expected) reasons.push(`read ${count} records, expected ${expected}`);
+  if (missing > 0) reasons.push(`${missing} missing`);
   if (duplicates > 0) reasons.push(`${duplicates} duplicates`);
   if (unexpected > 0) reasons.push(`${unexpected} unexpected ids`);
   const ok = reasons.length === 0;
@@ -86,6 +90,7 @@ export async function verifyOutput(
     count,
     expected,
     duplicates,
+    missing,
     unexpected,
     ...(ok ? {} : { reason: reasons.join(', ') }),
     latenciesMs: latencies.subarray(0, Math.min(count, latencies.length)),

@@ -81,8 +81,21 @@ async function main(): Promise<void> {
   const broker = await ensureBroker(repoRoot, log);
   const kafka = kafkaClient(broker.brokers);
   const javaVersion = broker.version ?? DEFAULT_JAVA_KAFKA_VERSION;
-  const needsJava = o.contenders.includes('broker') || o.contenders.includes('java-eos');
-  const javaClasspath = needsJava ? buildJavaBench(benchDir, javaVersion, log) : undefined;
+  let needsJava = o.contenders.includes('broker') || o.contenders.includes('java-eos');
+  let javaClasspath: string | undefined;
+  const skipped: string[] = [];
+  if (needsJava) {
+    try {
+      javaClasspath = buildJavaBench(benchDir, javaVersion, log);
+    } catch (err) {
+      // Without java/mvn the JVM contenders are skipped (and said so), the others still run.
+      const why = err instanceof Error ? err.message : String(err);
+      skipped.push(`SKIPPED broker limit and Java Kafka Streams: ${why}`);
+      log(skipped[0] ?? '');
+      o.contenders = o.contenders.filter((c) => c !== 'broker' && c !== 'java-eos');
+      needsJava = false;
+    }
+  }
   const needsNode = o.contenders.some((c) => c.startsWith('sluice') || c === 'kafkajs');
   const compiledDir = needsNode && !o.tsx ? compileContenders(repoRoot, log) : undefined;
   const runId = `sluice-bench-${Date.now().toString(36)}`;
@@ -109,7 +122,7 @@ async function main(): Promise<void> {
   const rows = aggregate(results);
   const table = formatTable(rows);
   const meta = {
-    date: new Date().toISOString(), runId, gitCommit: versionOf('git', ['-C', repoRoot, 'rev-parse', '--short', 'HEAD']), nodeContenders: compiledDir ? 'tsc-compiled JavaScript' : 'tsx', records: o.records, rounds: o.rounds, compare: o.compare, elapsedSeconds: (Date.now() - started) / 1000,
+    date: new Date().toISOString(), skipped, runId, gitCommit: versionOf('git', ['-C', repoRoot, 'rev-parse', '--short', 'HEAD']), nodeContenders: compiledDir ? 'tsc-compiled JavaScript' : 'tsx', records: o.records, rounds: o.rounds, compare: o.compare, elapsedSeconds: (Date.now() - started) / 1000,
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
     versions: {
       node: process.version,
@@ -123,6 +136,7 @@ async function main(): Promise<void> {
   console.log(`\n${o.records} records x ${o.rounds} round(s), ${meta.machine.cpus} CPUs, Node ${process.version}, Kafka ${meta.versions.kafkaBroker}\n`);
   console.log(table);
   console.log(`\n${LEGEND}`);
+  for (const line of skipped) console.log(`\n${line}`);
   for (const r of results.filter((x) => !x.ok)) console.log(`\nFAILED ${r.id} round ${r.round}: ${r.reason ?? ''}`);
   if (profileFile && existsSync(profileFile)) {
     console.log(`\nCPU profile of sluice exactly_once, round 1, steady state (${profileFile}):\n`);

@@ -147,10 +147,15 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
           this.wake();
         });
       }
+      // wait for a change, a wake-up or the next heartbeat; the timer is ref'd so a running
+      // consumer keeps the process alive (as an open kafkajs connection does); close() ends it
       await new Promise<void>((resolve) => {
-        this.wakeUp = resolve;
-        const t = setTimeout(resolve, this.heartbeatMs);
-        t.unref?.();
+        const done = (): void => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(done, this.heartbeatMs);
+        this.wakeUp = done;
       });
     }
   }

@@ -252,7 +252,10 @@ export class TaskRecordCollector implements RecordCollector {
     const pending = this.pending;
     const done = this.#closed || this.#failure !== undefined;
     const still: Array<{ max: number; resolve: () => void }> = [];
-    for (const waiter of this.#waiters) (done || pending <= waiter.max ? waiter.resolve() : still.push(waiter));
+    for (const waiter of this.#waiters) {
+      if (done || pending <= waiter.max) waiter.resolve();
+      else still.push(waiter);
+    }
     this.#waiters = still;
   }
 }

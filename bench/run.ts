@@ -1,7 +1,7 @@
 /**
  * sluice benchmarks (issue #6 item 6, issue #9). See docs/benchmarks.md.
  *
- *   npm run bench [-- --records N] [--rounds R] [--only a,b] [--profile]
+ *   npm run bench [-- --records N] [--rounds R] [--only a,b] [--profile | --profile-all]
  *   npm run bench -- --compare [--records N] [--rounds R]
  *   --tsx: run the Node contenders through tsx instead of compiling them with tsc first
  *
@@ -40,13 +40,14 @@ function options() {
       rounds: { type: 'string' },
       only: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      'profile-all': { type: 'boolean', default: false },
       'timeout-s': { type: 'string' },
       tsx: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
-    console.log('usage: npm run bench -- [--records N] [--compare] [--rounds R] [--only broker,java-eos,sluice-eos,sluice-alos,kafkajs] [--profile] [--timeout-s S] [--tsx]');
+    console.log('usage: npm run bench -- [--records N] [--compare] [--rounds R] [--only broker,java-eos,sluice-eos,sluice-alos,kafkajs] [--profile|--profile-all] [--timeout-s S] [--tsx]');
     process.exit(0);
   }
   const records = Number(values.records);
@@ -62,7 +63,7 @@ function options() {
   const contenders = only ? (['broker', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs'] as ContenderId[]).filter((c) => only.includes(c)) : order;
   // Each processing phase is bounded: at least 1,000 records/s or the run fails.
   const timeoutMs = values['timeout-s'] ? Number(values['timeout-s']) * 1000 : 60_000 + records;
-  return { records, rounds, compare: values.compare, contenders, profile: values.profile, timeoutMs, tsx: values.tsx };
+  return { records, rounds, compare: values.compare, contenders, profile: values['profile-all'] ? 'all' : values.profile ? 'sluice-eos' : undefined, timeoutMs, tsx: values.tsx };
 }
 
 function versionOf(cmd: string, args: string[]): string {
@@ -99,9 +100,15 @@ async function main(): Promise<void> {
   const needsNode = o.contenders.some((c) => c.startsWith('sluice') || c === 'kafkajs');
   const compiledDir = needsNode && !o.tsx ? compileContenders(repoRoot, log) : undefined;
   const runId = `sluice-bench-${Date.now().toString(36)}`;
+  // --profile: sluice exactly_once, round 1; --profile-all: every Node contender, round 1.
   const profileDir = join(benchDir, 'results', 'profiles');
-  const profileFile = o.profile ? join(profileDir, `${runId}-sluice-eos.cpuprofile`) : undefined;
-  if (profileFile) mkdirSync(profileDir, { recursive: true });
+  const profileFiles = new Map<string, string>();
+  for (const id of o.contenders) {
+    if (id === 'sluice-eos' ? o.profile !== undefined : o.profile === 'all' && id !== 'broker' && id !== 'java-eos') {
+      profileFiles.set(id, join(profileDir, `${runId}-${id}.cpuprofile`));
+    }
+  }
+  if (profileFiles.size > 0) mkdirSync(profileDir, { recursive: true });
   log(`bench ${runId}: ${o.records} records, ${o.rounds} round(s), contenders ${o.contenders.join(', ')}; broker ${broker.brokers.join(',')} (Kafka ${broker.version ?? '?'})`);
 
   const results: RunResult[] = [];
@@ -112,7 +119,7 @@ async function main(): Promise<void> {
       if (id === 'broker') {
         results.push(...(await runBrokerLimit({ kafka, brokers: broker.brokers, javaClasspath: javaClasspath ?? '', name, round, records: o.records, timeoutMs: o.timeoutMs, log })));
       } else {
-        const base = { brokers: broker.brokers, benchDir, ...(compiledDir ? { compiledDir } : {}), ...(javaClasspath ? { javaClasspath } : {}), ...(profileFile && round === 1 ? { profileFile } : {}) };
+        const base = { brokers: broker.brokers, benchDir, ...(compiledDir ? { compiledDir } : {}), ...(javaClasspath ? { javaClasspath } : {}), ...(profileFiles.has(id) && round === 1 ? { profileFile: profileFiles.get(id) } : {}) };
         results.push(await runPipeline(CONTENDERS[id], { kafka, base, name, round, records: o.records, timeoutMs: o.timeoutMs, log }));
       }
     }
@@ -138,8 +145,9 @@ async function main(): Promise<void> {
   console.log(`\n${LEGEND}`);
   for (const line of skipped) console.log(`\n${line}`);
   for (const r of results.filter((x) => !x.ok)) console.log(`\nFAILED ${r.id} round ${r.round}: ${r.reason ?? ''}`);
-  if (profileFile && existsSync(profileFile)) {
-    console.log(`\nCPU profile of sluice exactly_once, round 1, steady state (${profileFile}):\n`);
+  for (const [id, profileFile] of profileFiles) {
+    if (!existsSync(profileFile)) continue;
+    console.log(`\nCPU profile of ${id}, round 1, steady state (${profileFile}):\n`);
     console.log(formatSelfTimes(topSelfTimes(profileFile, 15)));
   }
   console.log(`\nresults: ${file} (${meta.elapsedSeconds.toFixed(0)} s)`);

@@ -15,7 +15,7 @@ export interface LaunchContext {
   javaClasspath?: string;
   /** Root of the tsc-compiled contenders (compile.ts); absent: run the .ts files through tsx. */
   compiledDir?: string;
-  /** File for a V8 CPU profile (steady state) of sluice exactly_once (`--profile`). */
+  /** File for a V8 CPU profile (steady state) of this contender (`--profile`, `--profile-all`). */
   profileFile?: string;
 }
 
@@ -40,14 +40,14 @@ export interface Launch {
   env?: Record<string, string>;
 }
 
-function nodeChild(ctx: LaunchContext, file: string, extra: string[], profile: boolean): Launch {
+function nodeChild(ctx: LaunchContext, file: string, extra: string[]): Launch {
   return {
     command: process.execPath,
     args: [...(ctx.compiledDir
       ? [join(ctx.compiledDir, 'bench', 'contenders', file.replace(/\.ts$/, '.js'))]
       : ['--import', 'tsx', join(ctx.benchDir, 'contenders', file)]),
       '--brokers', ctx.brokers.join(','), '--group', ctx.group, '--input', ctx.input, '--output', ctx.output, ...extra],
-    ...(profile && ctx.profileFile ? { env: { BENCH_CPU_PROFILE: ctx.profileFile } } : {}),
+    ...(ctx.profileFile ? { env: { BENCH_CPU_PROFILE: ctx.profileFile } } : {}),
   };
 }
 
@@ -69,19 +69,19 @@ export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> =
     id: 'sluice-eos',
     label: 'sluice exactly_once',
     completion: 'committed',
-    launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'exactly_once'], true),
+    launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'exactly_once']),
   },
   'sluice-alos': {
     id: 'sluice-alos',
     label: 'sluice at_least_once',
     completion: 'output',
-    launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'at_least_once'], false),
+    launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'at_least_once']),
   },
   kafkajs: {
     id: 'kafkajs',
     label: 'plain kafkajs EOS loop',
     completion: 'committed',
-    launch: (ctx) => nodeChild(ctx, 'kafkajs-loop.ts', [], false),
+    launch: (ctx) => nodeChild(ctx, 'kafkajs-loop.ts', []),
   },
 };
 

@@ -2,7 +2,7 @@
  * `sluice/testing`: the embedded cluster and the topology test driver.
  */
 export { EmbeddedKafkaCluster } from './embedded/embedded-cluster.js';
-export type { EmbeddedKafkaClusterOptions, PlainRecord, PlainRecordMetadata, ProduceFault, Latency } from './embedded/embedded-cluster.js';
+export type { EmbeddedKafkaClusterOptions, PlainRecord, PlainRecordMetadata, ProduceFault, Latency, TxnFault } from './embedded/embedded-cluster.js';
 export { TopologyTestDriver } from './topology/test-driver/topology-test-driver.js';
 export type { TopologyTestDriverConfig } from './topology/test-driver/topology-test-driver.js';
 export { TestInputTopic } from './topology/test-driver/test-input-topic.js';

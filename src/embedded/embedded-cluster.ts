@@ -14,10 +14,10 @@ import { EmbeddedRawProducer, toRecordHeaders } from './internal/raw-producer.js
 import { EmbeddedGroupConsumer, type EmbeddedConsumerOptions } from './internal/group-consumer.js';
 import { encodeBatch } from './internal/record-batch.js';
 import { partitionForKey } from './internal/murmur2.js';
-import type { ProduceFault, Latency } from './internal/faults.js';
+import type { ProduceFault, Latency, TxnFault } from './internal/faults.js';
 import type { TxnMetadata } from './internal/txn-coordinator.js';
 
-export type { ProduceFault, Latency, EmbeddedConsumerOptions };
+export type { ProduceFault, Latency, TxnFault, EmbeddedConsumerOptions };
 
 /** Options of an {@link EmbeddedKafkaCluster}. */
 export interface EmbeddedKafkaClusterOptions {
@@ -55,6 +55,7 @@ const toBuffer = (v: string | Buffer | null | undefined): Buffer | null => (v ==
  *
  * Fault injection:
  * - {@link failProduce}: the next N produce requests to a partition (or any partition of a topic) fail with a given code, optionally with record_errors;
+ * - {@link failTxnRequest}: the next N AddPartitionsToTxn / AddOffsetsToTxn / TxnOffsetCommit / EndTxn requests of a transactional id fail with a given code;
  * - {@link setLatency}: real milliseconds added before every produce / fetch;
  * - {@link fenceTransactionalId}: bumps the epoch of a transactional id (aborting its open transaction), so its producer gets PRODUCER_FENCED / INVALID_PRODUCER_EPOCH;
  * - {@link expireGroupMember}: removes a group member as if its session expired; it sees UNKNOWN_MEMBER_ID on its next heartbeat or commit and rejoins;
@@ -157,6 +158,15 @@ export class EmbeddedKafkaCluster implements ClusterPort {
   /** Fault: the next `count` (default 1) produce requests to the partition (any, if omitted) fail with `code`. */
   failProduce(fault: ProduceFault): void {
     this.broker.faults.failProduce(fault);
+  }
+  /**
+   * Fault: the next `count` (default 1) coordinator requests `api` of the
+   * transactional id fail with `code` (e.g. CONCURRENT_TRANSACTIONS, as a real
+   * coordinator answers AddOffsets/AddPartitions right after EndTxn). A
+   * non-fencing code leaves the producer usable.
+   */
+  failTxnRequest(fault: TxnFault): void {
+    this.broker.faults.failTxn(fault);
   }
   /** Fault: adds real latency (ms) before produce and/or fetch requests are handled. */
   setLatency(latency: Latency): void {

@@ -39,6 +39,7 @@ export class Broker {
         this.notify();
       },
       commitOffsets: (groupId, offsets) => this.groups.commit(groupId, offsets),
+      injectedFault: (api, transactionalId) => this.faults.takeTxnError(api, transactionalId),
     });
     this.groups = new GroupCoordinator({ now, partitionsOf: (t) => this.topics.get(t)?.partitions.length ?? 0 });
   }

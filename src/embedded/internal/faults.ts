@@ -19,6 +19,16 @@ export interface ProduceFault {
   errorMessage?: string;
 }
 
+/** A scheduled failure of a transaction coordinator request. */
+export interface TxnFault {
+  transactionalId: string;
+  api: 'AddPartitionsToTxn' | 'AddOffsetsToTxn' | 'TxnOffsetCommit' | 'EndTxn';
+  /** Kafka error code, e.g. `KafkaErrorCode.CONCURRENT_TRANSACTIONS`. */
+  code: number;
+  /** How many requests fail (default 1). */
+  count?: number;
+}
+
 /** Latency added before requests are handled (real milliseconds). */
 export interface Latency {
   produceMs?: number;
@@ -28,11 +38,26 @@ export interface Latency {
 /** Holds the injected faults and hands them out. */
 export class FaultInjector {
   private readonly produceFaults: (ProduceFault & { remaining: number })[] = [];
+  private readonly txnFaults: (TxnFault & { remaining: number })[] = [];
   latency: Required<Latency> = { produceMs: 0, fetchMs: 0 };
 
   /** Schedules `count` failing produce requests. */
   failProduce(fault: ProduceFault): void {
     this.produceFaults.push({ ...fault, remaining: fault.count ?? 1 });
+  }
+
+  /** Schedules `count` failing coordinator requests of a transactional id. */
+  failTxn(fault: TxnFault): void {
+    this.txnFaults.push({ ...fault, remaining: fault.count ?? 1 });
+  }
+
+  /** Consumes one scheduled coordinator failure, if any. */
+  takeTxnError(api: TxnFault['api'], transactionalId: string): KafkaProtocolError | undefined {
+    const i = this.txnFaults.findIndex((f) => f.api === api && f.transactionalId === transactionalId && f.remaining > 0);
+    if (i < 0) return undefined;
+    const f = this.txnFaults[i]!;
+    if (--f.remaining === 0) this.txnFaults.splice(i, 1);
+    return new KafkaProtocolError(f.code, `${kafkaErrorName(f.code)} (${f.code}): injected fault for ${api} of ${transactionalId}`, { errorMessage: null });
   }
 
   /** Sets latency (merged with the current settings). */
@@ -43,6 +68,7 @@ export class FaultInjector {
   /** Removes every fault. */
   clear(): void {
     this.produceFaults.length = 0;
+    this.txnFaults.length = 0;
     this.latency = { produceMs: 0, fetchMs: 0 };
   }
 

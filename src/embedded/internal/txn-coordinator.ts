@@ -29,7 +29,12 @@ export interface TxnCoordinatorDeps {
   now(): number;
   writeMarker(topic: string, partition: number, producerId: number, epoch: number, commit: boolean): void;
   commitOffsets(groupId: string, offsets: TopicPartitionOffset[]): void;
+  /** Fault injection: an error to answer instead of handling the request, if any. */
+  injectedFault?(api: TxnApi, transactionalId: string): Error | undefined;
 }
+
+/** Coordinator requests that can be failed by fault injection. */
+export type TxnApi = 'AddPartitionsToTxn' | 'AddOffsetsToTxn' | 'TxnOffsetCommit' | 'EndTxn';
 
 /** Max epoch before a new producer id is allocated (Kafka: Short.MAX_VALUE - 1). */
 const MAX_EPOCH = 32766;
@@ -54,6 +59,11 @@ export class TxnCoordinator {
   /** Metadata of a transactional id (tests and fault injection). */
   describe(transactionalId: string): TxnMetadata | undefined {
     return this.txns.get(transactionalId);
+  }
+
+  private fault(api: TxnApi, transactionalId: string): void {
+    const e = this.deps.injectedFault?.(api, transactionalId);
+    if (e) throw e;
   }
 
   private allocate(): number {
@@ -125,6 +135,7 @@ export class TxnCoordinator {
 
   /** AddPartitionsToTxn. */
   addPartitions(transactionalId: string, producerId: number, epoch: number, partitions: { topic: string; partition: number }[]): void {
+    this.fault('AddPartitionsToTxn', transactionalId);
     const meta = this.checkProducer(transactionalId, producerId, epoch);
     this.begin(meta);
     for (const p of partitions) meta.partitions.add(tpKey(p.topic, p.partition));
@@ -132,6 +143,7 @@ export class TxnCoordinator {
 
   /** AddOffsetsToTxn. */
   addOffsets(transactionalId: string, producerId: number, epoch: number, groupId: string): void {
+    this.fault('AddOffsetsToTxn', transactionalId);
     const meta = this.checkProducer(transactionalId, producerId, epoch);
     this.begin(meta);
     meta.groups.add(groupId);
@@ -139,6 +151,7 @@ export class TxnCoordinator {
 
   /** TxnOffsetCommit: offsets become committed only when the transaction commits. Stale epoch: INVALID_PRODUCER_EPOCH. */
   txnOffsetCommit(transactionalId: string, producerId: number, epoch: number, groupId: string, offsets: TopicPartitionOffset[]): void {
+    this.fault('TxnOffsetCommit', transactionalId);
     const meta = this.checkProducer(transactionalId, producerId, epoch, KafkaErrorCode.INVALID_PRODUCER_EPOCH);
     if (meta.state !== 'Ongoing' || !meta.groups.has(groupId))
       throw err(KafkaErrorCode.INVALID_TXN_STATE, `Group ${groupId} was not added to transaction ${transactionalId} (AddOffsetsToTxn first)`);
@@ -157,6 +170,7 @@ export class TxnCoordinator {
    * 6. -> CompleteCommit/CompleteAbort.
    */
   endTxn(transactionalId: string, producerId: number, epoch: number, commit: boolean): void {
+    this.fault('EndTxn', transactionalId);
     // 1.
     const meta = this.checkProducer(transactionalId, producerId, epoch);
     // 2.

@@ -155,6 +155,29 @@ describe('transaction timeout', () => {
   });
 });
 
+describe('fault injection on coordinator requests', () => {
+  it('CONCURRENT_TRANSACTIONS on AddOffsetsToTxn is retriable: the producer stays usable and the retry succeeds', async () => {
+    const p = cluster.producer({ transactionalId: 'tx' });
+    await p.connect();
+    await p.beginTransaction();
+    cluster.failTxnRequest({ transactionalId: 'tx', api: 'AddOffsetsToTxn', code: KafkaErrorCode.CONCURRENT_TRANSACTIONS });
+    const e = await p.sendOffsets('g', [{ topic: 'out', partition: 0, offset: 1 }]).catch((x: unknown) => x);
+    expect(e).toMatchObject({ kafkaCode: KafkaErrorCode.CONCURRENT_TRANSACTIONS, kind: 'retriable' });
+    await p.sendOffsets('g', [{ topic: 'out', partition: 0, offset: 1 }]);
+    await p.commitTransaction();
+    expect(await cluster.committedOffsets('g', 'out')).toEqual([1, -1]);
+  });
+  it('a fencing code on EndTxn makes the producer unusable', async () => {
+    const p = cluster.producer({ transactionalId: 'tx' });
+    await p.connect();
+    await p.beginTransaction();
+    await p.produce({ topic: 'out', partition: 0, records: [rec('a')] });
+    cluster.failTxnRequest({ transactionalId: 'tx', api: 'EndTxn', code: KafkaErrorCode.PRODUCER_FENCED });
+    await expect(p.commitTransaction()).rejects.toBeInstanceOf(ProducerFencedError);
+    await expect(p.beginTransaction()).rejects.toBeInstanceOf(ProducerFencedError);
+  });
+});
+
 describe('fault injection on produce', () => {
   it('fails the next N produce requests with the given code and record errors, then recovers; latency is applied', async () => {
     const p = cluster.producer({});

@@ -247,6 +247,12 @@ export class RuntimeTask {
     const offsets = this.#dirty
       ? this.partitions.map((tp) => ({ ...tp, offset: this.#position.get(tpKey(tp))! })).filter((o) => o.offset !== this.#committed.get(tpKey(o)))
       : [];
+    if (offsets.length === 0 && !this.#inTransaction) {
+      this.#dirty = false;
+      this.#lastCommitAt = Date.now();
+      this.#processor?.clearCommitRequest();
+      return;
+    }
     await commitTask({
       exactlyOnce: this.#exactlyOnce,
       groupId: this.deps.config.applicationId,

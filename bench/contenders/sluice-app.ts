@@ -26,7 +26,7 @@ interface SluiceLike {
   };
   KafkaStreams: new (
     topology: unknown,
-    config: { applicationId: string; bootstrapServers: string[]; processingGuarantee: string },
+    config: { applicationId: string; bootstrapServers: string[]; processingGuarantee: string; [key: string]: unknown },
   ) => { start(): Promise<void>; close(): Promise<void>; metrics(): Record<string, unknown> };
   Serdes: { String(): SerdeLike };
 }
@@ -44,7 +44,10 @@ async function main(): Promise<void> {
     .filter((_key, value) => keep(value))
     .mapValues((value) => JSON.stringify(enrich(value)))
     .to(args.output, serdes);
+  // Experiments only: SLUICE_BENCH_CONFIG='{"maxPendingOutputRecordsPerTask":1000}' adds settings (the table uses defaults).
+  const extra = JSON.parse(process.env['SLUICE_BENCH_CONFIG'] ?? '{}') as Record<string, unknown>;
   const app = new KafkaStreams(builder.build(), {
+    ...extra,
     applicationId: args.group,
     bootstrapServers: args.brokers,
     processingGuarantee: args.guarantee,

@@ -68,6 +68,7 @@ export class EmbeddedKafkaCluster implements ClusterPort {
   readonly broker: Broker;
   private readonly timer: NodeJS.Timeout | undefined;
   private roundRobin = 0;
+  private readonly clients = new Set<{ close(): Promise<void> }>();
 
   constructor(options: EmbeddedKafkaClusterOptions = {}) {
     this.broker = new Broker(options.clock ?? Date.now);
@@ -84,11 +85,15 @@ export class EmbeddedKafkaCluster implements ClusterPort {
   }
   /** A raw (idempotent, optionally transactional) producer. */
   producer(options: RawProducerOptions = {}): RawProducerPort {
-    return new EmbeddedRawProducer(this.broker, options);
+    const p = new EmbeddedRawProducer(this.broker, options);
+    this.clients.add(p);
+    return p;
   }
   /** A group consumer (read_committed by default). */
   consumer(options: GroupConsumerOptions | EmbeddedConsumerOptions): GroupConsumerPort {
-    return new EmbeddedGroupConsumer(this.broker, options);
+    const c = new EmbeddedGroupConsumer(this.broker, options);
+    this.clients.add(c);
+    return c;
   }
 
   /** Creates a topic (default 1 partition); configs default as on a Kafka 4 broker. */
@@ -206,8 +211,11 @@ export class EmbeddedKafkaCluster implements ClusterPort {
   tick(): void {
     this.broker.tick();
   }
-  /** Stops the timers. Clients keep working; nothing is persisted. */
+  /** Stops the timers and closes every client it created (consumers leave their groups). Idempotent; nothing is persisted. */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    const clients = [...this.clients];
+    this.clients.clear();
+    await Promise.allSettled(clients.map((c) => c.close()));
   }
 }

@@ -154,6 +154,32 @@ describe('rebalancing on the embedded cluster', () => {
   });
 });
 
+describe('zombie on the embedded cluster', () => {
+  it('an expired member whose partitions moved cannot commit its open transaction; exactly once', async () => {
+    const { cluster, input, output, applicationId } = await topics(2);
+    const zombie = closer.app(upperTopology(input, output), { applicationId, cluster, commitIntervalMs: 60_000, heartbeatIntervalMs: 1_000 });
+    await zombie.start();
+    await produceN(cluster, input, 50);
+    await waitFor(async () => (await cluster.readUncommitted(output)).length === 50, { message: 'zombie wrote in its open transaction' });
+    const [member] = cluster.expireGroupMember(applicationId);
+    expect(member).toBeDefined();
+    const healthy = closer.app(upperTopology(input, output), { applicationId, cluster, commitIntervalMs: 20 });
+    await healthy.start();
+    await waitFor(() => allCommitted(cluster, applicationId, input), { message: 'healthy instance committed' });
+    await waitFor(() => zombie.metrics().aborts >= 1, { message: 'zombie aborted its stale transactions' });
+    expect(zombie.metrics().commits, 'the zombie committed nothing of its stale transaction').toBe(0);
+    expect(kv(await cluster.readCommitted(output))).toHaveLength(50);
+    // The zombie rejoined and may own a task again (with its 60 s commit interval); closing it commits that.
+    await produceN(cluster, input, 50, 50);
+    await zombie.close();
+    await waitFor(() => allCommitted(cluster, applicationId, input), { message: 'everything committed' });
+    await healthy.close();
+    const out = kv(await cluster.readCommitted(output));
+    expect(out).toHaveLength(100);
+    expect(new Set(out).size).toBe(100);
+  });
+});
+
 describe('backpressure', () => {
   it('processing waits while more than maxPendingOutputRecordsPerTask outputs are unacknowledged', async () => {
     const { cluster, input, output, applicationId } = await topics(1);

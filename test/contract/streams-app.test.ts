@@ -179,6 +179,28 @@ for (const backend of await backends()) {
       expect((await ctx.read(output, 'read_uncommitted')).map((r) => r.value?.toString())).toEqual(['COMMITTED']);
     });
 
+    it('an instance that gets no partition is RUNNING with no task; it takes over when the other leaves', async () => {
+      const input = await topic(1);
+      const output = await topic(1);
+      await produce(input, 1, ['a', 'b']);
+      const applicationId = uniqueGroup(`app-${backend.name}`);
+      const first = app(input, output, { applicationId });
+      await first.start();
+      const second = app(input, output, { applicationId });
+      await second.start();
+      expect(second.state).toBe('RUNNING');
+      await eventually(
+        () => Object.values(first.metrics().tasks).filter((t) => t.owned).length + Object.values(second.metrics().tasks).filter((t) => t.owned).length === 1,
+        'exactly one instance owns the task',
+      );
+      const idle = Object.values(first.metrics().tasks).some((t) => t.owned) ? second : first;
+      const busy = idle === first ? second : first;
+      await busy.close();
+      await produce(input, 1, ['c', 'd', 'e']);
+      await eventually(async () => (await ctx.admin.committedOffsets(applicationId, input))[0] === 5, 'the idle instance took over');
+      expect((await ctx.read(output)).map((r) => r.value?.toString()).sort()).toEqual(['A', 'B', 'C', 'D', 'E']);
+    });
+
     it('at_least_once: outputs written, offsets committed after acknowledgement', async () => {
       const input = await topic(2);
       const output = await topic(2);

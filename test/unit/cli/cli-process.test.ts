@@ -56,7 +56,7 @@ describe('sluice run', () => {
     );
   });
 
-  it('--embedded runs the orders example, serves metrics, and exits 0 on SIGTERM', async () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('--embedded runs the orders example, serves metrics, and exits 0 on %s', async (signal) => {
     const p = cli(['run', ORDERS, '--embedded', '--metrics-port', '0', '--log-level', 'info'], { ORDERS_SEED_COUNT: '600' });
     await until(() => /Prometheus metrics on http:\/\/[^:]+:\d+/.test(p.stdout()), 'the metrics endpoint');
     const port = /Prometheus metrics on http:\/\/[^:]+:(\d+)/.exec(p.stdout())![1];
@@ -67,8 +67,9 @@ describe('sluice run', () => {
     }, 'all 600 seeded orders processed');
     expect(scraped).toContain('sluice_app_state{state="RUNNING"} 1');
     expect(scraped).toMatch(/sluice_dropped_records_total [1-9]/);
-    p.child.kill('SIGTERM');
+    p.child.kill(signal);
     expect(await p.exit).toBe(0);
+    expect(p.stdout()).toContain(`"msg":"${signal} received, closing"`);
     expect(p.stdout()).toContain('"msg":"closed"');
     expect(p.stderr()).toBe('');
   });

@@ -39,16 +39,23 @@ export interface ErrorHandlerContext {
 
 /** A record written to a dead-letter topic inside the same transaction. */
 export interface DeadLetterRecord {
+  /** The dead-letter topic (must exist; should not be compacted, as keys may be null). */
   topic: string;
+  /** Key bytes, `null` for none. */
   key: Buffer | null;
+  /** Value bytes, `null` for none. */
   value: Buffer | null;
+  /** Headers; the built-in dead-letter handlers add `sluice.*` headers describing the failure. */
   headers?: Headers;
+  /** CreateTime; default: the time of sending. */
   timestamp?: number;
 }
 
 /** A handler answer with dead-letter records to write in the same transaction. */
 export interface HandlerResult {
+  /** `'CONTINUE'` or `'FAIL'`. */
   response: HandlerResponse;
+  /** Records to write in the task's transaction (under exactly-once they abort with it on `'FAIL'`). */
   deadLetterRecords?: DeadLetterRecord[];
 }
 

@@ -47,7 +47,7 @@ export interface DeadLetterRecord {
   value: Buffer | null;
   /** Headers; the built-in dead-letter handlers add `sluice.*` headers describing the failure. */
   headers?: Headers;
-  /** CreateTime; default: the time of sending. */
+  /** CreateTime; when absent the executor picks one (the built-ins always set the failing record's own). */
   timestamp?: number;
 }
 

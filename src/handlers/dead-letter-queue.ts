@@ -18,8 +18,11 @@
  * `sluice.error.code` (for sluice errors), `sluice.error.stage`,
  * `sluice.error.origin` (KEY/VALUE, serialization only), `sluice.input.topic`,
  * `sluice.input.partition`, `sluice.input.offset`, `sluice.processor.node`,
- * `sluice.task.id`, `sluice.output.topic` (production/serialization) and
- * `sluice.dlq.payload`. The timestamp is the failing record's own.
+ * `sluice.task.id`, `sluice.output.topic` (production/serialization),
+ * `sluice.dlq.payload` and `sluice.record.timestamp`. The timestamp is the
+ * failing record's own, except for a record rejected for its timestamp
+ * (`InvalidTimestampError`), which is stamped with the current time (the
+ * original stays in `sluice.record.timestamp`).
  *
  * The dead-letter topic must accept null keys (not `cleanup.policy=compact`)
  * and records as large as the failing ones.

@@ -27,6 +27,7 @@ export const DeadLetterHeaders = {
   PROCESSOR_NODE: 'sluice.processor.node',
   TASK_ID: 'sluice.task.id',
   OUTPUT_TOPIC: 'sluice.output.topic',
+  RECORD_TIMESTAMP: 'sluice.record.timestamp',
   PAYLOAD: 'sluice.dlq.payload',
 } as const;
 
@@ -129,5 +130,8 @@ export function buildDeadLetterRecord(
     headers[DeadLetterHeaders.OUTPUT_TOPIC] = (record as FailedOutputRecord).topic;
   }
   headers[DeadLetterHeaders.PAYLOAD] = p.payload;
-  return { topic: options.topic, key: p.key, value: p.value, headers, timestamp: p.timestamp };
+  headers[DeadLetterHeaders.RECORD_TIMESTAMP] = String(p.timestamp);
+  // A record rejected for its timestamp would be rejected again on the dead-letter topic: stamp it now.
+  const badTimestamp = code === 'INVALID_TIMESTAMP' || errorClassName(error) === 'InvalidTimestampError';
+  return { topic: options.topic, key: p.key, value: p.value, headers, timestamp: badTimestamp ? Date.now() : p.timestamp };
 }

@@ -11,6 +11,7 @@ import {
   LogAndContinueProductionExceptionHandler,
   LogAndFailDeserializationExceptionHandler,
   LogAndFailProcessingExceptionHandler,
+  InvalidTimestampError,
   RecordTooLargeError,
   deadLetterQueueHandler,
   failHandler,
@@ -111,6 +112,7 @@ describe('dead-letter-queue handlers', () => {
       'sluice.task.id': '0_2',
       'sluice.output.topic': 'orders-eu',
       'sluice.dlq.payload': 'output',
+      'sluice.record.timestamp': String(output.timestamp),
     });
     expect(lines).toHaveLength(1);
     expect(lines[0]?.level).toBe(40);
@@ -176,6 +178,16 @@ describe('dead-letter-queue handlers', () => {
     expect(raw.deadLetterRecords[0]?.key).toBeNull();
     expect(raw.deadLetterRecords[0]?.value).toEqual(Buffer.from('raw'));
     expect(raw.deadLetterRecords[0]?.headers['sluice.dlq.payload']).toBe('input');
+  });
+
+  it('re-stamps a record rejected for its timestamp, keeping the original in a header', () => {
+    const h = deadLetterQueueHandler({ topic: 'dlq', logLevel: 'silent' });
+    const before = Date.now();
+    const answer = h.handle(context, { ...output, timestamp: 5 }, new InvalidTimestampError('timestamp 5 out of range')) as {
+      deadLetterRecords: Array<{ timestamp?: number; headers: Record<string, string> }>;
+    };
+    expect(answer.deadLetterRecords[0]?.timestamp).toBeGreaterThanOrEqual(before);
+    expect(answer.deadLetterRecords[0]?.headers['sluice.record.timestamp']).toBe('5');
   });
 
   it('truncates very long error messages in the header', () => {

@@ -22,7 +22,7 @@ import { CONTENDERS, type ContenderId } from './lib/contenders.js';
 import { formatSelfTimes, topSelfTimes } from './lib/cpuprofile.js';
 import { compileContenders } from './lib/compile.js';
 import { buildJavaBench, DEFAULT_JAVA_KAFKA_VERSION } from './lib/java.js';
-import { kafkaClient } from './lib/kafka.js';
+import { deleteAllWithPrefix, kafkaClient } from './lib/kafka.js';
 import { aggregate, formatTable, LEGEND, writeJson } from './lib/report.js';
 import type { RunResult } from './lib/result.js';
 import { runBrokerLimit } from './lib/run-broker.js';
@@ -151,6 +151,9 @@ async function main(): Promise<void> {
     console.log(formatSelfTimes(topSelfTimes(profileFile, 15)));
   }
   console.log(`\nresults: ${file} (${meta.elapsedSeconds.toFixed(0)} s)`);
+  // Groups of children that exited without leaving can only go once their session expired (bounded wait).
+  const left = await deleteAllWithPrefix(kafka, runId, 40_000);
+  if (left.topics + left.groups > 0) log(`cleanup: ${left.topics} topic(s) and ${left.groups} group(s) named ${runId}-* left on the broker`);
 }
 
 main().catch((err: unknown) => {

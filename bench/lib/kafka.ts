@@ -72,12 +72,27 @@ export async function deleteGroups(kafka: KafkaClient, groups: string[]): Promis
   await withAdmin(kafka, (admin) => admin.deleteGroups(groups)).catch(() => undefined);
 }
 
-/** Deletes every topic whose name starts with `prefix` (leftovers of an interrupted run). */
-export async function deleteTopicsWithPrefix(kafka: KafkaClient, prefix: string): Promise<void> {
+/**
+ * Deletes every topic and consumer group whose name starts with `prefix` (this
+ * run's leftovers: a group whose member left without leaving the group can only
+ * be deleted after its session timed out). Retries until `timeoutMs`.
+ */
+export async function deleteAllWithPrefix(kafka: KafkaClient, prefix: string, timeoutMs = 40_000): Promise<{ topics: number; groups: number }> {
+  const deadline = Date.now() + timeoutMs;
+  let left = { topics: 0, groups: 0 };
   await withAdmin(kafka, async (admin) => {
-    const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
-    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 10_000 });
+    for (;;) {
+      const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+      const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith(prefix));
+      left = { topics: topics.length, groups: groups.length };
+      if (topics.length === 0 && groups.length === 0) return;
+      if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 10_000 }).catch(() => undefined);
+      if (groups.length > 0) await admin.deleteGroups(groups).catch(() => undefined);
+      if (Date.now() > deadline) return;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
   }).catch(() => undefined);
+  return left;
 }
 
 /** Sum of the committed offsets of `groupId` on `topic` (partitions without a commit count 0). */

@@ -5,6 +5,7 @@
  * topic) minus the processing time `pt` the pipeline stamped into the value.
  */
 import type { Kafka as KafkaClient } from 'kafkajs';
+import { deleteGroups } from './kafka.js';
 import { isDropped } from './workload.js';
 
 /** Result of reading back one output topic. */
@@ -42,8 +43,9 @@ export async function verifyOutput(
   let duplicates = 0;
   let unexpected = 0;
   let lastArrival = Date.now();
+  const groupId = `${topic}-verify-${process.pid}-${Date.now()}`;
   const consumer = kafka.consumer({
-    groupId: `${topic}-verify-${process.pid}-${Date.now()}`,
+    groupId,
     readUncommitted: false,
     maxBytesPerPartition: 8 * 1024 * 1024,
     maxBytes: 64 * 1024 * 1024,
@@ -77,6 +79,7 @@ export async function verifyOutput(
     }
   } finally {
     await consumer.disconnect().catch(() => undefined);
+    await deleteGroups(kafka, [groupId]);
   }
   const reasons: string[] = [];
   const missing = expected - (count - duplicates - unexpected);

@@ -258,6 +258,7 @@ const brokers = kafkaBrokers();
     ['uncompressed odd offset deltas', encodeBatch({ records: [r('a'), { ...r('b'), offsetDelta: 5 }] })],
     ['gzip batch', encodeBatch({ gzip: true, records: [r('a'), r('b')] })],
     ['timestamps out of range', encodeBatch({ records: [r('a'), r('b', now + 7_200_000), r('c', now + 7_300_000)] })],
+    ['batch flagged LogAppendTime', encodeBatch({ attributes: BatchAttr.TIMESTAMP_LOG_APPEND, records: [r('a'), r('b')] })],
     ['idempotent without sequence', encodeBatch({ ...seq(0, 0), baseSequence: -1 })],
     ['seq 0..1', encodeBatch(seq(0, 0, 2))],
     ['seq 2', encodeBatch(seq(0, 2))],

@@ -155,6 +155,9 @@ describe('record-level rules (record_errors)', () => {
     expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_TIMESTAMP);
     expect(e.recordErrors.map((x) => x.batchIndex)).toEqual([0, 2]);
   });
+  it('a client batch flagged LogAppendTime on a CreateTime topic is accepted (as a Kafka 4.4 broker does)', () => {
+    expect(produce('t', encodeBatch({ attributes: BatchAttr.TIMESTAMP_LOG_APPEND, records: [r('a'), r('b')] }))).toBe(0);
+  });
   it('LogAppendTime topics accept any CreateTime and stamp the append time (batch re-stamped, CRC still valid)', async () => {
     await cluster.alterTopicConfig('t', { 'message.timestamp.type': 'LogAppendTime' });
     now = NOW + 7;

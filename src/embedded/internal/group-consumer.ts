@@ -47,6 +47,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
   private generationId = -1;
   private delivered = false;
   private readonly parts = new Map<string, PartitionState>();
+  private readonly pendingSeeks = new Map<string, number>();
   private rebalances: Promise<void> = Promise.resolve();
   private running = false;
   private closed = false;
@@ -107,7 +108,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
   /**
    * Applies an assignment. Steps: 1. diff with the current one; 2. stop
    * fetching revoked partitions and wait for their in-flight eachBatch;
-   * 3. hold newly assigned ones; 4. onAssignment; 5. release them.
+   * 3. hold newly assigned ones (a seek made before the assignment applies); 4. onAssignment; 5. release them.
    */
   private async apply(tps: TopicPartition[], generationId: number): Promise<void> {
     if (!this.running) return;
@@ -119,7 +120,11 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     for (const s of revoked) this.parts.delete(key(s.tp));
     await Promise.allSettled(revoked.map((s) => s.inFlight));
     // 3.
-    const added: PartitionState[] = assigned.map((tp) => ({ tp: { topic: tp.topic, partition: tp.partition }, position: undefined, paused: false, held: true, inFlight: undefined, seekEpoch: 0, emptyAt: -1 }));
+    const added: PartitionState[] = assigned.map((tp) => {
+      const pending = this.pendingSeeks.get(key(tp));
+      this.pendingSeeks.delete(key(tp));
+      return { tp: { topic: tp.topic, partition: tp.partition }, position: pending, paused: false, held: true, inFlight: undefined, seekEpoch: 0, emptyAt: -1 };
+    });
     for (const s of added) this.parts.set(key(s.tp), s);
     // 4.
     if (!this.delivered || revoked.length || assigned.length) {
@@ -239,7 +244,11 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
 
   seek(tpo: TopicPartitionOffset): void {
     const s = this.parts.get(key(tpo));
-    if (!s) throw new IllegalStateError(`seek(): partition ${tpo.topic}-${tpo.partition} is not assigned to this consumer`);
+    if (!s) {
+      // as the kafkajs adapter: remembered and applied when the partition is assigned
+      this.pendingSeeks.set(key(tpo), tpo.offset);
+      return;
+    }
     s.position = tpo.offset;
     s.seekEpoch++;
     s.emptyAt = -1;

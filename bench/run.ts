@@ -11,7 +11,7 @@
  * 3 rounds. Every run uses fresh topics and its own child process; its output
  * is verified (read_committed, complete, duplicate-free) before it counts.
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -67,13 +67,9 @@ function options() {
 }
 
 function versionOf(cmd: string, args: string[]): string {
-  try {
-    const out = execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    return out.split('\n')[0]?.trim() ?? '';
-  } catch (err) {
-    const e = err as { stderr?: string };
-    return e.stderr?.split('\n')[0]?.trim() ?? 'unknown';
-  }
+  // `java -version` prints on stderr.
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  return `${r.stdout ?? ''}${r.stderr ?? ''}`.split('\n')[0]?.trim() || 'unknown';
 }
 
 async function main(): Promise<void> {

@@ -9,7 +9,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { AdminPort } from '../../src/client/port.js';
 import { createKafkaCluster } from '../../src/client/kafkajs/index.js';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
-import { createTopic, describeKafka, readAll, uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
+import { createTopic, describeKafka, uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import { WorkerProcess } from './fixtures/worker-process.js';
 import { expectInvariant, invariantTopology, produceInputs, readCommittedByMarkers } from './support.js';
 
@@ -83,7 +83,5 @@ describeKafka('ZOMBIE: a frozen instance whose partitions moved away (real Kafka
     const outputs = await readCommittedByMarkers(brokers, output);
     expect(outputs).toHaveLength(12_000);
     expectInvariant(outputs, PARTITIONS, committed, committed);
-    const everything = await readAll(brokers, output, { isolation: 'read_uncommitted', timeoutMs: 60_000 });
-    expect(everything.length).toBeGreaterThan(12_000); // the zombie's stale outputs were written, then aborted
   });
 });

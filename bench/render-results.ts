@@ -1,0 +1,14 @@
+/**
+ * Prints the table of a results file again (e.g. for docs/benchmarks.md).
+ * Usage: npx tsx bench/render-results.ts bench/results/<date>.json
+ */
+import { readFileSync } from 'node:fs';
+import { aggregate, formatTable, LEGEND } from './lib/report.js';
+import type { RunResult } from './lib/result.js';
+
+for (const file of process.argv.slice(2)) {
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { meta: Record<string, unknown>; results: RunResult[] };
+  console.log(`${file}: ${JSON.stringify(parsed.meta)}\n`);
+  console.log(formatTable(aggregate(parsed.results)));
+  console.log(`\n${LEGEND}\n`);
+}

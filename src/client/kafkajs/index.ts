@@ -26,6 +26,7 @@ import { KafkaJsGroupConsumer } from './internal/group-consumer.js';
 import { registerJoinGenerationCapture } from './internal/join-generation.js';
 import { kafkaJsLevelFor, pinoLogCreator } from './internal/kafkajs-logger.js';
 import { registerProduceV8 } from './internal/produce-v8.js';
+import { installAbortedTransactionFilter } from './internal/fetch-aborted-filter.js';
 import { KafkaJsRawProducer } from './internal/raw-producer.js';
 
 const { Kafka } = kafkajs;
@@ -61,6 +62,7 @@ export class KafkaJsCluster implements ClusterPort {
     this.logger = componentLogger('kafka-cluster', options.logger);
     this.kafkaLogger = componentLogger('kafkajs', options.logger);
     registerProduceV8();
+    installAbortedTransactionFilter();
     registerJoinGenerationCapture();
   }
 

@@ -13,7 +13,7 @@ import { EmbeddedAdmin } from './internal/admin.js';
 import { EmbeddedRawProducer, toRecordHeaders } from './internal/raw-producer.js';
 import { EmbeddedGroupConsumer, type EmbeddedConsumerOptions } from './internal/group-consumer.js';
 import { encodeBatch } from './internal/record-batch.js';
-import { partitionForKey } from './internal/murmur2.js';
+import { partitionFor } from '../client/partitioner.js';
 import type { ProduceFault, Latency, TxnFault } from './internal/faults.js';
 import type { TxnMetadata } from './internal/txn-coordinator.js';
 
@@ -128,7 +128,7 @@ export class EmbeddedKafkaCluster implements ClusterPort {
     const byPartition = new Map<number, { index: number; record: PlainRecord }[]>();
     records.forEach((record, index) => {
       const key = toBuffer(record.key);
-      const p = record.partition ?? (key ? partitionForKey(key, n) : this.roundRobin++ % n);
+      const p = record.partition ?? (key ? partitionFor(key, n) : this.roundRobin++ % n);
       if (!byPartition.has(p)) byPartition.set(p, []);
       byPartition.get(p)!.push({ index, record });
     });

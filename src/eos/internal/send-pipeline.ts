@@ -8,7 +8,7 @@ import { errorKindOf } from '../../errors.js';
 import type { ProducerRecord, RecordMetadata, SendCallback } from '../producer-types.js';
 import type { TxnSendOption } from '../txn-send-option.js';
 import { deliverBatch, type SenderContext } from './batch-sender.js';
-import { partitionForKey } from './murmur2.js';
+import { partitionFor } from '../../client/partitioner.js';
 import { PartitionAccumulator } from './partition-accumulator.js';
 import { RECORD_BATCH_OVERHEAD, recordSizeUpperBound, toWireRecord } from './record-size.js';
 import { validateRecord } from './record-validator.js';
@@ -170,7 +170,7 @@ export class SendPipeline {
     if (stop) return fail(stop);
     const invalid = validateRecord(wire, info, record.partition, this.settings.maxRequestSize, now);
     if (invalid) return fail(invalid);
-    const partition = record.partition ?? (wire.key !== null ? partitionForKey(wire.key, info.partitions) : this.#stickyPartition(info));
+    const partition = record.partition ?? (wire.key !== null ? partitionFor(wire.key, info.partitions) : this.#stickyPartition(info));
     this.#accumulator.append({
       topic: record.topic,
       partition,

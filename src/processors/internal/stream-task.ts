@@ -38,6 +38,9 @@ interface CurrentRecord {
   offset: number;
   timestamp: number;
   headers: Headers;
+  /** The raw input bytes (absent in punctuation), handed to handlers so a dead letter can carry the replayable input. */
+  key?: Buffer | null;
+  value?: Buffer | null;
 }
 
 const NO_RECORD: CurrentRecord = { topic: '', partition: -1, offset: -1, timestamp: -1, headers: {} };
@@ -306,8 +309,13 @@ export class StreamTask implements TaskProcessor, ContextHost {
   }
 
   private handlerContext(processorNodeId: string): ErrorHandlerContext {
-    const { topic, partition, offset, headers, timestamp } = this.current;
-    return { topic, partition, offset, headers: { ...headers }, timestamp, processorNodeId, taskId: this.label };
+    const { topic, partition, offset, headers, timestamp, key, value } = this.current;
+    const context: ErrorHandlerContext = { topic, partition, offset, headers: { ...headers }, timestamp, processorNodeId, taskId: this.label };
+    if (key !== undefined || value !== undefined) {
+      context.sourceRawKey = key ?? null;
+      context.sourceRawValue = value ?? null;
+    }
+    return context;
   }
 }
 

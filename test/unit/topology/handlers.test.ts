@@ -201,3 +201,22 @@ describe('exception handlers in the TopologyTestDriver', () => {
     driver = undefined;
   });
 });
+
+describe('handler context carries the raw input', () => {
+  it('a processing handler sees the input record coordinates and its raw key and value bytes', () => {
+    const seen: ErrorHandlerContext[] = [];
+    const { json } = start({
+      processingExceptionHandler: {
+        handle: (context) => {
+          seen.push(context);
+          return 'CONTINUE';
+        },
+      },
+    });
+    json.pipeInput('k1', { n: -1 }, 5);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ topic: 'in', processorNodeId: 'double', timestamp: 5 });
+    expect(seen[0]!.sourceRawKey?.toString()).toBe('k1');
+    expect(JSON.parse(seen[0]!.sourceRawValue!.toString())).toEqual({ n: -1 });
+  });
+});

@@ -21,6 +21,8 @@ export interface RunResult {
   /** Who measured RSS/CPU: the child itself or /proc sampling. */
   usageSource: string;
   outputCount?: number;
+  /** Output records of aborted transactions seen by the check (not visible, not counted). */
+  abortedOutput?: number;
   expectedOutput?: number;
   loadMs?: number;
   /** What the contender reported about itself at stop (sluice: `app.metrics()`). */

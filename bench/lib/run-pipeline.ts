@@ -116,7 +116,7 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
     const result: RunResult = {
       id: spec.id, round: o.round, records: o.records, ok: check.ok, recordsPerSec: o.records / seconds,
       latencyP50Ms: quantile(check.latenciesMs, 0.5), latencyP99Ms: quantile(check.latenciesMs, 0.99),
-      outputCount: check.count, expectedOutput: expected, ...base,
+      outputCount: check.count, expectedOutput: expected, abortedOutput: check.aborted, ...base,
       ...(check.reason ? { reason: check.reason } : {}),
     };
     return result;

@@ -1,0 +1,76 @@
+/**
+ * Issue #7, acceptance 1 — on the embedded cluster and on real Kafka: with the
+ * production exception handler answering CONTINUE (log-and-continue), poison
+ * outputs of every kind (too large, keyless to a compacted topic, value
+ * serializer throwing) are dropped one by one while every other output of the
+ * same transactions commits, once, together with all input offsets.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { logAndContinueHandler } from '../../src/handlers/log-and-continue.js';
+import { backends, type BackendContext } from './backends.js';
+import { HandlerCase, PARTITIONS } from './support/handler-case.js';
+import { mixedKinds, OUTPUT_POISON, recording } from './support/handler-topology.js';
+
+const RECORDS = 1200;
+
+for (const backend of await backends()) {
+  const title = `exception handlers, CONTINUE on poison outputs: ${backend.name}`;
+  (backend.skipReason ? describe.skip : describe)(backend.skipReason ? `${title} [skipped: ${backend.skipReason}]` : title, () => {
+    let ctx: BackendContext;
+    let c: HandlerCase | undefined;
+
+    beforeEach(async () => {
+      ctx = await backend.create();
+    });
+    afterEach(async () => {
+      await c?.close();
+      c = undefined;
+      await ctx.close();
+    });
+
+    it(`${RECORDS} inputs over ${PARTITIONS} partitions: exactly the good outputs visible once, all input committed, every poison output dropped and counted`, async () => {
+      const started = Date.now();
+      c = await HandlerCase.create(ctx, `cont-${backend.name}`);
+      await c.produce(mixedKinds(0, RECORDS));
+      const poison = c.inputs.filter((r) => OUTPUT_POISON.includes(r.kind));
+      const good = c.goodInputs();
+      expect(poison.length).toBe(180); // 60 of each kind
+      for (const kind of OUTPUT_POISON) expect(poison.filter((r) => r.kind === kind)).toHaveLength(60);
+      for (let p = 0; p < PARTITIONS; p++) expect(poison.some((r) => r.partition === p)).toBe(true);
+
+      const handler = recording(logAndContinueHandler());
+      const app = await c.start({ productionExceptionHandler: handler });
+      const committed = await c.waitAllCommitted();
+      expect(committed).toEqual([400, 400, 400]);
+
+      const outputs = await c.eventually(async () => {
+        const o = await c!.outputs();
+        return o.length >= good.length && o;
+      }, `${good.length} good outputs visible`);
+      expect(c.violations(outputs, committed)).toEqual([]);
+      expect(outputs).toHaveLength(good.length);
+      expect(new Set(outputs.map((o) => o.value.i))).toEqual(new Set(good.map((r) => r.i)));
+
+      const classes = handler.errors.reduce<Record<string, number>>((m, e) => ({ ...m, [e]: (m[e] ?? 0) + 1 }), {});
+      expect(classes).toEqual({ RecordTooLargeError: 60, InvalidRecordError: 60, SerializationError: 60 });
+      const metrics = app.metrics();
+      expect(app.state).toBe('RUNNING');
+      expect(metrics.droppedRecords).toBe(poison.length);
+      expect(metrics.recordsProcessed).toBe(RECORDS);
+      expect(metrics.recordsProduced).toBe(good.length);
+      expect(metrics.aborts).toBe(0);
+      const tasks = Object.entries(metrics.tasks);
+      expect(tasks.map(([id]) => id).sort()).toEqual(['0_0', '0_1', '0_2']);
+      expect(tasks.reduce((sum, [, t]) => sum + t.droppedRecords, 0)).toBe(poison.length);
+      for (const [id, t] of tasks) {
+        const p = Number(id.split('_')[1]);
+        expect(t.droppedRecords, `dropped by task ${id}`).toBe(poison.filter((r) => r.partition === p).length);
+      }
+      console.info(
+        `[eh-continue ${backend.name}] inputs ${RECORDS}, poison ${poison.length} (big/nokey/throw 60 each), good outputs ${outputs.length}, ` +
+          `dropped ${metrics.droppedRecords} (per task ${tasks.map(([id, t]) => `${id}:${t.droppedRecords}`).join(' ')}), ` +
+          `commits ${metrics.commits}, ${Date.now() - started} ms`,
+      );
+    });
+  });
+}

@@ -58,7 +58,10 @@ describeKafka('REBALANCE: two instances, one joins, one leaves (real Kafka)', (b
       timeoutMs: 60_000,
       message: 'second instance owns tasks and processes',
     });
-    expect(Object.values(a.metrics().tasks).filter((t) => t.owned).length).toBeLessThan(PARTITIONS);
+    await waitFor(() => Object.values(a.metrics().tasks).filter((t) => t.owned).length < PARTITIONS, {
+      timeoutMs: 30_000,
+      message: 'first instance gave tasks away',
+    });
 
     // Mid-run invariant: committed offsets read before and after the outputs.
     const before = await admin.committedOffsets(applicationId, input);

@@ -1,0 +1,104 @@
+/**
+ * Issue #7, acceptance 2 — on the embedded cluster and on real Kafka: with the
+ * dead-letter-queue handler, every poison output (too large, keyless to a
+ * compacted topic, value serializer throwing) is written to the dead-letter
+ * topic exactly once, with the headers describing the failure, inside the same
+ * transactions as the good outputs: visible read_committed, and no aborted
+ * duplicate anywhere in the log (read_uncommitted shows the same records).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DeadLetterHeaders, deadLetterQueueHandler } from '../../src/handlers/dead-letter-queue.js';
+import { backends, type BackendContext } from './backends.js';
+import { HandlerCase, PARTITIONS } from './support/handler-case.js';
+import { mixedKinds, OUTPUT_POISON, outputTopicOf, type Kind } from './support/handler-topology.js';
+
+const FIRST = 600;
+const SECOND = 600;
+const ERROR_CLASS: Partial<Record<Kind, string>> = { big: 'RecordTooLargeError', nokey: 'InvalidRecordError', throw: 'SerializationError' };
+const STAGE: Partial<Record<Kind, string>> = { big: 'production', nokey: 'production', throw: 'serialization' };
+
+const text = (v: unknown): string | undefined => (v === undefined || v === null ? undefined : Buffer.isBuffer(v) ? v.toString() : String(v));
+
+for (const backend of await backends()) {
+  const title = `exception handlers, dead-letter queue for poison outputs: ${backend.name}`;
+  (backend.skipReason ? describe.skip : describe)(backend.skipReason ? `${title} [skipped: ${backend.skipReason}]` : title, () => {
+    let ctx: BackendContext;
+    let c: HandlerCase | undefined;
+
+    beforeEach(async () => {
+      ctx = await backend.create();
+    });
+    afterEach(async () => {
+      await c?.close();
+      c = undefined;
+      await ctx.close();
+    });
+
+    it(`${FIRST + SECOND} inputs: each poison output dead-lettered exactly once with its headers, committed with the good outputs`, async () => {
+      const started = Date.now();
+      c = await HandlerCase.create(ctx, `dlq-${backend.name}`);
+      const dlq = await c.extraTopic('dlq');
+      await c.produce(mixedKinds(0, FIRST));
+      const app = await c.start({ productionExceptionHandler: deadLetterQueueHandler({ topic: dlq, logLevel: 'silent' }) });
+      await c.waitAllCommitted();
+      // More input while running: the rest goes through further transactions.
+      await c.produce(mixedKinds(FIRST, SECOND));
+      const committed = await c.waitAllCommitted();
+      expect(committed).toEqual([400, 400, 400]);
+
+      const poison = c.inputs.filter((r) => OUTPUT_POISON.includes(r.kind));
+      const good = c.goodInputs();
+      expect(poison).toHaveLength(180);
+
+      const dead = await c.eventually(async () => {
+        const d = await ctx.read(dlq);
+        return d.length >= poison.length && d;
+      }, `${poison.length} dead-letter records visible`);
+      expect(dead).toHaveLength(poison.length);
+      const byCoord = new Map(poison.map((r) => [`${r.partition}:${r.offset}`, r]));
+      const seen = new Set<string>();
+      for (const d of dead) {
+        const h = (name: string) => text(d.headers[name]);
+        const where = `${h(DeadLetterHeaders.INPUT_PARTITION)}:${h(DeadLetterHeaders.INPUT_OFFSET)}`;
+        const input = byCoord.get(where);
+        expect(input, `dead letter for input ${where} is a poison input`).toBeDefined();
+        expect(seen.has(where), `dead letter for input ${where} only once`).toBe(false);
+        seen.add(where);
+        expect(h(DeadLetterHeaders.ERROR_CLASS)).toBe(ERROR_CLASS[input!.kind]);
+        expect(h(DeadLetterHeaders.ERROR_MESSAGE)?.length).toBeGreaterThan(0);
+        expect(h(DeadLetterHeaders.ERROR_STAGE)).toBe(STAGE[input!.kind]);
+        expect(h(DeadLetterHeaders.INPUT_TOPIC)).toBe(c.topics.input);
+        expect(h(DeadLetterHeaders.OUTPUT_TOPIC)).toBe(outputTopicOf(c.topics, input!.i, input!.kind));
+        expect(h(DeadLetterHeaders.PROCESSOR_NODE)).toMatch(/SINK/);
+        expect(h(DeadLetterHeaders.TASK_ID)).toBe(`0_${input!.partition}`);
+        expect(h('test.input'), 'original headers kept').toBe(String(input!.i));
+        if (input!.kind !== 'throw') {
+          // The rejected output's own bytes.
+          expect(JSON.parse(d.value!.toString())).toMatchObject({ i: input!.i, kind: input!.kind, src: where });
+        }
+      }
+      expect(seen.size).toBe(poison.length);
+      // No aborted duplicates: everything ever appended to the dead-letter topic is committed.
+      expect(await ctx.read(dlq, 'read_uncommitted')).toHaveLength(poison.length);
+
+      const outputs = await c.eventually(async () => {
+        const o = await c!.outputs();
+        return o.length >= good.length && o;
+      }, `${good.length} good outputs visible`);
+      expect(c.violations(outputs, committed)).toEqual([]);
+      expect(outputs).toHaveLength(good.length);
+
+      const metrics = app.metrics();
+      expect(app.state).toBe('RUNNING');
+      expect(metrics.droppedRecords).toBe(poison.length);
+      expect(metrics.recordsProduced).toBe(good.length + poison.length);
+      expect(metrics.aborts).toBe(0);
+      expect(Object.values(metrics.tasks).reduce((s, t) => s + t.droppedRecords, 0)).toBe(poison.length);
+      expect(metrics.tasks).toHaveProperty(['0_0']);
+      console.info(
+        `[eh-dlq ${backend.name}] inputs ${c.inputs.length} over ${PARTITIONS} partitions, poison ${poison.length}, dead letters ${dead.length} ` +
+          `(read_uncommitted ${poison.length}), good outputs ${outputs.length}, dropped ${metrics.droppedRecords}, commits ${metrics.commits}, ${Date.now() - started} ms`,
+      );
+    });
+  });
+}

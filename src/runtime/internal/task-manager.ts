@@ -86,7 +86,7 @@ export class TaskManager {
           const task = this.#tasks.get(id);
           if (!task) return;
           this.#tasks.delete(id);
-          await task.closeClean().catch((error: unknown) => this.#log(id).warn({ err: error }, 'commit on revocation failed; task closed dirty'));
+          await task.closeClean().catch((error: unknown) => this.#logDirtyClose(id, error, 'revocation'));
         }),
       );
       // 2. new assignment
@@ -129,7 +129,7 @@ export class TaskManager {
       const tasks = [...this.#tasks.values()];
       this.#tasks.clear();
       await Promise.all(
-        tasks.map((task) => task.closeClean().catch((error: unknown) => this.#log(task.id).warn({ err: error }, 'commit on close failed; task closed dirty'))),
+        tasks.map((task) => task.closeClean().catch((error: unknown) => this.#logDirtyClose(task.id, error, 'close'))),
       );
     });
   }
@@ -143,6 +143,12 @@ export class TaskManager {
 
   #log(taskId: string): Logger {
     return this.deps.logger.child({ taskId });
+  }
+
+  /** A fenced commit on revocation is normal (the new owner initialised first): info; anything else: warn. */
+  #logDirtyClose(id: string, error: unknown, when: 'revocation' | 'close'): void {
+    const fenced = errorKindOf(error) === 'fencing';
+    this.#log(id)[fenced ? 'info' : 'warn']({ err: error }, `commit on ${when} failed${fenced ? ' (fenced by the new owner)' : ''}; transaction aborted, task closed dirty`);
   }
 
   #metricsOf(id: string): TaskMetrics {

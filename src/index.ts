@@ -2,6 +2,7 @@
  * The public API of sluice. Only what is exported here (and from
  * `sluice/testing`) is supported; everything under `internal/` is private.
  */
+import type { ProcessorContext } from './processors/processor.js';
 export {
   StreamsError,
   IllegalStateError,
@@ -115,7 +116,8 @@ export type {
 export { Stores } from './processors/state/stores.js';
 export type { KeyValueBytesStoreSupplier } from './processors/state/stores.js';
 export type { KeyValueStore, StateStore, StoreBuilder } from './processors/state/state-store.js';
-export type { TaskId } from './processors/internal/task-contract.js';
+/** A task id as Kafka Streams prints it (`<subtopology>_<partition>`): `{ subtopology, partition }`. */
+export type TaskId = ProcessorContext['taskId'];
 export { Serdes } from './serdes/serdes.js';
 // ---- the sluice CLI's app modules (issue #8) ----
 export { defineApp } from './cli/define-app.js';

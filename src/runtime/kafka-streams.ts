@@ -133,8 +133,8 @@ export class KafkaStreams {
       this.#checkRunning();
       // 5. timer
       const every = Math.max(5, Math.min(100, Math.floor(config.commitIntervalMs / 2)));
+      // Not unref'd: like Kafka Streams' (non-daemon) stream threads, a running app keeps the process alive until close().
       this.#timer = setInterval(() => this.#manager?.tick(Date.now()), every);
-      this.#timer.unref();
       this.#log.info({ tasks: this.#manager.taskIds }, 'started');
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));

@@ -12,7 +12,7 @@
  * is verified (read_committed, complete, duplicate-free) before it counts.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,15 +108,23 @@ async function main(): Promise<void> {
   log(`bench ${runId}: ${o.records} records, ${o.rounds} round(s), contenders ${o.contenders.join(', ')}; broker ${broker.brokers.join(',')} (Kafka ${broker.version ?? '?'})`);
 
   const results: RunResult[] = [];
+  // Written after every run, so an interrupted run still leaves its figures (render-results.ts reads it).
+  const partial = join(benchDir, 'results', `${runId}.partial.json`);
+  const savePartial = (): void => {
+    mkdirSync(dirname(partial), { recursive: true });
+    writeFileSync(partial, `${JSON.stringify({ meta: { runId, records: o.records, rounds: o.rounds, partial: true }, results }, null, 2)}\n`);
+  };
   for (let round = 1; round <= o.rounds; round++) {
     log(`round ${round}/${o.rounds}`);
     for (const id of o.contenders) {
       const name = `${runId}-${id}-r${round}`;
       if (id === 'broker') {
         results.push(...(await runBrokerLimit({ kafka, brokers: broker.brokers, javaClasspath: javaClasspath ?? '', name, round, records: o.records, timeoutMs: o.timeoutMs, log })));
+        savePartial();
       } else {
         const base = { brokers: broker.brokers, benchDir, ...(compiledDir ? { compiledDir } : {}), ...(javaClasspath ? { javaClasspath } : {}), ...(profileFiles.has(id) && round === 1 ? { profileFile: profileFiles.get(id) } : {}) };
         results.push(await runPipeline(CONTENDERS[id], { kafka, base, name, round, records: o.records, timeoutMs: o.timeoutMs, log }));
+        savePartial();
       }
     }
   }
@@ -136,6 +144,7 @@ async function main(): Promise<void> {
     },
   };
   const file = writeJson(benchDir, { meta, rows, results });
+  rmSync(partial, { force: true });
   console.log(`\n${o.records} records x ${o.rounds} round(s), ${meta.machine.cpus} CPUs, Node ${process.version}, Kafka ${meta.versions.kafkaBroker}\n`);
   console.log(table);
   console.log(`\n${LEGEND}`);

@@ -9,6 +9,7 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -89,7 +90,9 @@ public final class KafkaStreamsBench {
                 }
             }
             System.out.println("BENCH {\"event\":\"metrics\",\"metrics\":{\"commits\":" + (long) commits + "}}");
-            streams.close(Duration.ofSeconds(30));
+            // Leave the group on close so that the runner can delete it at once (the measurement is over).
+            streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
             ProcessStats.printUsage();
             closed.countDown();
         }));

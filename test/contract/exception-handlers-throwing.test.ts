@@ -1,0 +1,70 @@
+/**
+ * Issue #7, acceptance 5 — on the embedded cluster and on real Kafka: a
+ * handler that throws (instead of answering CONTINUE or FAIL) is fatal, in each
+ * of the three slots: the app stops in ERROR, `app.error` (code HANDLER_THREW)
+ * carries the handler's own error as its `cause`, and the exactly-once
+ * invariant holds (also under uncaughtExceptionPolicy RESTART_TASK). The same error is what `app.error` exposes once `state$`
+ * emits ERROR (state$ itself emits states only, never errors).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { KafkaStreamsConfig } from '../../src/runtime/config.js';
+import { backends, type BackendContext } from './backends.js';
+import type { HandlerCase } from './support/handler-case.js';
+import { describeOutcome, runFailScenario } from './support/handler-fail.js';
+import type { Kind } from './support/handler-topology.js';
+
+class HandlerBug extends Error {
+  override name = 'HandlerBug';
+}
+
+type Slot = 'productionExceptionHandler' | 'deserializationExceptionHandler' | 'processingExceptionHandler';
+const CASES: Array<{ slot: Slot; kind: Kind; restartTask?: true }> = [
+  { slot: 'productionExceptionHandler', kind: 'big' },
+  { slot: 'productionExceptionHandler', kind: 'nokey', restartTask: true },
+  { slot: 'productionExceptionHandler', kind: 'throw' },
+  { slot: 'deserializationExceptionHandler', kind: 'badjson' },
+  { slot: 'processingExceptionHandler', kind: 'boom' },
+];
+
+for (const backend of await backends()) {
+  const title = `exception handlers, a handler that throws: ${backend.name}`;
+  (backend.skipReason ? describe.skip : describe)(backend.skipReason ? `${title} [skipped: ${backend.skipReason}]` : title, () => {
+    let ctx: BackendContext;
+    let c: HandlerCase | undefined;
+
+    beforeEach(async () => {
+      ctx = await backend.create();
+    });
+    afterEach(async () => {
+      await c?.close();
+      c = undefined;
+      await ctx.close();
+    });
+
+    for (const { slot, kind, restartTask } of CASES) {
+      const policy = restartTask ? ' (even with uncaughtExceptionPolicy RESTART_TASK)' : '';
+      it(`${slot} throwing on a '${kind}' record${policy}: ERROR with the handler's error as the cause; the invariant holds`, async () => {
+        const thrown: HandlerBug[] = [];
+        const handler = {
+          handle: (): never => {
+            const bug = new HandlerBug(`handler bug #${thrown.length + 1}`);
+            thrown.push(bug);
+            throw bug;
+          },
+        };
+        const errorAtError: Array<Error | undefined> = [];
+        const config = { [slot]: handler, ...(restartTask ? { uncaughtExceptionPolicy: 'RESTART_TASK' } : {}) } as Omit<KafkaStreamsConfig, 'cluster' | 'applicationId'>;
+        const o = await runFailScenario(ctx, `throws-${kind}-${backend.name}`, kind, config, (x) => (c = x));
+        o.app.state$.subscribe((s) => s === 'ERROR' && errorAtError.push(o.app.error));
+        expect(thrown.length).toBeGreaterThanOrEqual(1);
+        const err = o.app.error as Error & { code?: string; cause?: unknown };
+        expect(err.code).toBe('HANDLER_THREW');
+        expect(thrown).toContain(err.cause);
+        expect(err.message).toContain((err.cause as Error).message);
+        expect(errorAtError).toEqual([err]);
+        expect(o.app.metrics().taskRestarts).toBe(0);
+        console.info(describeOutcome(`eh-throwing ${slot} ${kind} ${backend.name}`, o));
+      });
+    }
+  });
+}

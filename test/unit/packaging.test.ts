@@ -1,0 +1,274 @@
+/**
+ * The package as users get it (API.md "Entry points"): `npm pack` of a copy of
+ * the repository (its `prepack` builds dist/), then
+ * - inside that copy, a script imports `sluice` and `sluice/testing` through
+ *   the package's self-reference (exports map);
+ * - a fresh project installs the tarball (offline, from the npm cache that
+ *   `npm ci` filled; falling back to --prefer-offline), runs a script using
+ *   both entry points, type-checks a TypeScript consumer against the installed
+ *   declarations, cannot deep-import, and runs the `sluice` bin (from dist/, as
+ *   tsx is not installed there).
+ * Everything happens in one temporary directory; the repository gets no dist/.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment without vitest's and the parent npm's variables (they would change what the children do). */
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined || key.startsWith('VITEST') || key.startsWith('npm_') || key.startsWith('SLUICE_') || key === 'NODE_OPTIONS') continue;
+    env[key] = value;
+  }
+  return { ...env, CI: 'true', NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+}
+
+function run(command: string, args: string[], cwd: string, timeoutMs = 60_000): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function ok(result: Run, what: string): Run {
+  if (result.code !== 0) throw new Error(`${what} exited ${result.code}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
+  return result;
+}
+
+let temp = '';
+let stage = '';
+let project = '';
+let packedFiles: string[] = [];
+
+beforeAll(async () => {
+  temp = mkdtempSync(join(tmpdir(), 'sluice-pack-'));
+  // A copy of what `npm pack` in the repository would see, with the repository's node_modules for the build.
+  stage = join(temp, 'sluice');
+  mkdirSync(stage);
+  for (const entry of ['package.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json', 'src', 'bin']) {
+    cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'), 'dir');
+  const packed = ok(await run('npm', ['pack', '--json', '--pack-destination', temp], stage, 120_000), 'npm pack');
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  packedFiles = info!.files.map((f) => f.path);
+  const tarball = join(temp, info!.filename);
+
+  project = join(temp, 'consumer');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+  const installArgs = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball];
+  const offline = await run('npm', [...installArgs, '--offline'], project, 90_000);
+  if (offline.code !== 0) ok(await run('npm', [...installArgs, '--prefer-offline'], project, 120_000), 'npm install --prefer-offline');
+}, 240_000);
+
+afterAll(() => {
+  if (temp) rmSync(temp, { recursive: true, force: true });
+});
+
+describe('the packed package', () => {
+  it('contains dist (JavaScript and declarations for both entry points and the CLI) and bin, no sources or tests', () => {
+    for (const file of ['package.json', 'bin/sluice.js', 'dist/index.js', 'dist/index.d.ts', 'dist/testing.js', 'dist/testing.d.ts', 'dist/cli/main.js']) {
+      expect(packedFiles, file).toContain(file);
+    }
+    expect(packedFiles.filter((f) => /^(src|test|examples|bench|scripts)\//.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('resolves sluice and sluice/testing by self-reference from a script inside the repository copy', async () => {
+    mkdirSync(join(stage, 'scripts'), { recursive: true });
+    writeFileSync(
+      join(stage, 'scripts', 'self-reference.mjs'),
+      [
+        "import { StreamsBuilder, KafkaStreams, Serdes } from 'sluice';",
+        "import { EmbeddedKafkaCluster, TopologyTestDriver } from 'sluice/testing';",
+        'console.log([StreamsBuilder, KafkaStreams, EmbeddedKafkaCluster, TopologyTestDriver].map((c) => c.name).join(","), typeof Serdes.String);',
+      ].join('\n'),
+    );
+    const result = ok(await run(process.execPath, ['scripts/self-reference.mjs'], stage), 'self-reference script');
+    expect(result.stdout.trim()).toBe('StreamsBuilder,KafkaStreams,EmbeddedKafkaCluster,TopologyTestDriver function');
+  });
+});
+
+describe('a project that installed the package', () => {
+  it('installs sluice with its dependencies but without tsx', () => {
+    expect(existsSync(join(project, 'node_modules', 'sluice', 'dist', 'index.js'))).toBe(true);
+    expect(existsSync(join(project, 'node_modules', 'sluice', 'src'))).toBe(false);
+    expect(existsSync(join(project, 'node_modules', 'kafkajs'))).toBe(true);
+    expect(existsSync(join(project, 'node_modules', 'tsx'))).toBe(false);
+  });
+
+  it('runs a topology through the TopologyTestDriver and an app and a producer on the EmbeddedKafkaCluster', async () => {
+    writeFileSync(
+      join(project, 'use.mjs'),
+      `import { StreamsBuilder, KafkaStreams, TransactionalProducer, TxnSendOption, Serdes, IllegalStateError } from 'sluice';
+import { EmbeddedKafkaCluster, TopologyTestDriver } from 'sluice/testing';
+
+const S = Serdes.String();
+const builder = new StreamsBuilder();
+builder.stream('in', { keySerde: S, valueSerde: S }).mapValues((v) => v.toUpperCase()).to('out', { keySerde: S, valueSerde: S });
+const topology = builder.build();
+
+const driver = new TopologyTestDriver(topology);
+driver.createInputTopic('in', S, S).pipeInput('k', 'hello');
+const driverOut = driver.createOutputTopic('out', S, S).readKeyValuesToList();
+driver.close();
+
+const cluster = new EmbeddedKafkaCluster();
+await cluster.createTopic('in', { partitions: 1 });
+await cluster.createTopic('out', { partitions: 1 });
+await cluster.produce('in', [{ key: 'a', value: 'x' }, { key: 'b', value: 'y' }]);
+const app = new KafkaStreams(topology, { applicationId: 'pkg-app', cluster });
+await app.start();
+const startedState = app.state;
+let appOut = [];
+for (let i = 0; i < 400 && appOut.length < 2; i++) {
+  appOut = await cluster.readCommitted('out');
+  await new Promise((r) => setTimeout(r, 25));
+}
+await app.close();
+
+const producer = new TransactionalProducer({ transactionalId: 'pkg-tx', cluster });
+await producer.initTransactions();
+let illegal = 'not thrown';
+try { producer.send({ topic: 'out', key: 'p', value: 'q' }, undefined, TxnSendOption.IGNORE_SEND_ERRORS); } catch (e) { illegal = e instanceof IllegalStateError; }
+producer.beginTransaction();
+await producer.send({ topic: 'out', key: 'p', value: 'q' }, undefined, TxnSendOption.IGNORE_SEND_ERRORS);
+await producer.commitTransaction();
+await producer.close();
+const all = (await cluster.readCommitted('out')).map((r) => r.key.toString() + '=' + r.value.toString());
+await cluster.close();
+console.log(JSON.stringify({ driverOut, startedState, finalState: app.state, processed: app.metrics().recordsProcessed, illegal, all }));
+`,
+    );
+    const result = ok(await run(process.execPath, ['use.mjs'], project, 60_000), 'use.mjs');
+    expect(JSON.parse(result.stdout.trim().split('\n').at(-1)!)).toEqual({
+      driverOut: [{ key: 'k', value: 'HELLO' }],
+      startedState: 'RUNNING',
+      finalState: 'NOT_RUNNING',
+      processed: 2,
+      illegal: true,
+      all: ['a=X', 'b=Y', 'p=q'],
+    });
+  });
+
+  it('type-checks a TypeScript consumer against the installed declarations, and rejects a wrong one', async () => {
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true,
+          // skipLibCheck false: sluice's own declarations must type-check too
+          skipLibCheck: false, typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    writeFileSync(
+      join(project, 'consumer.ts'),
+      `import {
+  StreamsBuilder, Topology, KafkaStreams, Serdes, KeyValue, TransactionalProducer, TxnSendOption,
+  ProductionExceptionHandlerResponse, DeserializationHandlerResponse, ProcessingHandlerResponse,
+  IllegalStateError, RecordTooLargeError, InvalidRecordError, InvalidTimestampError,
+  ProducerFencedError, SerializationError, StreamsError,
+} from 'sluice';
+import { EmbeddedKafkaCluster, TopologyTestDriver } from 'sluice/testing';
+
+const builder = new StreamsBuilder();
+builder
+  .stream<string, string>('in', { keySerde: Serdes.String(), valueSerde: Serdes.String() })
+  .filter((key, value) => value !== '')
+  .map((key, value) => ({ key: value.slice(0, 3), value }))
+  .mapValues((value) => value.toUpperCase())
+  .to('out', { keySerde: Serdes.String(), valueSerde: Serdes.String() });
+const topology: Topology = builder.build();
+const pair: KeyValue<string, number> = { key: 'a', value: 1 };
+const cluster = new EmbeddedKafkaCluster();
+const app = new KafkaStreams(topology, {
+  applicationId: 'orders-app',
+  cluster,
+  productionExceptionHandler: { handle: () => ProductionExceptionHandlerResponse.CONTINUE },
+  deserializationExceptionHandler: { handle: () => DeserializationHandlerResponse.FAIL },
+  processingExceptionHandler: { handle: () => ProcessingHandlerResponse.FAIL },
+});
+const state: 'CREATED' | 'REBALANCING' | 'RUNNING' | 'PENDING_SHUTDOWN' | 'NOT_RUNNING' | 'PENDING_ERROR' | 'ERROR' = app.state;
+const processed: number = app.metrics().recordsProcessed;
+const producer = new TransactionalProducer({ transactionalId: 'tx-1', cluster });
+const sent: Promise<{ topic: string; partition: number; offset: number }> = producer.send({ topic: 'out', key: 'k', value: 'v' }, undefined, TxnSendOption.IGNORE_SEND_ERRORS);
+const errors: Array<typeof StreamsError> = [IllegalStateError, RecordTooLargeError, InvalidRecordError, InvalidTimestampError, ProducerFencedError, SerializationError];
+const driver: TopologyTestDriver = new TopologyTestDriver(topology);
+export { pair, state, processed, sent, errors, driver };
+`,
+    );
+    const good = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], project, 60_000);
+    expect(good.stdout + good.stderr).toBe('');
+    expect(good.code).toBe(0);
+
+    writeFileSync(join(project, 'tsconfig.bad.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { skipLibCheck: true }, files: ['bad.ts'] }));
+    writeFileSync(
+      join(project, 'bad.ts'),
+      "import { Serdes } from 'sluice';\nimport { EmbeddedKafkaCluster } from 'sluice/testing';\nconst n: number = Serdes.String();\nvoid new EmbeddedKafkaCluster().readCommitted(42);\nexport { n };\n",
+    );
+    const bad = await run(process.execPath, [TSC, '-p', 'tsconfig.bad.json'], project, 60_000);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stdout).toContain('bad.ts(3,');
+    expect(bad.stdout).toContain('bad.ts(4,');
+  }, 150_000);
+
+  it('cannot deep-import past the exports map', async () => {
+    for (const specifier of ['sluice/src/index.ts', 'sluice/dist/index.js', 'sluice/dist/runtime/kafka-streams.js']) {
+      const result = await run(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)})`], project);
+      expect(result.code, specifier).not.toBe(0);
+      expect(result.stderr, specifier).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
+    }
+    const pkg = await run(process.execPath, ['--input-type=module', '-e', "import { createRequire } from 'node:module'; console.log(createRequire(import.meta.url)('sluice/package.json').name)"], project);
+    expect(pkg.stdout.trim()).toBe('sluice');
+  });
+
+  it('runs the sluice bin from dist/: --help and describe of an app module importing sluice', async () => {
+    const help = ok(await run('npx', ['--no-install', 'sluice', '--help'], project), 'npx sluice --help');
+    expect(help.stdout).toContain('Usage: sluice');
+    expect(help.stdout).toContain('describe');
+    writeFileSync(
+      join(project, 'app.mjs'),
+      `import { defineApp, StreamsBuilder, Serdes } from 'sluice';
+export default defineApp({
+  config: { applicationId: 'pkg-describe' },
+  topology() {
+    const builder = new StreamsBuilder();
+    builder.stream('pkg-orders', { keySerde: Serdes.String(), valueSerde: Serdes.String() }).to('pkg-orders-out');
+    return builder;
+  },
+});
+`,
+    );
+    const described = ok(await run('npx', ['--no-install', 'sluice', 'describe', 'app.mjs'], project), 'npx sluice describe');
+    expect(described.stdout).toContain('(topics: [pkg-orders])');
+    expect(described.stdout).toContain('(topic: pkg-orders-out)');
+    expect(JSON.parse(readFileSync(join(project, 'node_modules', 'sluice', 'package.json'), 'utf8')).bin).toEqual({ sluice: './bin/sluice.js' });
+  });
+});

@@ -114,6 +114,16 @@ describe('the packed package', () => {
   });
 });
 
+describe('bin/sluice.js in a source checkout', () => {
+  it('runs src/ through tsx even when a (stale) dist/ exists', async () => {
+    expect(existsSync(join(stage, 'dist', 'cli', 'main.js'))).toBe(true);
+    writeFileSync(join(stage, 'dist', 'cli', 'main.js'), "console.log('STALE DIST');\n");
+    const result = ok(await run(process.execPath, ['bin/sluice.js', '--help'], stage), 'bin/sluice.js --help');
+    expect(result.stdout).not.toContain('STALE DIST');
+    expect(result.stdout).toContain('Usage: sluice');
+  });
+});
+
 describe('a project that installed the package', () => {
   it('installs sluice with its dependencies but without tsx', () => {
     expect(existsSync(join(project, 'node_modules', 'sluice', 'dist', 'index.js'))).toBe(true);

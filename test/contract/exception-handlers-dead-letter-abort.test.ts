@@ -1,0 +1,80 @@
+/**
+ * Issue #7, acceptance 2 (same transaction) — on the embedded cluster and on
+ * real Kafka: dead-letter records are part of the task's transaction. A
+ * handler dead-letters outputs that are too large (CONTINUE) but answers FAIL
+ * for a keyless output to the compacted topic. When that FAIL aborts the
+ * transaction, the dead letters written in it abort too: a read_committed
+ * reader sees a dead letter exactly for each too-large output of committed
+ * input, once, and none for uncommitted input (they may be in the log,
+ * aborted).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InvalidRecordError } from '../../src/errors.js';
+import { deadLetterQueueHandler } from '../../src/handlers/dead-letter-queue.js';
+import type { ProductionExceptionHandler } from '../../src/handlers/types.js';
+import { backends, type BackendContext } from './backends.js';
+import { HandlerCase } from './support/handler-case.js';
+import { countByInput, readDeadLetters } from './support/handler-dead-letters.js';
+import { mixedKinds, type Kind } from './support/handler-topology.js';
+
+const FIRST = 600;
+const SECOND = 600;
+/** The keyless output: partition 1, offset 250. */
+const NOKEY_AT = FIRST + 3 * 50 + 1;
+
+for (const backend of await backends()) {
+  const title = `exception handlers, dead letters commit and abort with their transaction: ${backend.name}`;
+  (backend.skipReason ? describe.skip : describe)(backend.skipReason ? `${title} [skipped: ${backend.skipReason}]` : title, () => {
+    let ctx: BackendContext;
+    let c: HandlerCase | undefined;
+
+    beforeEach(async () => {
+      ctx = await backend.create();
+    });
+    afterEach(async () => {
+      await c?.close();
+      c = undefined;
+      await ctx.close();
+    });
+
+    it('dead letters of an aborted transaction are never visible; those of committed input are, exactly once', async () => {
+      const started = Date.now();
+      c = await HandlerCase.create(ctx, `dlq-abort-${backend.name}`);
+      const dlq = await c.extraTopic('dlq');
+      const dead = deadLetterQueueHandler({ topic: dlq, logLevel: 'silent' });
+      const handler: ProductionExceptionHandler = {
+        handle: (context, record, error) => (error instanceof InvalidRecordError ? 'FAIL' : dead.handle(context, record, error)),
+      };
+      await c.produce(mixedKinds(0, FIRST, ['big']));
+      const app = await c.start({ productionExceptionHandler: handler });
+      expect(await c.waitAllCommitted()).toEqual([200, 200, 200]);
+      expect(await c.eventually(async () => (await readDeadLetters(ctx, dlq)).length === 30, '30 dead letters of the first phase')).toBe(true);
+
+      await c.produce(mixedKinds(FIRST, SECOND, ['big']).map((k, n): Kind => (FIRST + n === NOKEY_AT ? 'nokey' : k)));
+      await c.eventually(() => app.state === 'ERROR', 'app in ERROR');
+      expect((app.error as Error & { cause?: unknown }).cause).toBeInstanceOf(InvalidRecordError);
+      const { committed, outputs } = await c.checkInvariant();
+      expect(committed[1]).toBeLessThanOrEqual(250);
+
+      const big = c.inputs.filter((r) => r.kind === 'big');
+      const bigCommitted = big.filter((r) => r.offset < committed[r.partition]!).map((r) => `${r.partition}:${r.offset}`);
+      const visible = await c.eventually(async () => {
+        const d = await readDeadLetters(ctx, dlq);
+        return d.length >= bigCommitted.length && d;
+      }, `${bigCommitted.length} dead letters of committed input`);
+      const counts = countByInput(visible);
+      expect([...counts.keys()].sort()).toEqual([...bigCommitted].sort());
+      expect([...counts.values()].every((n) => n === 1)).toBe(true);
+
+      const inLog = await readDeadLetters(ctx, dlq, 'read_uncommitted');
+      const aborted = inLog.filter((d) => !counts.has(d.input));
+      for (const d of aborted) expect(d.inOffset, `aborted dead letter ${d.input} is of uncommitted input`).toBeGreaterThanOrEqual(committed[d.inPartition]!);
+      expect(inLog.length).toBe(visible.length + aborted.length);
+      console.info(
+        `[eh-dlq-abort ${backend.name}] inputs ${c.inputs.length}, big ${big.length}, committed [${committed.join(',')}], ` +
+          `dead letters visible ${visible.length} (== big inputs committed ${bigCommitted.length}), aborted dead letters in log ${aborted.length}, ` +
+          `visible outputs ${outputs.length}, ${Date.now() - started} ms`,
+      );
+    });
+  });
+}

@@ -5,6 +5,7 @@
 import kafkajs from 'kafkajs';
 import type { Admin, Consumer, ConsumerConfig, Kafka as KafkaClient, KafkaConfig, Producer, ProducerConfig } from 'kafkajs';
 import { afterEach } from 'vitest';
+import { installAbortedTransactionFilter } from '../../src/client/kafkajs/internal/fetch-aborted-filter.js';
 import { uniqueName } from './names.js';
 
 const { Kafka, logLevel } = kafkajs;
@@ -25,8 +26,14 @@ export function testLogLevel(): kafkajs.logLevel {
   }
 }
 
-/** A kafkajs `Kafka` for tests: quiet logs, short retries, unique client id. */
+/**
+ * A kafkajs `Kafka` for tests: quiet logs, short retries, unique client id.
+ * Installs sluice's read_committed fix (kafkajs 2.2.4 lets records of
+ * interleaved aborted transactions through), so test readers see what a
+ * correct read_committed consumer sees.
+ */
 export function quietKafka(brokers: string[], config: Partial<KafkaConfig> = {}): KafkaClient {
+  installAbortedTransactionFilter();
   return new Kafka({
     clientId: uniqueName('sluice-test'),
     brokers,

@@ -5,12 +5,15 @@
  * topic exactly once, with the headers describing the failure, inside the same
  * transactions as the good outputs: visible read_committed, and no aborted
  * duplicate anywhere in the log (read_uncommitted shows the same records).
+ * Undeserializable inputs and records a processor throws on are dead-lettered
+ * the same way, with the raw input record.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeadLetterHeaders, deadLetterQueueHandler } from '../../src/handlers/dead-letter-queue.js';
 import { backends, type BackendContext } from './backends.js';
 import { HandlerCase, PARTITIONS } from './support/handler-case.js';
-import { mixedKinds, OUTPUT_POISON, outputTopicOf, type Kind } from './support/handler-topology.js';
+import { countByInput, readDeadLetters } from './support/handler-dead-letters.js';
+import { mixedKinds, OUTPUT_POISON, outputTopicOf, STAMP_NODE, type Kind } from './support/handler-topology.js';
 
 const FIRST = 600;
 const SECOND = 600;
@@ -75,6 +78,10 @@ for (const backend of await backends()) {
         if (input!.kind !== 'throw') {
           // The rejected output's own bytes.
           expect(JSON.parse(d.value!.toString())).toMatchObject({ i: input!.i, kind: input!.kind, src: where });
+        } else {
+          // No bytes of the output exist: the raw input record, replayable once the serializer is fixed.
+          expect(h(DeadLetterHeaders.PAYLOAD)).toBe('input');
+          expect(d.value?.toString()).toBe(JSON.stringify({ i: input!.i, kind: 'throw' }));
         }
       }
       expect(seen.size).toBe(poison.length);
@@ -98,6 +105,46 @@ for (const backend of await backends()) {
       console.info(
         `[eh-dlq ${backend.name}] inputs ${c.inputs.length} over ${PARTITIONS} partitions, poison ${poison.length}, dead letters ${dead.length} ` +
           `(read_uncommitted ${poison.length}), good outputs ${outputs.length}, dropped ${metrics.droppedRecords}, commits ${metrics.commits}, ${Date.now() - started} ms`,
+      );
+    });
+
+    it('undeserializable inputs and records a processor throws on: dead-lettered once each with the raw input, their offsets committed', async () => {
+      const started = Date.now();
+      c = await HandlerCase.create(ctx, `dlq-in-${backend.name}`);
+      const dlq = await c.extraTopic('dlq');
+      await c.produce(mixedKinds(0, 1200, ['badjson', 'boom']));
+      const handler = deadLetterQueueHandler({ topic: dlq, logLevel: 'silent' });
+      const app = await c.start({ deserializationExceptionHandler: handler, processingExceptionHandler: handler });
+      const committed = await c.waitAllCommitted();
+      const poison = c.inputs.filter((r) => r.kind === 'badjson' || r.kind === 'boom');
+      expect(poison).toHaveLength(120);
+      const letters = await c.eventually(async () => {
+        const d = await readDeadLetters(ctx, dlq);
+        return d.length >= poison.length && d;
+      }, `${poison.length} dead letters`);
+      expect(letters).toHaveLength(poison.length);
+      const byCoord = new Map(poison.map((r) => [`${r.partition}:${r.offset}`, r]));
+      for (const d of letters) {
+        const input = byCoord.get(d.input);
+        expect(input, `dead letter for ${d.input} is a poison input`).toBeDefined();
+        expect(d.header(DeadLetterHeaders.ERROR_STAGE)).toBe(input!.kind === 'badjson' ? 'deserialization' : 'processing');
+        expect(d.header(DeadLetterHeaders.ERROR_CLASS)).toBe(input!.kind === 'badjson' ? 'SerializationError' : 'BoomError');
+        expect(d.header(DeadLetterHeaders.INPUT_TOPIC)).toBe(c.topics.input);
+        expect(d.header(DeadLetterHeaders.PROCESSOR_NODE)).toMatch(input!.kind === 'badjson' ? /SOURCE/ : new RegExp(`^${STAMP_NODE}$`));
+        expect(d.key?.toString()).toBe(`k${input!.i}`);
+        expect(d.value?.toString()).toBe(input!.kind === 'badjson' ? `not json {${input!.i}` : JSON.stringify({ i: input!.i, kind: 'boom' }));
+      }
+      expect(countByInput(letters).size).toBe(poison.length);
+      expect(await readDeadLetters(ctx, dlq, 'read_uncommitted')).toHaveLength(poison.length);
+      const outputs = await c.eventually(async () => {
+        const o = await c!.outputs();
+        return o.length >= c!.goodInputs().length && o;
+      }, 'good outputs visible');
+      expect(c.violations(outputs, committed)).toEqual([]);
+      expect(app.metrics()).toMatchObject({ recordsSkipped: poison.length, droppedRecords: 0, aborts: 0 });
+      console.info(
+        `[eh-dlq-input ${backend.name}] inputs ${c.inputs.length}, undeserializable 60, processor throws 60, dead letters ${letters.length}, ` +
+          `outputs ${outputs.length}, committed [${committed.join(',')}], ${Date.now() - started} ms`,
       );
     });
   });

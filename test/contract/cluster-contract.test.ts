@@ -75,6 +75,14 @@ for (const backend of await backends()) {
       expect(String(read[0]!.headers.h)).toBe('x');
     });
 
+    it('produce to a partition that does not exist rejects with UNKNOWN_TOPIC_OR_PARTITION; the producer goes on', async () => {
+      const t = await topic(2);
+      const p = await producer();
+      const e = await rejection(p.produce({ topic: t, partition: 5, records: [rec('k', 'v')] }));
+      expect(e.kafkaCode).toBe(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+      expect(await p.produce({ topic: t, partition: 0, records: [rec('k', 'v')] })).toMatchObject({ baseOffset: 0 });
+    });
+
     it('transactions: commit visible, abort invisible to read_committed and visible to read_uncommitted', async () => {
       const t = await topic();
       const p = await producer(uniqueName('tx'));

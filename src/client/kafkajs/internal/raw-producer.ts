@@ -123,8 +123,15 @@ export class KafkaJsRawProducer implements RawProducerPort {
         })),
       });
       this.uncertain.delete(key);
-      const ack = metadata.find((m) => m.topicName === topic && m.partition === partition) ?? metadata[0];
-      return { topic, partition, baseOffset: Number(ack?.baseOffset ?? ack?.offset ?? -1) };
+      const ack = metadata.find((m) => m.topicName === topic && m.partition === partition);
+      if (!ack) {
+        // kafkajs sends nothing for a partition its metadata does not know, and answers with no ack.
+        throw new KafkaProtocolError(
+          KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+          `UNKNOWN_TOPIC_OR_PARTITION (3): partition ${partition} of topic '${topic}' does not exist`,
+        );
+      }
+      return { topic, partition, baseOffset: Number(ack.baseOffset ?? ack.offset ?? -1) };
     } catch (error) {
       const mapped = this.fail(error, where, false);
       // 3. Remember partitions whose outcome is unknown (no broker answer).

@@ -111,7 +111,31 @@ describe('the packed package', () => {
     );
     const result = ok(await run(process.execPath, ['scripts/self-reference.mjs'], stage), 'self-reference script');
     expect(result.stdout.trim()).toBe('StreamsBuilder,KafkaStreams,EmbeddedKafkaCluster,TopologyTestDriver function');
-  });
+
+    // ... and with type declarations: a .ts script in the copy type-checks against dist/*.d.ts.
+    writeFileSync(
+      join(stage, 'scripts', 'self-reference.ts'),
+      [
+        "import { StreamsBuilder, Serdes, type KeyValue } from 'sluice';",
+        "import { TopologyTestDriver } from 'sluice/testing';",
+        "const pair: KeyValue<string, number> = { key: 'a', value: 1 };",
+        "const driver: TopologyTestDriver = new TopologyTestDriver(new StreamsBuilder().build());",
+        '// @ts-expect-error a serde is not a number (an untyped import would make this directive unused: an error)',
+        'const wrong: number = Serdes.String();',
+        'export { pair, driver, wrong };',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(stage, 'tsconfig.self.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+        files: ['scripts/self-reference.ts'],
+      }),
+    );
+    const typed = await run(process.execPath, [TSC, '-p', 'tsconfig.self.json'], stage);
+    expect(typed.stdout + typed.stderr).toBe('');
+    expect(typed.code).toBe(0);
+  }, 120_000);
 });
 
 describe('bin/sluice.js in a source checkout', () => {

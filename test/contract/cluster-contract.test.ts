@@ -75,6 +75,12 @@ for (const backend of await backends()) {
       expect(String(read[0]!.headers.h)).toBe('x');
     });
 
+    it('a bad topic config rejects createTopic with INVALID_CONFIG naming the key', async () => {
+      const e = await rejection(ctx.admin.createTopic(uniqueTopic('bad-config'), { partitions: 1, config: { 'cleanup.policy': 'compacted' } }));
+      expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_CONFIG);
+      expect(e.message).toContain('cleanup.policy');
+    });
+
     it('produce to a partition that does not exist rejects with UNKNOWN_TOPIC_OR_PARTITION; the producer goes on', async () => {
       const t = await topic(2);
       const p = await producer();

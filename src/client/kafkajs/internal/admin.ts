@@ -92,6 +92,14 @@ export class KafkaJsAdmin implements AdminPort {
         a.createTopics({ topics: [{ topic: name, numPartitions: partitions, configEntries }], waitForLeaders: true }),
       );
     } catch (error) {
+      if (error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.INVALID_CONFIG) {
+        const given = configEntries.map((c) => `${c.name}=${c.value}`).join(', ') || 'none';
+        throw new KafkaProtocolError(
+          KafkaErrorCode.INVALID_CONFIG,
+          `${error.message}. The broker refused a config of topic '${name}' (given: ${given}); fix the value or remove the key.`,
+          { cause: error },
+        );
+      }
       if (!(error instanceof KafkaProtocolError) || error.kafkaCode !== KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION) throw error;
       created = true;
     }

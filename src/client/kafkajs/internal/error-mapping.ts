@@ -47,11 +47,16 @@ const TYPE_ALIASES: Record<string, number> = {
   GROUP_LOAD_IN_PROGRESS: KafkaErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
 };
 
-/** Follows `cause` links of kafkajs wrapper errors down to the error that was thrown first. */
+/** Follows `cause` links of kafkajs wrapper errors (and the first error of an aggregate) down to the error that was thrown first. */
 export function rootKafkaJsError(error: unknown): unknown {
   let current = error;
   for (let depth = 0; depth < 10; depth += 1) {
-    const e = current as KafkaJsLikeError | undefined;
+    const e = current as (KafkaJsLikeError & { errors?: unknown[] }) | undefined;
+    // Admin batch calls (createTopics, ...) throw KafkaJSAggregateError holding one error per topic.
+    if (e && typeof e === 'object' && e.name === 'KafkaJSAggregateError' && Array.isArray(e.errors) && e.errors.length > 0) {
+      current = e.errors[0];
+      continue;
+    }
     if (!e || typeof e !== 'object' || e.cause === undefined || e.cause === e) return current;
     if (e.name !== 'KafkaJSNumberOfRetriesExceeded' && e.name !== 'KafkaJSNonRetriableError' && e.name !== 'KafkaJSError') {
       return current;

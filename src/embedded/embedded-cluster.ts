@@ -14,7 +14,7 @@ import { EmbeddedRawProducer, toRecordHeaders } from './internal/raw-producer.js
 import { EmbeddedGroupConsumer, type EmbeddedConsumerOptions } from './internal/group-consumer.js';
 import { encodeBatch } from './internal/record-batch.js';
 import { partitionFor } from '../client/partitioner.js';
-import type { ProduceFault, Latency, TxnFault } from './internal/faults.js';
+import type { ProduceFault, Latency, TxnFault } from './faults.js';
 import type { TxnMetadata } from './internal/txn-coordinator.js';
 
 export type { ProduceFault, Latency, TxnFault, EmbeddedConsumerOptions };

@@ -17,7 +17,7 @@ import type { ProducerRecord, RecordMetadata, SendCallback, TransactionalProduce
 import { TxnSendOption } from './txn-send-option.js';
 
 export type { ProducerRecord, RecordMetadata, SendCallback, TransactionalProducerOptions } from './producer-types.js';
-export { ProducerState, type ProducerStateName } from './internal/txn-state.js';
+export { ProducerState, type ProducerStateName } from './producer-state.js';
 
 const S = ProducerState;
 

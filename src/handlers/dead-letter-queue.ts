@@ -35,7 +35,7 @@ import { buildDeadLetterRecord } from './internal/dead-letter-record.js';
 import { coordinates, errorClassName, errorMessage, logFields } from './internal/describe.js';
 import { describeStage, type AnyFailedRecord, type FailureStage } from './internal/stage.js';
 
-export { DeadLetterHeaders, type DeadLetterPayload } from './internal/dead-letter-record.js';
+export { DeadLetterHeaders, type DeadLetterPayload } from './dead-letter-headers.js';
 
 /** Options of the dead-letter-queue handlers. */
 export interface DeadLetterQueueHandlerOptions extends BuiltinHandlerOptions {

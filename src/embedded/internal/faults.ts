@@ -2,38 +2,11 @@
  * Fault injection of the embedded cluster: scheduled produce errors per
  * partition and added latency for produce and fetch.
  */
-import { KafkaProtocolError, kafkaErrorName, type RecordErrorEntry } from '../../errors.js';
+import { KafkaProtocolError, kafkaErrorName } from '../../errors.js';
 
-/** A scheduled produce failure. */
-export interface ProduceFault {
-  topic: string;
-  /** Omit to fail produce requests to any partition of the topic. */
-  partition?: number;
-  /** Kafka error code to answer, e.g. `KafkaErrorCode.NOT_LEADER_OR_FOLLOWER`. */
-  code: number;
-  /** How many produce requests fail (default 1). */
-  count?: number;
-  /** record_errors to return with the error. */
-  recordErrors?: RecordErrorEntry[];
-  /** error_message to return with the error. */
-  errorMessage?: string;
-}
+import type { Latency, ProduceFault, TxnFault } from '../faults.js';
 
-/** A scheduled failure of a transaction coordinator request. */
-export interface TxnFault {
-  transactionalId: string;
-  api: 'AddPartitionsToTxn' | 'AddOffsetsToTxn' | 'TxnOffsetCommit' | 'EndTxn';
-  /** Kafka error code, e.g. `KafkaErrorCode.CONCURRENT_TRANSACTIONS`. */
-  code: number;
-  /** How many requests fail (default 1). */
-  count?: number;
-}
-
-/** Latency added before requests are handled (real milliseconds). */
-export interface Latency {
-  produceMs?: number;
-  fetchMs?: number;
-}
+export type { Latency, ProduceFault, TxnFault };
 
 /** Holds the injected faults and hands them out. */
 export class FaultInjector {

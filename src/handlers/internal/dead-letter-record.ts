@@ -14,25 +14,9 @@ import type {
 import { errorClassName, errorMessage, renderBytes } from './describe.js';
 import type { AnyFailedRecord, FailureStage } from './stage.js';
 
-/** Names of the headers a dead-letter record carries. */
-export const DeadLetterHeaders = {
-  ERROR_CLASS: 'sluice.error.class',
-  ERROR_MESSAGE: 'sluice.error.message',
-  ERROR_CODE: 'sluice.error.code',
-  ERROR_STAGE: 'sluice.error.stage',
-  ERROR_ORIGIN: 'sluice.error.origin',
-  INPUT_TOPIC: 'sluice.input.topic',
-  INPUT_PARTITION: 'sluice.input.partition',
-  INPUT_OFFSET: 'sluice.input.offset',
-  PROCESSOR_NODE: 'sluice.processor.node',
-  TASK_ID: 'sluice.task.id',
-  OUTPUT_TOPIC: 'sluice.output.topic',
-  RECORD_TIMESTAMP: 'sluice.record.timestamp',
-  PAYLOAD: 'sluice.dlq.payload',
-} as const;
+import { DeadLetterHeaders, type DeadLetterPayload } from '../dead-letter-headers.js';
 
-/** Which bytes a dead-letter record carries. */
-export type DeadLetterPayload = 'output' | 'input' | 'output-rendered' | 'input-rendered';
+export { DeadLetterHeaders, type DeadLetterPayload };
 
 const MAX_MESSAGE = 1000;
 

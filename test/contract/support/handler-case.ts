@@ -49,12 +49,15 @@ export class HandlerCase {
     this.applicationId = uniqueGroup(`eh-${name}`);
   }
 
-  /** Creates the input (3 partitions), `out` (max.message.bytes 2048) and `compact` topics, plus `extra` topics. */
-  static async create(ctx: BackendContext, name: string): Promise<HandlerCase> {
+  /**
+   * Creates the input (3 partitions), `out` (max.message.bytes 2048) and `compact` (cleanup.policy compact)
+   * topics; `configs` replaces the configs of `out` and `compact` (e.g. `{}` to set them later).
+   */
+  static async create(ctx: BackendContext, name: string, configs: { out?: Record<string, string>; compact?: Record<string, string> } = {}): Promise<HandlerCase> {
     const topics: HandlerTopics = { input: uniqueTopic(`eh-${name}-in`), out: uniqueTopic(`eh-${name}-out`), compact: uniqueTopic(`eh-${name}-compact`) };
     await ctx.admin.createTopic(topics.input, { partitions: PARTITIONS, config: {} });
-    await ctx.admin.createTopic(topics.out, { partitions: PARTITIONS, config: { 'max.message.bytes': '2048' } });
-    await ctx.admin.createTopic(topics.compact, { partitions: PARTITIONS, config: { 'cleanup.policy': 'compact' } });
+    await ctx.admin.createTopic(topics.out, { partitions: PARTITIONS, config: configs.out ?? { 'max.message.bytes': '2048' } });
+    await ctx.admin.createTopic(topics.compact, { partitions: PARTITIONS, config: configs.compact ?? { 'cleanup.policy': 'compact' } });
     return new HandlerCase(ctx, name, topics);
   }
 

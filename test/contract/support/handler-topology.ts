@@ -133,19 +133,23 @@ type AnyHandler = {
   handleSerializationException?(context: never, record: never, error: Error, origin: 'KEY' | 'VALUE'): unknown;
 };
 
-/** Wraps a handler, recording the class name of every error it is asked about (then delegating). */
-export function recording<H extends AnyHandler>(inner: H): H & { errors: string[] } {
+/** Wraps a handler, recording the class name (and message) of every error it is asked about, then delegating. */
+export function recording<H extends AnyHandler>(inner: H): H & { errors: string[]; messages: string[] } {
   const errors: string[] = [];
-  const wrapped = Object.create(inner) as H & { errors: string[] };
+  const messages: string[] = [];
+  const wrapped = Object.create(inner) as H & { errors: string[]; messages: string[] };
   wrapped.errors = errors;
+  wrapped.messages = messages;
   wrapped.handle = (context, record, error) => {
     errors.push(error.constructor.name);
+    messages.push(error.message);
     return inner.handle(context, record, error);
   };
   const serialization = inner.handleSerializationException?.bind(inner);
   if (serialization) {
     wrapped.handleSerializationException = (context, record, error, origin) => {
       errors.push(error.constructor.name);
+      messages.push(error.message);
       return serialization(context, record, error, origin);
     };
   }

@@ -72,5 +72,17 @@ for (const backend of await backends()) {
           `commits ${metrics.commits}, ${Date.now() - started} ms`,
       );
     });
+
+    it('transactions holding only poison outputs (one kind per partition) still commit their input offsets; nothing is visible', async () => {
+      c = await HandlerCase.create(ctx, `cont-only-${backend.name}`);
+      // i % 3 is the partition: partition 0 gets only too-large outputs, 1 only keyless ones, 2 only unserializable ones.
+      await c.produce(Array.from({ length: 30 }, (_, i) => OUTPUT_POISON[i % 3]!));
+      const app = await c.start({ productionExceptionHandler: logAndContinueHandler() });
+      expect(await c.waitAllCommitted()).toEqual([10, 10, 10]);
+      expect(app.metrics()).toMatchObject({ droppedRecords: 30, recordsProduced: 0, recordsProcessed: 30, aborts: 0 });
+      for (let p = 0; p < PARTITIONS; p++) expect(app.metrics().tasks[`0_${p}`]!.droppedRecords).toBe(10);
+      expect(await c.outputs('read_uncommitted')).toEqual([]);
+      expect(app.state).toBe('RUNNING');
+    });
   });
 }

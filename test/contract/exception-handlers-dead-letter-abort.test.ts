@@ -6,7 +6,7 @@
  * transaction, the dead letters written in it abort too: a read_committed
  * reader sees a dead letter exactly for each too-large output of committed
  * input, once, and none for uncommitted input (they may be in the log,
- * aborted).
+ * aborted). A dead letter that cannot be written fails the task like FAIL.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidRecordError } from '../../src/errors.js';
@@ -14,6 +14,7 @@ import { deadLetterQueueHandler } from '../../src/handlers/dead-letter-queue.js'
 import type { ProductionExceptionHandler } from '../../src/handlers/types.js';
 import { backends, type BackendContext } from './backends.js';
 import { HandlerCase } from './support/handler-case.js';
+import { describeOutcome, runFailScenario } from './support/handler-fail.js';
 import { countByInput, readDeadLetters } from './support/handler-dead-letters.js';
 import { mixedKinds, type Kind } from './support/handler-topology.js';
 
@@ -75,6 +76,27 @@ for (const backend of await backends()) {
           `dead letters visible ${visible.length} (== big inputs committed ${bigCommitted.length}), aborted dead letters in log ${aborted.length}, ` +
           `visible outputs ${outputs.length}, ${Date.now() - started} ms`,
       );
+    });
+
+    it('a dead letter that cannot be written (keyless to a compacted dead-letter topic) fails the task: ERROR, nothing lost silently', async () => {
+      let dlq = '';
+      const o = await runFailScenario(
+        ctx,
+        `dlq-broken-${backend.name}`,
+        'nokey',
+        {},
+        (x) => (c = x),
+        async (x) => {
+          dlq = await x.extraTopic('dlq', 3, { 'cleanup.policy': 'compact' });
+          return { productionExceptionHandler: deadLetterQueueHandler({ topic: dlq, logLevel: 'silent' }) };
+        },
+      );
+      const err = o.app.error as Error & { code?: string; cause?: unknown };
+      expect(err.code).toBe('DEAD_LETTER_FAILED');
+      expect(err.cause).toBeInstanceOf(InvalidRecordError);
+      // The keyless output was "dropped" only on condition its dead letter commits: it never did.
+      expect(await readDeadLetters(ctx, dlq)).toEqual([]);
+      console.info(describeOutcome(`eh-dlq-broken ${backend.name}`, o));
     });
   });
 }

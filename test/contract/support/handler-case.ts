@@ -62,9 +62,9 @@ export class HandlerCase {
   }
 
   /** Creates one more (plain) topic, e.g. a dead-letter topic. */
-  async extraTopic(suffix: string, partitions = PARTITIONS): Promise<string> {
+  async extraTopic(suffix: string, partitions = PARTITIONS, config: Record<string, string> = {}): Promise<string> {
     const topic = uniqueTopic(`eh-${this.name}-${suffix}`);
-    await this.ctx.admin.createTopic(topic, { partitions, config: {} });
+    await this.ctx.admin.createTopic(topic, { partitions, config });
     return topic;
   }
 

@@ -42,12 +42,14 @@ export async function runFailScenario(
   kind: Kind,
   config: Omit<KafkaStreamsConfig, 'cluster' | 'applicationId'>,
   register: (c: HandlerCase) => void,
+  /** Adds to `config` once the case exists (e.g. a handler writing to a topic of the case). */
+  more?: (c: HandlerCase) => Promise<Omit<KafkaStreamsConfig, 'cluster' | 'applicationId'>>,
 ): Promise<FailOutcome> {
   const started = Date.now();
   const c = await HandlerCase.create(ctx, name);
   register(c);
   await c.produce(Array.from({ length: FIRST }, () => 'good' as const));
-  const app = await c.start(config);
+  const app = await c.start({ ...config, ...(await more?.(c)) });
   const states: AppState[] = [];
   app.state$.subscribe((s) => states.push(s));
   expect(await c.waitAllCommitted()).toEqual([200, 200, 200]);

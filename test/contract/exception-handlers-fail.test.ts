@@ -4,10 +4,12 @@
  * (too large, keyless to a compacted topic, value serializer throwing) aborts
  * the task's transaction and stops the app in ERROR with the send error as the
  * cause, and the exactly-once invariant holds: no output of uncommitted input
- * is visible, no output of committed input is missing or duplicated.
+ * is visible, no output of committed input is missing or duplicated. A restart
+ * with a CONTINUE handler then completes the work, still exactly once.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidRecordError, RecordTooLargeError, SerializationError } from '../../src/errors.js';
+import { logAndContinueHandler } from '../../src/handlers/log-and-continue.js';
 import { backends, type BackendContext } from './backends.js';
 import type { HandlerCase } from './support/handler-case.js';
 import { causes, describeOutcome, runFailScenario } from './support/handler-fail.js';
@@ -45,5 +47,22 @@ for (const backend of await backends()) {
         console.info(describeOutcome(`eh-fail ${kind} ${backend.name}`, o));
       });
     }
+
+    it('after FAIL, a restarted app with a CONTINUE handler resumes at the committed offsets: every good output exactly once overall', async () => {
+      const o = await runFailScenario(ctx, `fail-restart-${backend.name}`, 'big', {}, (x) => (c = x));
+      const restarted = await o.c.start({ productionExceptionHandler: logAndContinueHandler() });
+      const committed = await o.c.waitAllCommitted();
+      expect(committed).toEqual([400, 400, 400]);
+      const good = o.c.goodInputs();
+      const outputs = await o.c.eventually(async () => {
+        const out = await o.c.outputs();
+        return out.length >= good.length && out;
+      }, `${good.length} good outputs visible`);
+      expect(o.c.violations(outputs, committed)).toEqual([]);
+      expect(outputs).toHaveLength(good.length);
+      expect(restarted.metrics().droppedRecords).toBe(2);
+      expect(restarted.metrics().recordsProcessed).toBe(1200 - o.committed.reduce((a, b) => a + b, 0));
+      console.info(`[eh-fail-restart ${backend.name}] first run committed [${o.committed.join(',')}], restart processed ${restarted.metrics().recordsProcessed}, outputs ${outputs.length} (good inputs ${good.length})`);
+    });
   });
 }

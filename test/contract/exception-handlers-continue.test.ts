@@ -3,7 +3,8 @@
  * production exception handler answering CONTINUE (log-and-continue), poison
  * outputs of every kind (too large, keyless to a compacted topic, value
  * serializer throwing) are dropped one by one while every other output of the
- * same transactions commits, once, together with all input offsets.
+ * same transactions commits, once, together with all input offsets (and, under
+ * at_least_once, every good output is written and all input committed).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { logAndContinueHandler } from '../../src/handlers/log-and-continue.js';
@@ -82,6 +83,21 @@ for (const backend of await backends()) {
       expect(app.metrics()).toMatchObject({ droppedRecords: 30, recordsProduced: 0, recordsProcessed: 30, aborts: 0 });
       for (let p = 0; p < PARTITIONS; p++) expect(app.metrics().tasks[`0_${p}`]!.droppedRecords).toBe(10);
       expect(await c.outputs('read_uncommitted')).toEqual([]);
+      expect(app.state).toBe('RUNNING');
+    });
+
+    it('at_least_once: CONTINUE drops the poison outputs, every good output is written, all input committed', async () => {
+      c = await HandlerCase.create(ctx, `cont-alos-${backend.name}`);
+      await c.produce(mixedKinds(0, RECORDS));
+      const good = c.goodInputs();
+      const app = await c.start({ processingGuarantee: 'at_least_once', productionExceptionHandler: logAndContinueHandler() });
+      expect(await c.waitAllCommitted()).toEqual([400, 400, 400]);
+      const outputs = await c.eventually(async () => {
+        const o = await c!.outputs('read_uncommitted');
+        return o.length >= good.length && o;
+      }, `${good.length} good outputs written`);
+      expect(c.violations(outputs, [400, 400, 400])).toEqual([]);
+      expect(app.metrics()).toMatchObject({ droppedRecords: 180, recordsProcessed: RECORDS });
       expect(app.state).toBe('RUNNING');
     });
   });

@@ -4,7 +4,8 @@
  * of the three slots: the app stops in ERROR, `app.error` (code HANDLER_THREW)
  * carries the handler's own error as its `cause`, and the exactly-once
  * invariant holds (also under uncaughtExceptionPolicy RESTART_TASK). The same error is what `app.error` exposes once `state$`
- * emits ERROR (state$ itself emits states only, never errors).
+ * emits ERROR (state$ itself emits states only, never errors). A handler
+ * answering anything else than CONTINUE/FAIL is fatal the same way.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KafkaStreamsConfig } from '../../src/runtime/config.js';
@@ -64,6 +65,22 @@ for (const backend of await backends()) {
         expect(errorAtError).toEqual([err]);
         expect(o.app.metrics().taskRestarts).toBe(0);
         console.info(describeOutcome(`eh-throwing ${slot} ${kind} ${backend.name}`, o));
+      });
+    }
+
+    const INVALID: Array<{ slot: Slot; kind: Kind; answer: unknown; shows: RegExp }> = [
+      { slot: 'productionExceptionHandler', kind: 'big', answer: 'continue', shows: /'continue'/ },
+      { slot: 'deserializationExceptionHandler', kind: 'badjson', answer: Promise.resolve('CONTINUE'), shows: /Promise/ },
+      { slot: 'processingExceptionHandler', kind: 'boom', answer: { response: 'SKIP' }, shows: /SKIP/ },
+    ];
+    for (const { slot, kind, answer, shows } of INVALID) {
+      it(`${slot} answering something other than CONTINUE/FAIL on a '${kind}' record: ERROR naming the answer; the invariant holds`, async () => {
+        const config = { [slot]: { handle: () => answer } } as Omit<KafkaStreamsConfig, 'cluster' | 'applicationId'>;
+        const o = await runFailScenario(ctx, `invalid-${kind}-${backend.name}`, kind, config, (x) => (c = x));
+        const err = o.app.error as Error & { code?: string };
+        expect(err.code).toBe('INVALID_HANDLER_ANSWER');
+        expect(err.message).toMatch(shows);
+        expect(err.message).toContain(slot);
       });
     }
   });

@@ -100,5 +100,32 @@ for (const backend of await backends()) {
       expect(app.metrics()).toMatchObject({ droppedRecords: 180, recordsProcessed: RECORDS });
       expect(app.state).toBe('RUNNING');
     });
+
+    it('two instances sharing the tasks, input arriving while the second joins: good outputs exactly once, every poison output dropped', async () => {
+      const started = Date.now();
+      c = await HandlerCase.create(ctx, `cont-two-${backend.name}`);
+      await c.produce(mixedKinds(0, 600));
+      const first = await c.start({ productionExceptionHandler: logAndContinueHandler() });
+      const joining = c.start({ productionExceptionHandler: logAndContinueHandler() });
+      await c.produce(mixedKinds(600, 600));
+      const second = await joining;
+      const committed = await c.waitAllCommitted();
+      expect(committed).toEqual([400, 400, 400]);
+      const good = c.goodInputs();
+      const outputs = await c.eventually(async () => {
+        const o = await c!.outputs();
+        return o.length >= good.length && o;
+      }, `${good.length} good outputs visible`);
+      expect(c.violations(outputs, committed)).toEqual([]);
+      expect(outputs).toHaveLength(good.length);
+      const [m1, m2] = [first.metrics(), second.metrics()];
+      // A task migrating with an open transaction aborts it and the new owner drops those poison outputs again.
+      expect(m1.droppedRecords + m2.droppedRecords).toBeGreaterThanOrEqual(180);
+      expect([first.state, second.state]).toEqual(['RUNNING', 'RUNNING']);
+      console.info(
+        `[eh-continue-two ${backend.name}] inputs 1200, poison 180, outputs ${outputs.length}, dropped ${m1.droppedRecords}+${m2.droppedRecords}, ` +
+          `aborts ${m1.aborts}+${m2.aborts}, rebalances ${m1.rebalances}+${m2.rebalances}, ${Date.now() - started} ms`,
+      );
+    });
   });
 }

@@ -20,6 +20,7 @@ import { toRuntime } from '../topology/internal/topology-runtime.js';
 import type { Topology } from '../topology/topology.js';
 import { resolveConfig, type KafkaStreamsConfig, type ResolvedConfig } from './config.js';
 import { createAppStateMachine, type AppState } from './internal/app-state.js';
+import { ensureInternalTopics } from './internal/internal-topics.js';
 import { PartitionCounts } from './internal/partition-counts.js';
 import type { StateMachine } from './internal/state-machine.js';
 import { TaskManager } from './internal/task-manager.js';
@@ -51,7 +52,7 @@ export class KafkaStreams {
    */
   constructor(topology: Topology | TopologyRuntime, config: KafkaStreamsConfig) {
     this.#config = resolveConfig(config);
-    this.#topology = isRuntime(topology) ? topology : toRuntime(topology);
+    this.#topology = isRuntime(topology) ? topology : toRuntime(topology, { applicationId: this.#config.applicationId });
     this.#log = componentLogger('kafka-streams', this.#config.logger, { applicationId: this.#config.applicationId });
   }
 
@@ -73,7 +74,8 @@ export class KafkaStreams {
   /**
    * Starts the app. Allowed in state CREATED. Resolves once RUNNING:
    * 1. state REBALANCING; connect (kafkajs for `bootstrapServers`, else `cluster`);
-   * 2. describe the source topics (a missing one is an error naming it) and check co-partitioning;
+   * 2. describe the source topics (a missing one is an error naming it), create the missing repartition
+   *    topics (`<applicationId>-<name>-repartition`, sized as the upstream sources) and check co-partitioning;
    * 3. join the group `applicationId` (read_committed, no auto-commit) and subscribe;
    * 4. wait for the first assignment: every assigned task initialised (producer fenced-in, offsets re-read, seeks done);
    * 5. state RUNNING; start the commit/punctuation timer.
@@ -89,7 +91,12 @@ export class KafkaStreams {
       this.#admin = this.#cluster.admin();
       // 2. topics
       const counts = new PartitionCounts(this.#admin, this.#log);
-      await counts.loadSources(this.#topology.sourceTopics());
+      const internal = new Set(this.#topology.internalTopics.map((t) => t.name));
+      await counts.loadSources(this.#topology.sourceTopics().filter((t) => !internal.has(t)));
+      if (internal.size > 0) {
+        await ensureInternalTopics(this.#admin, this.#topology, counts.snapshot(), this.#log);
+        await counts.loadSources([...internal]);
+      }
       this.#topology.validatePartitionCounts(counts.snapshot());
       await counts.prefetch(this.#topology.subtopologies.flatMap((s) => s.sinkTopics));
       this.#checkRunning();

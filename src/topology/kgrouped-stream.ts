@@ -9,6 +9,7 @@ import { Stores } from '../processors/state/stores.js';
 import type { Serde } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
+import { addRepartition } from './internal/repartition.js';
 import { KStream } from './kstream.js';
 import type { Materialized, Named } from './options.js';
 
@@ -35,14 +36,39 @@ export class KTable<K, V> {
   }
 }
 
-/** A stream grouped by key, ready for an aggregation. */
+/** @internal Set when the key may have changed: each aggregation first repartitions. */
+export interface RepartitionRequired {
+  /** `Grouped.name`, naming the repartition topic and its nodes. */
+  readonly name: string | undefined;
+}
+
+/**
+ * A stream grouped by key, ready for an aggregation. After `groupBy` (or
+ * `groupByKey` after a key-changing operation) each aggregation reads the
+ * records through a repartition topic `<applicationId>-<name>-repartition`
+ * (name: `Grouped.name`, else the state store's name), which starts a new
+ * sub-topology, as in Kafka Streams.
+ */
 export class KGroupedStream<K, V> {
-  /** @internal Use `KStream.groupByKey()`. */
+  /** @internal Use `KStream.groupByKey()` or `KStream.groupBy()`. */
   constructor(
     private readonly ctx: BuilderContext,
     private readonly nodeName: string,
     private readonly serdes: StreamSerdes<K, V>,
+    private readonly repartition?: RepartitionRequired,
   ) {}
+
+  /** The aggregation's parent: this stream's node, or the source of a new repartition topic. */
+  private parentFor(storeName: string): string {
+    if (this.repartition === undefined) return this.nodeName;
+    return addRepartition<K, V>(this.ctx, {
+      parent: this.nodeName,
+      groupedName: this.repartition.name,
+      fallbackPrefix: storeName,
+      keySerde: this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined) ?? Serdes.Json<K>(),
+      valueSerde: this.serdes.value ?? (this.ctx.defaultValueSerde as Serde<V> | undefined) ?? Serdes.Json<V>(),
+    });
+  }
 
   private materialize<A>(
     prefix: string,
@@ -54,7 +80,8 @@ export class KGroupedStream<K, V> {
     const processorName = this.ctx.newName(prefix);
     const keySerde = materialized.keySerde ?? this.serdes.key ?? Serdes.Json<K>();
     const valueSerde = materialized.valueSerde ?? defaultValueSerde;
-    this.ctx.topology.addProcessor(processorName, supplier(storeName), this.nodeName);
+    const parent = this.parentFor(storeName);
+    this.ctx.topology.addProcessor(processorName, supplier(storeName), parent);
     this.ctx.topology.addStateStore(
       Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(storeName), keySerde, valueSerde),
       processorName,

@@ -131,32 +131,26 @@ export class KStream<K, V> {
     );
   }
 
-  /** Groups by the current key for an aggregation. */
+  /**
+   * Groups by the current key for an aggregation. After an operation that may
+   * have changed the key (map, selectKey, flatMap, process, ...) each
+   * aggregation first repartitions through an internal topic (see {@link KGroupedStream}).
+   */
   groupByKey(grouped: Grouped<K, V> = {}): KGroupedStream<K, V> {
-    if (this.keyChanged) {
-      throw new TopologyError(
-        `groupByKey after '${this.nodeName}' (which may change the key) would need a repartition topic, which sluice does not create. ` +
-          "Fix: write the re-keyed stream to a topic with .to('<topic>') and aggregate builder.stream('<topic>').groupByKey()",
-      );
-    }
-    return new KGroupedStream<K, V>(this.ctx, this.nodeName, {
-      key: grouped.keySerde ?? this.serdes.key,
-      value: grouped.valueSerde ?? this.serdes.value,
-    });
+    const serdes = { key: grouped.keySerde ?? this.serdes.key, value: grouped.valueSerde ?? this.serdes.value };
+    return new KGroupedStream<K, V>(this.ctx, this.nodeName, serdes, this.keyChanged ? { name: grouped.name } : undefined);
   }
 
   /**
-   * Grouping by a new key needs a repartition topic, which sluice does not
-   * create: this throws a TopologyError explaining the explicit way
-   * (`selectKey(...).to(topic)`, then `builder.stream(topic).groupByKey()`).
+   * Groups by the key `selector(key, value)`: a selectKey (named `Grouped.name`
+   * when given) followed, at each aggregation, by a repartition topic
+   * `<applicationId>-<name>-repartition` written with `grouped`'s serdes
+   * (else the stream's value serde, the builder's defaults, `Serdes.Json()`).
    */
-  groupBy<KR>(selector: (key: K, value: V) => KR, grouped: Grouped<KR, V> = {}): KGroupedStream<KR, V> {
-    void selector;
-    void grouped;
-    throw new TopologyError(
-      `groupBy on '${this.nodeName}' changes the key and would need a repartition topic, which sluice does not create. ` +
-        "Fix: stream.selectKey(selector).to('<topic>'), then builder.stream('<topic>').groupByKey()",
-    );
+  groupBy<KR>(selector: (key: K, value: V) => KR, grouped: Grouped<NoInfer<KR>, V> = {}): KGroupedStream<KR, V> {
+    const rekeyed = this.selectKey<KR>(selector, grouped.name);
+    const serdes = { key: grouped.keySerde, value: grouped.valueSerde ?? this.serdes.value };
+    return new KGroupedStream<KR, V>(this.ctx, rekeyed.nodeName, serdes, { name: grouped.name });
   }
 
   /** @internal The serdes to write with: explicit ones, else the stream's, else the builder's defaults. */

@@ -50,15 +50,24 @@ export const Produced = {
   },
 };
 
-/** How a grouped stream keys its state: serdes of the grouping. */
+/**
+ * How a stream is grouped: serdes of the grouping (and of its repartition
+ * topic, when one is needed) and the name of the repartition topic
+ * (`<applicationId>-<name>-repartition`) and of its nodes.
+ */
 export interface Grouped<K, V> {
   keySerde?: Serde<K>;
   valueSerde?: Serde<V>;
+  /** Names the repartition topic `<name>-repartition` (default: after the state store). */
   name?: string;
 }
 
 /** Helpers for {@link Grouped}. */
 export const Grouped = {
+  /** Names the grouping (and its repartition topic `<name>-repartition`); fits a `Grouped` of any types. */
+  as(name: string): { readonly name: string } {
+    return { name };
+  },
   /** Groups with these serdes. */
   with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): Grouped<K, V> {
     return { keySerde, valueSerde };

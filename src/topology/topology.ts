@@ -42,6 +42,20 @@ export function planOf(topology: Topology): TopologyPlan {
   return graph.plan();
 }
 
+/**
+ * Marks `topic` (an unresolved name such as `counts-repartition`) as an
+ * internal topic of `topology`: executors prefix it with `<applicationId>-`
+ * and the runtime creates it (internal: used by the DSL's repartitioning).
+ */
+export function addInternalTopic(topology: Topology, topic: string): void {
+  const graph = graphs.get(topology);
+  if (graph === undefined) throw new TopologyError('Not a sluice Topology: build one with new Topology() or StreamsBuilder.build()');
+  if (graph.internalTopics.has(topic)) {
+    throw new TopologyError(`Internal topic '${topic}' is already used by this topology; give the grouping another name with Grouped.as('<name>')`);
+  }
+  graph.internalTopics.add(topic);
+}
+
 function checkNames(kind: string, names: readonly unknown[]): string[] {
   for (const n of names) {
     if (typeof n !== 'string' || n === '') throw new TopologyError(`${kind}: expected non-empty node names, got ${JSON.stringify(n)}`);

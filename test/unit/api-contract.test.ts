@@ -262,7 +262,7 @@ describe('KStream, Serdes', () => {
     values.groupByKey().reduce((x, y) => `${x}+${y}`).toStream().to('reduced', { keySerde: S, valueSerde: S });
     values.groupByKey().aggregate(() => 0, (_k, v, agg: number) => agg + v.length, { valueSerde: Serdes.Json<number>() })
       .toStream().to('lengths', { keySerde: S, valueSerde: Serdes.Json<number>() });
-    expect(() => values.groupBy((_k, v) => v)).toThrow(sluice.TopologyError); // by design: no repartition topics
+    values.groupBy((_k, v) => v, { keySerde: S }).count().toStream().to('by-value', { keySerde: S, valueSerde: Serdes.Json<number>() });
 
     const driver = new TopologyTestDriver(builder.build());
     try {
@@ -280,6 +280,7 @@ describe('KStream, Serdes', () => {
       expect(driver.createOutputTopic('counts', S, Serdes.Json<number>()).readKeyValuesToMap()).toEqual(new Map([['k', 2], ['j', 1]]));
       expect(driver.createOutputTopic('reduced', S, S).readKeyValuesToMap()).toEqual(new Map([['k', 'X1+Y'], ['j', 'X2']]));
       expect(driver.createOutputTopic('lengths', S, Serdes.Json<number>()).readKeyValuesToMap()).toEqual(new Map([['k', 3], ['j', 2]]));
+      expect(driver.createOutputTopic('by-value', S, Serdes.Json<number>()).readKeyValuesToMap()).toEqual(new Map([['X1', 1], ['Y', 1], ['X2', 1]]));
     } finally {
       driver.close();
     }

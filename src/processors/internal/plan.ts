@@ -61,4 +61,11 @@ export interface TopologyPlan {
   children: ReadonlyMap<string, string[]>;
   stores: ReadonlyMap<string, StoreDef>;
   subtopologies: SubtopologyPlan[];
+  /**
+   * Internal (repartition) topics written and read by the topology, by the
+   * names used in its nodes. Unresolved in a topology's own plan (e.g.
+   * `KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition`); resolved to
+   * `<applicationId>-<name>` once an executor knows the application id.
+   */
+  internalTopics: string[];
 }

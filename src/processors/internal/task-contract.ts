@@ -116,11 +116,31 @@ export interface SubtopologyInfo {
   sinkTopics: string[];
 }
 
+/** An internal (repartition) topic: the runtime creates it before subscribing. */
+export interface InternalTopicInfo {
+  /** Its name: `<applicationId>-<name>-repartition` once resolved. */
+  name: string;
+  /** Source topics of the sub-topologies writing it: its partition count is the maximum of theirs (some may be internal). */
+  partitionCountFrom: string[];
+  /** Ids of the sub-topologies writing it. */
+  writtenBy: number[];
+  /** Ids of the sub-topologies reading it. */
+  readBy: number[];
+}
+
 /** A built topology, as executors see it. */
 export interface TopologyRuntime {
   readonly subtopologies: ReadonlyArray<SubtopologyInfo>;
-  /** Every source topic of every subtopology. */
+  /** Every source topic of every subtopology (internal topics included). */
   sourceTopics(): string[];
+  /** The internal (repartition) topics, by resolved name when an application id was given. */
+  readonly internalTopics: ReadonlyArray<InternalTopicInfo>;
+  /**
+   * The partition count of each internal topic given the counts of the
+   * external source topics (max of the upstream sub-topology's source topics);
+   * throws a TopologyError when an upstream count is missing.
+   */
+  internalTopicPartitionCounts(external: ReadonlyMap<string, number>): Map<string, number>;
   /**
    * Checks the co-partitioning requirement against the actual partition counts
    * (topic → partitions); throws a TopologyError naming the topics otherwise.

@@ -13,6 +13,8 @@ export class TopologyGraph {
   readonly connections = new Map<string, string[]>();
   /** topic -> the source node reading it. */
   readonly topicOwners = new Map<string, string>();
+  /** Internal (repartition) topics, unresolved names, in creation order. */
+  readonly internalTopics = new Set<string>();
 
   addNode(def: NodeDef): void {
     if (typeof def.name !== 'string' || def.name === '') {
@@ -76,7 +78,8 @@ export class TopologyGraph {
     }
     checkCycles(nodes, children);
     this.checkStores(nodes);
-    return { nodes, children, stores: new Map(this.stores), subtopologies: subtopologies(nodes, children, this.connections) };
+    const subs = subtopologies(nodes, children, this.connections);
+    return { nodes, children, stores: new Map(this.stores), subtopologies: subs, internalTopics: [...this.internalTopics] };
   }
 
   private checkStores(nodes: Map<string, NodeDef>): void {

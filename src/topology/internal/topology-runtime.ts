@@ -1,13 +1,17 @@
 /**
- * The executor seam of a built topology: `toRuntime(topology)` gives the
- * {@link TopologyRuntime} that the KafkaStreams runtime and the
- * TopologyTestDriver both use.
+ * The executor seam of a built topology: `toRuntime(topology, { applicationId })`
+ * gives the {@link TopologyRuntime} that the KafkaStreams runtime and the
+ * TopologyTestDriver both use. With an application id, internal
+ * (repartition) topics `<name>` are resolved to `<applicationId>-<name>`;
+ * without one they keep their unresolved names (as `describe()` prints them).
  */
 import { TopologyError } from '../../errors.js';
 import type { TopologyPlan } from '../../processors/internal/plan.js';
 import { StreamTask, type StreamTaskOptions } from '../../processors/internal/stream-task.js';
+import { internalTopicInfos, internalTopicPartitionCounts, resolvePlan } from './internal-topics.js';
 import {
   formatTaskId,
+  type InternalTopicInfo,
   type RecordCollector,
   type SubtopologyInfo,
   type TaskHandlers,
@@ -20,6 +24,7 @@ import { planOf, type Topology } from '../topology.js';
 /** A TopologyRuntime over a validated plan. */
 export class PlanRuntime implements TopologyRuntime {
   readonly subtopologies: ReadonlyArray<SubtopologyInfo>;
+  readonly internalTopics: ReadonlyArray<InternalTopicInfo>;
 
   constructor(readonly plan: TopologyPlan) {
     if (plan.subtopologies.length === 0) {
@@ -30,6 +35,11 @@ export class PlanRuntime implements TopologyRuntime {
       sourceTopics: [...s.sourceTopics],
       sinkTopics: [...s.sinkTopics],
     }));
+    this.internalTopics = internalTopicInfos(plan);
+  }
+
+  internalTopicPartitionCounts(external: ReadonlyMap<string, number>): Map<string, number> {
+    return internalTopicPartitionCounts(this.internalTopics, external);
   }
 
   sourceTopics(): string[] {
@@ -66,7 +76,14 @@ export class PlanRuntime implements TopologyRuntime {
   }
 }
 
+/** Options of {@link toRuntime}. */
+export interface ToRuntimeOptions {
+  /** Resolves internal topic names to `<applicationId>-<name>`. */
+  applicationId?: string;
+}
+
 /** Validates `topology` and returns its executor seam. Throws TopologyError when invalid or empty. */
-export function toRuntime(topology: Topology): PlanRuntime {
-  return new PlanRuntime(planOf(topology));
+export function toRuntime(topology: Topology, options: ToRuntimeOptions = {}): PlanRuntime {
+  const plan = planOf(topology);
+  return new PlanRuntime(options.applicationId === undefined ? plan : resolvePlan(plan, options.applicationId));
 }

@@ -21,6 +21,8 @@ import { TestOutputTopic } from './test-output-topic.js';
 
 /** Configuration of a {@link TopologyTestDriver}. Handlers default to FAIL. */
 export interface TopologyTestDriverConfig {
+  /** Resolves internal (repartition) topic names to `<applicationId>-<name>` (default `'test-driver'`). */
+  applicationId?: string;
   /** Initial wall-clock time in ms (default `Date.now()`). */
   initialWallClockTimeMs?: number;
   deserializationExceptionHandler?: DeserializationExceptionHandler;
@@ -36,7 +38,9 @@ type DriverState = 'RUNNING' | 'CLOSED';
  * Runs a topology without Kafka: one task per sub-topology (partition 0),
  * processing each piped record synchronously, committing (flushing stores)
  * after each one. Records written to a topic the topology reads are processed
- * too, after the record that produced them. Errors surface from the `pipe*`
+ * too, after the record that produced them: this is how records cross a
+ * repartition topic (`<applicationId>-<name>-repartition`, readable with
+ * `createOutputTopic`) into the next sub-topology. Errors surface from the `pipe*`
  * call as the runtime would see them (a StreamsError with the cause).
  */
 export class TopologyTestDriver {
@@ -50,7 +54,7 @@ export class TopologyTestDriver {
 
   constructor(topology: Topology, config: TopologyTestDriverConfig = {}) {
     this.wallClockMs = config.initialWallClockTimeMs ?? Date.now();
-    const runtime = toRuntime(topology);
+    const runtime = toRuntime(topology, { applicationId: config.applicationId ?? 'test-driver' });
     const collector = new DriverCollector(config.productionExceptionHandler ?? FAIL, (record) => this.capture(record));
     const handlers = {
       deserialization: config.deserializationExceptionHandler ?? FAIL,

@@ -253,11 +253,22 @@ describe('KStream DSL through the TopologyTestDriver', () => {
     expect(driver.getKeyValueStore<string, number>('by-key').get('k')).toBe(1);
   });
 
-  it('groupBy with a new key, and groupByKey after a key change, are TopologyErrors naming the explicit fix', () => {
+  it('groupBy with a new key, and groupByKey after a key change, repartition through an internal topic (a second sub-topology)', () => {
     const b = new StreamsBuilder();
     const s = source(b);
-    expect(() => s.groupBy((_k, v) => v)).toThrow(/selectKey\(selector\)\.to\('<topic>'\)/);
-    expect(() => s.selectKey((_k, v) => v).groupByKey()).toThrow(TopologyError);
+    s.groupBy((_k, v) => v, Grouped.as('by-value')).count({ storeName: 'a' }).toStream().to('out-a', { keySerde: S, valueSerde: Serdes.Json<number>() });
+    s.selectKey((_k, v) => v).groupByKey(Grouped.with(S, S)).count({ storeName: 'b' }).toStream().to('out-b', { keySerde: S, valueSerde: Serdes.Json<number>() });
+    const topology = b.build();
+    expect(topology.describe().subtopologies).toHaveLength(3);
+    driver = new TopologyTestDriver(topology);
+    driver.createInputTopic('in', S, S).pipeKeyValueList([{ key: '1', value: 'x' }, { key: '2', value: 'x' }]);
+    for (const out of ['out-a', 'out-b']) {
+      expect(driver.createOutputTopic(out, S, Serdes.Json<number>()).readKeyValuesToList()).toEqual([
+        { key: 'x', value: 1 },
+        { key: 'x', value: 2 },
+      ]);
+    }
+    expect(driver.producedTopicNames()).toEqual(expect.arrayContaining(['test-driver-by-value-repartition', 'test-driver-b-repartition']));
   });
 
   it('the explicit repartition (selectKey + to + stream) works in the driver as a second sub-topology', () => {

@@ -1,0 +1,60 @@
+/**
+ * Creates the internal (repartition) topics of a topology before the app
+ * subscribes, as Kafka Streams' InternalTopicManager does: each gets the
+ * maximum partition count of the source topics of the sub-topology writing
+ * it; an existing one must already have that count.
+ */
+import type { Logger } from 'pino';
+import type { AdminPort } from '../../client/port.js';
+import { KafkaErrorCode, KafkaProtocolError, StreamsError } from '../../errors.js';
+import type { TopologyRuntime } from '../../processors/internal/task-contract.js';
+
+/** Configs of a repartition topic: records keep the timestamp of the input they came from. */
+const REPARTITION_TOPIC_CONFIG = { 'cleanup.policy': 'delete', 'message.timestamp.type': 'CreateTime' };
+
+/**
+ * Ensures every internal topic exists with its partition count; `external`
+ * holds the counts of the external source topics. Returns the internal
+ * topics' counts. Rejects with a StreamsError (code
+ * `INTERNAL_TOPIC_PARTITIONS_MISMATCH`) when one exists with another count.
+ */
+export async function ensureInternalTopics(
+  admin: AdminPort,
+  topology: TopologyRuntime,
+  external: ReadonlyMap<string, number>,
+  logger: Logger,
+): Promise<Map<string, number>> {
+  const counts = topology.internalTopicPartitionCounts(external);
+  for (const [topic, partitions] of counts) {
+    const existing = await describedPartitions(admin, topic);
+    if (existing === undefined) {
+      try {
+        await admin.createTopic(topic, { partitions, config: REPARTITION_TOPIC_CONFIG });
+        logger.info({ topic, partitions }, 'created repartition topic');
+        continue;
+      } catch (error) {
+        // Another instance created it first: check its count below.
+        if (!(error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.TOPIC_ALREADY_EXISTS)) throw error;
+      }
+    }
+    const actual = existing ?? (await describedPartitions(admin, topic));
+    if (actual !== partitions) {
+      throw new StreamsError(
+        `Internal topic '${topic}' exists with ${actual} partitions, but the topology needs ${partitions} ` +
+          '(the maximum partition count of the source topics of the sub-topology writing it); ' +
+          'delete it (it holds no state beyond in-flight records) or reset the application, then restart',
+        { code: 'INTERNAL_TOPIC_PARTITIONS_MISMATCH', kind: 'fatal' },
+      );
+    }
+  }
+  return counts;
+}
+
+async function describedPartitions(admin: AdminPort, topic: string): Promise<number | undefined> {
+  try {
+    return (await admin.describeTopic(topic)).partitions;
+  } catch (error) {
+    if (error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION) return undefined;
+    throw error;
+  }
+}

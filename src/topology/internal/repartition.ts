@@ -1,0 +1,50 @@
+/**
+ * The repartition boundary of the DSL, as Kafka Streams builds it before an
+ * aggregation whose key may have changed: a null-key filter, a sink writing
+ * the internal topic `<prefix>-repartition`, and a source reading it (which
+ * starts a new sub-topology).
+ */
+import { filterSupplier } from '../../processors/internal/dsl/stateless.js';
+import type { Serde } from '../../serdes/serde.js';
+import { addInternalTopic } from '../topology.js';
+import type { BuilderContext } from './builder-context.js';
+
+/** The suffix of repartition topic names. */
+export const REPARTITION_SUFFIX = '-repartition';
+
+/** What {@link addRepartition} needs. */
+export interface RepartitionSpec<K, V> {
+  /** The node whose records are repartitioned. */
+  parent: string;
+  /** `Grouped.name` when given: names the topic and the nodes (`<name>-repartition-filter/-sink/-source`). */
+  groupedName: string | undefined;
+  /** The topic prefix when no grouped name is given (Kafka: the state store name). */
+  fallbackPrefix: string;
+  keySerde: Serde<K>;
+  valueSerde: Serde<V>;
+}
+
+/**
+ * Adds the filter, sink and source of a repartition topic; returns the name
+ * of the source node (the parent of the aggregation). Unnamed nodes get
+ * generated names in Kafka's order: sink, filter, source.
+ */
+export function addRepartition<K, V>(ctx: BuilderContext, spec: RepartitionSpec<K, V>): string {
+  const topic = `${spec.groupedName ?? spec.fallbackPrefix}${REPARTITION_SUFFIX}`;
+  let sink: string;
+  let filter: string;
+  let source: string;
+  if (spec.groupedName !== undefined) {
+    [sink, filter, source] = [`${topic}-sink`, `${topic}-filter`, `${topic}-source`];
+  } else {
+    sink = ctx.newName('KSTREAM-SINK-');
+    filter = ctx.newName('KSTREAM-FILTER-');
+    source = ctx.newName('KSTREAM-SOURCE-');
+  }
+  addInternalTopic(ctx.topology, topic);
+  const nullKey = (key: unknown): boolean => key === null || key === undefined;
+  ctx.topology.addProcessor(filter, filterSupplier(nullKey, true), spec.parent);
+  ctx.topology.addSink<K, V>(sink, topic, { keySerializer: spec.keySerde, valueSerializer: spec.valueSerde }, filter);
+  ctx.topology.addSource<K, V>(source, topic, { keyDeserializer: spec.keySerde, valueDeserializer: spec.valueSerde });
+  return source;
+}

@@ -81,5 +81,20 @@ for (const backend of await backends()) {
       expect(repartitioned).toHaveLength(180);
       expect(Math.min(...repartitioned.map((r) => r.timestamp))).toBe(1_000_000);
     });
+
+    it('an existing repartition topic with another partition count: start() fails naming it, the app ends in ERROR', async () => {
+      const input = uniqueTopic(`lines-${backend.name}`);
+      await ctx.admin.createTopic(input, { partitions: 3 });
+      const applicationId = uniqueGroup(`wc-${backend.name}`);
+      const repartition = `${applicationId}-words-repartition`;
+      await ctx.admin.createTopic(repartition, { partitions: 2 });
+      const app = new KafkaStreams(wordCount(input, uniqueTopic('unused')), { cluster: ctx.cluster, ...ctx.consumerTiming, applicationId });
+      apps.push(app);
+      const failure = await app.start().then(() => undefined, (error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'INTERNAL_TOPIC_PARTITIONS_MISMATCH' });
+      expect((failure as Error).message).toContain(`'${repartition}' exists with 2 partitions, but the topology needs 3`);
+      expect(app.state).toBe('ERROR');
+      expect((await ctx.admin.describeTopic(repartition)).partitions).toBe(2);
+    });
   });
 }

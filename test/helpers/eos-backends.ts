@@ -8,6 +8,7 @@ import type { AdminPort, ClusterPort } from '../../src/client/port.js';
 import { EmbeddedKafkaCluster } from '../../src/embedded/embedded-cluster.js';
 import { kafkaBrokers, kafkaSkipReason } from './kafka-env.js';
 import { readAll } from './topics.js';
+import { withProduceFaults } from './fault-cluster.js';
 
 /** A record as a read_committed reader sees it. */
 export interface VisibleRecord {
@@ -22,6 +23,8 @@ export interface EosBackend {
   readonly cluster: ClusterPort;
   /** The embedded cluster, for fault injection (undefined on real Kafka). */
   readonly embedded: EmbeddedKafkaCluster | undefined;
+  /** The next `count` produce requests to `topic` fail with `code` (embedded: broker-side fault; Kafka: injected client-side before the request). */
+  failProduce(fault: { topic: string; code: number; count?: number }): void;
   createTopic(name: string, partitions: number, config?: Record<string, string>): Promise<void>;
   alterTopicConfig(name: string, config: Record<string, string>): Promise<void>;
   /** Everything a read_committed reader sees in `topic` now. */
@@ -35,6 +38,7 @@ function embeddedBackend(): EosBackend {
     name: 'embedded',
     cluster,
     embedded: cluster,
+    failProduce: (fault) => cluster.failProduce(fault),
     createTopic: (name, partitions, config = {}) => cluster.createTopic(name, { partitions, config }),
     alterTopicConfig: (name, config) => cluster.alterTopicConfig(name, config),
     readCommitted: async (topic) =>
@@ -44,13 +48,15 @@ function embeddedBackend(): EosBackend {
 }
 
 function kafkaBackend(brokers: string[]): EosBackend {
-  const cluster = createKafkaCluster({ bootstrapServers: brokers });
+  const faulty = withProduceFaults(createKafkaCluster({ bootstrapServers: brokers }));
+  const cluster = faulty.cluster;
   let admin: AdminPort | undefined;
   const a = (): AdminPort => (admin ??= cluster.admin());
   return {
     name: 'kafka',
     cluster,
     embedded: undefined,
+    failProduce: (fault) => faulty.failProduce(fault),
     createTopic: (name, partitions, config = {}) => a().createTopic(name, { partitions, config }),
     alterTopicConfig: (name, config) => a().alterTopicConfig(name, config),
     readCommitted: async (topic) =>

@@ -376,6 +376,35 @@ describeKafka('kafkajs adapter group consumer (real broker)', (brokers) => {
     await waitFor(() => seen.includes('1:p1'), { message: 'resumed partition 1' });
   });
 
+  it('read_committed moves past a fetch made only of aborted records (an aborted transaction larger than one fetch)', async () => {
+    const a = track(getCluster().admin());
+    const topic = uniqueTopic('big-abort');
+    await a.createTopic(topic, { partitions: 1 });
+    const p = track(getCluster().producer({ transactionalId: uniqueName('big-abort') }));
+    await p.connect();
+    // ~2.4 MB of aborted records: the consumer fetches at most 1 MiB per partition, so its
+    // first fetches hold aborted records only (no control record, nothing visible).
+    await p.beginTransaction();
+    const big = 'x'.repeat(100_000);
+    for (let batch = 0; batch < 3; batch += 1) {
+      await p.produce({ topic, partition: 0, records: Array.from({ length: 8 }, (_, i) => rec(`k${batch}-${i}`, big)) });
+    }
+    await p.abortTransaction();
+    const plain = track(getCluster().producer({}));
+    await plain.connect();
+    await plain.produce({ topic, partition: 0, records: [rec('k', 'after')] });
+
+    const consumer = track(getCluster().consumer({ groupId: uniqueGroup('big-abort'), sessionTimeoutMs: 10_000, heartbeatIntervalMs: 500 }));
+    const seen: Array<[number, string]> = [];
+    await consumer.subscribe([topic]);
+    await consumer.run({
+      onAssignment: async () => undefined,
+      eachBatch: async (b) => void seen.push(...b.records.map((r): [number, string] => [r.offset, r.value?.toString().slice(0, 5) ?? ''])),
+    });
+    await waitFor(() => seen.length >= 1, { message: 'the committed record after the aborted transaction', timeoutMs: 20_000 });
+    expect(seen).toEqual([[25, 'after']]); // 24 aborted records (offsets 0..23), the abort marker (24)
+  });
+
   it('a throwing eachBatch handler is reported through onError and stops the consumer', async () => {
     const a = track(getCluster().admin());
     const topic = uniqueTopic('crash');

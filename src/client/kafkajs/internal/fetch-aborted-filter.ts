@@ -11,10 +11,13 @@
  *
  * `Batch` captures that function when kafkajs loads, so the fix sits one layer
  * down: every Fetch response version with aborted transactions (v4+) is wrapped
- * so that, after decoding, each partition's records are filtered as Kafka's
- * Java consumer does (`CompletedFetch.nextFetchedRecord`), and kafkajs is then
- * handed an empty aborted list (its own filter becomes a no-op). Control
- * records are kept: kafkajs drops them itself and needs them for offsets.
+ * so that, after decoding, each partition's aborted records are found as
+ * Kafka's Java consumer does (`CompletedFetch.nextFetchedRecord`) and marked
+ * as control records, and kafkajs is handed an empty aborted list (its own
+ * filter becomes a no-op). Marked, not removed: kafkajs drops control records
+ * from what it delivers but keeps them for offset accounting, so a fetch made
+ * only of aborted records is skipped ("empty due to filtering") instead of
+ * looking empty and being fetched again forever.
  */
 import { createRequire } from 'node:module';
 
@@ -87,7 +90,8 @@ function wrapResponse(response: FetchResponseCodec): FetchResponseCodec {
         for (const topic of data.responses ?? []) {
           for (const partition of topic.partitions ?? []) {
             if (!partition.abortedTransactions?.length) continue;
-            partition.messages = filterAbortedRecords(partition.messages, partition.abortedTransactions);
+            const kept = new Set(filterAbortedRecords(partition.messages, partition.abortedTransactions));
+            for (const message of partition.messages) if (!kept.has(message)) message.isControlRecord = true;
             partition.abortedTransactions = [];
           }
         }

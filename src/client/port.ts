@@ -144,6 +144,14 @@ export interface FetchedBatch extends TopicPartition {
   records: ConsumedRecord[];
   /** High watermark of the partition when fetched (for lag). */
   highWatermark: number;
+  /**
+   * The offset after everything this fetch covered, control records (transaction
+   * markers) and aborted records included; the position to commit once `records`
+   * are processed (Kafka Streams commits the consumer position for the same
+   * reason, KAFKA-6607). Absent: the last record's offset + 1. A batch may carry
+   * no records and only a `nextOffset` (a fetch of markers or aborted records).
+   */
+  nextOffset?: number;
 }
 
 /** Callbacks of a running group consumer. */

@@ -179,6 +179,40 @@ for (const backend of await backends()) {
       expect((await ctx.read(output, 'read_uncommitted')).map((r) => r.value?.toString())).toEqual(['COMMITTED']);
     });
 
+    it('the committed offset moves past transaction markers and aborted records at the end of the input', async () => {
+      const input = await topic(1);
+      const output = await topic(1);
+      const rec = (value: string) => ({ key: Buffer.from('k'), value: Buffer.from(value), headers: {}, timestamp: Date.now() });
+      const abortOne = async (value: string) => {
+        const producer = ctx.cluster.producer({ transactionalId: uniqueGroup('trailing') });
+        try {
+          await producer.connect();
+          await producer.beginTransaction();
+          await producer.produce({ topic: input, partition: 0, records: [rec(value)] });
+          await producer.abortTransaction();
+        } finally {
+          await producer.close();
+        }
+      };
+      // 1. Before the app starts: a record, then an aborted one and its marker (fetched together with the record).
+      const plain = ctx.cluster.producer({});
+      try {
+        await plain.connect();
+        await plain.produce({ topic: input, partition: 0, records: [rec('a')] });
+      } finally {
+        await plain.close();
+      }
+      await abortOne('x');
+      const applicationId = uniqueGroup(`app-${backend.name}`);
+      const streams = app(input, output, { applicationId });
+      await streams.start();
+      await eventually(async () => (await ctx.admin.endOffsets(input))[0] === 3 && committedEqualsEnd(applicationId, input), 'committed offset 3 (past the marker)');
+      // 2. While it runs: a fetch that holds nothing but an aborted record and its marker.
+      await abortOne('y');
+      await eventually(async () => (await ctx.admin.endOffsets(input))[0] === 5 && committedEqualsEnd(applicationId, input), 'committed offset 5 (past a fetch of aborted data only)');
+      expect((await ctx.read(output, 'read_uncommitted')).map((r) => r.value?.toString())).toEqual(['A']);
+    });
+
     it('an instance that gets no partition is RUNNING with no task; it takes over when the other leaves', async () => {
       const input = await topic(1);
       const output = await topic(1);

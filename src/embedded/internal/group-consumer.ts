@@ -217,13 +217,15 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     }
     // a seek, revocation or close made this fetch stale
     if (!this.running || this.parts.get(key(s.tp)) !== s || s.seekEpoch !== epoch || s.paused) return;
+    const from = s.position;
     s.position = result.nextOffset;
     if (result.records.length === 0) {
       s.emptyAt = version;
-      return;
+      // A fetch of transaction markers or aborted records only: still hand over the position (port: nextOffset).
+      if (result.nextOffset <= from) return;
     }
     try {
-      await this.handlers!.eachBatch({ topic, partition, records: result.records, highWatermark: result.highWatermark });
+      await this.handlers!.eachBatch({ topic, partition, records: result.records, highWatermark: result.highWatermark, nextOffset: result.nextOffset });
     } catch (e) {
       this.crash(e);
     }

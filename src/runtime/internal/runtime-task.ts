@@ -167,6 +167,12 @@ export class RuntimeTask {
         metrics.recordsProcessed++;
         if (outcome === 'skipped') metrics.recordsSkipped++;
       }
+      // Move past control records (transaction markers) and aborted records the fetch covered.
+      const position = this.#position.get(key);
+      if (batch.nextOffset !== undefined && position !== undefined && batch.nextOffset > position) {
+        this.#position.set(key, batch.nextOffset);
+        this.#dirty = true;
+      }
       metrics.lag[key] = Math.max(0, batch.highWatermark - (this.#position.get(key) ?? 0));
     });
   }

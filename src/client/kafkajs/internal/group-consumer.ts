@@ -119,6 +119,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {
       this.onJoin(event.payload.memberId, event.payload.memberAssignment as Record<string, number[]>);
     });
+    this.consumer.on(this.consumer.events.END_BATCH_PROCESS, (event) => this.onFilteredBatch(event.payload));
     this.consumer.on(this.consumer.events.CRASH, (event) => {
       const error = mapKafkaJsError(event.payload.error, `consumer '${this.options.groupId}'`);
       this.logger.warn({ err: error, restart: event.payload.restart }, 'consumer crashed');
@@ -211,6 +212,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
           partition: batch.partition,
           records,
           highWatermark: Number(batch.highWatermark),
+          nextOffset: next,
         });
       }
       // The position moves unless the caller sought meanwhile (an internal re-positioning seek does not count).
@@ -223,6 +225,30 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     } finally {
       stopHeartbeats();
     }
+  }
+
+  /**
+   * kafkajs resolves a fetch made only of control or aborted records without calling
+   * eachBatch; its END_BATCH_PROCESS event (batchSize 0) is the only trace. Hand the
+   * position over as an empty batch, in the partition's order, and only when the fetch
+   * started at this member's position (a stale one, from before a seek, is dropped).
+   */
+  private onFilteredBatch(p: { topic: string; partition: number; batchSize: number; firstOffset: string | null; lastOffset: string; highWatermark: string }): void {
+    if (p.batchSize !== 0 || p.firstOffset === null) return;
+    const key = tpKey(p);
+    const first = Number(p.firstOffset);
+    const next = Number(p.lastOffset) + 1;
+    void this.serializer.run(key, async () => {
+      if ((await this.gates.get(key)) === false || this.closing || !this.assignedKeys.has(key)) return;
+      const position = this.positions.get(key);
+      if (position === undefined || first > position || next <= position) return;
+      await this.handlers?.eachBatch({ topic: p.topic, partition: p.partition, records: [], highWatermark: Number(p.highWatermark), nextOffset: next });
+      if ((this.positions.get(key) ?? -1) < next) this.positions.set(key, next);
+    }).catch((error: unknown) => {
+      this.logger.error({ err: error, topic: p.topic, partition: p.partition }, 'eachBatch handler failed; stopping');
+      this.handlers?.onError?.(error instanceof Error ? error : new StreamsError(String(error)));
+      void this.close();
+    });
   }
 
   seek(tpo: TopicPartitionOffset): void {

@@ -177,6 +177,13 @@ export class KafkaJsAdmin implements AdminPort {
         ],
       }),
     );
+    // 3. Under KRaft the broker applies the change from its metadata log a little later: wait
+    //    (up to 10 s) until DescribeConfigs shows it, so a describe right after reads the write.
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+      const current = new Map((await this.configEntries(name)).map((e) => [e.configName, e.configValue]));
+      if (Object.entries(config).every(([key, value]) => current.get(key) === value)) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   async endOffsets(topic: string): Promise<number[]> {

@@ -8,56 +8,43 @@
  * them, else batches are split), every innocent record of a rejected batch
  * still commits once, and all input commits.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { logAndContinueHandler } from '../../src/handlers/log-and-continue.js';
-import { backends, type BackendContext } from './backends.js';
+import { describeOnEachBackend } from './support/handler-suite.js';
 import { HandlerCase } from './support/handler-case.js';
 import { mixedKinds, recording } from './support/handler-topology.js';
 
 const WARMUP = 60;
 const RECORDS = 1200;
 
-for (const backend of await backends()) {
-  const title = `exception handlers, CONTINUE on poison outputs rejected by the broker: ${backend.name}`;
-  (backend.skipReason ? describe.skip : describe)(backend.skipReason ? `${title} [skipped: ${backend.skipReason}]` : title, () => {
-    let ctx: BackendContext;
-    let c: HandlerCase | undefined;
-
-    beforeEach(async () => {
-      ctx = await backend.create();
-    });
-    afterEach(async () => {
-      await c?.close();
-      c = undefined;
-      await ctx.close();
-    });
+await describeOnEachBackend(`exception handlers, CONTINUE on poison outputs rejected by the broker`, (backend, fx) => {
 
     it(`topic configs tightened after start: only the culprits of rejected batches are dropped, the rest commits once`, async () => {
       const started = Date.now();
-      c = await HandlerCase.create(ctx, `broker-${backend.name}`, { out: {}, compact: {} });
-      await c.produce(Array.from({ length: WARMUP }, () => 'good' as const));
+      fx.c = await HandlerCase.create(fx.ctx, `broker-${backend.name}`, { out: {}, compact: {} });
+      await fx.c.produce(Array.from({ length: WARMUP }, () => 'good' as const));
       const handler = recording(logAndContinueHandler());
-      const app = await c.start({ productionExceptionHandler: handler });
-      await c.waitAllCommitted(); // the outputs' topic configs are read and cached by now
+      const app = await fx.c.start({ productionExceptionHandler: handler });
+      await fx.c.waitAllCommitted(); // the outputs' topic configs are read and cached by now
 
-      await ctx.admin.alterTopicConfig(c.topics.out, { 'max.message.bytes': '2048' });
-      await ctx.admin.alterTopicConfig(c.topics.compact, { 'cleanup.policy': 'compact' });
-      await c.eventually(async () => {
-        const [out, compact] = [await ctx.admin.describeTopic(c!.topics.out), await ctx.admin.describeTopic(c!.topics.compact)];
+      await fx.ctx.admin.alterTopicConfig(fx.c.topics.out, { 'max.message.bytes': '2048' });
+      await fx.ctx.admin.alterTopicConfig(fx.c.topics.compact, { 'cleanup.policy': 'compact' });
+      await fx.c.eventually(async () => {
+        const [out, compact] = [await fx.ctx.admin.describeTopic(fx.c!.topics.out), await fx.ctx.admin.describeTopic(fx.c!.topics.compact)];
         return out.config['max.message.bytes'] === '2048' && compact.config['cleanup.policy'] === 'compact';
       }, 'the new topic configs in effect');
 
-      await c.produce(mixedKinds(WARMUP, RECORDS, ['big', 'nokey']));
-      const poison = c.inputs.filter((r) => r.kind !== 'good');
-      const good = c.goodInputs();
+      await fx.c.produce(mixedKinds(WARMUP, RECORDS, ['big', 'nokey']));
+      const poison = fx.c.inputs.filter((r) => r.kind !== 'good');
+      const good = fx.c.goodInputs();
       expect(poison).toHaveLength(120);
-      const committed = await c.waitAllCommitted();
+      const committed = await fx.c.waitAllCommitted();
       expect(committed).toEqual([420, 420, 420]);
-      const outputs = await c.eventually(async () => {
-        const o = await c!.outputs();
+      const outputs = await fx.c.eventually(async () => {
+        const o = await fx.c!.outputs();
         return o.length >= good.length && o;
       }, `${good.length} good outputs visible`);
-      expect(c.violations(outputs, committed)).toEqual([]);
+      expect(fx.c.violations(outputs, committed)).toEqual([]);
       expect(outputs).toHaveLength(good.length);
 
       const m = app.metrics();
@@ -72,10 +59,9 @@ for (const backend of await backends()) {
       expect(byBroker('MESSAGE_TOO_LARGE')).toBeGreaterThan(0);
       expect(byBroker('INVALID_RECORD')).toBeGreaterThan(0);
       console.info(
-        `[eh-broker ${backend.name}] inputs ${c.inputs.length}, poison ${poison.length} (big 60, nokey 60), good outputs ${outputs.length}, ` +
+        `[eh-broker ${backend.name}] inputs ${fx.c.inputs.length}, poison ${poison.length} (big 60, nokey 60), good outputs ${outputs.length}, ` +
           `dropped ${m.droppedRecords} (rejected by the broker: too large ${byBroker('MESSAGE_TOO_LARGE')}, keyless ${byBroker('INVALID_RECORD')}), ` +
           `commits ${m.commits}, ${Date.now() - started} ms`,
       );
     });
-  });
-}
+});

@@ -6,49 +6,36 @@
  * same transactions commits, once, together with all input offsets (and, under
  * at_least_once, every good output is written and all input committed).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { logAndContinueHandler } from '../../src/handlers/log-and-continue.js';
-import { backends, type BackendContext } from './backends.js';
+import { describeOnEachBackend } from './support/handler-suite.js';
 import { HandlerCase, PARTITIONS } from './support/handler-case.js';
 import { mixedKinds, OUTPUT_POISON, recording } from './support/handler-topology.js';
 
 const RECORDS = 1200;
 
-for (const backend of await backends()) {
-  const title = `exception handlers, CONTINUE on poison outputs: ${backend.name}`;
-  (backend.skipReason ? describe.skip : describe)(backend.skipReason ? `${title} [skipped: ${backend.skipReason}]` : title, () => {
-    let ctx: BackendContext;
-    let c: HandlerCase | undefined;
-
-    beforeEach(async () => {
-      ctx = await backend.create();
-    });
-    afterEach(async () => {
-      await c?.close();
-      c = undefined;
-      await ctx.close();
-    });
+await describeOnEachBackend(`exception handlers, CONTINUE on poison outputs`, (backend, fx) => {
 
     it(`${RECORDS} inputs over ${PARTITIONS} partitions: exactly the good outputs visible once, all input committed, every poison output dropped and counted`, async () => {
       const started = Date.now();
-      c = await HandlerCase.create(ctx, `cont-${backend.name}`);
-      await c.produce(mixedKinds(0, RECORDS));
-      const poison = c.inputs.filter((r) => OUTPUT_POISON.includes(r.kind));
-      const good = c.goodInputs();
+      fx.c = await HandlerCase.create(fx.ctx, `cont-${backend.name}`);
+      await fx.c.produce(mixedKinds(0, RECORDS));
+      const poison = fx.c.inputs.filter((r) => OUTPUT_POISON.includes(r.kind));
+      const good = fx.c.goodInputs();
       expect(poison.length).toBe(180); // 60 of each kind
       for (const kind of OUTPUT_POISON) expect(poison.filter((r) => r.kind === kind)).toHaveLength(60);
       for (let p = 0; p < PARTITIONS; p++) expect(poison.some((r) => r.partition === p)).toBe(true);
 
       const handler = recording(logAndContinueHandler());
-      const app = await c.start({ productionExceptionHandler: handler });
-      const committed = await c.waitAllCommitted();
+      const app = await fx.c.start({ productionExceptionHandler: handler });
+      const committed = await fx.c.waitAllCommitted();
       expect(committed).toEqual([400, 400, 400]);
 
-      const outputs = await c.eventually(async () => {
-        const o = await c!.outputs();
+      const outputs = await fx.c.eventually(async () => {
+        const o = await fx.c!.outputs();
         return o.length >= good.length && o;
       }, `${good.length} good outputs visible`);
-      expect(c.violations(outputs, committed)).toEqual([]);
+      expect(fx.c.violations(outputs, committed)).toEqual([]);
       expect(outputs).toHaveLength(good.length);
       expect(new Set(outputs.map((o) => o.value.i))).toEqual(new Set(good.map((r) => r.i)));
 
@@ -75,48 +62,48 @@ for (const backend of await backends()) {
     });
 
     it('transactions holding only poison outputs (one kind per partition) still commit their input offsets; nothing is visible', async () => {
-      c = await HandlerCase.create(ctx, `cont-only-${backend.name}`);
+      fx.c = await HandlerCase.create(fx.ctx, `cont-only-${backend.name}`);
       // i % 3 is the partition: partition 0 gets only too-large outputs, 1 only keyless ones, 2 only unserializable ones.
-      await c.produce(Array.from({ length: 30 }, (_, i) => OUTPUT_POISON[i % 3]!));
-      const app = await c.start({ productionExceptionHandler: logAndContinueHandler() });
-      expect(await c.waitAllCommitted()).toEqual([10, 10, 10]);
+      await fx.c.produce(Array.from({ length: 30 }, (_, i) => OUTPUT_POISON[i % 3]!));
+      const app = await fx.c.start({ productionExceptionHandler: logAndContinueHandler() });
+      expect(await fx.c.waitAllCommitted()).toEqual([10, 10, 10]);
       expect(app.metrics()).toMatchObject({ droppedRecords: 30, recordsProduced: 0, recordsProcessed: 30, aborts: 0 });
       for (let p = 0; p < PARTITIONS; p++) expect(app.metrics().tasks[`0_${p}`]!.droppedRecords).toBe(10);
-      expect(await c.outputs('read_uncommitted')).toEqual([]);
+      expect(await fx.c.outputs('read_uncommitted')).toEqual([]);
       expect(app.state).toBe('RUNNING');
     });
 
     it('at_least_once: CONTINUE drops the poison outputs, every good output is written, all input committed', async () => {
-      c = await HandlerCase.create(ctx, `cont-alos-${backend.name}`);
-      await c.produce(mixedKinds(0, RECORDS));
-      const good = c.goodInputs();
-      const app = await c.start({ processingGuarantee: 'at_least_once', productionExceptionHandler: logAndContinueHandler() });
-      expect(await c.waitAllCommitted()).toEqual([400, 400, 400]);
-      const outputs = await c.eventually(async () => {
-        const o = await c!.outputs('read_uncommitted');
+      fx.c = await HandlerCase.create(fx.ctx, `cont-alos-${backend.name}`);
+      await fx.c.produce(mixedKinds(0, RECORDS));
+      const good = fx.c.goodInputs();
+      const app = await fx.c.start({ processingGuarantee: 'at_least_once', productionExceptionHandler: logAndContinueHandler() });
+      expect(await fx.c.waitAllCommitted()).toEqual([400, 400, 400]);
+      const outputs = await fx.c.eventually(async () => {
+        const o = await fx.c!.outputs('read_uncommitted');
         return o.length >= good.length && o;
       }, `${good.length} good outputs written`);
-      expect(c.violations(outputs, [400, 400, 400])).toEqual([]);
+      expect(fx.c.violations(outputs, [400, 400, 400])).toEqual([]);
       expect(app.metrics()).toMatchObject({ droppedRecords: 180, recordsProcessed: RECORDS });
       expect(app.state).toBe('RUNNING');
     });
 
     it('two instances sharing the tasks, input arriving while the second joins: good outputs exactly once, every poison output dropped', async () => {
       const started = Date.now();
-      c = await HandlerCase.create(ctx, `cont-two-${backend.name}`);
-      await c.produce(mixedKinds(0, 600));
-      const first = await c.start({ productionExceptionHandler: logAndContinueHandler() });
-      const joining = c.start({ productionExceptionHandler: logAndContinueHandler() });
-      await c.produce(mixedKinds(600, 600));
+      fx.c = await HandlerCase.create(fx.ctx, `cont-two-${backend.name}`);
+      await fx.c.produce(mixedKinds(0, 600));
+      const first = await fx.c.start({ productionExceptionHandler: logAndContinueHandler() });
+      const joining = fx.c.start({ productionExceptionHandler: logAndContinueHandler() });
+      await fx.c.produce(mixedKinds(600, 600));
       const second = await joining;
-      const committed = await c.waitAllCommitted();
+      const committed = await fx.c.waitAllCommitted();
       expect(committed).toEqual([400, 400, 400]);
-      const good = c.goodInputs();
-      const outputs = await c.eventually(async () => {
-        const o = await c!.outputs();
+      const good = fx.c.goodInputs();
+      const outputs = await fx.c.eventually(async () => {
+        const o = await fx.c!.outputs();
         return o.length >= good.length && o;
       }, `${good.length} good outputs visible`);
-      expect(c.violations(outputs, committed)).toEqual([]);
+      expect(fx.c.violations(outputs, committed)).toEqual([]);
       expect(outputs).toHaveLength(good.length);
       const [m1, m2] = [first.metrics(), second.metrics()];
       // A task migrating with an open transaction aborts it and the new owner drops those poison outputs again.
@@ -127,5 +114,4 @@ for (const backend of await backends()) {
           `aborts ${m1.aborts}+${m2.aborts}, rebalances ${m1.rebalances}+${m2.rebalances}, ${Date.now() - started} ms`,
       );
     });
-  });
-}
+});

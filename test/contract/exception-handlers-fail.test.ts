@@ -7,11 +7,10 @@
  * is visible, no output of committed input is missing or duplicated. A restart
  * with a CONTINUE handler then completes the work, still exactly once.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { InvalidRecordError, RecordTooLargeError, SerializationError } from '../../src/errors.js';
 import { logAndContinueHandler } from '../../src/handlers/log-and-continue.js';
-import { backends, type BackendContext } from './backends.js';
-import type { HandlerCase } from './support/handler-case.js';
+import { describeOnEachBackend } from './support/handler-suite.js';
 import { causes, describeOutcome, runFailScenario } from './support/handler-fail.js';
 import { MarkedValueError, type Kind } from './support/handler-topology.js';
 
@@ -21,24 +20,11 @@ const CASES: Array<{ kind: Kind; error: new (...args: never[]) => Error; what: s
   { kind: 'throw', error: SerializationError, what: 'an output whose value serializer throws' },
 ];
 
-for (const backend of await backends()) {
-  const title = `exception handlers, FAIL (default) on poison outputs: ${backend.name}`;
-  (backend.skipReason ? describe.skip : describe)(backend.skipReason ? `${title} [skipped: ${backend.skipReason}]` : title, () => {
-    let ctx: BackendContext;
-    let c: HandlerCase | undefined;
-
-    beforeEach(async () => {
-      ctx = await backend.create();
-    });
-    afterEach(async () => {
-      await c?.close();
-      c = undefined;
-      await ctx.close();
-    });
+await describeOnEachBackend(`exception handlers, FAIL (default) on poison outputs`, (backend, fx) => {
 
     for (const { kind, error, what } of CASES) {
       it(`${what}: the app ends in ERROR with it as the cause; the exactly-once invariant holds`, async () => {
-        const o = await runFailScenario(ctx, `fail-${kind}-${backend.name}`, kind, {}, (x) => (c = x));
+        const o = await runFailScenario(fx.ctx, `fail-${kind}-${backend.name}`, kind, {}, (x) => (fx.c = x));
         const err = o.app.error as Error & { code?: string; cause?: unknown };
         expect(err.code).toBe('PRODUCTION_FAILED');
         expect(err.cause).toBeInstanceOf(error);
@@ -49,7 +35,7 @@ for (const backend of await backends()) {
     }
 
     it('after FAIL, a restarted app with a CONTINUE handler resumes at the committed offsets: every good output exactly once overall', async () => {
-      const o = await runFailScenario(ctx, `fail-restart-${backend.name}`, 'big', {}, (x) => (c = x));
+      const o = await runFailScenario(fx.ctx, `fail-restart-${backend.name}`, 'big', {}, (x) => (fx.c = x));
       const restarted = await o.c.start({ productionExceptionHandler: logAndContinueHandler() });
       const committed = await o.c.waitAllCommitted();
       expect(committed).toEqual([400, 400, 400]);
@@ -64,5 +50,4 @@ for (const backend of await backends()) {
       expect(restarted.metrics().recordsProcessed).toBe(1200 - o.committed.reduce((a, b) => a + b, 0));
       console.info(`[eh-fail-restart ${backend.name}] first run committed [${o.committed.join(',')}], restart processed ${restarted.metrics().recordsProcessed}, outputs ${outputs.length} (good inputs ${good.length})`);
     });
-  });
-}
+});

@@ -5,50 +5,37 @@
  * (its offset still commits, every other output is visible once); FAIL (the
  * default) stops the app in ERROR with the exactly-once invariant holding.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SerializationError } from '../../src/errors.js';
 import { logAndContinueHandler } from '../../src/handlers/log-and-continue.js';
-import { backends, type BackendContext } from './backends.js';
+import { describeOnEachBackend } from './support/handler-suite.js';
 import { HandlerCase, PARTITIONS } from './support/handler-case.js';
 import { causes, describeOutcome, runFailScenario } from './support/handler-fail.js';
 import { BoomError, mixedKinds, recording } from './support/handler-topology.js';
 
 const RECORDS = 1200;
 
-for (const backend of await backends()) {
-  const title = `exception handlers, poison inputs (deserialization, processing): ${backend.name}`;
-  (backend.skipReason ? describe.skip : describe)(backend.skipReason ? `${title} [skipped: ${backend.skipReason}]` : title, () => {
-    let ctx: BackendContext;
-    let c: HandlerCase | undefined;
-
-    beforeEach(async () => {
-      ctx = await backend.create();
-    });
-    afterEach(async () => {
-      await c?.close();
-      c = undefined;
-      await ctx.close();
-    });
+await describeOnEachBackend(`exception handlers, poison inputs (deserialization, processing)`, (backend, fx) => {
 
     it(`CONTINUE: ${RECORDS} inputs with undeserializable and processor-breaking records; those are skipped, their offsets commit, the rest is visible once`, async () => {
       const started = Date.now();
-      c = await HandlerCase.create(ctx, `in-cont-${backend.name}`);
-      await c.produce(mixedKinds(0, RECORDS, ['badjson', 'boom']));
-      const badjson = c.inputs.filter((r) => r.kind === 'badjson');
-      const boom = c.inputs.filter((r) => r.kind === 'boom');
-      const good = c.goodInputs();
+      fx.c = await HandlerCase.create(fx.ctx, `in-cont-${backend.name}`);
+      await fx.c.produce(mixedKinds(0, RECORDS, ['badjson', 'boom']));
+      const badjson = fx.c.inputs.filter((r) => r.kind === 'badjson');
+      const boom = fx.c.inputs.filter((r) => r.kind === 'boom');
+      const good = fx.c.goodInputs();
       expect([badjson.length, boom.length, good.length]).toEqual([60, 60, 1080]);
 
       const deserialization = recording(logAndContinueHandler());
       const processing = recording(logAndContinueHandler());
-      const app = await c.start({ deserializationExceptionHandler: deserialization, processingExceptionHandler: processing });
-      const committed = await c.waitAllCommitted();
+      const app = await fx.c.start({ deserializationExceptionHandler: deserialization, processingExceptionHandler: processing });
+      const committed = await fx.c.waitAllCommitted();
       expect(committed).toEqual([400, 400, 400]);
-      const outputs = await c.eventually(async () => {
-        const o = await c!.outputs();
+      const outputs = await fx.c.eventually(async () => {
+        const o = await fx.c!.outputs();
         return o.length >= good.length && o;
       }, `${good.length} outputs visible`);
-      expect(c.violations(outputs, committed)).toEqual([]);
+      expect(fx.c.violations(outputs, committed)).toEqual([]);
       expect(outputs).toHaveLength(good.length);
 
       expect(deserialization.errors).toHaveLength(60);
@@ -59,7 +46,7 @@ for (const backend of await backends()) {
       expect(app.state).toBe('RUNNING');
       expect(m).toMatchObject({ recordsProcessed: RECORDS, recordsSkipped: 120, recordsProduced: good.length, droppedRecords: 0, aborts: 0 });
       for (let p = 0; p < PARTITIONS; p++) {
-        expect(m.tasks[`0_${p}`]!.recordsSkipped).toBe(c.inputs.filter((r) => r.partition === p && r.kind !== 'good').length);
+        expect(m.tasks[`0_${p}`]!.recordsSkipped).toBe(fx.c.inputs.filter((r) => r.partition === p && r.kind !== 'good').length);
       }
       console.info(
         `[eh-input-continue ${backend.name}] inputs ${RECORDS}, undeserializable ${badjson.length}, processor throws ${boom.length}, ` +
@@ -68,7 +55,7 @@ for (const backend of await backends()) {
     });
 
     it('FAIL (default) on an undeserializable input: ERROR with the deserialization error as the cause; the invariant holds', async () => {
-      const o = await runFailScenario(ctx, `in-fail-json-${backend.name}`, 'badjson', {}, (x) => (c = x));
+      const o = await runFailScenario(fx.ctx, `in-fail-json-${backend.name}`, 'badjson', {}, (x) => (fx.c = x));
       const err = o.app.error as Error & { code?: string; cause?: unknown };
       expect(err.code).toBe('DESERIALIZATION_FAILED');
       expect(err.cause).toBeInstanceOf(SerializationError);
@@ -76,11 +63,10 @@ for (const backend of await backends()) {
     });
 
     it('FAIL (default) when a processor throws: ERROR with the processor error as the cause; the invariant holds', async () => {
-      const o = await runFailScenario(ctx, `in-fail-boom-${backend.name}`, 'boom', {}, (x) => (c = x));
+      const o = await runFailScenario(fx.ctx, `in-fail-boom-${backend.name}`, 'boom', {}, (x) => (fx.c = x));
       const err = o.app.error as Error & { code?: string; cause?: unknown };
       expect(err.code).toBe('PROCESSING_FAILED');
       expect(causes(err).some((e) => e instanceof BoomError)).toBe(true);
       console.info(describeOutcome(`eh-input-fail boom ${backend.name}`, o));
     });
-  });
-}
+});

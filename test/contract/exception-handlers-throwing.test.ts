@@ -7,10 +7,9 @@
  * emits ERROR (state$ itself emits states only, never errors). A handler
  * answering anything else than CONTINUE/FAIL is fatal the same way.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { KafkaStreamsConfig } from '../../src/runtime/config.js';
-import { backends, type BackendContext } from './backends.js';
-import type { HandlerCase } from './support/handler-case.js';
+import { describeOnEachBackend } from './support/handler-suite.js';
 import { describeOutcome, runFailScenario } from './support/handler-fail.js';
 import type { Kind } from './support/handler-topology.js';
 
@@ -27,20 +26,7 @@ const CASES: Array<{ slot: Slot; kind: Kind; restartTask?: true }> = [
   { slot: 'processingExceptionHandler', kind: 'boom' },
 ];
 
-for (const backend of await backends()) {
-  const title = `exception handlers, a handler that throws: ${backend.name}`;
-  (backend.skipReason ? describe.skip : describe)(backend.skipReason ? `${title} [skipped: ${backend.skipReason}]` : title, () => {
-    let ctx: BackendContext;
-    let c: HandlerCase | undefined;
-
-    beforeEach(async () => {
-      ctx = await backend.create();
-    });
-    afterEach(async () => {
-      await c?.close();
-      c = undefined;
-      await ctx.close();
-    });
+await describeOnEachBackend(`exception handlers, a handler that throws`, (backend, fx) => {
 
     for (const { slot, kind, restartTask } of CASES) {
       const policy = restartTask ? ' (even with uncaughtExceptionPolicy RESTART_TASK)' : '';
@@ -55,7 +41,7 @@ for (const backend of await backends()) {
         };
         const errorAtError: Array<Error | undefined> = [];
         const config = { [slot]: handler, ...(restartTask ? { uncaughtExceptionPolicy: 'RESTART_TASK' } : {}) } as Omit<KafkaStreamsConfig, 'cluster' | 'applicationId'>;
-        const o = await runFailScenario(ctx, `throws-${kind}-${backend.name}`, kind, config, (x) => (c = x));
+        const o = await runFailScenario(fx.ctx, `throws-${kind}-${backend.name}`, kind, config, (x) => (fx.c = x));
         o.app.state$.subscribe((s) => s === 'ERROR' && errorAtError.push(o.app.error));
         expect(thrown.length).toBeGreaterThanOrEqual(1);
         const err = o.app.error as Error & { code?: string; cause?: unknown };
@@ -76,12 +62,11 @@ for (const backend of await backends()) {
     for (const { slot, kind, answer, shows } of INVALID) {
       it(`${slot} answering something other than CONTINUE/FAIL on a '${kind}' record: ERROR naming the answer; the invariant holds`, async () => {
         const config = { [slot]: { handle: () => answer } } as Omit<KafkaStreamsConfig, 'cluster' | 'applicationId'>;
-        const o = await runFailScenario(ctx, `invalid-${kind}-${backend.name}`, kind, config, (x) => (c = x));
+        const o = await runFailScenario(fx.ctx, `invalid-${kind}-${backend.name}`, kind, config, (x) => (fx.c = x));
         const err = o.app.error as Error & { code?: string };
         expect(err.code).toBe('INVALID_HANDLER_ANSWER');
         expect(err.message).toMatch(shows);
         expect(err.message).toContain(slot);
       });
     }
-  });
-}
+});

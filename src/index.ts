@@ -64,10 +64,11 @@ export {
   deadLetterQueueHandler,
 } from './handlers/dead-letter-queue.js';
 export type { DeadLetterQueueHandlerOptions, DeadLetterPayload } from './handlers/dead-letter-queue.js';
-export { normalizeHandlerAnswer, handlerResponseToTxnSendOption } from './handlers/normalize.js';
+export { normalizeHandlerAnswer } from './handlers/normalize.js';
+export { handlerResponseToTxnSendOption } from './eos/txn-send-option.js';
 export type { NormalizedHandlerAnswer } from './handlers/normalize.js';
 export type { Serde, Serializer, Deserializer } from './serdes/serde.js';
-export type { Headers, TopicPartition, ConsumedRecord } from './client/port.js';
+export type { Headers, TopicPartition, ConsumedRecord } from './records/types.js';
 export { TxnSendOption } from './eos/txn-send-option.js';
 export { TransactionalProducer, ProducerState } from './eos/transactional-producer.js';
 export type {
@@ -122,4 +123,4 @@ export { Serdes } from './serdes/serdes.js';
 // ---- the sluice CLI's app modules (issue #8) ----
 export { defineApp } from './cli/define-app.js';
 export type { AppDefinition, AppContext, AppSetupContext, TopologySource } from './cli/define-app.js';
-export type { AdminPort, ClusterPort, NewTopic, TopicDescription } from './client/port.js';
+export type { AdminPort, ClusterPort, NewTopic, TopicDescription } from './cluster/port.js';

@@ -3,7 +3,7 @@
  * on the embedded cluster and on real Kafka: producing the input, waiting for
  * the app to consume it, and reading committed outputs back.
  */
-import type { ClusterPort, ConsumedRecord, WireRecord } from '../../src/client/port.js';
+import type { ClusterPort, ConsumedRecord, WireRecord } from '../../src/cluster/port.js';
 import { EmbeddedKafkaCluster } from '../../src/testing.js';
 import type { GeneratedRecord } from './generator.js';
 

@@ -5,8 +5,8 @@
  */
 import type { Logger } from 'pino';
 import { pino } from 'pino';
-import type { ClusterPort } from '../../src/client/port.js';
-import { createKafkaCluster } from '../../src/client/kafkajs/index.js';
+import type { ClusterPort } from '../../src/cluster/port.js';
+import { createKafkaCluster } from '../../src/cluster/kafkajs/index.js';
 import { KafkaStreams, deadLetterQueueHandler, type KafkaStreamsConfig } from '../../src/index.js';
 import { EmbeddedKafkaCluster } from '../../src/testing.js';
 import { generateOrders, type ExpectedOutputs } from './generator.js';

@@ -1,7 +1,7 @@
 /**
  * The topics of the orders example and their configs.
  */
-import type { AdminPort, NewTopic } from '../../src/client/port.js';
+import type { AdminPort, NewTopic } from '../../src/cluster/port.js';
 import type { Region } from './model.js';
 
 /** Names of the example's topics. */

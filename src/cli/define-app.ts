@@ -25,7 +25,7 @@
  * variables override the module's `config`.
  */
 import type { Logger } from 'pino';
-import type { AdminPort, ClusterPort } from '../client/port.js';
+import type { AdminPort, ClusterPort } from '../cluster/port.js';
 import type { KafkaStreamsConfig } from '../runtime/config.js';
 import type { Topology } from '../topology/topology.js';
 

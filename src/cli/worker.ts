@@ -4,9 +4,9 @@
  * one-line reason on stderr).
  */
 import type { Logger } from 'pino';
-import type { ClusterPort } from '../client/port.js';
-import { createKafkaCluster } from '../client/kafkajs/index.js';
-import { EmbeddedKafkaCluster } from '../embedded/embedded-cluster.js';
+import type { ClusterPort } from '../cluster/port.js';
+import { createKafkaCluster } from '../cluster/kafkajs/index.js';
+import { EmbeddedKafkaCluster } from '../cluster/embedded/embedded-cluster.js';
 import { ConfigError } from '../errors.js';
 import type { KafkaStreamsConfig } from '../runtime/config.js';
 import { setRootLogger } from '../internal/logger.js';

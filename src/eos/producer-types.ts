@@ -1,7 +1,7 @@
 /**
  * Public record, metadata, callback and option types of {@link TransactionalProducer}.
  */
-import type { ClusterPort } from '../client/port.js';
+import type { ClusterPort } from '../cluster/port.js';
 import type { Logger } from '../internal/logger.js';
 
 /** A record to send. Keys and values are already bytes or strings (UTF-8 encoded on send). */

@@ -18,9 +18,9 @@
 import type { Logger } from 'pino';
 import { SerializationError, StreamsError, errorKindOf } from '../errors.js';
 import type { DeadLetterRecord, ErrorHandlerContext, FailedOutputRecord, ProductionExceptionHandler } from '../handlers/types.js';
-import type { OutputRecord, RecordCollector } from '../processors/internal/task-contract.js';
+import type { OutputRecord, RecordCollector } from '../processors/task-contract.js';
 import { askProductionHandler } from './internal/collector-handler.js';
-import { partitionFor } from '../client/partitioner.js';
+import { partitionFor } from '../records/partitioner.js';
 import type { ProducerRecord, RecordMetadata, SendCallback } from './producer-types.js';
 import type { TxnSendOption } from './txn-send-option.js';
 

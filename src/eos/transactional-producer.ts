@@ -3,7 +3,7 @@
  * cluster port, with KIP-1059's {@link TxnSendOption} (DESIGN.md §3) and
  * KIP-467-style culprit isolation (DESIGN.md §4).
  */
-import type { TopicPartitionOffset } from '../client/port.js';
+import type { TopicPartitionOffset } from '../records/types.js';
 import { ConfigError, IllegalStateError, TransactionAbortableError, errorKindOf } from '../errors.js';
 import { componentLogger, type Logger } from '../internal/logger.js';
 import { FailureState } from './internal/failure-state.js';

@@ -1,7 +1,9 @@
 /**
  * `TxnSendOption` (KIP-1059, `shared/seeds/000`): how a failed send affects the
- * open transaction. See `DESIGN.md` §3.
+ * open transaction, and the mapping of a handler's answer onto it.
  */
+import { normalizeHandlerAnswer } from '../handlers/normalize.js';
+import type { HandlerAnswer } from '../handlers/types.js';
 
 /**
  * The option passed to {@link TransactionalProducer.send}.
@@ -26,3 +28,14 @@ export const TxnSendOption = {
 
 /** `'NONE'` or `'IGNORE_SEND_ERRORS'`. */
 export type TxnSendOption = (typeof TxnSendOption)[keyof typeof TxnSendOption];
+
+/**
+ * The producer send option matching a handler response (KIP-1059):
+ * `'CONTINUE'` → `TxnSendOption.IGNORE_SEND_ERRORS` (only the failing record is
+ * dropped, the transaction stays committable), `'FAIL'` → `TxnSendOption.NONE`
+ * (the transaction becomes abortable-only). Accepts a full answer too.
+ */
+export function handlerResponseToTxnSendOption(response: HandlerAnswer): TxnSendOption {
+  const { response: r } = normalizeHandlerAnswer(response, 'handlerResponseToTxnSendOption');
+  return r === 'CONTINUE' ? TxnSendOption.IGNORE_SEND_ERRORS : TxnSendOption.NONE;
+}

@@ -6,8 +6,7 @@
  */
 import { inspect } from 'node:util';
 import { StreamsError } from '../errors.js';
-import { TxnSendOption } from '../eos/txn-send-option.js';
-import type { DeadLetterRecord, HandlerAnswer, HandlerResponse } from './types.js';
+import type { DeadLetterRecord, HandlerResponse } from './types.js';
 
 /** A handler answer in its one canonical form. */
 export interface NormalizedHandlerAnswer {
@@ -88,15 +87,4 @@ export function normalizeHandlerAnswer(answer: unknown, handler = 'exception han
   if (deadLetterRecords === undefined || deadLetterRecords === null) return { response, deadLetterRecords: [] };
   if (!Array.isArray(deadLetterRecords)) throw invalid(handler, `deadLetterRecords = ${show(deadLetterRecords)}`);
   return { response, deadLetterRecords: deadLetterRecords.map((r, i) => normalizeDeadLetter(r, i, handler)) };
-}
-
-/**
- * The producer send option matching a handler response (KIP-1059):
- * `'CONTINUE'` → `TxnSendOption.IGNORE_SEND_ERRORS` (only the failing record is
- * dropped, the transaction stays committable), `'FAIL'` → `TxnSendOption.NONE`
- * (the transaction becomes abortable-only). Accepts a full answer too.
- */
-export function handlerResponseToTxnSendOption(response: HandlerAnswer): TxnSendOption {
-  const { response: r } = normalizeHandlerAnswer(response, 'handlerResponseToTxnSendOption');
-  return r === 'CONTINUE' ? TxnSendOption.IGNORE_SEND_ERRORS : TxnSendOption.NONE;
 }

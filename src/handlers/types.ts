@@ -3,7 +3,7 @@
  * A handler answers `'CONTINUE'` or `'FAIL'`; a production handler may also
  * answer `{ response, deadLetterRecords }`.
  */
-import type { Headers } from '../client/port.js';
+import type { Headers } from '../records/types.js';
 
 /** Responses of a production exception handler. */
 export const ProductionExceptionHandlerResponse = { CONTINUE: 'CONTINUE', FAIL: 'FAIL' } as const;

@@ -1,8 +1,8 @@
 /**
  * The Processor API: processors, their context, punctuation.
  */
-import type { Headers } from '../client/port.js';
-import type { TaskId } from './internal/task-contract.js';
+import type { Headers } from '../records/types.js';
+import type { TaskId } from './task-contract.js';
 import type { Record } from './record.js';
 import type { StateStore } from './state/state-store.js';
 

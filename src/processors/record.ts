@@ -1,7 +1,7 @@
 /**
  * The immutable record of the Processor API (Kafka Streams' `Record`).
  */
-import type { Headers } from '../client/port.js';
+import type { Headers } from '../records/types.js';
 
 /**
  * An immutable record flowing between processors: key, value, timestamp and

@@ -3,7 +3,7 @@
  * and its validation. Every problem is a {@link ConfigError} naming the key.
  */
 import type { Logger } from 'pino';
-import type { ClusterPort } from '../client/port.js';
+import type { ClusterPort } from '../cluster/port.js';
 import { ConfigError } from '../errors.js';
 import type {
   DeserializationExceptionHandler,

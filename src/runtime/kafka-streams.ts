@@ -10,13 +10,13 @@
  * ```
  */
 import type { Observable } from 'rxjs';
-import type { AdminPort, ClusterPort, GroupConsumerPort } from '../client/port.js';
-import { createKafkaCluster } from '../client/kafkajs/index.js';
+import type { AdminPort, ClusterPort, GroupConsumerPort } from '../cluster/port.js';
+import { createKafkaCluster } from '../cluster/kafkajs/index.js';
 import { TransactionalProducer } from '../eos/transactional-producer.js';
 import { IllegalStateError, StreamsError } from '../errors.js';
 import { componentLogger, type Logger } from '../internal/logger.js';
-import type { TopologyRuntime } from '../processors/internal/task-contract.js';
-import { toRuntime } from '../topology/internal/topology-runtime.js';
+import type { TopologyRuntime } from '../processors/task-contract.js';
+import { toRuntime } from '../topology/topology-runtime.js';
 import type { Topology } from '../topology/topology.js';
 import { resolveConfig, type KafkaStreamsConfig, type ResolvedConfig } from './config.js';
 import { createAppStateMachine, type AppState } from './internal/app-state.js';

@@ -2,7 +2,7 @@
  * Serde contracts. A serde turns a typed key or value into bytes and back.
  * `null` serializes to `null` (a null key or a tombstone value).
  */
-import type { Headers } from '../client/port.js';
+import type { Headers } from '../records/types.js';
 
 /** Turns a typed value into bytes. */
 export interface Serializer<T> {

@@ -3,7 +3,7 @@
  * a {@link SerializationError}; the framework re-wraps them with the origin
  * (key or value), the topic and the serde name.
  */
-import type { Headers } from '../client/port.js';
+import type { Headers } from '../records/types.js';
 import { SerializationError } from '../errors.js';
 import type { Serde } from './serde.js';
 

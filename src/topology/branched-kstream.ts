@@ -3,7 +3,7 @@
  * matches, as Kafka Streams' BranchedKStream.
  */
 import { IllegalStateError } from '../errors.js';
-import { branchSupplier, passThroughSupplier } from '../processors/internal/dsl/stateless.js';
+import { branchSupplier, passThroughSupplier } from '../processors/dsl/stateless.js';
 import type { ProcessorSupplier } from '../processors/processor.js';
 import type { BuilderContext } from './internal/builder-context.js';
 import type { KStream } from './kstream.js';

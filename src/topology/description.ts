@@ -2,7 +2,7 @@
  * `Topology.describe()`: the structure of a topology, printed in Kafka
  * Streams' text layout (`toString()`) or as a Mermaid flowchart (`toMermaid()`).
  */
-import type { TopologyPlan } from '../processors/internal/plan.js';
+import type { TopologyPlan } from '../processors/plan.js';
 
 /** A source node: reads topics. */
 export interface SourceNodeDescription {

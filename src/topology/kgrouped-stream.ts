@@ -2,8 +2,8 @@
  * Grouped streams and their aggregations (count, reduce, aggregate) into a
  * KTable backed by an in-memory key-value store per task.
  */
-import { aggregateSupplier, reduceSupplier } from '../processors/internal/dsl/aggregate.js';
-import { passThroughSupplier } from '../processors/internal/dsl/stateless.js';
+import { aggregateSupplier, reduceSupplier } from '../processors/dsl/aggregate.js';
+import { passThroughSupplier } from '../processors/dsl/stateless.js';
 import type { ProcessorSupplier } from '../processors/processor.js';
 import { Stores } from '../processors/state/stores.js';
 import type { Serde } from '../serdes/serde.js';

@@ -2,7 +2,7 @@
  * KStream: the record-stream abstraction of the DSL.
  */
 import { TopologyError } from '../errors.js';
-import * as dsl from '../processors/internal/dsl/stateless.js';
+import * as dsl from '../processors/dsl/stateless.js';
 import type { KeyValue } from '../processors/key-value.js';
 import type { ProcessorSupplier, TopicNameExtractor } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';

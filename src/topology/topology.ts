@@ -3,7 +3,7 @@
  * by name, as Kafka Streams' `Topology`.
  */
 import { TopologyError } from '../errors.js';
-import type { TopologyPlan } from '../processors/internal/plan.js';
+import type { TopologyPlan } from '../processors/plan.js';
 import type { ProcessorSupplier, StreamPartitioner, TopicNameExtractor } from '../processors/processor.js';
 import type { StateStore, StoreBuilder } from '../processors/state/state-store.js';
 import type { Deserializer, Serializer } from '../serdes/serde.js';

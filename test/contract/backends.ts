@@ -3,8 +3,8 @@
  * (always) and real Kafka through the kafkajs adapter (when a broker is
  * available; under REQUIRE_KAFKA=1 a missing broker or adapter fails).
  */
-import type { AdminPort, ClusterPort, ConsumedRecord } from '../../src/client/port.js';
-import { EmbeddedKafkaCluster } from '../../src/embedded/embedded-cluster.js';
+import type { AdminPort, ClusterPort, ConsumedRecord } from '../../src/cluster/port.js';
+import { EmbeddedKafkaCluster } from '../../src/cluster/embedded/embedded-cluster.js';
 import { kafkaBrokers, kafkaSkipReason, readAll } from '../helpers/index.js';
 
 /** Read isolation of {@link BackendContext.read}. */
@@ -59,10 +59,10 @@ async function kafka(): Promise<Backend> {
   if (!brokers) return unavailable(kafkaSkipReason() ?? 'no Kafka broker');
   let createKafkaCluster: (o: { bootstrapServers: string[] }) => ClusterPort;
   try {
-    const modulePath = '../../src/client/kafkajs/index.js';
+    const modulePath = '../../src/cluster/kafkajs/index.js';
     ({ createKafkaCluster } = (await import(/* @vite-ignore */ modulePath)) as { createKafkaCluster: typeof createKafkaCluster });
   } catch (e) {
-    return unavailable(`kafkajs adapter not loadable (src/client/kafkajs/index.ts): ${(e as Error).message}`);
+    return unavailable(`kafkajs adapter not loadable (src/cluster/kafkajs/index.ts): ${(e as Error).message}`);
   }
   return {
     name: 'kafka',

@@ -4,13 +4,13 @@
  * cluster is allowed to differ, a comment says why.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FetchedBatch, GroupConsumerPort, RawProducerPort, TopicPartition, WireRecord } from '../../src/client/port.js';
+import type { FetchedBatch, GroupConsumerPort, RawProducerPort, TopicPartition, WireRecord } from '../../src/cluster/port.js';
 import { KafkaErrorCode, KafkaProtocolError, StreamsError } from '../../src/errors.js';
 import { uniqueGroup, uniqueName, uniqueTopic, waitFor } from '../helpers/index.js';
 import { backends, rawProduceV8, type BackendContext } from './backends.js';
-import { EmbeddedKafkaCluster } from '../../src/embedded/embedded-cluster.js';
-import { BatchAttr, CRC_OFFSET, encodeBatch, type NewBatch } from '../../src/embedded/internal/record-batch.js';
-import { crc32c } from '../../src/embedded/internal/crc32c.js';
+import { EmbeddedKafkaCluster } from '../../src/cluster/embedded/embedded-cluster.js';
+import { BatchAttr, CRC_OFFSET, encodeBatch, type NewBatch } from '../../src/cluster/embedded/internal/record-batch.js';
+import { crc32c } from '../../src/cluster/embedded/internal/crc32c.js';
 import { kafkaBrokers, kafkaSkipReason } from '../helpers/index.js';
 
 const rec = (key: string | null, value: string, extra: Partial<WireRecord> = {}): WireRecord => ({
@@ -246,7 +246,7 @@ for (const backend of await backends()) {
  * Identical raw record-batch bytes sent to a real broker (Produce v8 over a
  * socket) and to the embedded broker: same error code, same record_errors
  * indexes, same base offset. Deliberate differences are listed in
- * src/embedded/README.md (UNKNOWN_PRODUCER_ID for never-issued ids; a gzip batch
+ * src/cluster/embedded/README.md (UNKNOWN_PRODUCER_ID for never-issued ids; a gzip batch
  * with bad inner offsets, where Kafka 4.4 answers UNKNOWN_SERVER_ERROR).
  */
 const brokers = kafkaBrokers();

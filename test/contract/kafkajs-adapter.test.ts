@@ -1,11 +1,11 @@
 /**
- * Contract of the kafkajs adapter (src/client/kafkajs) on a real broker:
+ * Contract of the kafkajs adapter (src/cluster/kafkajs) on a real broker:
  * admin, one-partition raw produce, Produce v8 record errors, transactions with
  * sendOffsets, fencing, the group consumer's assignment/seek/order semantics.
  */
 import { afterEach, expect, it } from 'vitest';
-import { createKafkaCluster } from '../../src/client/kafkajs/index.js';
-import type { AdminPort, ClusterPort, GroupConsumerPort, RawProducerPort, WireRecord } from '../../src/client/port.js';
+import { createKafkaCluster } from '../../src/cluster/kafkajs/index.js';
+import type { AdminPort, ClusterPort, GroupConsumerPort, RawProducerPort, WireRecord } from '../../src/cluster/port.js';
 import { IllegalStateError, KafkaProtocolError, ProducerFencedError } from '../../src/errors.js';
 import { describeKafka, readAll, uniqueGroup, uniqueName, uniqueTopic, waitFor, type ReadRecord } from '../helpers/index.js';
 

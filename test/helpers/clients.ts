@@ -5,7 +5,7 @@
 import kafkajs from 'kafkajs';
 import type { Admin, Consumer, ConsumerConfig, Kafka as KafkaClient, KafkaConfig, Producer, ProducerConfig } from 'kafkajs';
 import { afterEach } from 'vitest';
-import { installAbortedTransactionFilter } from '../../src/client/kafkajs/internal/fetch-aborted-filter.js';
+import { installAbortedTransactionFilter } from '../../src/cluster/kafkajs/internal/fetch-aborted-filter.js';
 import { uniqueName } from './names.js';
 
 const { Kafka, logLevel } = kafkajs;

@@ -3,9 +3,9 @@
  * cluster and a real Kafka broker through the kafkajs adapter, behind one
  * small interface (create/alter topics, read what a read_committed reader sees).
  */
-import { createKafkaCluster } from '../../src/client/kafkajs/index.js';
-import type { AdminPort, ClusterPort } from '../../src/client/port.js';
-import { EmbeddedKafkaCluster } from '../../src/embedded/embedded-cluster.js';
+import { createKafkaCluster } from '../../src/cluster/kafkajs/index.js';
+import type { AdminPort, ClusterPort } from '../../src/cluster/port.js';
+import { EmbeddedKafkaCluster } from '../../src/cluster/embedded/embedded-cluster.js';
 import { kafkaBrokers, kafkaSkipReason } from './kafka-env.js';
 import { readAll } from './topics.js';
 import { withProduceFaults } from './fault-cluster.js';

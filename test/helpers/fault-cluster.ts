@@ -5,7 +5,7 @@
  * contract suite makes a retriable error happen on demand; the retry that
  * follows goes to the real broker.
  */
-import type { ClusterPort, ProduceAck, ProduceBatch, RawProducerOptions, RawProducerPort } from '../../src/client/port.js';
+import type { ClusterPort, ProduceAck, ProduceBatch, RawProducerOptions, RawProducerPort } from '../../src/cluster/port.js';
 import { KafkaProtocolError, kafkaErrorName } from '../../src/errors.js';
 
 /** A cluster port with {@link failProduce}. */

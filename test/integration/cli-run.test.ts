@@ -3,7 +3,7 @@
  * restart, and every output exactly once for a read_committed reader.
  */
 import { afterEach, expect, it } from 'vitest';
-import { createKafkaCluster } from '../../src/client/kafkajs/index.js';
+import { createKafkaCluster } from '../../src/cluster/kafkajs/index.js';
 import { generateOrders } from '../../examples/orders/generator.js';
 import { produceRecords } from '../../examples/orders/io.js';
 import { createOrdersTopics, ordersTopics } from '../../examples/orders/topics.js';

@@ -4,8 +4,8 @@
  * is visible exactly once and the invariant holds.
  */
 import { afterEach, expect, it } from 'vitest';
-import type { AdminPort } from '../../src/client/port.js';
-import { createKafkaCluster } from '../../src/client/kafkajs/index.js';
+import type { AdminPort } from '../../src/cluster/port.js';
+import { createKafkaCluster } from '../../src/cluster/kafkajs/index.js';
 import { createTopic, describeKafka, readAll, uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import { WorkerProcess } from './fixtures/worker-process.js';
 import { expectInvariant, produceInputs, readCommittedByMarkers } from './support.js';

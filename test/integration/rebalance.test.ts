@@ -6,9 +6,9 @@
  * the embedded cluster.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AdminPort, ClusterPort } from '../../src/client/port.js';
-import { createKafkaCluster } from '../../src/client/kafkajs/index.js';
-import { EmbeddedKafkaCluster } from '../../src/embedded/embedded-cluster.js';
+import type { AdminPort, ClusterPort } from '../../src/cluster/port.js';
+import { createKafkaCluster } from '../../src/cluster/kafkajs/index.js';
+import { EmbeddedKafkaCluster } from '../../src/cluster/embedded/embedded-cluster.js';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import { createTopic, describeKafka, uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import { expectInvariant, invariantTopology, produceInputs, readCommittedByMarkers } from './support.js';

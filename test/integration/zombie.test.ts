@@ -6,8 +6,8 @@
  * and rejoins. No output is duplicated; the invariant holds.
  */
 import { afterEach, expect, it } from 'vitest';
-import type { AdminPort } from '../../src/client/port.js';
-import { createKafkaCluster } from '../../src/client/kafkajs/index.js';
+import type { AdminPort } from '../../src/cluster/port.js';
+import { createKafkaCluster } from '../../src/cluster/kafkajs/index.js';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import { createTopic, describeKafka, uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import { WorkerProcess } from './fixtures/worker-process.js';

@@ -5,7 +5,7 @@
  * and isolates culprits by splitting a rejected batch in halves when the broker
  * named none. Fatal and fencing errors are handed to the producer.
  */
-import type { ProduceAck, ProduceBatch } from '../../client/port.js';
+import type { ProduceAck, ProduceBatch } from '../../cluster/port.js';
 import {
   DeliveryTimeoutError,
   InvalidRecordError,

@@ -1,6 +1,6 @@
 /** The admin and raw producer clients of a TransactionalProducer, from its `cluster` or `bootstrapServers`. */
-import { createKafkaCluster } from '../../client/kafkajs/index.js';
-import type { AdminPort, ClusterPort, RawProducerPort } from '../../client/port.js';
+import { createKafkaCluster } from '../../cluster/kafkajs/index.js';
+import type { AdminPort, ClusterPort, RawProducerPort } from '../../cluster/port.js';
 import { ConfigError } from '../../errors.js';
 import type { TransactionalProducerOptions } from '../producer-types.js';
 

@@ -3,7 +3,7 @@
  * the admin client used for topic configs, plus the pending client-side
  * `beginTransaction` that every request of the transaction waits for.
  */
-import type { AdminPort, ProduceAck, ProduceBatch, RawProducerPort, TopicPartitionOffset } from '../../client/port.js';
+import type { AdminPort, ProduceAck, ProduceBatch, RawProducerPort, TopicPartitionOffset } from '../../cluster/port.js';
 import { IllegalStateError } from '../../errors.js';
 import type { TransactionalProducerOptions } from '../producer-types.js';
 import { connectClients } from './cluster-factory.js';

@@ -7,7 +7,7 @@
  * headerCount(varint) [keyLength key valueLength value]*.
  * A record batch adds a fixed 61-byte header.
  */
-import type { WireRecord } from '../../client/port.js';
+import type { WireRecord } from '../../records/types.js';
 import { SerializationError } from '../../errors.js';
 import type { ProducerRecord } from '../producer-types.js';
 

@@ -3,7 +3,7 @@
  * done from cached topic configs so a bad record fails alone, before any
  * produce request.
  */
-import type { WireRecord } from '../../client/port.js';
+import type { WireRecord } from '../../records/types.js';
 import { InvalidRecordError, InvalidTimestampError, RecordTooLargeError, type StreamsError } from '../../errors.js';
 import { singleRecordBatchSize } from './record-size.js';
 import type { TopicInfo } from './topic-config-cache.js';

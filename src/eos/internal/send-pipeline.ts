@@ -3,18 +3,18 @@
  * cached topic configs, partition choice, accumulation, delivery, and the
  * pending-send accounting that `flush()` and `commitTransaction()` wait on.
  */
-import type { ProduceAck, ProduceBatch } from '../../client/port.js';
+import type { ProduceAck, ProduceBatch } from '../../cluster/port.js';
 import { errorKindOf } from '../../errors.js';
 import type { ProducerRecord, RecordMetadata, SendCallback } from '../producer-types.js';
 import type { TxnSendOption } from '../txn-send-option.js';
 import { deliverBatch, type SenderContext } from './batch-sender.js';
-import { partitionFor } from '../../client/partitioner.js';
+import { partitionFor } from '../../records/partitioner.js';
 import { PartitionAccumulator } from './partition-accumulator.js';
 import { RECORD_BATCH_OVERHEAD, recordSizeUpperBound, toWireRecord } from './record-size.js';
 import { validateRecord } from './record-validator.js';
 import type { TopicConfigCache, TopicInfo } from './topic-config-cache.js';
 import type { PendingSend } from './types.js';
-import type { WireRecord } from '../../client/port.js';
+import type { WireRecord } from '../../records/types.js';
 
 /** Room left in a produce request for its headers and the topic name. */
 const REQUEST_OVERHEAD = 128;

@@ -3,7 +3,7 @@
  * `AdminPort.describeTopic` and cached; invalidated when the broker rejects
  * records for size or record reasons (the config may have changed).
  */
-import type { AdminPort } from '../../client/port.js';
+import type { AdminPort } from '../../cluster/port.js';
 import { DeliveryTimeoutError, StreamsError, errorKindOf } from '../../errors.js';
 import { backoffDelay, sleep } from './backoff.js';
 

@@ -1,5 +1,5 @@
 /** Internal types shared by the send pipeline modules. */
-import type { WireRecord } from '../../client/port.js';
+import type { WireRecord } from '../../records/types.js';
 import type { RecordMetadata } from '../producer-types.js';
 
 /** A validated record waiting in an accumulator or in flight. */

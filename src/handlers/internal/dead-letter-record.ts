@@ -3,7 +3,7 @@
  * (see `DeadLetterQueueHandlerOptions` in `../dead-letter-queue.ts`) and the
  * `sluice.*` headers describing the failure.
  */
-import type { Headers } from '../../client/port.js';
+import type { Headers } from '../../records/types.js';
 import type {
   DeadLetterRecord,
   ErrorHandlerContext,

@@ -11,7 +11,7 @@ import type {
 } from '../processor.js';
 import type { Record } from '../record.js';
 import type { StateStore } from '../state/state-store.js';
-import type { TaskId } from './task-contract.js';
+import type { TaskId } from '../task-contract.js';
 
 /** What a context needs from its task. */
 export interface ContextHost {

@@ -5,9 +5,9 @@
 import { IllegalStateError } from '../../errors.js';
 import { supplyProcessor, type Processor } from '../processor.js';
 import type { StateStore } from '../state/state-store.js';
-import type { NodeDef, SubtopologyPlan, TopologyPlan } from './plan.js';
+import type { NodeDef, SubtopologyPlan, TopologyPlan } from '../plan.js';
 import { ProcessorContextImpl, type ContextHost } from './processor-context-impl.js';
-import type { ManagedStateStore } from './task-contract.js';
+import type { ManagedStateStore } from '../task-contract.js';
 
 /** One node of one task. */
 export interface TaskNode {

@@ -7,8 +7,8 @@ import type { DeadLetterRecord } from '../../handlers/types.js';
 import type { Serializer } from '../../serdes/serde.js';
 import type { RecordContext } from '../processor.js';
 import type { Record } from '../record.js';
-import type { SinkNodeDef } from './plan.js';
-import type { OutputRecord, RecordCollector } from './task-contract.js';
+import type { SinkNodeDef } from '../plan.js';
+import type { OutputRecord, RecordCollector } from '../task-contract.js';
 
 const RAW = { serialize: (_topic: string, data: Buffer | null) => data } as Serializer<unknown>;
 

@@ -4,8 +4,8 @@
  */
 import { IllegalStateError } from '../../errors.js';
 import type { Serde } from '../../serdes/serde.js';
-import { checkedDeserialize, checkedSerialize } from '../../serdes/internal/checked-serde.js';
-import type { ManagedStateStore } from '../internal/task-contract.js';
+import { checkedDeserialize, checkedSerialize } from '../../serdes/checked-serde.js';
+import type { ManagedStateStore } from '../task-contract.js';
 import type { KeyValue } from '../key-value.js';
 import type { KeyValueStore } from './state-store.js';
 import { InMemoryBytesStore, type PendingWrite } from './internal/bytes-store.js';

@@ -17,9 +17,9 @@
  * at_least_once: steps 1–3 as above, then 4. `consumer.commitOffsets` (only
  * now that every output of those inputs is acknowledged), 5. record.
  */
-import type { GroupConsumerPort, TopicPartitionOffset } from '../../client/port.js';
+import type { GroupConsumerPort, TopicPartitionOffset } from '../../cluster/port.js';
 import type { TaskRecordCollector } from '../../eos/record-collector.js';
-import type { ManagedStateStore } from '../../processors/internal/task-contract.js';
+import type { ManagedStateStore } from '../../processors/task-contract.js';
 import type { TaskProducer } from './task-producer.js';
 
 /** What a commit needs from its task. */

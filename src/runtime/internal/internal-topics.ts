@@ -5,9 +5,9 @@
  * it; an existing one must already have that count.
  */
 import type { Logger } from 'pino';
-import type { AdminPort } from '../../client/port.js';
+import type { AdminPort } from '../../cluster/port.js';
 import { KafkaErrorCode, KafkaProtocolError, StreamsError } from '../../errors.js';
-import type { TopologyRuntime } from '../../processors/internal/task-contract.js';
+import type { TopologyRuntime } from '../../processors/task-contract.js';
 
 /** Configs of a repartition topic: records keep the timestamp of the input they came from. */
 const REPARTITION_TOPIC_CONFIG = { 'cleanup.policy': 'delete', 'message.timestamp.type': 'CreateTime' };

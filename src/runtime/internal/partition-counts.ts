@@ -3,7 +3,7 @@
  * API (the collector partitions keyed records with murmur2 modulo the count).
  */
 import type { Logger } from 'pino';
-import type { AdminPort } from '../../client/port.js';
+import type { AdminPort } from '../../cluster/port.js';
 import { KafkaProtocolError, KafkaErrorCode, StreamsError } from '../../errors.js';
 
 /** A cache of partition counts, filled at start and lazily for topics first seen at run time. */

@@ -7,10 +7,10 @@
  */
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
-import type { FetchedBatch, GroupConsumerPort, TopicPartition, TopicPartitionOffset } from '../../client/port.js';
+import type { FetchedBatch, GroupConsumerPort, TopicPartition, TopicPartitionOffset } from '../../cluster/port.js';
 import { TaskRecordCollector } from '../../eos/record-collector.js';
 import { TxnSendOption } from '../../eos/txn-send-option.js';
-import type { TaskId, TaskProcessor, TopologyRuntime } from '../../processors/internal/task-contract.js';
+import type { TaskId, TaskProcessor, TopologyRuntime } from '../../processors/task-contract.js';
 import type { ResolvedConfig } from '../config.js';
 import type { TaskMetrics } from '../metrics.js';
 import { commitTask } from './commit-protocol.js';

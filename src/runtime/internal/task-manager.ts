@@ -6,9 +6,9 @@
  */
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
-import type { FetchedBatch, GroupConsumerPort, TopicPartition } from '../../client/port.js';
+import type { FetchedBatch, GroupConsumerPort, TopicPartition } from '../../cluster/port.js';
 import { KafkaProtocolError, errorKindOf } from '../../errors.js';
-import { formatTaskId, type TopologyRuntime } from '../../processors/internal/task-contract.js';
+import { formatTaskId, type TopologyRuntime } from '../../processors/task-contract.js';
 import type { ResolvedConfig } from '../config.js';
 import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMetrics } from '../metrics.js';
 import { componentLogger } from '../../internal/logger.js';

@@ -2,7 +2,7 @@
  * What a stream task needs of its producer: the `TransactionalProducer`
  * (src/eos) satisfies it. Kept as an interface so tests can inject faults.
  */
-import type { TopicPartitionOffset } from '../../client/port.js';
+import type { TopicPartitionOffset } from '../../cluster/port.js';
 import type { CollectorProducer } from '../../eos/record-collector.js';
 
 /** The producer of one task (transactional under exactly_once, idempotent under at_least_once). */

@@ -7,7 +7,7 @@
  *    └────── failure ──────────┴──▶ FAILED ──────┘ (closed dirty, then re-created or the app stops)
  * ```
  */
-import type { TopicPartition } from '../../client/port.js';
+import type { TopicPartition } from '../../cluster/port.js';
 import { StateMachine, type TransitionTable } from './state-machine.js';
 
 /** Task states. FAILED: an error was seen and recovery is under way; CLOSED is final. */

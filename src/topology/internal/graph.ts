@@ -3,7 +3,7 @@
  * immutable {@link TopologyPlan} (sub-topologies included).
  */
 import { TopologyError } from '../../errors.js';
-import type { NodeDef, StoreDef, SubtopologyPlan, TopologyPlan } from '../../processors/internal/plan.js';
+import type { NodeDef, StoreDef, SubtopologyPlan, TopologyPlan } from '../../processors/plan.js';
 
 /** Nodes, stores and store connections, as added. */
 export class TopologyGraph {

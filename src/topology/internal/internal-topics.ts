@@ -3,8 +3,8 @@
  * application id, and the partition count each one needs.
  */
 import { TopologyError } from '../../errors.js';
-import type { NodeDef, TopologyPlan } from '../../processors/internal/plan.js';
-import type { InternalTopicInfo } from '../../processors/internal/task-contract.js';
+import type { NodeDef, TopologyPlan } from '../../processors/plan.js';
+import type { InternalTopicInfo } from '../../processors/task-contract.js';
 
 /**
  * The plan with every internal topic `<name>` renamed `<applicationId>-<name>`

@@ -4,7 +4,7 @@
  * the internal topic `<prefix>-repartition`, and a source reading it (which
  * starts a new sub-topology).
  */
-import { filterSupplier } from '../../processors/internal/dsl/stateless.js';
+import { filterSupplier } from '../../processors/dsl/stateless.js';
 import type { Serde } from '../../serdes/serde.js';
 import { addInternalTopic } from '../topology.js';
 import type { BuilderContext } from './builder-context.js';

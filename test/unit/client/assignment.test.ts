@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffAssignment, fromMemberAssignment, tpKey } from '../../../src/client/kafkajs/internal/assignment.js';
+import { diffAssignment, fromMemberAssignment, tpKey } from '../../../src/cluster/kafkajs/internal/assignment.js';
 
 describe('assignment diffs', () => {
   it('converts a kafkajs memberAssignment to sorted topic-partitions', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PartitionSerializer, startHeartbeats, toConsumedRecord } from '../../../src/client/kafkajs/internal/batch-delivery.js';
+import { PartitionSerializer, startHeartbeats, toConsumedRecord } from '../../../src/cluster/kafkajs/internal/batch-delivery.js';
 
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
 

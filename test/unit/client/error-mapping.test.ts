@@ -1,7 +1,7 @@
 import kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { mapKafkaJsError, mapProducerError, rootKafkaJsError } from '../../../src/client/kafkajs/internal/error-mapping.js';
-import { parseProduceV8 } from '../../../src/client/kafkajs/internal/produce-v8.js';
+import { mapKafkaJsError, mapProducerError, rootKafkaJsError } from '../../../src/cluster/kafkajs/internal/error-mapping.js';
+import { parseProduceV8 } from '../../../src/cluster/kafkajs/internal/produce-v8.js';
 import { KafkaProtocolError, ProducerFencedError, StreamsError } from '../../../src/errors.js';
 
 const { KafkaJSProtocolError, KafkaJSNumberOfRetriesExceeded, KafkaJSConnectionError, KafkaJSRequestTimeoutError } = kafkajs;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterAbortedRecords, type FetchedMessage } from '../../../src/client/kafkajs/internal/fetch-aborted-filter.js';
+import { filterAbortedRecords, type FetchedMessage } from '../../../src/cluster/kafkajs/internal/fetch-aborted-filter.js';
 
 const data = (offset: number, producerId: string, inTransaction = true): FetchedMessage & { tag: string } => ({
   offset: String(offset),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KafkaJsGroupConsumer } from '../../../src/client/kafkajs/internal/group-consumer.js';
-import type { GroupConsumerHandlers } from '../../../src/client/port.js';
+import { KafkaJsGroupConsumer } from '../../../src/cluster/kafkajs/internal/group-consumer.js';
+import type { GroupConsumerHandlers } from '../../../src/cluster/port.js';
 import { componentLogger } from '../../../src/internal/logger.js';
 
 const logger = componentLogger('test');

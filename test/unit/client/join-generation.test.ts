@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { forgetMember, generationOf, registerJoinGenerationCapture } from '../../../src/client/kafkajs/internal/join-generation.js';
+import { forgetMember, generationOf, registerJoinGenerationCapture } from '../../../src/cluster/kafkajs/internal/join-generation.js';
 
 const require = createRequire(import.meta.url);
 type Built = { request: { apiVersion: number }; response: { parse(data: unknown): Promise<unknown> } };

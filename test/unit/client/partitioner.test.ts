@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeylessPartitioner, choosePartition, murmur2, partitionFor, toPositive } from '../../../src/client/partitioner.js';
+import { KeylessPartitioner, choosePartition, murmur2, partitionFor, toPositive } from '../../../src/records/partitioner.js';
 
 const bytes = (s: string) => Buffer.from(s, 'utf8');
 

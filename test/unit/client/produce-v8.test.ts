@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { decodeProduceV8, registerProduceV8 } from '../../../src/client/kafkajs/internal/produce-v8.js';
+import { decodeProduceV8, registerProduceV8 } from '../../../src/cluster/kafkajs/internal/produce-v8.js';
 
 const require = createRequire(import.meta.url);
 

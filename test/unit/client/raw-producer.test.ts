@@ -1,7 +1,7 @@
 import kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { KafkaJsRawProducer } from '../../../src/client/kafkajs/internal/raw-producer.js';
-import type { WireRecord } from '../../../src/client/port.js';
+import { KafkaJsRawProducer } from '../../../src/cluster/kafkajs/internal/raw-producer.js';
+import type { WireRecord } from '../../../src/cluster/port.js';
 import { IllegalStateError, KafkaProtocolError, ProducerFencedError } from '../../../src/errors.js';
 import { componentLogger } from '../../../src/internal/logger.js';
 

@@ -1,9 +1,9 @@
 /** Group coordinator and group consumer of the embedded cluster. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmbeddedKafkaCluster } from '../../../src/embedded/embedded-cluster.js';
-import { rangeAssign, roundRobinAssign } from '../../../src/embedded/internal/assignors.js';
+import { EmbeddedKafkaCluster } from '../../../src/cluster/embedded/embedded-cluster.js';
+import { rangeAssign, roundRobinAssign } from '../../../src/cluster/embedded/internal/assignors.js';
 import { KafkaErrorCode } from '../../../src/errors.js';
-import type { FetchedBatch, GroupConsumerHandlers, GroupConsumerPort, TopicPartition } from '../../../src/client/port.js';
+import type { FetchedBatch, GroupConsumerHandlers, GroupConsumerPort, TopicPartition } from '../../../src/cluster/port.js';
 
 async function waitFor(cond: () => boolean, what = 'condition', ms = 3000): Promise<void> {
   const end = Date.now() + ms;

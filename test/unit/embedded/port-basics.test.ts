@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmbeddedKafkaCluster } from '../../../src/embedded/embedded-cluster.js';
+import { EmbeddedKafkaCluster } from '../../../src/cluster/embedded/embedded-cluster.js';
 import { KafkaErrorCode, KafkaProtocolError } from '../../../src/errors.js';
-import type { FetchedBatch, TopicPartition } from '../../../src/client/port.js';
+import type { FetchedBatch, TopicPartition } from '../../../src/cluster/port.js';
 import * as testing from '../../../src/testing.js';
 
 const rec = (key: string | null, value: string, timestamp = Date.now()) => ({

@@ -1,7 +1,7 @@
 /** Transaction coordinator of the embedded cluster: fencing, AddPartitions, offsets, EndTxn, timeouts. */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { EmbeddedKafkaCluster } from '../../../src/embedded/embedded-cluster.js';
-import { transition } from '../../../src/embedded/internal/txn-state.js';
+import { EmbeddedKafkaCluster } from '../../../src/cluster/embedded/embedded-cluster.js';
+import { transition } from '../../../src/cluster/embedded/internal/txn-state.js';
 import { IllegalStateError, KafkaErrorCode, KafkaProtocolError, ProducerFencedError } from '../../../src/errors.js';
 
 let now = 1_700_000_000_000;

@@ -3,9 +3,9 @@
  * code and, for record-level rules, the culprit indexes in record_errors.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { EmbeddedKafkaCluster } from '../../../src/embedded/embedded-cluster.js';
-import { crc32c } from '../../../src/embedded/internal/crc32c.js';
-import { BatchAttr, CRC_OFFSET, decodeBatch, encodeBatch, type NewBatch } from '../../../src/embedded/internal/record-batch.js';
+import { EmbeddedKafkaCluster } from '../../../src/cluster/embedded/embedded-cluster.js';
+import { crc32c } from '../../../src/cluster/embedded/internal/crc32c.js';
+import { BatchAttr, CRC_OFFSET, decodeBatch, encodeBatch, type NewBatch } from '../../../src/cluster/embedded/internal/record-batch.js';
 import { KafkaErrorCode, KafkaProtocolError } from '../../../src/errors.js';
 
 const NOW = 1_700_000_000_000;

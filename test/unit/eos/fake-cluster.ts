@@ -15,7 +15,7 @@ import type {
   TopicDescription,
   TopicPartitionOffset,
   WireRecord,
-} from '../../../src/client/port.js';
+} from '../../../src/cluster/port.js';
 import { KafkaProtocolError, ProducerFencedError } from '../../../src/errors.js';
 
 interface LogEntry {

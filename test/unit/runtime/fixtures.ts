@@ -1,6 +1,6 @@
 /** Shared fixtures of the runtime unit tests (embedded cluster). */
-import { EmbeddedKafkaCluster } from '../../../src/embedded/embedded-cluster.js';
-import type { ConsumedRecord } from '../../../src/client/port.js';
+import { EmbeddedKafkaCluster } from '../../../src/cluster/embedded/embedded-cluster.js';
+import type { ConsumedRecord } from '../../../src/cluster/port.js';
 import { KafkaStreams } from '../../../src/runtime/kafka-streams.js';
 import type { KafkaStreamsConfig } from '../../../src/runtime/config.js';
 import type { AppState } from '../../../src/runtime/internal/app-state.js';

@@ -1,11 +1,11 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AdminPort, NewTopic } from '../../../src/client/port.js';
-import { EmbeddedKafkaCluster } from '../../../src/embedded/embedded-cluster.js';
+import type { AdminPort, NewTopic } from '../../../src/cluster/port.js';
+import { EmbeddedKafkaCluster } from '../../../src/cluster/embedded/embedded-cluster.js';
 import { KafkaErrorCode, KafkaProtocolError } from '../../../src/errors.js';
 import { ensureInternalTopics } from '../../../src/runtime/internal/internal-topics.js';
 import { Serdes } from '../../../src/serdes/serdes.js';
-import { toRuntime } from '../../../src/topology/internal/topology-runtime.js';
+import { toRuntime } from '../../../src/topology/topology-runtime.js';
 import { StreamsBuilder } from '../../../src/topology/streams-builder.js';
 
 const S = Serdes.String();

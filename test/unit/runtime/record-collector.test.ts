@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
-import { partitionFor } from '../../../src/client/partitioner.js';
+import { partitionFor } from '../../../src/records/partitioner.js';
 import { TaskRecordCollector, type CollectorProducer } from '../../../src/eos/record-collector.js';
 import type { ProducerRecord, RecordMetadata, SendCallback } from '../../../src/eos/producer-types.js';
 import { TxnSendOption } from '../../../src/eos/txn-send-option.js';
 import { InvalidRecordError, ProducerFencedError, RecordTooLargeError } from '../../../src/errors.js';
 import type { ErrorHandlerContext, ProductionExceptionHandler } from '../../../src/handlers/types.js';
-import type { OutputRecord } from '../../../src/processors/internal/task-contract.js';
+import type { OutputRecord } from '../../../src/processors/task-contract.js';
 import { Serdes } from '../../../src/serdes/serdes.js';
 
 /** A producer whose sends stay pending until `settle` is called. */

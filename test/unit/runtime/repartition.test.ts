@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Serdes } from '../../../src/serdes/serdes.js';
 import { StreamsBuilder } from '../../../src/topology/streams-builder.js';
 import type { Topology } from '../../../src/topology/topology.js';
-import type { ConsumedRecord } from '../../../src/client/port.js';
+import type { ConsumedRecord } from '../../../src/cluster/port.js';
 import { uniqueGroup, uniqueTopic, waitFor } from '../../helpers/index.js';
 import { Closer } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SerializationError, Serdes, type Serde } from '../../../src/index.js';
-import { checkedDeserialize, checkedSerialize, serdeName } from '../../../src/serdes/internal/checked-serde.js';
+import { checkedDeserialize, checkedSerialize, serdeName } from '../../../src/serdes/checked-serde.js';
 
 function roundTrip<T>(serde: Serde<T>, value: T): T {
   return serde.deserialize('t', serde.serialize('t', value));

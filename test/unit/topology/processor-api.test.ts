@@ -12,7 +12,7 @@ import {
   type ProcessorRecordMetadata,
 } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
-import { toRuntime } from '../../../src/topology/internal/topology-runtime.js';
+import { toRuntime } from '../../../src/topology/topology-runtime.js';
 
 const S = Serdes.String();
 let driver: TopologyTestDriver | undefined;

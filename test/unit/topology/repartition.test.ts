@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Grouped, Materialized, Serdes, StreamsBuilder, TopologyError, type Topology } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
-import { toRuntime } from '../../../src/topology/internal/topology-runtime.js';
+import { toRuntime } from '../../../src/topology/topology-runtime.js';
 
 const S = Serdes.String();
 const N = Serdes.Json<number>();

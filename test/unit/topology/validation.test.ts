@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Serdes, Stores, StreamsBuilder, Topology, TopologyError } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
-import { toRuntime } from '../../../src/topology/internal/topology-runtime.js';
+import { toRuntime } from '../../../src/topology/topology-runtime.js';
 
 const S = Serdes.String();
 const noop = () => ({ process() {} });

@@ -1,0 +1,30 @@
+/** The embedded cluster's {@link AdminPort}: thin wrappers over the broker. */
+import type { AdminPort, NewTopic, TopicDescription } from '../../port.js';
+import type { Broker } from './broker.js';
+
+/** Admin client of the embedded cluster. */
+export class EmbeddedAdmin implements AdminPort {
+  constructor(private readonly broker: Broker) {}
+  async createTopic(name: string, options: NewTopic = {}): Promise<void> {
+    this.broker.createTopic(name, options.partitions ?? 1, options.config ?? {});
+  }
+  async deleteTopic(name: string): Promise<void> {
+    this.broker.deleteTopic(name);
+  }
+  async listTopics(): Promise<string[]> {
+    return this.broker.listTopics();
+  }
+  async describeTopic(name: string): Promise<TopicDescription> {
+    return this.broker.describeTopic(name);
+  }
+  async alterTopicConfig(name: string, config: Record<string, string>): Promise<void> {
+    this.broker.alterTopicConfig(name, config);
+  }
+  async endOffsets(topic: string): Promise<number[]> {
+    return this.broker.endOffsets(topic);
+  }
+  async committedOffsets(groupId: string, topic: string): Promise<number[]> {
+    return this.broker.committedOffsets(groupId, topic);
+  }
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,314 @@
+/**
+ * The embedded cluster's {@link GroupConsumerPort}: a member of a group of the
+ * embedded group coordinator with a fetch loop.
+ *
+ * - Each assigned partition has a position, a paused flag and at most one
+ *   in-flight fetch+eachBatch (serialized per partition, concurrent across).
+ * - A new assignment is applied in order: stop fetching revoked partitions,
+ *   wait for their in-flight eachBatch, call onAssignment (newly assigned
+ *   partitions are held until it resolves), then fetch them.
+ * - A member removed by the coordinator (session expiry, fault injection)
+ *   learns it on its next heartbeat or commit (UNKNOWN_MEMBER_ID /
+ *   ILLEGAL_GENERATION), revokes everything and rejoins.
+ */
+import { IllegalStateError, KafkaErrorCode, KafkaProtocolError } from '../../../errors.js';
+import type {
+  GroupConsumerHandlers, GroupConsumerOptions, GroupConsumerPort, TopicPartition, TopicPartitionOffset,
+} from '../../port.js';
+import type { Broker } from './broker.js';
+import type { AssignorName } from './assignors.js';
+
+/** Embedded-only consumer options. */
+export interface EmbeddedConsumerOptions extends GroupConsumerOptions {
+  /** Partition assignor (the group uses its first member's), default `range`. */
+  assignor?: AssignorName;
+}
+
+interface PartitionState {
+  tp: TopicPartition;
+  position: number | undefined;
+  paused: boolean;
+  /** Held until onAssignment resolved. */
+  held: boolean;
+  inFlight: Promise<void> | undefined;
+  seekEpoch: number;
+  /** Log version at the last empty fetch (skip refetching until the partition changed). */
+  emptyAt: number;
+}
+
+const key = (tp: TopicPartition): string => `${tp.topic}:${tp.partition}`;
+const REJOIN_CODES = new Set<number>([KafkaErrorCode.UNKNOWN_MEMBER_ID, KafkaErrorCode.ILLEGAL_GENERATION]);
+
+/** A group consumer of the embedded cluster. */
+export class EmbeddedGroupConsumer implements GroupConsumerPort {
+  private topics: string[] = [];
+  private handlers: GroupConsumerHandlers | undefined;
+  private memberId = '';
+  private generationId = -1;
+  private delivered = false;
+  private readonly parts = new Map<string, PartitionState>();
+  private readonly pendingSeeks = new Map<string, number>();
+  private rebalances: Promise<void> = Promise.resolve();
+  private running = false;
+  private closed = false;
+  private rejoining = false;
+  private wakeUp: (() => void) | undefined;
+  private unlisten: (() => void) | undefined;
+  private loopDone: Promise<void> = Promise.resolve();
+  private lastHeartbeat = 0;
+  private readonly isolation;
+  private readonly heartbeatMs: number;
+
+  constructor(private readonly broker: Broker, private readonly options: EmbeddedConsumerOptions) {
+    this.isolation = options.isolationLevel ?? 'read_committed';
+    this.heartbeatMs = options.heartbeatIntervalMs ?? 3000;
+  }
+
+  async subscribe(topics: string[]): Promise<void> {
+    for (const t of topics) this.broker.logs(t); // UNKNOWN_TOPIC_OR_PARTITION for a missing topic
+    this.topics = [...new Set([...this.topics, ...topics])];
+  }
+
+  /** Joins the group and starts the fetch loop; resolves once the first assignment was applied. */
+  async run(handlers: GroupConsumerHandlers): Promise<void> {
+    if (this.running || this.closed) throw new IllegalStateError('run() may be called once, before close(); the consumer is ' + (this.closed ? 'closed' : 'running'));
+    if (this.topics.length === 0) throw new IllegalStateError('run() needs subscribe(topics) first');
+    this.handlers = handlers;
+    this.running = true;
+    this.unlisten = this.broker.onChange(() => this.wake());
+    const done = this.join();
+    this.loopDone = this.loop();
+    await done;
+  }
+
+  private join(): Promise<void> {
+    const sessionTimeoutMs = this.options.sessionTimeoutMs ?? 30_000;
+    const { memberId, done } = this.broker.groups.join(this.options.groupId, {
+      clientId: this.options.clientId ?? 'sluice-embedded',
+      topics: this.topics,
+      assignor: this.options.assignor ?? 'range',
+      sessionTimeoutMs,
+      rebalanceTimeoutMs: Math.max(sessionTimeoutMs, 60_000),
+      deliver: (tps, gen) => this.deliver(memberId, tps, gen),
+      crash: () => this.simulateCrash(),
+    });
+    this.memberId = memberId;
+    this.lastHeartbeat = Date.now();
+    return done;
+  }
+
+  /** Called by the coordinator: applies an assignment (queued behind earlier ones). */
+  private deliver(memberId: string, tps: TopicPartition[], generationId: number): Promise<void> {
+    if (!this.running || memberId !== this.memberId) return Promise.resolve();
+    this.generationId = generationId;
+    this.rebalances = this.rebalances.then(() => this.apply(tps, generationId)).catch((e) => this.crash(e));
+    return this.rebalances;
+  }
+
+  /**
+   * Applies an assignment. Steps: 1. diff with the current one; 2. stop
+   * fetching revoked partitions and wait for their in-flight eachBatch;
+   * 3. hold newly assigned ones (a seek made before the assignment applies); 4. onAssignment; 5. release them.
+   */
+  private async apply(tps: TopicPartition[], generationId: number): Promise<void> {
+    if (!this.running) return;
+    // 1.
+    const next = new Set(tps.map(key));
+    const revoked = [...this.parts.values()].filter((s) => !next.has(key(s.tp)));
+    const assigned = tps.filter((tp) => !this.parts.has(key(tp)));
+    // 2.
+    for (const s of revoked) this.parts.delete(key(s.tp));
+    await Promise.allSettled(revoked.map((s) => s.inFlight));
+    // 3.
+    const added: PartitionState[] = assigned.map((tp) => {
+      const pending = this.pendingSeeks.get(key(tp));
+      this.pendingSeeks.delete(key(tp));
+      return { tp: { topic: tp.topic, partition: tp.partition }, position: pending, paused: false, held: true, inFlight: undefined, seekEpoch: 0, emptyAt: -1 };
+    });
+    for (const s of added) this.parts.set(key(s.tp), s);
+    // 4.
+    if (!this.delivered || revoked.length || assigned.length) {
+      this.delivered = true;
+      await this.handlers!.onAssignment({ assigned, revoked: revoked.map((s) => s.tp), generationId, memberId: this.memberId });
+    }
+    // 5.
+    for (const s of added) s.held = false;
+    this.wake();
+  }
+
+  private wake(): void {
+    const w = this.wakeUp;
+    this.wakeUp = undefined;
+    w?.();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      this.heartbeat();
+      for (const s of this.parts.values()) {
+        if (s.held || s.paused || s.inFlight || s.emptyAt === this.versionOf(s.tp) || !this.running) continue;
+        s.inFlight = this.fetchOne(s).finally(() => {
+          s.inFlight = undefined;
+          this.wake();
+        });
+      }
+      // wait for a change, a wake-up or the next heartbeat; the timer is ref'd so a running
+      // consumer keeps the process alive (as an open kafkajs connection does); close() ends it
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(done, this.heartbeatMs);
+        this.wakeUp = done;
+      });
+    }
+  }
+
+  /** Version of a partition's log (-2 when the topic is gone, so it is not refetched). */
+  private versionOf(tp: TopicPartition): number {
+    try {
+      return this.broker.log(tp.topic, tp.partition).version;
+    } catch {
+      return -2;
+    }
+  }
+
+  private heartbeat(): void {
+    if (this.rejoining || Date.now() - this.lastHeartbeat < this.heartbeatMs) return;
+    this.lastHeartbeat = Date.now();
+    try {
+      this.broker.groups.heartbeat(this.options.groupId, this.memberId, this.generationId);
+    } catch (e) {
+      this.maybeRejoin(e);
+    }
+  }
+
+  /** After UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION: revoke everything, then join again with a new member id. */
+  private maybeRejoin(e: unknown): void {
+    if (!(e instanceof KafkaProtocolError) || !REJOIN_CODES.has(e.kafkaCode) || this.rejoining || !this.running) return;
+    this.rejoining = true;
+    const old = this.memberId;
+    this.memberId = '';
+    void this.broker.groups.leave(this.options.groupId, old);
+    this.rebalances = this.rebalances
+      .then(() => this.apply([], this.generationId))
+      .then(() => {
+        this.rejoining = false;
+        // not awaited: the join's rebalance delivers through this same queue
+        if (this.running) void this.join();
+      })
+      .catch((err) => this.crash(err));
+  }
+
+  /** One fetch + eachBatch of a partition; never rejects (errors crash the consumer, a deleted topic is skipped). */
+  private async fetchOne(s: PartitionState): Promise<void> {
+    const { topic, partition } = s.tp;
+    const epoch = s.seekEpoch;
+    const version = this.versionOf(s.tp);
+    let result;
+    try {
+      if (s.position === undefined) s.position = this.startOffset(s.tp);
+      result = await this.broker.fetch(topic, partition, s.position, this.isolation, this.options.maxBytesPerPartition);
+    } catch (e) {
+      if (e instanceof KafkaProtocolError && e.kafkaCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION) s.emptyAt = -2;
+      else this.crash(e);
+      return;
+    }
+    // a seek, revocation or close made this fetch stale
+    if (!this.running || this.parts.get(key(s.tp)) !== s || s.seekEpoch !== epoch || s.paused) return;
+    const from = s.position;
+    s.position = result.nextOffset;
+    if (result.records.length === 0) {
+      s.emptyAt = version;
+      // A fetch of transaction markers or aborted records only: still hand over the position (port: nextOffset).
+      if (result.nextOffset <= from) return;
+    }
+    try {
+      await this.handlers!.eachBatch({ topic, partition, records: result.records, highWatermark: result.highWatermark, nextOffset: result.nextOffset });
+    } catch (e) {
+      this.crash(e);
+    }
+  }
+
+  /** Committed offset of the group, else `autoOffsetReset`. */
+  private startOffset(tp: TopicPartition): number {
+    const [committed] = this.broker.groups.fetchOffsets(this.options.groupId, [tp]);
+    if (committed && committed.offset >= 0) return committed.offset;
+    return this.options.autoOffsetReset === 'latest' ? this.broker.latestOffset(tp.topic, tp.partition, this.isolation) : 0;
+  }
+
+  private crash(e: unknown): void {
+    if (!this.running) return;
+    void this.close();
+    this.handlers?.onError?.(e instanceof Error ? e : new Error(String(e)));
+  }
+
+  seek(tpo: TopicPartitionOffset): void {
+    const s = this.parts.get(key(tpo));
+    if (!s) {
+      // as the kafkajs adapter: remembered and applied when the partition is assigned
+      this.pendingSeeks.set(key(tpo), tpo.offset);
+      return;
+    }
+    s.position = tpo.offset;
+    s.seekEpoch++;
+    s.emptyAt = -1;
+    this.wake();
+  }
+
+  pause(partitions: TopicPartition[]): void {
+    for (const tp of partitions) {
+      const s = this.parts.get(key(tp));
+      if (s) s.paused = true;
+    }
+  }
+
+  resume(partitions: TopicPartition[]): void {
+    for (const tp of partitions) {
+      const s = this.parts.get(key(tp));
+      if (s) {
+        s.paused = false;
+        s.emptyAt = -1;
+      }
+    }
+    this.wake();
+  }
+
+  async committed(partitions: TopicPartition[]): Promise<TopicPartitionOffset[]> {
+    return this.broker.groups.fetchOffsets(this.options.groupId, partitions);
+  }
+
+  async commitOffsets(offsets: TopicPartitionOffset[]): Promise<void> {
+    // as the kafkajs adapter: commits go through a running member (generation-checked)
+    if (!this.running) throw new IllegalStateError('commitOffsets(): the consumer must be running (call run() first)');
+    try {
+      this.broker.groups.commitMember(this.options.groupId, this.memberId, this.generationId, offsets);
+    } catch (e) {
+      this.maybeRejoin(e);
+      throw e;
+    }
+  }
+
+  /** Fault injection: stop like a killed process — no more callbacks, no heartbeats, no LeaveGroup. */
+  private simulateCrash(): void {
+    this.closed = true;
+    this.running = false;
+    this.unlisten?.();
+    this.wake();
+  }
+
+  /** Stops fetching, waits for in-flight eachBatch calls, leaves the group. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const wasRunning = this.running;
+    this.running = false;
+    this.unlisten?.();
+    this.wake();
+    await this.loopDone;
+    await Promise.allSettled([...this.parts.values()].map((s) => s.inFlight));
+    this.parts.clear();
+    if (wasRunning && this.memberId) void this.broker.groups.leave(this.options.groupId, this.memberId);
+  }
+}

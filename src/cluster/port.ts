@@ -1,0 +1,179 @@
+/**
+ * The cluster port: everything the eos layer and the runtime need from a Kafka
+ * cluster. Two implementations exist: the kafkajs adapter (`src/cluster/kafkajs/`,
+ * real Kafka) and the {@link EmbeddedKafkaCluster} (`src/cluster/embedded/`). The
+ * contract suite (`test/contract/`) runs the same cases against both.
+ *
+ * Errors: every method rejects with a `StreamsError` from `src/errors.ts`;
+ * broker answers become `KafkaProtocolError` carrying the Kafka error code, the
+ * broker's `error_message` and, for a rejected batch, its `record_errors`.
+ */
+
+export type { Headers, TopicPartition, TopicPartitionOffset, WireRecord, ConsumedRecord } from '../records/types.js';
+import type { TopicPartition, TopicPartitionOffset, WireRecord, ConsumedRecord } from '../records/types.js';
+
+/** Topic creation options. */
+export interface NewTopic {
+  partitions?: number;
+  /** Topic configs, e.g. `{ 'cleanup.policy': 'compact', 'max.message.bytes': '2048' }`. */
+  config?: Record<string, string>;
+}
+
+/** What the admin port tells about a topic. */
+export interface TopicDescription {
+  name: string;
+  partitions: number;
+  /**
+   * The topic's effective configs (explicit and broker defaults) for at least:
+   * `cleanup.policy`, `max.message.bytes`, `message.timestamp.type`,
+   * `message.timestamp.before.max.ms`, `message.timestamp.after.max.ms`.
+   */
+  config: Record<string, string>;
+}
+
+/** Admin operations. Unknown topics reject with UNKNOWN_TOPIC_OR_PARTITION. */
+export interface AdminPort {
+  createTopic(name: string, options?: NewTopic): Promise<void>;
+  deleteTopic(name: string): Promise<void>;
+  listTopics(): Promise<string[]>;
+  describeTopic(name: string): Promise<TopicDescription>;
+  /** Sets (incrementally) topic configs. */
+  alterTopicConfig(name: string, config: Record<string, string>): Promise<void>;
+  /** Next offset (high watermark) per partition, index = partition. */
+  endOffsets(topic: string): Promise<number[]>;
+  /** Committed offset of a group per partition, index = partition, -1 if none. */
+  committedOffsets(groupId: string, topic: string): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+/** Options for a raw producer. */
+export interface RawProducerOptions {
+  /** With a transactional id the producer is transactional (and idempotent); without, idempotent only. */
+  transactionalId?: string;
+  /** Transaction timeout (ms), default 60000. */
+  transactionTimeoutMs?: number;
+  /** Client id for logs. */
+  clientId?: string;
+}
+
+/** One produce request: records for exactly one topic-partition (DESIGN.md §2). */
+export interface ProduceBatch extends TopicPartition {
+  records: WireRecord[];
+}
+
+/** The broker's acknowledgement of a batch: record i has offset `baseOffset + i`. */
+export interface ProduceAck extends TopicPartition {
+  baseOffset: number;
+}
+
+/**
+ * A raw producer: one Produce request per call, one topic-partition per call,
+ * no batching, no retries, no record-level logic (the eos layer adds those).
+ *
+ * Contract:
+ * - `produce` sends the records as one record batch. On an error answer it
+ *   rejects with `KafkaProtocolError` (code, `recordErrors`, `errorMessage`) and
+ *   the batch was not written; the producer's sequence for that partition is
+ *   unchanged, so the same or other records can be sent next.
+ * - Inside a transaction the adapter adds the partition to the transaction
+ *   before the first produce to it.
+ * - After a fencing error (PRODUCER_FENCED, INVALID_PRODUCER_EPOCH,
+ *   UNKNOWN_PRODUCER_ID, OUT_OF_ORDER_SEQUENCE_NUMBER) or a failed EndTxn, the
+ *   producer is unusable: every later call rejects with `ProducerFencedError`
+ *   (or the original error); the caller closes it and makes a new one.
+ */
+export interface RawProducerPort {
+  readonly transactionalId: string | undefined;
+  /** Connects; for a transactional producer runs InitProducerId (fencing older producers of the id, completing or aborting their transaction). */
+  connect(): Promise<void>;
+  /** Starts a transaction (client-side only, like Java). Requires a transactional id. */
+  beginTransaction(): Promise<void>;
+  produce(batch: ProduceBatch): Promise<ProduceAck>;
+  /** Adds consumer offsets to the open transaction (AddOffsetsToTxn + TxnOffsetCommit). */
+  sendOffsets(groupId: string, offsets: TopicPartitionOffset[]): Promise<void>;
+  /** EndTxn(commit). */
+  commitTransaction(): Promise<void>;
+  /** EndTxn(abort). */
+  abortTransaction(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Options for a group consumer. */
+export interface GroupConsumerOptions {
+  groupId: string;
+  /** Default `read_committed`. */
+  isolationLevel?: 'read_committed' | 'read_uncommitted';
+  /** Where to start when the group has no committed offset: default `earliest`. */
+  autoOffsetReset?: 'earliest' | 'latest';
+  sessionTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  /** Max bytes fetched per partition per fetch. */
+  maxBytesPerPartition?: number;
+  clientId?: string;
+}
+
+/** A run of consecutive records of one partition, in offset order. */
+export interface FetchedBatch extends TopicPartition {
+  records: ConsumedRecord[];
+  /** High watermark of the partition when fetched (for lag). */
+  highWatermark: number;
+  /**
+   * The offset after everything this fetch covered, control records (transaction
+   * markers) and aborted records included; the position to commit once `records`
+   * are processed (Kafka Streams commits the consumer position for the same
+   * reason, KAFKA-6607). Absent: the last record's offset + 1. A batch may carry
+   * no records and only a `nextOffset` (a fetch of markers or aborted records).
+   */
+  nextOffset?: number;
+}
+
+/** Callbacks of a running group consumer. */
+export interface GroupConsumerHandlers {
+  /**
+   * Called after every rebalance with the partitions newly assigned and those
+   * taken away (the whole old and new assignment diffed). No batch of an
+   * assigned partition is delivered before this resolves; a `seek` made inside
+   * it decides where the partition is read from. Revoked partitions get no
+   * further batch once this is called.
+   */
+  onAssignment(change: { assigned: TopicPartition[]; revoked: TopicPartition[]; generationId: number; memberId: string }): Promise<void>;
+  /**
+   * Called with fetched records. Calls for the same partition never overlap
+   * and come in offset order; calls for different partitions may run
+   * concurrently. While it has not resolved, nothing more of that partition is
+   * fetched (this is the backpressure). A batch made stale by a `seek` is not
+   * delivered.
+   */
+  eachBatch(batch: FetchedBatch): Promise<void>;
+  /** The consumer crashed (unrecoverable error); it stopped. */
+  onError?(error: Error): void;
+}
+
+/**
+ * A consumer that is a member of a group. Offsets are never auto-committed:
+ * sluice commits them through transactions (`sendOffsets`) or `commitOffsets`.
+ */
+export interface GroupConsumerPort {
+  subscribe(topics: string[]): Promise<void>;
+  /** Joins the group and starts delivering batches to the handlers. Resolves once started (not when stopped). */
+  run(handlers: GroupConsumerHandlers): Promise<void>;
+  /** Next delivery for the partition starts at `offset`. */
+  seek(tpo: TopicPartitionOffset): void;
+  pause(partitions: TopicPartition[]): void;
+  resume(partitions: TopicPartition[]): void;
+  /** Reads the group's committed offsets fresh from the coordinator (-1 where none). */
+  committed(partitions: TopicPartition[]): Promise<TopicPartitionOffset[]>;
+  /** Non-transactional offset commit (at-least-once). */
+  commitOffsets(offsets: TopicPartitionOffset[]): Promise<void>;
+  /** Leaves the group and stops. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** A cluster: the factory of admin, producer and consumer clients. */
+export interface ClusterPort {
+  /** `embedded` or `kafka`, for logs and metrics. */
+  readonly kind: 'embedded' | 'kafka';
+  admin(): AdminPort;
+  producer(options: RawProducerOptions): RawProducerPort;
+  consumer(options: GroupConsumerOptions): GroupConsumerPort;
+}

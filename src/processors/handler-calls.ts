@@ -1,0 +1,24 @@
+/**
+ * Error plumbing of a task: the error of a FAIL answer, and the wrapper that
+ * carries an error past every processor node unchanged. Handlers are called
+ * through `src/handlers/invoke.ts` (a throwing handler: HANDLER_THREW, fatal).
+ */
+import { StreamsError } from '../errors.js';
+
+/** The error thrown when a handler answered FAIL. */
+export function failedByHandler(code: string, message: string, cause: unknown): StreamsError {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return new StreamsError(`${message}: ${detail}`, { code, kind: 'fatal', cause });
+}
+
+/** An error that must leave the task unchanged, past every processor node. */
+export class PropagatingError extends Error {
+  constructor(readonly error: unknown) {
+    super('propagating');
+  }
+}
+
+/** Unwraps a {@link PropagatingError}; returns other values as they are. */
+export function unwrapPropagating(error: unknown): unknown {
+  return error instanceof PropagatingError ? error.error : error;
+}

@@ -1,0 +1,71 @@
+/**
+ * A validated, immutable topology plan: what the topology layer hands the
+ * task implementation. Built by `src/topology`, consumed by `stream-task.ts`.
+ */
+import type { Deserializer, Serializer } from '../serdes/serde.js';
+import type { ProcessorSupplier, StreamPartitioner, TopicNameExtractor } from './processor.js';
+import type { StateStore, StoreBuilder } from './state/state-store.js';
+
+/** A source node: reads topics and deserializes. */
+export interface SourceNodeDef {
+  kind: 'source';
+  name: string;
+  topics: string[];
+  keyDeserializer: Deserializer<unknown>;
+  valueDeserializer: Deserializer<unknown>;
+}
+
+/** A processor node. */
+export interface ProcessorNodeDef {
+  kind: 'processor';
+  name: string;
+  supplier: ProcessorSupplier<unknown, unknown, unknown, unknown>;
+  parents: string[];
+  stores: string[];
+}
+
+/** A sink node: hands records to the collector. */
+export interface SinkNodeDef {
+  kind: 'sink';
+  name: string;
+  topic: string | TopicNameExtractor;
+  keySerializer: Serializer<unknown>;
+  valueSerializer: Serializer<unknown>;
+  partitioner?: StreamPartitioner;
+  parents: string[];
+}
+
+/** Any node. */
+export type NodeDef = SourceNodeDef | ProcessorNodeDef | SinkNodeDef;
+
+/** A state store of the topology. */
+export interface StoreDef {
+  name: string;
+  builder: StoreBuilder<StateStore>;
+}
+
+/** One sub-topology: a connected component of nodes. */
+export interface SubtopologyPlan {
+  id: number;
+  /** Node names, parents before children. */
+  nodes: string[];
+  sourceTopics: string[];
+  sinkTopics: string[];
+  stores: string[];
+}
+
+/** The whole validated topology. */
+export interface TopologyPlan {
+  nodes: ReadonlyMap<string, NodeDef>;
+  /** Children of each node in the order they were connected. */
+  children: ReadonlyMap<string, string[]>;
+  stores: ReadonlyMap<string, StoreDef>;
+  subtopologies: SubtopologyPlan[];
+  /**
+   * Internal (repartition) topics written and read by the topology, by the
+   * names used in its nodes. Unresolved in a topology's own plan (e.g.
+   * `KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition`); resolved to
+   * `<applicationId>-<name>` once an executor knows the application id.
+   */
+  internalTopics: string[];
+}

@@ -1,0 +1,151 @@
+/**
+ * The seam between a built topology and whatever executes it: the
+ * `TopologyTestDriver` (in-process) and the `KafkaStreams` runtime (on a
+ * cluster). The topology layer implements {@link TopologyRuntime}; executors
+ * supply a {@link RecordCollector} and call {@link TaskProcessor} methods.
+ *
+ * Everything here is synchronous: records flow through the processor nodes of a
+ * task in offset order with nothing async between two processors. Sends are
+ * handed to the collector synchronously; the collector tracks their completion.
+ */
+import type { ConsumedRecord, Headers } from '../records/types.js';
+import type { Serializer } from '../serdes/serde.js';
+import type {
+  DeserializationExceptionHandler,
+  ErrorHandlerContext,
+  ProcessingExceptionHandler,
+} from '../handlers/types.js';
+
+/** A task id as Kafka Streams prints it: `<subtopologyId>_<partition>`. */
+export interface TaskId {
+  subtopology: number;
+  partition: number;
+}
+
+/** `0_1` for subtopology 0, partition 1. */
+export function formatTaskId(id: TaskId): string {
+  return `${id.subtopology}_${id.partition}`;
+}
+
+/** An output record leaving a sink node, not yet serialized. */
+export interface OutputRecord<K = unknown, V = unknown> {
+  topic: string;
+  key: K | null;
+  value: V | null;
+  keySerializer: Serializer<K>;
+  valueSerializer: Serializer<V>;
+  headers: Headers;
+  timestamp: number;
+  /** Set when the sink's partitioner chose a partition; otherwise the collector partitions (murmur2 on the key bytes). */
+  partition?: number;
+}
+
+/**
+ * Receives the outputs of a task. Serialization happens in the collector (as
+ * in Kafka Streams' RecordCollectorImpl), so serialization failures reach the
+ * production exception handler with `handleSerializationException`.
+ */
+export interface RecordCollector {
+  /**
+   * Hands one output record over. `context` describes the input record that
+   * led to it, with `processorNodeId` set to the sink node.
+   * Must not throw for record-level problems (the collector asks the
+   * production handler); may throw a StreamsError when the handler says FAIL
+   * and the executor must stop processing the task.
+   */
+  send(record: OutputRecord, context: ErrorHandlerContext): void;
+  /**
+   * Optional (added for sink partitioners): the partition count of `topic`,
+   * or `undefined` when unknown. A sink with a `StreamPartitioner` calls its
+   * partitioner only when this answers; otherwise the collector partitions.
+   */
+  partitionsFor?(topic: string): number | undefined;
+}
+
+/** The handlers a task applies while processing. */
+export interface TaskHandlers {
+  deserialization: DeserializationExceptionHandler;
+  processing: ProcessingExceptionHandler;
+}
+
+/** What `TaskProcessor.process` did with one input record. */
+export type ProcessOutcome =
+  /** Went through the topology (outputs, if any, were handed to the collector). */
+  | 'processed'
+  /** Skipped because a handler answered CONTINUE (deserialization or processing error). */
+  | 'skipped';
+
+/** A state store as the executor sees it: for flushing and closing. */
+export interface ManagedStateStore {
+  readonly name: string;
+  /** Makes writes since the last commit durable (and, later, visible in the changelog). */
+  flush(): void;
+  close(): void;
+}
+
+/** One task of a topology: the processor nodes of one subtopology for one partition. */
+export interface TaskProcessor {
+  readonly taskId: TaskId;
+  /** The input partitions of this task (one per source topic of its subtopology). */
+  readonly inputPartitions: ReadonlyArray<{ topic: string; partition: number }>;
+  /** Calls `init` on every processor. */
+  init(): void;
+  /**
+   * Deserializes and processes one record. Throws a StreamsError when a handler
+   * answered FAIL (the cause is the original error) or when a handler throws
+   * (kind fatal).
+   */
+  process(record: ConsumedRecord): ProcessOutcome;
+  /** Runs due wall-clock punctuators for `nowMs`. Stream-time punctuators run inside `process`. */
+  punctuateWallClock(nowMs: number): void;
+  /** True when a processor called `context.commit()` since the last `clearCommitRequest()`. */
+  readonly commitRequested: boolean;
+  clearCommitRequest(): void;
+  /** The task's state stores. */
+  readonly stores: ReadonlyArray<ManagedStateStore>;
+  /** Calls `close` on every processor and store. */
+  close(): void;
+}
+
+/** One subtopology as the executor needs it. */
+export interface SubtopologyInfo {
+  id: number;
+  /** Source topics (co-partitioned: a task takes the same partition of each). */
+  sourceTopics: string[];
+  /** Topics its sinks write to, where known statically. */
+  sinkTopics: string[];
+}
+
+/** An internal (repartition) topic: the runtime creates it before subscribing. */
+export interface InternalTopicInfo {
+  /** Its name: `<applicationId>-<name>-repartition` once resolved. */
+  name: string;
+  /** Source topics of the sub-topologies writing it: its partition count is the maximum of theirs (some may be internal). */
+  partitionCountFrom: string[];
+  /** Ids of the sub-topologies writing it. */
+  writtenBy: number[];
+  /** Ids of the sub-topologies reading it. */
+  readBy: number[];
+}
+
+/** A built topology, as executors see it. */
+export interface TopologyRuntime {
+  readonly subtopologies: ReadonlyArray<SubtopologyInfo>;
+  /** Every source topic of every subtopology (internal topics included). */
+  sourceTopics(): string[];
+  /** The internal (repartition) topics, by resolved name when an application id was given. */
+  readonly internalTopics: ReadonlyArray<InternalTopicInfo>;
+  /**
+   * The partition count of each internal topic given the counts of the
+   * external source topics (max of the upstream sub-topology's source topics);
+   * throws a TopologyError when an upstream count is missing.
+   */
+  internalTopicPartitionCounts(external: ReadonlyMap<string, number>): Map<string, number>;
+  /**
+   * Checks the co-partitioning requirement against the actual partition counts
+   * (topic → partitions); throws a TopologyError naming the topics otherwise.
+   */
+  validatePartitionCounts(partitionCounts: ReadonlyMap<string, number>): void;
+  /** Creates the task `taskId` writing to `collector`. */
+  createTask(taskId: TaskId, collector: RecordCollector, handlers: TaskHandlers): TaskProcessor;
+}

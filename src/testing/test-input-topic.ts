@@ -1,0 +1,94 @@
+/**
+ * TestInputTopic: pipes records into a TopologyTestDriver.
+ */
+import type { Headers } from '../records/types.js';
+import type { KeyValue } from '../processors/key-value.js';
+import type { Serializer } from '../serdes/serde.js';
+import { checkedSerialize } from '../serdes/checked-serde.js';
+
+/** A record to pipe: every field but `value` is optional. */
+export interface TestRecordInput<K, V> {
+  key?: K | null;
+  value: V | null;
+  timestamp?: number;
+  headers?: Headers;
+}
+
+/** What an input topic needs from its driver. */
+export interface InputSink {
+  pipe(topic: string, key: Buffer | null, value: Buffer | null, headers: Headers, timestamp: number): void;
+}
+
+/** Options of an input topic. */
+export interface TestInputTopicOptions {
+  /** Timestamp of the first record piped without one (default: the driver's wall-clock time). */
+  startTimestampMs?: number;
+  /** Added to the topic's time after each record piped without a timestamp (default 0). */
+  autoAdvanceMs?: number;
+}
+
+/**
+ * An input topic of a {@link TopologyTestDriver}: each `pipe*` call
+ * serializes, then processes the records synchronously through the topology.
+ */
+export class TestInputTopic<K, V> {
+  private currentTimeMs: number;
+  private readonly autoAdvanceMs: number;
+
+  /** @internal Use `driver.createInputTopic()`. */
+  constructor(
+    private readonly sink: InputSink,
+    /** The topic name. */
+    readonly topic: string,
+    private readonly keySerializer: Serializer<K>,
+    private readonly valueSerializer: Serializer<V>,
+    startTimestampMs: number,
+    options: TestInputTopicOptions = {},
+  ) {
+    this.currentTimeMs = options.startTimestampMs ?? startTimestampMs;
+    this.autoAdvanceMs = options.autoAdvanceMs ?? 0;
+  }
+
+  /** Pipes one record; without `timestamp` the topic's current time is used (then auto-advanced). */
+  pipeInput(key: K | null, value: V | null, timestamp?: number, headers: Headers = {}): void {
+    this.pipeRecord({ key, value, headers, ...(timestamp === undefined ? {} : { timestamp }) });
+  }
+
+  /** Pipes one record with a null key. */
+  pipeValue(value: V | null, timestamp?: number): void {
+    this.pipeInput(null, value, timestamp);
+  }
+
+  /** Pipes one record given as an object. */
+  pipeRecord(record: TestRecordInput<K, V>): void {
+    let timestamp = record.timestamp;
+    if (timestamp === undefined) {
+      timestamp = this.currentTimeMs;
+      this.currentTimeMs += this.autoAdvanceMs;
+    }
+    const headers = record.headers ?? {};
+    const key = checkedSerialize(this.keySerializer, this.topic, record.key ?? null, headers, 'KEY');
+    const value = checkedSerialize(this.valueSerializer, this.topic, record.value, headers, 'VALUE');
+    this.sink.pipe(this.topic, key, value, headers, timestamp);
+  }
+
+  /** Pipes records in order. */
+  pipeRecordList(records: Iterable<TestRecordInput<K, V>>): void {
+    for (const record of records) this.pipeRecord(record);
+  }
+
+  /** Pipes key-value pairs in order, at the topic's current time. */
+  pipeKeyValueList(pairs: Iterable<KeyValue<K | null, V | null>>): void {
+    for (const { key, value } of pairs) this.pipeInput(key, value);
+  }
+
+  /** Pipes values with null keys, in order. */
+  pipeValueList(values: Iterable<V | null>): void {
+    for (const value of values) this.pipeValue(value);
+  }
+
+  /** Moves the topic's current time forward by `ms`. */
+  advanceTime(ms: number): void {
+    this.currentTimeMs += ms;
+  }
+}

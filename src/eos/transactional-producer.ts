@@ -8,7 +8,7 @@ import { ConfigError, IllegalStateError, TransactionAbortableError, errorKindOf 
 import { componentLogger, type Logger } from '../internal/logger.js';
 import { FailureState } from './internal/failure-state.js';
 import { ProducerConnection } from './internal/producer-connection.js';
-import { retryRetriable } from './internal/retry.js';
+import { retryRetriable } from '../internal/retry.js';
 import { SendPipeline, type PipelineSettings } from './internal/send-pipeline.js';
 import { resolveSettings } from './internal/settings.js';
 import { TopicConfigCache } from './internal/topic-config-cache.js';

@@ -22,7 +22,7 @@ import { resolveConfig, type KafkaStreamsConfig, type ResolvedConfig } from './c
 import { createAppStateMachine, type AppState } from './internal/app-state.js';
 import { ensureInternalTopics } from './internal/internal-topics.js';
 import { PartitionCounts } from './internal/partition-counts.js';
-import type { StateMachine } from './internal/state-machine.js';
+import type { StateMachine } from '../internal/state-machine.js';
 import { TaskManager } from './internal/task-manager.js';
 import { aggregateMetrics, type KafkaStreamsMetrics } from './metrics.js';
 

@@ -16,7 +16,7 @@ import {
   StreamsError,
   errorKindOf,
 } from '../../errors.js';
-import { backoffDelay, sleep } from './backoff.js';
+import { backoffDelay, sleep } from '../../internal/backoff.js';
 import type { PendingSend } from './types.js';
 
 /** What the sender needs from the producer. */

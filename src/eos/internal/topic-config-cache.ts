@@ -5,7 +5,7 @@
  */
 import type { AdminPort } from '../../cluster/port.js';
 import { DeliveryTimeoutError, StreamsError, errorKindOf } from '../../errors.js';
-import { backoffDelay, sleep } from './backoff.js';
+import { backoffDelay, sleep } from '../../internal/backoff.js';
 
 /** What the producer needs to know about a topic. */
 export interface TopicInfo {

@@ -10,7 +10,7 @@
  * PENDING_SHUTDOWN ──────────────────────────▶ NOT_RUNNING
  * ```
  */
-import { StateMachine, type TransitionTable } from './state-machine.js';
+import { StateMachine, type TransitionTable } from '../../internal/state-machine.js';
 
 /** A KafkaStreams application state. */
 export type AppState =

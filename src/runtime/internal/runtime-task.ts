@@ -14,7 +14,7 @@ import type { TaskId, TaskProcessor, TopologyRuntime } from '../../processors/ta
 import type { ResolvedConfig } from '../config.js';
 import type { TaskMetrics } from '../metrics.js';
 import { commitTask } from './commit-protocol.js';
-import type { StateMachine } from './state-machine.js';
+import type { StateMachine } from '../../internal/state-machine.js';
 import { createTaskStateMachine, tpKey, type TaskState } from './task-state.js';
 import type { TaskProducer, TaskProducerFactory } from './task-producer.js';
 

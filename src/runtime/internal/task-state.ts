@@ -8,7 +8,7 @@
  * ```
  */
 import type { TopicPartition } from '../../cluster/port.js';
-import { StateMachine, type TransitionTable } from './state-machine.js';
+import { StateMachine, type TransitionTable } from '../../internal/state-machine.js';
 
 /** Task states. FAILED: an error was seen and recovery is under way; CLOSED is final. */
 export type TaskState = 'CREATED' | 'RUNNING' | 'FAILED' | 'CLOSED';

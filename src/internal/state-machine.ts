@@ -3,7 +3,7 @@
  * (Kafka Streams' `KafkaStreams.State`) and the task state.
  */
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { IllegalStateError } from '../../errors.js';
+import { IllegalStateError } from '../errors.js';
 
 /** A transition table: for each state, the states it may move to. */
 export type TransitionTable<S extends string> = Readonly<Record<S, readonly S[]>>;

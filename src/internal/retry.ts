@@ -1,5 +1,5 @@
 /** Retry of a whole operation on retriable errors, with back-off, until the delivery timeout. */
-import { errorKindOf } from '../../errors.js';
+import { errorKindOf } from '../errors.js';
 import { backoffDelay, sleep } from './backoff.js';
 
 /** Runs `op`, retrying retriable errors with exponential back-off for at most `deliveryTimeoutMs`; rethrows the last error. */

@@ -4,34 +4,9 @@
  * (key or value), the topic and the serde name.
  */
 import type { Headers } from '../records/types.js';
-import { SerializationError } from '../errors.js';
 import type { Serde } from './serde.js';
-
-function named<T>(
-  name: string,
-  serialize: (topic: string, data: T, headers?: Headers) => Buffer | null,
-  deserialize: (topic: string, data: Buffer, headers?: Headers) => T,
-): Serde<T> {
-  return {
-    name,
-    serialize(topic: string, data: T | null, headers?: Headers): Buffer | null {
-      if (data === null || data === undefined) return null;
-      return serialize(topic, data, headers);
-    },
-    deserialize(topic: string, data: Buffer | null, headers?: Headers): T {
-      if (data === null || data === undefined) return null as T;
-      return deserialize(topic, data, headers);
-    },
-  };
-}
-
-function fail(name: string, message: string, topic: string): never {
-  throw new SerializationError(`${name} serde: ${message}`, { topic });
-}
-
-function expectLength(name: string, data: Buffer, length: number, topic: string): void {
-  if (data.length !== length) fail(name, `expected ${length} bytes, got ${data.length}`, topic);
-}
+import { expectLength, fail, named } from './internal/serde-helpers.js';
+import { KafkaSerdes } from './kafka-serdes.js';
 
 const STRING = named<string>(
   'String',
@@ -106,9 +81,16 @@ const DOUBLE = named<number>(
  * - `Int32()`: 4 bytes big-endian signed (Java `Integer`).
  * - `Int64()`: 8 bytes big-endian signed (Java `Long`) as a **bigint**; serializing also accepts a safe-integer number.
  * - `Double()`: 8 bytes IEEE-754 big-endian (Java `Double`).
+ * - `Long()`, `Integer()`, `Short()`, `Float()`, `Boolean()`, `ByteArray()`, `UUID()`, `Void()`:
+ *   Kafka's byte layouts, readable by Java consumers (see {@link KafkaSerdes}).
  * - `from(serialize, deserialize, name?)`: a user serde from two functions.
  */
 export const Serdes = {
+  ...KafkaSerdes,
+  /** Raw bytes, unchanged (Java `ByteArray`; alias of `Buffer()`). */
+  ByteArray(): Serde<Buffer> {
+    return BUFFER;
+  },
   /** UTF-8 strings. */
   String(): Serde<string> {
     return STRING;

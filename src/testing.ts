@@ -9,3 +9,5 @@ export { TestInputTopic } from './testing/test-input-topic.js';
 export type { TestRecordInput, TestInputTopicOptions } from './testing/test-input-topic.js';
 export { TestOutputTopic } from './testing/test-output-topic.js';
 export type { TestRecord } from './testing/test-output-topic.js';
+export { MockProcessorContext } from './testing/mock-processor-context.js';
+export type { CapturedForward, CapturedPunctuator, MockProcessorContextOptions } from './testing/mock-processor-context.js';

@@ -2,11 +2,12 @@
 // Local Apache Kafka for development and tests (no build needed).
 //   node scripts/kafka.mjs start [--port 9092] [--version X.Y.Z]   (npm run kafka:start)
 //   node scripts/kafka.mjs stop  [--port 9092]                      (npm run kafka:stop)
+//   node scripts/kafka.mjs restart [--port 9092] [--kill]           (keeps the data; --kill: SIGKILL, as a crash)
 //   node scripts/kafka.mjs status [--port 9092]
 //   node scripts/kafka.mjs fetch [--version X.Y.Z]                  (jars only)
 // Environment: KAFKA_PORT, KAFKA_VERSION, KAFKA_CONTROLLER_PORT, KAFKA_HEAP_OPTS.
 import { parseArgs } from 'node:util';
-import { brokerStatus, kafkaPort, kafkaVersion, KafkaSetupError, startBroker, stopBroker } from './kafka/broker.mjs';
+import { brokerStatus, kafkaPort, kafkaVersion, KafkaSetupError, restartBroker, startBroker, stopBroker } from './kafka/broker.mjs';
 import { ensureKafkaJars } from './kafka/jars.mjs';
 
 const { values, positionals } = parseArgs({
@@ -14,6 +15,7 @@ const { values, positionals } = parseArgs({
   options: {
     port: { type: 'string', short: 'p' },
     version: { type: 'string', short: 'v' },
+    kill: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -35,6 +37,11 @@ async function main() {
       console.log(r.stopped ? `Kafka on port ${port} stopped (${r.how}), data removed` : `no Kafka started by this script runs on port ${port}`);
       return;
     }
+    case 'restart': {
+      const r = await restartBroker({ port: values.port, kill: values.kill });
+      console.log(`Kafka on ${r.bootstrap} restarted with its data kept (${values.kill ? 'SIGKILL' : 'SIGTERM'}) in ${(r.restartMs / 1000).toFixed(1)} s: pid ${r.pid}`);
+      return;
+    }
     case 'status': {
       const s = brokerStatus({ port: values.port });
       console.log(s.running ? `running: ${s.bootstrap} (Kafka ${s.version}, pid ${s.pid}, log ${s.logFile})` : 'not running');
@@ -47,7 +54,7 @@ async function main() {
       return;
     }
     default:
-      console.log('usage: node scripts/kafka.mjs start|stop|status|fetch [--port N] [--version X.Y.Z]');
+      console.log('usage: node scripts/kafka.mjs start|stop|restart|status|fetch [--port N] [--version X.Y.Z] [--kill]');
       process.exitCode = command === 'help' ? 0 : 2;
   }
 }

@@ -58,3 +58,5 @@ export declare function startBroker(options?: StartBrokerOptions): Promise<Runni
 export declare function stopBroker(options?: { port?: number | string; timeoutMs?: number; keepLog?: boolean }): Promise<{ stopped: boolean; how: string }>;
 export declare function reapOrphans(options?: { log?: (line: string) => void }): Promise<void>;
 export declare function clusterAnswers(brokers: string[]): Promise<boolean>;
+/** Restarts the broker on `port` keeping its data (SIGTERM, or SIGKILL with `kill: true`). */
+export declare function restartBroker(options?: { port?: number | string; kill?: boolean; timeoutMs?: number; heap?: string }): Promise<{ bootstrap: string; pid: number; restartMs: number }>;

@@ -132,7 +132,19 @@ export async function startBroker(options = {}) {
     throw err;
   }
 
-  const heap = options.heap ?? process.env.KAFKA_HEAP_OPTS ?? '-Xmx1g -Xms256m';
+  const { pid, answeringMs } = await launch({ port, version, bootstrap, state, heap: options.heap, timeoutMs: options.timeoutMs, began });
+  return { bootstrap, port, pid, version, logFile: f.log, dataDir, downloaded, reused: false, startMs: Date.now() - began, answeringMs, stop };
+}
+
+/**
+ * Runs the broker JVM on an already formatted storage (`state.dataDir`) and waits until it answers.
+ * Steps: 1. spawn detached with the run directory's server.properties; 2. record its pid in the
+ * run directory; 3. wait for metadata, then warm up the coordinators; 4. on failure stop it and
+ * throw with the log's tail.
+ */
+async function launch({ port, version, bootstrap, state, heap: heapOption, timeoutMs, began }) {
+  const f = files(port);
+  const heap = heapOption ?? process.env.KAFKA_HEAP_OPTS ?? '-Xmx1g -Xms256m';
   const jvm = [...heap.split(/\s+/).filter(Boolean), '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:+ExitOnOutOfMemoryError',
     '-Djava.awt.headless=true', `-Dlog4j2.configurationFile=${log4jConfigFile}`, `-Dsluice.kafka.port=${port}`];
   const logFd = openSync(f.log, 'a');
@@ -147,18 +159,43 @@ export async function startBroker(options = {}) {
   const pid = child.pid ?? 0;
   writeFileSync(f.pid, `${pid}\n`);
   writeFileSync(f.state, JSON.stringify({ ...state, pid }, null, 2));
-
-  let answeringMs = 0;
   try {
-    await waitForCluster([bootstrap], { timeoutMs: options.timeoutMs ?? 90_000, isAlive: () => !exited && isAlive(pid) });
-    answeringMs = Date.now() - began;
+    await waitForCluster([bootstrap], { timeoutMs: timeoutMs ?? 90_000, isAlive: () => !exited && isAlive(pid) });
+    const answeringMs = Date.now() - began;
     await warmUp([bootstrap]);
+    return { pid, answeringMs };
   } catch (err) {
     await stopBroker({ port });
     const reason = err instanceof Error ? err.message : String(err);
     throw new KafkaSetupError(`Kafka ${version} on ${bootstrap} failed to start: ${reason}\n--- tail of ${f.log} ---\n${logTail(port)}`, { cause: err });
   }
-  return { bootstrap, port, pid, version, logFile: f.log, dataDir, downloaded, reused: false, startMs: Date.now() - began, answeringMs, stop };
+}
+
+/**
+ * Restarts the broker on `port` and keeps its data (its logs, topics, committed offsets and
+ * transactions survive), as a crashed or rolled broker would come back.
+ * Steps: 1. stop the JVM (SIGTERM, or SIGKILL at once with `kill: true`) without touching the
+ * data directory; 2. launch it again on the same storage and ports; 3. wait until it answers.
+ * @param {{ port?: number, kill?: boolean, timeoutMs?: number, heap?: string }} [options]
+ * @returns {Promise<{ bootstrap: string, pid: number, restartMs: number }>}
+ */
+export async function restartBroker(options = {}) {
+  const began = Date.now();
+  const port = kafkaPort(options.port);
+  const state = readState(port);
+  if (!state?.dataDir || !existsSync(state.dataDir)) {
+    throw new KafkaSetupError(`no broker data on port ${port} to restart; start one first (node scripts/kafka.mjs start --port ${port})`);
+  }
+  if (state.pid && isAlive(state.pid) && isOurBroker(state.pid, port)) {
+    if (options.kill) {
+      process.kill(state.pid, 'SIGKILL');
+      for (let i = 0; i < 200 && isAlive(state.pid); i++) await new Promise((r) => setTimeout(r, 25));
+    } else {
+      await terminate(state.pid, { timeoutMs: options.timeoutMs ?? 10_000 });
+    }
+  }
+  const { pid } = await launch({ port, version: state.version, bootstrap: state.bootstrap, state, heap: options.heap, timeoutMs: options.timeoutMs, began });
+  return { bootstrap: state.bootstrap, pid, restartMs: Date.now() - began };
 }
 
 /**

@@ -1,0 +1,64 @@
+/**
+ * The broker scripts can restart a broker with its data kept (as a crashed broker
+ * comes back), which soaks need: committed transactional records and committed
+ * group offsets survive a SIGKILL of the broker and a restart.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Kafka, logLevel } from 'kafkajs';
+import { restartBroker, startBroker, type RunningBroker } from '../../scripts/kafka/broker.mjs';
+import { freePort } from '../../scripts/kafka/process.mjs';
+import { describeKafka } from '../helpers/kafka-env.js';
+
+describeKafka('broker restart keeps the data (scripts/kafka restartBroker)', () => {
+  let broker: RunningBroker;
+  beforeAll(async () => {
+    broker = await startBroker({ port: await freePort(), ownerPid: process.pid, heap: '-Xmx512m -Xms128m', log: () => {} });
+  }, 120_000);
+  afterAll(async () => {
+    await broker?.stop({ keepLog: false });
+  });
+
+  it('after a SIGKILL and a restart, committed records and group offsets are still there', async () => {
+    const kafka = () => new Kafka({ clientId: 'restart-test', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
+    const admin = kafka().admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: 'kept', numPartitions: 2 }], waitForLeaders: true });
+    const producer = kafka().producer({ transactionalId: 'restart-tx', idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    const txn = await producer.transaction();
+    await txn.send({ topic: 'kept', messages: Array.from({ length: 50 }, (_, i) => ({ key: `k${i}`, value: `v${i}`, partition: i % 2 })) });
+    await txn.commit();
+    await producer.disconnect();
+    await admin.setOffsets({ groupId: 'kept-group', topic: 'kept', partitions: [{ partition: 0, offset: '7' }] });
+    const before = await admin.fetchTopicOffsets('kept');
+    await admin.disconnect();
+
+    const restarted = await restartBroker({ port: broker.port, kill: true });
+    expect(restarted.pid).not.toBe(broker.pid);
+
+    const after = kafka().admin();
+    await after.connect();
+    expect((await after.fetchTopicOffsets('kept')).map((p) => p.high).sort()).toEqual(before.map((p) => p.high).sort());
+    const offsets = await after.fetchOffsets({ groupId: 'kept-group', topics: ['kept'] });
+    expect(offsets[0]?.partitions.find((p) => p.partition === 0)?.offset).toBe('7');
+    await after.disconnect();
+    const consumer = kafka().consumer({ groupId: 'restart-reader', readUncommitted: false });
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'kept', fromBeginning: true });
+    const values: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`read ${values.length} of 50 records after the restart`)), 30_000);
+      void consumer.run({
+        eachMessage: async ({ message }) => {
+          values.push(message.value?.toString() ?? '');
+          if (values.length === 50) {
+            clearTimeout(timer);
+            resolve();
+          }
+        },
+      });
+    });
+    await consumer.disconnect();
+    expect(new Set(values).size).toBe(50);
+  }, 120_000);
+});

@@ -7,7 +7,7 @@
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { FetchedBatch, GroupConsumerPort, TopicPartition } from '../../cluster/port.js';
-import { KafkaProtocolError, errorKindOf } from '../../errors.js';
+import { errorKindOf, taskReactionTo } from '../../errors.js';
 import { formatTaskId, type TopologyRuntime } from '../../processors/task-contract.js';
 import type { ResolvedConfig } from '../config.js';
 import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMetrics } from '../metrics.js';
@@ -28,15 +28,7 @@ export interface TaskManagerDeps {
   onFatal(error: Error): void;
 }
 
-const HANDLER_BROKEN = new Set(['HANDLER_THREW', 'HANDLER_FAILED', 'INVALID_HANDLER_ANSWER', 'HANDLER_INVALID_ANSWER']);
 const FENCED_RETRY_MS = 100;
-
-/** True for errors that stop the app whatever the policy: a broken handler, a fatal broker answer. */
-export function stopsTheApp(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  if (typeof code === 'string' && HANDLER_BROKEN.has(code)) return true;
-  return error instanceof KafkaProtocolError && error.kind === 'fatal';
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
@@ -188,11 +180,12 @@ export class TaskManager {
    * Recovery of a failed task:
    * 1. mark it failed (concurrent batches stop) and pause its partitions;
    * 2. close it dirty: abort its transaction, close processors and producer;
-   * 3. fencing: re-acquire it at once if still assigned (new producer, re-read offsets, seek);
-   *    a retriable error that escaped the clients' retries: the same after `taskRestartBackoffMs`;
-   *    a broken handler, a fatal broker error or policy SHUTDOWN_CLIENT: rewind its partitions to the
-   *    last committed offsets and stop the app (ERROR);
-   *    policy RESTART_TASK: wait `taskRestartBackoffMs`, then re-acquire it.
+   * 3. by the error's row of the classification table (`taskReactionTo`, src/errors.ts):
+   *    `reacquire` — fencing: re-acquire it at once if still assigned (new producer, re-read offsets, seek);
+   *    retriable or unknown outcome: the same after `taskRestartBackoffMs`;
+   *    `stop` (a broken handler, a fatal broker answer), or `policy` under SHUTDOWN_CLIENT: rewind its
+   *    partitions to the last committed offsets and stop the app (ERROR);
+   *    `policy` under RESTART_TASK: wait `taskRestartBackoffMs`, then re-acquire it.
    */
   async #onTaskFailure(task: RuntimeTask, error: unknown): Promise<void> {
     // 1. mark failed, pause
@@ -205,17 +198,19 @@ export class TaskManager {
       // The consumer may already be closing.
     }
     const kind = errorKindOf(error);
+    const reaction = taskReactionTo(error);
     // 2. close dirty
     await task.closeDirty().catch((closeError: unknown) => log.debug({ err: closeError }, 'dirty close failed'));
-    // 3. fencing / stop / restart
-    if (kind === 'fencing' || kind === 'retriable') {
+    // 3. re-acquire / stop / policy
+    if (reaction === 'reacquire') {
       const delay = kind === 'fencing' ? FENCED_RETRY_MS : config.taskRestartBackoffMs;
-      log.info({ err: error }, `task ${kind === 'fencing' ? 'migrated or its producer was fenced' : 'hit a retriable error'}; closed dirty, re-acquiring it in ${delay} ms if still assigned`);
+      const why = kind === 'fencing' ? 'migrated to another instance or its producer was fenced' : `hit a ${kind === 'retriable' ? 'retriable error' : 'write with an unknown outcome (transaction aborted)'}`;
+      log[kind === 'fencing' ? 'warn' : 'info']({ err: error }, `task ${why}; closed dirty, re-acquiring it in ${delay} ms if still assigned`);
       this.#metricsOf(task.id).restarts++;
       await sleep(delay);
       return this.#reacquire(task);
     }
-    if (stopsTheApp(error) || config.uncaughtExceptionPolicy === 'SHUTDOWN_CLIENT' || this.#closing) {
+    if (reaction === 'stop' || config.uncaughtExceptionPolicy === 'SHUTDOWN_CLIENT' || this.#closing) {
       log.error({ err: error }, `task failed; transaction aborted; stopping the app (uncaughtExceptionPolicy ${config.uncaughtExceptionPolicy})`);
       for (const tpo of task.committedOffsets) {
         try {

@@ -1,5 +1,6 @@
 /**
- * Public record, metadata, callback and option types of {@link TransactionalProducer}.
+ * Public record, metadata, callback, state and option types of the producer
+ * (`StreamsProducer`, and its public face `TransactionalProducer`).
  */
 import type { ClusterPort } from '../cluster/port.js';
 import type { Logger } from '../internal/logger.js';
@@ -33,14 +34,12 @@ export interface RecordMetadata {
  */
 export type SendCallback = (error: Error | null, metadata: RecordMetadata | null) => void;
 
-/** Options of {@link TransactionalProducer}. */
-export interface TransactionalProducerOptions {
+/** Options of a `StreamsProducer` (the cluster is given; `TransactionalProducer` also takes `bootstrapServers`). */
+export interface StreamsProducerOptions {
   /** With it the producer is transactional; without it, idempotent and non-transactional. */
   transactionalId?: string;
-  /** The cluster to use; otherwise one is created from `bootstrapServers` (kafkajs). */
-  cluster?: ClusterPort;
-  /** Brokers of a real Kafka cluster, used when `cluster` is absent. */
-  bootstrapServers?: string[];
+  /** The cluster to use. */
+  cluster: ClusterPort;
   /** How long a partition batch waits for more records before it is sent (ms), default 5. */
   lingerMs?: number;
   /** Target batch size in bytes, default 512 KiB; always capped under the topic's `max.message.bytes`. */
@@ -58,3 +57,28 @@ export interface TransactionalProducerOptions {
   /** pino logger; a child logger is derived from it. */
   logger?: Logger;
 }
+
+/** Names of the producer states. */
+export const ProducerState = {
+  /** Created; `initTransactions()` not called yet. */
+  UNINITIALIZED: 'UNINITIALIZED',
+  /** `initTransactions()` running (connect + InitProducerId). */
+  INITIALIZING: 'INITIALIZING',
+  /** Initialised, no transaction open (an idempotent producer sends here). */
+  READY: 'READY',
+  /** A transaction is open (also while `commitTransaction()` waits for pending sends). */
+  IN_TRANSACTION: 'IN_TRANSACTION',
+  /** EndTxn(commit) in flight. */
+  COMMITTING: 'COMMITTING',
+  /** Pending sends are being drained and EndTxn(abort) is in flight. */
+  ABORTING: 'ABORTING',
+  /** A NONE send failed (or `markAbortable`): only `abortTransaction()` is allowed. */
+  ABORTABLE_ERROR: 'ABORTABLE_ERROR',
+  /** Fenced or fatal: only `close()` is allowed; the producer must be recreated. */
+  FATAL_ERROR: 'FATAL_ERROR',
+  /** Closed. */
+  CLOSED: 'CLOSED',
+} as const;
+
+/** A producer state name. */
+export type ProducerStateName = (typeof ProducerState)[keyof typeof ProducerState];

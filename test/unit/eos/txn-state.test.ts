@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IllegalStateError } from '../../../src/errors.js';
-import { ProducerState, TxnStateMachine } from '../../../src/eos/internal/txn-state.js';
+import { ProducerState } from '../../../src/eos/producer-types.js';
+import { TxnStateMachine } from '../../../src/eos/streams-producer.js';
 
 describe('TxnStateMachine', () => {
   it('guards name the allowed states', () => {

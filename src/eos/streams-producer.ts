@@ -1,0 +1,431 @@
+/**
+ * `StreamsProducer`: a Java-style transactional (or idempotent) producer over
+ * the cluster port with KIP-1059's {@link TxnSendOption} (DESIGN.md §3). It is
+ * the one place that holds the transaction state: a guarded transition table
+ * (`src/internal/state-machine.ts`) plus the cause of the current error state.
+ * Batching and delivery are `internal/partition-sender.ts`.
+ */
+import type { AdminPort, ClusterPort, ProduceAck, ProduceBatch, RawProducerPort } from '../cluster/port.js';
+import { ConfigError, IllegalStateError, ProducerFencedError, TransactionAbortableError, errorKindOf, isProducerFenced } from '../errors.js';
+import { componentLogger, type Logger } from '../internal/logger.js';
+import { retryRetriable } from '../internal/retry.js';
+import { StateMachine, type TransitionTable } from '../internal/state-machine.js';
+import type { TopicPartitionOffset } from '../records/types.js';
+import { PartitionSender, type SenderOwner, type SenderSettings } from './internal/partition-sender.js';
+import { ProducerState, type ProducerRecord, type ProducerStateName, type RecordMetadata, type SendCallback, type StreamsProducerOptions } from './producer-types.js';
+import { TxnSendOption } from './txn-send-option.js';
+
+const S = ProducerState;
+
+/** Allowed transitions: from → to[]. */
+const TRANSITIONS: TransitionTable<ProducerStateName> = {
+  UNINITIALIZED: [S.INITIALIZING, S.FATAL_ERROR, S.CLOSED],
+  INITIALIZING: [S.READY, S.UNINITIALIZED, S.FATAL_ERROR, S.CLOSED],
+  READY: [S.IN_TRANSACTION, S.FATAL_ERROR, S.CLOSED],
+  IN_TRANSACTION: [S.COMMITTING, S.ABORTING, S.ABORTABLE_ERROR, S.FATAL_ERROR, S.CLOSED],
+  COMMITTING: [S.READY, S.FATAL_ERROR, S.CLOSED],
+  ABORTING: [S.READY, S.FATAL_ERROR, S.CLOSED],
+  ABORTABLE_ERROR: [S.ABORTING, S.FATAL_ERROR, S.CLOSED],
+  FATAL_ERROR: [S.CLOSED],
+  CLOSED: [],
+};
+
+/** Which states allow each method (the guard table). */
+const ALLOWED: Readonly<Record<string, readonly ProducerStateName[]>> = {
+  initTransactions: [S.UNINITIALIZED],
+  beginTransaction: [S.READY],
+  sendTransactional: [S.IN_TRANSACTION, S.ABORTABLE_ERROR, S.FATAL_ERROR],
+  sendIdempotent: [S.UNINITIALIZED, S.INITIALIZING, S.READY, S.FATAL_ERROR],
+  sendOffsetsToTransaction: [S.IN_TRANSACTION],
+  commitTransaction: [S.IN_TRANSACTION],
+  abortTransaction: [S.IN_TRANSACTION, S.ABORTABLE_ERROR],
+  markAbortable: [S.IN_TRANSACTION, S.ABORTABLE_ERROR, S.ABORTING, S.FATAL_ERROR],
+  flush: [S.UNINITIALIZED, S.INITIALIZING, S.READY, S.IN_TRANSACTION, S.COMMITTING, S.ABORTING, S.ABORTABLE_ERROR, S.FATAL_ERROR],
+};
+
+/**
+ * The producer's state and the cause of its error states: in ABORTABLE_ERROR
+ * the abortable error, in ABORTING the error unsent records get, in
+ * FATAL_ERROR the fatal error, in CLOSED the close error.
+ */
+export class TxnStateMachine extends StateMachine<ProducerStateName> {
+  /** Why the producer is in its current state (error states only). */
+  cause: Error | undefined;
+
+  constructor() {
+    super('TransactionalProducer', TRANSITIONS, S.UNINITIALIZED);
+  }
+
+  /** Throws `IllegalStateError` naming the allowed states unless `method` is allowed now. */
+  guard(method: string, label = method): void {
+    const allowed = ALLOWED[method] ?? [];
+    if (allowed.includes(this.state)) return;
+    throw new IllegalStateError(`Cannot call ${label}() in state ${this.state}; allowed in state(s): ${allowed.join(', ') || 'none'}`);
+  }
+
+  /** Moves to `to` with `cause` (a no-op when already there); throws `IllegalStateError` when the table forbids it. */
+  override transition(to: ProducerStateName, cause?: Error): void {
+    if (this.state === to) return;
+    if (!this.canTransitionTo(to)) {
+      throw new IllegalStateError(`Invalid producer state transition ${this.state} -> ${to}; from ${this.state} allowed: ${TRANSITIONS[this.state].join(', ') || 'none'}`);
+    }
+    super.transition(to);
+    this.cause = cause;
+  }
+
+  /** The cause when in `state`, else undefined. */
+  causeIn(...states: ProducerStateName[]): Error | undefined {
+    return states.includes(this.state) ? this.cause : undefined;
+  }
+}
+
+/**
+ * A transactional (or, without `transactionalId`, idempotent) producer; see
+ * `TransactionalProducer` (its public face) for the contract.
+ */
+export class StreamsProducer {
+  readonly #options: StreamsProducerOptions;
+  readonly #settings: SenderSettings;
+  readonly #sm = new TxnStateMachine();
+  readonly #log: Logger;
+  readonly #sender: PartitionSender;
+  #raw: RawProducerPort | undefined;
+  #admin: AdminPort | undefined;
+  /** The raw producer's beginTransaction of the open transaction: every request of it waits for it. */
+  #begun: Promise<void> | undefined;
+  /** Set when a write was given up with an unknown outcome: the epoch must be bumped (new raw producer) before reuse. */
+  #epochBumpNeeded = false;
+  #init: Promise<void> | undefined;
+  #ending: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: StreamsProducerOptions) {
+    if (!options.cluster) throw new ConfigError('A producer needs `cluster` (a ClusterPort, e.g. an EmbeddedKafkaCluster) or `bootstrapServers`');
+    this.#options = options;
+    this.#settings = resolveSettings(options);
+    this.#log = componentLogger('transactional-producer', options.logger, { transactionalId: options.transactionalId });
+    const owner: SenderOwner = {
+      admin: () => this.#admin ?? notInitialised(),
+      produce: (batch) => this.#produce(batch),
+      stopError: () => this.#sm.causeIn(S.FATAL_ERROR, S.ABORTING, S.CLOSED),
+      fatalError: () => this.#sm.causeIn(S.FATAL_ERROR),
+      recordFailed: (error, option) => {
+        // NONE, or a write that may be in the log: the transaction can only abort (whatever the option)
+        const unknownOutcome = errorKindOf(error) === 'unknown_outcome';
+        if (option === TxnSendOption.NONE || unknownOutcome) this.#toAbortable(error);
+        if (unknownOutcome) this.#epochBumpNeeded = true;
+      },
+      toFatal: (error) => this.#toFatal(error),
+      ready: () => this.#init ?? Promise.resolve(),
+    };
+    this.#sender = new PartitionSender(this.#settings, owner);
+  }
+
+  /** The current state (`UNINITIALIZED`, `READY`, `IN_TRANSACTION`, `ABORTABLE_ERROR`, `FATAL_ERROR`, ...). */
+  get state(): ProducerStateName {
+    return this.#sm.state;
+  }
+
+  /** The transactional id, if any. */
+  get transactionalId(): string | undefined {
+    return this.#options.transactionalId;
+  }
+
+  /** True when the producer has a transactional id. */
+  get transactional(): boolean {
+    return this.#options.transactionalId !== undefined;
+  }
+
+  /** Records sent and not yet settled. */
+  get pendingSends(): number {
+    return this.#sender.pending;
+  }
+
+  /**
+   * Connects and, for a transactional producer, runs InitProducerId (older
+   * producers of the id are fenced, their open transaction completed or
+   * aborted). Allowed in UNINITIALIZED. A retriable failure returns to
+   * UNINITIALIZED (call again); any other is fatal.
+   */
+  initTransactions(): Promise<void> {
+    try {
+      this.#sm.guard('initTransactions');
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.#sm.transition(S.INITIALIZING);
+    this.#init = (async () => {
+      try {
+        await this.#connect();
+        if (this.#sm.state === S.INITIALIZING) this.#sm.transition(S.READY);
+      } catch (error) {
+        if (errorKindOf(error) !== 'retriable' || this.#sm.state !== S.INITIALIZING) throw this.#toFatal(error);
+        await this.#closeClients();
+        this.#sm.transition(S.UNINITIALIZED);
+        throw error;
+      }
+    })();
+    this.#init.catch(() => undefined);
+    return this.#init;
+  }
+
+  /** Opens a transaction. Synchronous, as in Java. Allowed in READY of a transactional producer. */
+  beginTransaction(): void {
+    if (!this.transactional) throw new IllegalStateError('beginTransaction() needs a transactional producer: set `transactionalId` (state READY)');
+    this.#sm.guard('beginTransaction');
+    const begin = (this.#raw ?? notInitialised()).beginTransaction();
+    begin.catch(() => undefined);
+    this.#begun = begin;
+    this.#sm.transition(S.IN_TRANSACTION);
+  }
+
+  /**
+   * Sends a record: resolves with its metadata once written, rejects with the
+   * record's own error; the callback runs once, before the record counts as
+   * settled for `flush()` / `commitTransaction()`. Throws `IllegalStateError`
+   * synchronously (before any I/O) for `IGNORE_SEND_ERRORS` outside a
+   * transaction, for a transactional producer outside a transaction, after close.
+   */
+  send(record: ProducerRecord, callback?: SendCallback, option: TxnSendOption = TxnSendOption.NONE): Promise<RecordMetadata> {
+    // 1. the option and the state guard
+    if (option !== TxnSendOption.NONE && option !== TxnSendOption.IGNORE_SEND_ERRORS) {
+      throw new ConfigError(`Unknown TxnSendOption '${String(option)}': use 'NONE' or 'IGNORE_SEND_ERRORS'`);
+    }
+    this.#guardSend(option);
+    // 2. a transaction that can only abort (or a fatal producer) takes no more records
+    const refused = this.#sm.causeIn(S.FATAL_ERROR, S.ABORTABLE_ERROR);
+    if (refused) return this.#sender.refuse(callback, option, refused);
+    // 3. an idempotent producer connects lazily
+    if (this.#sm.state === S.UNINITIALIZED) void this.initTransactions().catch(() => undefined);
+    // 4. validate, partition, batch, deliver
+    return this.#sender.submit(record, callback, option);
+  }
+
+  /** Adds consumer offsets to the open transaction. Allowed in IN_TRANSACTION; rejects with the abortable or fatal cause otherwise. */
+  async sendOffsetsToTransaction(offsets: TopicPartitionOffset[], groupId: string): Promise<void> {
+    this.#throwIfFailed();
+    this.#sm.guard('sendOffsetsToTransaction');
+    try {
+      await retryRetriable(async () => {
+        await this.#begun;
+        await (this.#raw ?? notInitialised()).sendOffsets(groupId, offsets);
+      }, this.#settings);
+    } catch (error) {
+      const kind = errorKindOf(error);
+      if (kind === 'fencing' || kind === 'fatal') throw this.#toFatal(error);
+      this.#toAbortable(error as Error);
+      throw error;
+    }
+  }
+
+  /**
+   * Commits the open transaction:
+   * 1. refuse unless IN_TRANSACTION (rejects with the abortable or fatal cause);
+   * 2. seal every batch and wait until no send is pending (callbacks may add sends);
+   * 3. if a record failed with NONE (or an unknown outcome, or `markAbortable`), reject with that cause; state stays ABORTABLE_ERROR;
+   * 4. EndTxn(commit): a failure here is fatal (the producer must be recreated);
+   * 5. state READY.
+   */
+  async commitTransaction(): Promise<void> {
+    // 1.
+    this.#throwIfFailed();
+    this.#sm.guard('commitTransaction');
+    if (this.#ending) throw new IllegalStateError('commitTransaction() is already in progress (state IN_TRANSACTION)');
+    await this.#exclusive(async () => {
+      // 2.
+      await this.#sender.flush();
+      // 3.
+      this.#throwIfFailed();
+      // 4.
+      this.#sm.transition(S.COMMITTING);
+      await this.#endTxn('commit');
+      // 5.
+      if (this.#sm.state === S.COMMITTING) this.#sm.transition(S.READY);
+    });
+  }
+
+  /**
+   * Aborts the open transaction; allowed in IN_TRANSACTION and ABORTABLE_ERROR:
+   * 1. state ABORTING: records not yet handed to the broker fail with TransactionAbortableError;
+   * 2. wait for the batches in flight;
+   * 3. EndTxn(abort): a failure here is fatal;
+   * 4. after a write with an unknown outcome, bump the epoch (a new raw producer: InitProducerId resets its sequences);
+   * 5. state READY.
+   */
+  async abortTransaction(): Promise<void> {
+    const fatal = this.#sm.causeIn(S.FATAL_ERROR);
+    if (fatal) throw fatal;
+    this.#sm.guard('abortTransaction');
+    if (this.#ending) throw new IllegalStateError('commitTransaction() is in progress; abort after it settles (state ABORTABLE_ERROR)');
+    await this.#exclusive(async () => {
+      // 1.
+      const aborting = new TransactionAbortableError('The transaction was aborted before this record was sent', { cause: this.#sm.causeIn(S.ABORTABLE_ERROR) });
+      this.#sm.transition(S.ABORTING, aborting);
+      this.#sender.failUnsent(aborting);
+      // 2.
+      await this.#sender.flush();
+      const fatalNow = this.#sm.causeIn(S.FATAL_ERROR);
+      if (fatalNow) throw fatalNow;
+      // 3.
+      await this.#endTxn('abort');
+      // 4.
+      if (this.#epochBumpNeeded) await this.#bumpEpoch();
+      // 5.
+      if (this.#sm.state === S.ABORTING) this.#sm.transition(S.READY);
+    });
+  }
+
+  /** Seals every batch and waits until every pending send settled (callbacks included). Never rejects for record failures. */
+  async flush(): Promise<void> {
+    this.#sm.guard('flush');
+    await this.#sender.flush();
+  }
+
+  /**
+   * Puts the open transaction into ABORTABLE_ERROR exactly as a failed NONE
+   * send does (e.g. a production handler answered FAIL). Allowed in
+   * IN_TRANSACTION (a no-op in ABORTABLE_ERROR, ABORTING, FATAL_ERROR).
+   */
+  markAbortable(error: Error): void {
+    this.#sm.guard('markAbortable');
+    this.#toAbortable(error);
+  }
+
+  /** Closes the producer; allowed in every state, idempotent. An open transaction is aborted (best effort); unsent records fail. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.#ending?.catch(() => undefined);
+      const state = this.#sm.state;
+      if (state === S.IN_TRANSACTION || state === S.ABORTABLE_ERROR) {
+        await this.abortTransaction().catch((error: unknown) => this.#log.warn({ err: error }, 'abort on close failed'));
+      } else if (state !== S.FATAL_ERROR) {
+        await this.#sender.flush();
+      }
+      const closed = new IllegalStateError('The producer was closed before this record was sent (state CLOSED)');
+      this.#sm.transition(S.CLOSED, closed);
+      this.#sender.failUnsent(closed);
+      await this.#init?.catch(() => undefined);
+      await this.#closeClients();
+    })();
+    return this.#closing;
+  }
+
+  #guardSend(option: TxnSendOption): void {
+    const inTxn = this.#sm.state === S.IN_TRANSACTION || this.#sm.state === S.ABORTABLE_ERROR || this.#sm.state === S.FATAL_ERROR;
+    if (option === TxnSendOption.IGNORE_SEND_ERRORS && !(this.transactional && inTxn)) {
+      throw new IllegalStateError(
+        'send() with TxnSendOption.IGNORE_SEND_ERRORS is only allowed inside a transaction (state IN_TRANSACTION of a producer with a transactionalId); ' +
+          `this producer is ${this.transactional ? `in state ${this.#sm.state}` : 'not transactional'}`,
+      );
+    }
+    this.#sm.guard(this.transactional ? 'sendTransactional' : 'sendIdempotent', 'send');
+  }
+
+  #throwIfFailed(): void {
+    const cause = this.#sm.causeIn(S.FATAL_ERROR, S.ABORTABLE_ERROR);
+    if (cause) throw cause;
+  }
+
+  /** IN_TRANSACTION → ABORTABLE_ERROR with `error` as cause; a no-op in any other state. */
+  #toAbortable(error: Error): void {
+    if (this.#sm.state !== S.IN_TRANSACTION) return;
+    const cause = error instanceof TransactionAbortableError ? error : new TransactionAbortableError(`The transaction can only be aborted: ${error.message}`, { cause: error });
+    this.#sm.transition(S.ABORTABLE_ERROR, cause);
+    this.#log.warn({ err: error }, 'transaction moved to ABORTABLE_ERROR');
+  }
+
+  /** Any state → FATAL_ERROR (the first cause wins); producer fencing becomes `ProducerFencedError`. Returns the error every record gets. */
+  #toFatal(thrown: unknown): Error {
+    const fatal = this.#sm.causeIn(S.FATAL_ERROR);
+    if (fatal) return fatal;
+    let error = thrown instanceof Error ? thrown : new Error(String(thrown));
+    if (this.#sm.state === S.CLOSED) return error;
+    if (errorKindOf(error) === 'fencing' && !(error instanceof ProducerFencedError)) {
+      const id = this.transactionalId ? ` '${this.transactionalId}'` : '';
+      error = new ProducerFencedError(`Producer${id} was fenced or lost its producer state (${error.message}); close it and create a new one`, { cause: error });
+    }
+    this.#sm.transition(S.FATAL_ERROR, error);
+    // Fencing is how a task moves to another instance: expected, logged once per task by the runtime.
+    this.#log[isProducerFenced(error) ? 'debug' : 'error']({ err: error }, 'producer moved to FATAL_ERROR');
+    this.#sender.failUnsent(error);
+    return error;
+  }
+
+  async #connect(): Promise<void> {
+    const cluster = this.#options.cluster;
+    this.#admin ??= cluster.admin();
+    this.#raw = cluster.producer({
+      transactionalId: this.#options.transactionalId,
+      transactionTimeoutMs: this.#options.transactionTimeoutMs,
+      clientId: this.#options.transactionalId ?? 'sluice-idempotent-producer',
+    });
+    await this.#raw.connect();
+  }
+
+  /** A new raw producer with the same id: InitProducerId bumps the epoch and resets every sequence (Java's epoch bump, KIP-360). */
+  async #bumpEpoch(): Promise<void> {
+    this.#epochBumpNeeded = false;
+    await this.#raw?.close().catch(() => undefined);
+    try {
+      await this.#connect();
+    } catch (error) {
+      throw this.#toFatal(error);
+    }
+  }
+
+  async #produce(batch: ProduceBatch): Promise<ProduceAck> {
+    await this.#begun;
+    if (this.#epochBumpNeeded && !this.transactional) await this.#bumpEpoch();
+    return (this.#raw ?? notInitialised()).produce(batch);
+  }
+
+  /** EndTxn(commit | abort); any failure is fatal (the raw producer is unusable afterwards). */
+  async #endTxn(kind: 'commit' | 'abort'): Promise<void> {
+    try {
+      await this.#begun;
+      const raw = this.#raw ?? notInitialised();
+      await (kind === 'commit' ? raw.commitTransaction() : raw.abortTransaction());
+      this.#begun = undefined;
+    } catch (error) {
+      throw this.#toFatal(error);
+    }
+  }
+
+  /** Runs a commit or abort; one at a time. */
+  async #exclusive(run: () => Promise<void>): Promise<void> {
+    const p = run();
+    this.#ending = p;
+    try {
+      await p;
+    } finally {
+      this.#ending = undefined;
+    }
+  }
+
+  async #closeClients(): Promise<void> {
+    await Promise.allSettled([this.#raw?.close(), this.#admin?.close()]);
+  }
+}
+
+function notInitialised(): never {
+  throw new IllegalStateError('The producer is not initialised: call initTransactions() first (state UNINITIALIZED)');
+}
+
+/** Defaults (linger 5 ms, batch 512 KiB, request 1 MiB, delivery 120 s, back-off 100 ms, 8 partitions in flight), validated. */
+function resolveSettings(options: StreamsProducerOptions): SenderSettings {
+  const settings: SenderSettings = {
+    lingerMs: options.lingerMs ?? 5,
+    batchBytes: options.batchBytes ?? 512 * 1024,
+    maxRequestSize: options.maxRequestSize ?? 1048576,
+    deliveryTimeoutMs: options.deliveryTimeoutMs ?? 120_000,
+    retryBackoffMs: options.retryBackoffMs ?? 100,
+    maxInFlightPartitions: options.maxInFlightPartitions ?? 8,
+  };
+  for (const [key, value] of Object.entries(settings)) {
+    const min = key === 'lingerMs' || key === 'retryBackoffMs' ? 0 : 1;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+      throw new ConfigError(`TransactionalProducer option '${key}' must be a number >= ${min}, got ${String(value)}`);
+    }
+  }
+  return settings;
+}

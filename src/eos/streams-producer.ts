@@ -5,7 +5,7 @@
  * (`src/internal/state-machine.ts`) plus the cause of the current error state.
  * Batching and delivery are `internal/partition-sender.ts`.
  */
-import type { AdminPort, ClusterPort, ProduceAck, ProduceBatch, RawProducerPort } from '../cluster/port.js';
+import type { AdminPort, ProduceAck, ProduceBatch, RawProducerPort } from '../cluster/port.js';
 import { ConfigError, IllegalStateError, ProducerFencedError, TransactionAbortableError, errorKindOf, isProducerFenced } from '../errors.js';
 import { componentLogger, type Logger } from '../internal/logger.js';
 import { retryRetriable } from '../internal/retry.js';

@@ -204,7 +204,7 @@ export class TaskManager {
     // 3. re-acquire / stop / policy
     if (reaction === 'reacquire') {
       const delay = kind === 'fencing' ? FENCED_RETRY_MS : config.taskRestartBackoffMs;
-      const why = kind === 'fencing' ? 'migrated to another instance or its producer was fenced' : `hit a ${kind === 'retriable' ? 'retriable error' : 'write with an unknown outcome (transaction aborted)'}`;
+      const why = kind === 'fencing' ? 'moved to another instance (its producer was fenced by a newer owner)' : `hit a ${kind === 'retriable' ? 'retriable error' : 'write with an unknown outcome (transaction aborted)'}`;
       log[kind === 'fencing' ? 'warn' : 'info']({ err: error }, `task ${why}; closed dirty, re-acquiring it in ${delay} ms if still assigned`);
       this.#metricsOf(task.id).restarts++;
       await sleep(delay);

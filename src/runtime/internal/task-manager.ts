@@ -12,9 +12,8 @@ import { formatTaskId, type TopologyRuntime } from '../../processors/task-contra
 import type { ResolvedConfig } from '../config.js';
 import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMetrics } from '../metrics.js';
 import { componentLogger } from '../../internal/logger.js';
-import { RuntimeTask } from './runtime-task.js';
+import { TaskExecutor, type TaskProducerFactory } from './task-executor.js';
 import { tpKey } from './task-state.js';
-import type { TaskProducerFactory } from './task-producer.js';
 
 /** What the task manager needs from the app. */
 export interface TaskManagerDeps {
@@ -34,7 +33,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /** See the module comment. */
 export class TaskManager {
-  readonly #tasks = new Map<string, RuntimeTask>();
+  readonly #tasks = new Map<string, TaskExecutor>();
   readonly #assigned = new Set<string>();
   readonly #metrics = new Map<string, TaskMetrics>();
   readonly #lifecycle = new PQueue({ concurrency: 1 });
@@ -156,7 +155,7 @@ export class TaskManager {
     const info = this.deps.topology.subtopologies.find((s) => s.id === sub);
     const partitions = (info?.sourceTopics ?? []).map((topic) => ({ topic, partition })).filter((tp) => this.#assigned.has(tpKey(tp)));
     if (partitions.length === 0) return;
-    const task = new RuntimeTask({
+    const task = new TaskExecutor({
       taskId: { subtopology: sub, partition },
       id,
       partitions,
@@ -187,7 +186,7 @@ export class TaskManager {
    *    partitions to the last committed offsets and stop the app (ERROR);
    *    `policy` under RESTART_TASK: wait `taskRestartBackoffMs`, then re-acquire it.
    */
-  async #onTaskFailure(task: RuntimeTask, error: unknown): Promise<void> {
+  async #onTaskFailure(task: TaskExecutor, error: unknown): Promise<void> {
     // 1. mark failed, pause
     if (!task.markFailed()) return;
     const log = this.#log(task.id);
@@ -229,7 +228,7 @@ export class TaskManager {
   }
 
   /** Replaces a failed task by a fresh one if it is still this instance's and still assigned. */
-  #reacquire(old: RuntimeTask): Promise<void> {
+  #reacquire(old: TaskExecutor): Promise<void> {
     return this.#lifecycle.add(async () => {
       if (this.#closing || this.#tasks.get(old.id) !== old) return;
       this.#tasks.delete(old.id);

@@ -212,8 +212,9 @@ export class KafkaJsRawProducer implements RawProducerPort {
   private fail(error: unknown, context: string, fatal: boolean): StreamsError {
     const mapped = mapProducerError(error, context);
     if (fatal || isProducerFencing(mapped)) {
-      this.unusable = mapped;
-      this.logger.warn({ err: mapped, transactionalId: this.transactionalId }, 'producer is unusable');
+      // Once per producer; fencing is how a task moves to another instance (the runtime logs that once per task at WARN).
+      if (!this.unusable) this.logger[isProducerFencing(mapped) ? 'debug' : 'warn']({ err: mapped, transactionalId: this.transactionalId }, 'producer is unusable');
+      this.unusable ??= mapped;
     }
     return mapped;
   }

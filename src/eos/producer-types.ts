@@ -3,7 +3,9 @@
  * (`StreamsProducer`, and its public face `TransactionalProducer`).
  */
 import type { ClusterPort } from '../cluster/port.js';
+import { ConfigError } from '../errors.js';
 import type { Logger } from '../internal/logger.js';
+import type { TransitionTable } from '../internal/state-machine.js';
 
 /** A record to send. Keys and values are already bytes or strings (UTF-8 encoded on send). */
 export interface ProducerRecord {
@@ -82,3 +84,53 @@ export const ProducerState = {
 
 /** A producer state name. */
 export type ProducerStateName = (typeof ProducerState)[keyof typeof ProducerState];
+
+const S = ProducerState;
+
+/** The producer's transition table (used by `TxnStateMachine` in streams-producer.ts): from → to[]. */
+export const PRODUCER_TRANSITIONS: TransitionTable<ProducerStateName> = {
+  UNINITIALIZED: [S.INITIALIZING, S.FATAL_ERROR, S.CLOSED],
+  INITIALIZING: [S.READY, S.UNINITIALIZED, S.FATAL_ERROR, S.CLOSED],
+  READY: [S.IN_TRANSACTION, S.FATAL_ERROR, S.CLOSED],
+  IN_TRANSACTION: [S.COMMITTING, S.ABORTING, S.ABORTABLE_ERROR, S.FATAL_ERROR, S.CLOSED],
+  COMMITTING: [S.READY, S.FATAL_ERROR, S.CLOSED],
+  ABORTING: [S.READY, S.FATAL_ERROR, S.CLOSED],
+  ABORTABLE_ERROR: [S.ABORTING, S.FATAL_ERROR, S.CLOSED],
+  FATAL_ERROR: [S.CLOSED],
+  CLOSED: [],
+};
+
+/** Which states allow each producer method (the guard table). */
+export const PRODUCER_GUARDS: Readonly<Record<string, readonly ProducerStateName[]>> = {
+  initTransactions: [S.UNINITIALIZED],
+  beginTransaction: [S.READY],
+  sendTransactional: [S.IN_TRANSACTION, S.ABORTABLE_ERROR, S.FATAL_ERROR],
+  sendIdempotent: [S.UNINITIALIZED, S.INITIALIZING, S.READY, S.FATAL_ERROR],
+  sendOffsetsToTransaction: [S.IN_TRANSACTION],
+  commitTransaction: [S.IN_TRANSACTION],
+  abortTransaction: [S.IN_TRANSACTION, S.ABORTABLE_ERROR],
+  markAbortable: [S.IN_TRANSACTION, S.ABORTABLE_ERROR, S.ABORTING, S.FATAL_ERROR],
+  flush: [S.UNINITIALIZED, S.INITIALIZING, S.READY, S.IN_TRANSACTION, S.COMMITTING, S.ABORTING, S.ABORTABLE_ERROR, S.FATAL_ERROR],
+};
+
+/** The numeric options of {@link StreamsProducerOptions}, resolved. */
+export type ProducerSettings = Required<Pick<StreamsProducerOptions, 'lingerMs' | 'batchBytes' | 'maxRequestSize' | 'deliveryTimeoutMs' | 'retryBackoffMs' | 'maxInFlightPartitions'>>;
+
+/** Defaults (linger 5 ms, batch 512 KiB, request 1 MiB, delivery 120 s, back-off 100 ms, 8 partitions in flight), validated. */
+export function resolveSettings(options: StreamsProducerOptions): ProducerSettings {
+  const settings: ProducerSettings = {
+    lingerMs: options.lingerMs ?? 5,
+    batchBytes: options.batchBytes ?? 512 * 1024,
+    maxRequestSize: options.maxRequestSize ?? 1048576,
+    deliveryTimeoutMs: options.deliveryTimeoutMs ?? 120_000,
+    retryBackoffMs: options.retryBackoffMs ?? 100,
+    maxInFlightPartitions: options.maxInFlightPartitions ?? 8,
+  };
+  for (const [key, value] of Object.entries(settings)) {
+    const min = key === 'lingerMs' || key === 'retryBackoffMs' ? 0 : 1;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+      throw new ConfigError(`TransactionalProducer option '${key}' must be a number >= ${min}, got ${String(value)}`);
+    }
+  }
+  return settings;
+}

@@ -9,56 +9,25 @@ import type { AdminPort, ProduceAck, ProduceBatch, RawProducerPort } from '../cl
 import { ConfigError, IllegalStateError, ProducerFencedError, TransactionAbortableError, errorKindOf, isProducerFenced } from '../errors.js';
 import { componentLogger, type Logger } from '../internal/logger.js';
 import { retryRetriable } from '../internal/retry.js';
-import { StateMachine, type TransitionTable } from '../internal/state-machine.js';
+import { StateMachine } from '../internal/state-machine.js';
 import type { TopicPartitionOffset } from '../records/types.js';
-import { PartitionSender, type SenderOwner, type SenderSettings } from './internal/partition-sender.js';
-import { ProducerState, type ProducerRecord, type ProducerStateName, type RecordMetadata, type SendCallback, type StreamsProducerOptions } from './producer-types.js';
+import { PartitionSender, type SenderOwner } from './internal/partition-sender.js';
+import { PRODUCER_GUARDS, PRODUCER_TRANSITIONS, ProducerState, resolveSettings, type ProducerRecord, type ProducerSettings, type ProducerStateName, type RecordMetadata, type SendCallback, type StreamsProducerOptions } from './producer-types.js';
 import { TxnSendOption } from './txn-send-option.js';
 
 const S = ProducerState;
 
-/** Allowed transitions: from → to[]. */
-const TRANSITIONS: TransitionTable<ProducerStateName> = {
-  UNINITIALIZED: [S.INITIALIZING, S.FATAL_ERROR, S.CLOSED],
-  INITIALIZING: [S.READY, S.UNINITIALIZED, S.FATAL_ERROR, S.CLOSED],
-  READY: [S.IN_TRANSACTION, S.FATAL_ERROR, S.CLOSED],
-  IN_TRANSACTION: [S.COMMITTING, S.ABORTING, S.ABORTABLE_ERROR, S.FATAL_ERROR, S.CLOSED],
-  COMMITTING: [S.READY, S.FATAL_ERROR, S.CLOSED],
-  ABORTING: [S.READY, S.FATAL_ERROR, S.CLOSED],
-  ABORTABLE_ERROR: [S.ABORTING, S.FATAL_ERROR, S.CLOSED],
-  FATAL_ERROR: [S.CLOSED],
-  CLOSED: [],
-};
-
-/** Which states allow each method (the guard table). */
-const ALLOWED: Readonly<Record<string, readonly ProducerStateName[]>> = {
-  initTransactions: [S.UNINITIALIZED],
-  beginTransaction: [S.READY],
-  sendTransactional: [S.IN_TRANSACTION, S.ABORTABLE_ERROR, S.FATAL_ERROR],
-  sendIdempotent: [S.UNINITIALIZED, S.INITIALIZING, S.READY, S.FATAL_ERROR],
-  sendOffsetsToTransaction: [S.IN_TRANSACTION],
-  commitTransaction: [S.IN_TRANSACTION],
-  abortTransaction: [S.IN_TRANSACTION, S.ABORTABLE_ERROR],
-  markAbortable: [S.IN_TRANSACTION, S.ABORTABLE_ERROR, S.ABORTING, S.FATAL_ERROR],
-  flush: [S.UNINITIALIZED, S.INITIALIZING, S.READY, S.IN_TRANSACTION, S.COMMITTING, S.ABORTING, S.ABORTABLE_ERROR, S.FATAL_ERROR],
-};
-
-/**
- * The producer's state and the cause of its error states: in ABORTABLE_ERROR
- * the abortable error, in ABORTING the error unsent records get, in
- * FATAL_ERROR the fatal error, in CLOSED the close error.
- */
+/** The producer's state, and the cause of it: the abortable error, the error unsent records get while ABORTING, the fatal error, the close error. */
 export class TxnStateMachine extends StateMachine<ProducerStateName> {
   /** Why the producer is in its current state (error states only). */
   cause: Error | undefined;
-
   constructor() {
-    super('TransactionalProducer', TRANSITIONS, S.UNINITIALIZED);
+    super('TransactionalProducer', PRODUCER_TRANSITIONS, S.UNINITIALIZED);
   }
 
   /** Throws `IllegalStateError` naming the allowed states unless `method` is allowed now. */
   guard(method: string, label = method): void {
-    const allowed = ALLOWED[method] ?? [];
+    const allowed = PRODUCER_GUARDS[method] ?? [];
     if (allowed.includes(this.state)) return;
     throw new IllegalStateError(`Cannot call ${label}() in state ${this.state}; allowed in state(s): ${allowed.join(', ') || 'none'}`);
   }
@@ -67,7 +36,7 @@ export class TxnStateMachine extends StateMachine<ProducerStateName> {
   override transition(to: ProducerStateName, cause?: Error): void {
     if (this.state === to) return;
     if (!this.canTransitionTo(to)) {
-      throw new IllegalStateError(`Invalid producer state transition ${this.state} -> ${to}; from ${this.state} allowed: ${TRANSITIONS[this.state].join(', ') || 'none'}`);
+      throw new IllegalStateError(`Invalid producer state transition ${this.state} -> ${to}; from ${this.state} allowed: ${PRODUCER_TRANSITIONS[this.state].join(', ') || 'none'}`);
     }
     super.transition(to);
     this.cause = cause;
@@ -79,13 +48,10 @@ export class TxnStateMachine extends StateMachine<ProducerStateName> {
   }
 }
 
-/**
- * A transactional (or, without `transactionalId`, idempotent) producer; see
- * `TransactionalProducer` (its public face) for the contract.
- */
+/** A transactional (or, without `transactionalId`, idempotent) producer; the contract is `TransactionalProducer`'s (its public face). */
 export class StreamsProducer {
   readonly #options: StreamsProducerOptions;
-  readonly #settings: SenderSettings;
+  readonly #settings: ProducerSettings;
   readonly #sm = new TxnStateMachine();
   readonly #log: Logger;
   readonly #sender: PartitionSender;
@@ -122,31 +88,15 @@ export class StreamsProducer {
   }
 
   /** The current state (`UNINITIALIZED`, `READY`, `IN_TRANSACTION`, `ABORTABLE_ERROR`, `FATAL_ERROR`, ...). */
-  get state(): ProducerStateName {
-    return this.#sm.state;
-  }
-
+  get state(): ProducerStateName { return this.#sm.state; }
   /** The transactional id, if any. */
-  get transactionalId(): string | undefined {
-    return this.#options.transactionalId;
-  }
-
+  get transactionalId(): string | undefined { return this.#options.transactionalId; }
   /** True when the producer has a transactional id. */
-  get transactional(): boolean {
-    return this.#options.transactionalId !== undefined;
-  }
-
+  get transactional(): boolean { return this.#options.transactionalId !== undefined; }
   /** Records sent and not yet settled. */
-  get pendingSends(): number {
-    return this.#sender.pending;
-  }
+  get pendingSends(): number { return this.#sender.pending; }
 
-  /**
-   * Connects and, for a transactional producer, runs InitProducerId (older
-   * producers of the id are fenced, their open transaction completed or
-   * aborted). Allowed in UNINITIALIZED. A retriable failure returns to
-   * UNINITIALIZED (call again); any other is fatal.
-   */
+  /** Connect + InitProducerId (fences older producers of the id). UNINITIALIZED only; a retriable failure returns there, any other is fatal. */
   initTransactions(): Promise<void> {
     try {
       this.#sm.guard('initTransactions');
@@ -180,11 +130,9 @@ export class StreamsProducer {
   }
 
   /**
-   * Sends a record: resolves with its metadata once written, rejects with the
-   * record's own error; the callback runs once, before the record counts as
-   * settled for `flush()` / `commitTransaction()`. Throws `IllegalStateError`
-   * synchronously (before any I/O) for `IGNORE_SEND_ERRORS` outside a
-   * transaction, for a transactional producer outside a transaction, after close.
+   * Sends a record (see `TransactionalProducer`): resolves with its metadata, rejects with its own error;
+   * throws `IllegalStateError` synchronously for IGNORE_SEND_ERRORS outside a transaction, any send of a
+   * transactional producer outside one, and after close.
    */
   send(record: ProducerRecord, callback?: SendCallback, option: TxnSendOption = TxnSendOption.NONE): Promise<RecordMetadata> {
     // 1. the option and the state guard
@@ -281,11 +229,7 @@ export class StreamsProducer {
     await this.#sender.flush();
   }
 
-  /**
-   * Puts the open transaction into ABORTABLE_ERROR exactly as a failed NONE
-   * send does (e.g. a production handler answered FAIL). Allowed in
-   * IN_TRANSACTION (a no-op in ABORTABLE_ERROR, ABORTING, FATAL_ERROR).
-   */
+  /** ABORTABLE_ERROR exactly as a failed NONE send (a handler answered FAIL); a no-op in ABORTABLE_ERROR, ABORTING, FATAL_ERROR. */
   markAbortable(error: Error): void {
     this.#sm.guard('markAbortable');
     this.#toAbortable(error);
@@ -321,6 +265,7 @@ export class StreamsProducer {
     this.#sm.guard(this.transactional ? 'sendTransactional' : 'sendIdempotent', 'send');
   }
 
+  /** Throws the fatal, else the abortable cause. */
   #throwIfFailed(): void {
     const cause = this.#sm.causeIn(S.FATAL_ERROR, S.ABORTABLE_ERROR);
     if (cause) throw cause;
@@ -375,7 +320,6 @@ export class StreamsProducer {
 
   async #produce(batch: ProduceBatch): Promise<ProduceAck> {
     await this.#begun;
-    if (this.#epochBumpNeeded && !this.transactional) await this.#bumpEpoch();
     return (this.#raw ?? notInitialised()).produce(batch);
   }
 
@@ -393,10 +337,8 @@ export class StreamsProducer {
 
   /** Runs a commit or abort; one at a time. */
   async #exclusive(run: () => Promise<void>): Promise<void> {
-    const p = run();
-    this.#ending = p;
     try {
-      await p;
+      await (this.#ending = run());
     } finally {
       this.#ending = undefined;
     }
@@ -409,23 +351,4 @@ export class StreamsProducer {
 
 function notInitialised(): never {
   throw new IllegalStateError('The producer is not initialised: call initTransactions() first (state UNINITIALIZED)');
-}
-
-/** Defaults (linger 5 ms, batch 512 KiB, request 1 MiB, delivery 120 s, back-off 100 ms, 8 partitions in flight), validated. */
-function resolveSettings(options: StreamsProducerOptions): SenderSettings {
-  const settings: SenderSettings = {
-    lingerMs: options.lingerMs ?? 5,
-    batchBytes: options.batchBytes ?? 512 * 1024,
-    maxRequestSize: options.maxRequestSize ?? 1048576,
-    deliveryTimeoutMs: options.deliveryTimeoutMs ?? 120_000,
-    retryBackoffMs: options.retryBackoffMs ?? 100,
-    maxInFlightPartitions: options.maxInFlightPartitions ?? 8,
-  };
-  for (const [key, value] of Object.entries(settings)) {
-    const min = key === 'lingerMs' || key === 'retryBackoffMs' ? 0 : 1;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-      throw new ConfigError(`TransactionalProducer option '${key}' must be a number >= ${min}, got ${String(value)}`);
-    }
-  }
-  return settings;
 }

@@ -21,38 +21,19 @@
  */
 import PQueue from 'p-queue';
 import type { AdminPort, ProduceAck, ProduceBatch } from '../../cluster/port.js';
-import {
-  DeliveryTimeoutError,
-  InvalidRecordError,
-  InvalidTimestampError,
-  KafkaErrorCode,
-  KafkaProtocolError,
-  RecordTooLargeError,
-  StreamsError,
-  errorKindOf,
-  isOutcomeUnknown,
-} from '../../errors.js';
+import { DeliveryTimeoutError, KafkaProtocolError, StreamsError, errorKindOf, isOutcomeUnknown } from '../../errors.js';
 import { backoffDelay, sleep } from '../../internal/backoff.js';
 import { partitionFor } from '../../records/partitioner.js';
 import type { WireRecord } from '../../records/types.js';
-import type { ProducerRecord, RecordMetadata, SendCallback } from '../producer-types.js';
+import type { ProducerRecord, ProducerSettings, RecordMetadata, SendCallback } from '../producer-types.js';
 import type { TxnSendOption } from '../txn-send-option.js';
 import { RECORD_BATCH_OVERHEAD, recordSizeUpperBound, toWireRecord } from './record-size.js';
-import { validateRecord } from './record-validator.js';
+import { brokerRecordError, validateRecord } from './record-validator.js';
 import { TopicConfigCache, type TopicInfo } from './topic-config-cache.js';
 
 /** Room left in a produce request for its headers and the topic name. */
 const REQUEST_OVERHEAD = 128;
 
-/** Resolved producer settings the sender uses. */
-export interface SenderSettings {
-  lingerMs: number;
-  batchBytes: number;
-  maxRequestSize: number;
-  deliveryTimeoutMs: number;
-  retryBackoffMs: number;
-  maxInFlightPartitions: number;
-}
 
 /** What the sender needs of its producer (the one place that holds the transaction state). */
 export interface SenderOwner {
@@ -104,7 +85,7 @@ export class PartitionSender {
   #urgent = 0;
 
   constructor(
-    private readonly settings: SenderSettings,
+    private readonly settings: ProducerSettings,
     private readonly owner: SenderOwner,
   ) {
     this.#cache = new TopicConfigCache(() => owner.admin(), { ...settings, stopError: () => owner.stopError() });
@@ -277,12 +258,12 @@ export class PartitionSender {
     const named = error instanceof KafkaProtocolError ? error.recordErrors.filter((e) => e.batchIndex >= 0 && e.batchIndex < records.length) : [];
     if (named.length > 0) {
       const culprits = new Map(named.map((e) => [e.batchIndex, e.message]));
-      const innocent = records.filter((r, i) => (culprits.has(i) ? (r.settle(recordError(error, culprits.get(i) ?? null, topic, partition), null), false) : true));
+      const innocent = records.filter((r, i) => (culprits.has(i) ? (r.settle(brokerRecordError(error, culprits.get(i) ?? null, topic, partition), null), false) : true));
       if (innocent.length > 0) await this.#deliver(topic, partition, innocent);
       return;
     }
     if (records.length === 1) {
-      return records[0]!.settle(recordError(error, error instanceof KafkaProtocolError ? error.errorMessage : null, topic, partition), null);
+      return records[0]!.settle(brokerRecordError(error, error instanceof KafkaProtocolError ? error.errorMessage : null, topic, partition), null);
     }
     const mid = Math.ceil(records.length / 2);
     await this.#deliver(topic, partition, records.slice(0, mid));
@@ -327,21 +308,6 @@ export class PartitionSender {
       }
     };
     return { promise, settle };
-  }
-}
-
-/** The record's own error for a broker rejection. */
-function recordError(error: StreamsError, brokerMessage: string | null, topic: string, partition: number): StreamsError {
-  if (!(error instanceof KafkaProtocolError)) return error;
-  const what = `The broker rejected the record for ${topic}-${partition} (${error.code}): ${brokerMessage ?? error.errorMessage ?? error.message}`;
-  switch (error.kafkaCode) {
-    case KafkaErrorCode.INVALID_TIMESTAMP:
-      return new InvalidTimestampError(what, { cause: error });
-    case KafkaErrorCode.MESSAGE_TOO_LARGE:
-    case KafkaErrorCode.RECORD_LIST_TOO_LARGE:
-      return new RecordTooLargeError(`${what}; the record alone is larger than the topic's max.message.bytes: raise the topic config 'max.message.bytes' or send a smaller record`, { cause: error });
-    default:
-      return new InvalidRecordError(what, { cause: error });
   }
 }
 

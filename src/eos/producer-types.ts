@@ -1,11 +1,14 @@
 /**
- * Public record, metadata, callback, state and option types of the producer
- * (`StreamsProducer`, and its public face `TransactionalProducer`).
+ * Declarations of the producer (`StreamsProducer`, and its public face
+ * `TransactionalProducer`): record, metadata, callback and option types; the
+ * state names with their transition and guard tables and the
+ * `TxnStateMachine` built on the shared `src/internal/state-machine.ts`;
+ * option defaults.
  */
 import type { ClusterPort } from '../cluster/port.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, IllegalStateError } from '../errors.js';
 import type { Logger } from '../internal/logger.js';
-import type { TransitionTable } from '../internal/state-machine.js';
+import { StateMachine, type TransitionTable } from '../internal/state-machine.js';
 
 /** A record to send. Keys and values are already bytes or strings (UTF-8 encoded on send). */
 export interface ProducerRecord {
@@ -112,6 +115,37 @@ export const PRODUCER_GUARDS: Readonly<Record<string, readonly ProducerStateName
   markAbortable: [S.IN_TRANSACTION, S.ABORTABLE_ERROR, S.ABORTING, S.FATAL_ERROR],
   flush: [S.UNINITIALIZED, S.INITIALIZING, S.READY, S.IN_TRANSACTION, S.COMMITTING, S.ABORTING, S.ABORTABLE_ERROR, S.FATAL_ERROR],
 };
+
+/** The producer's state, and the cause of it: the abortable error, the error unsent records get while ABORTING, the fatal error, the close error. */
+export class TxnStateMachine extends StateMachine<ProducerStateName> {
+  /** Why the producer is in its current state (error states only). */
+  cause: Error | undefined;
+  constructor() {
+    super('TransactionalProducer', PRODUCER_TRANSITIONS, S.UNINITIALIZED);
+  }
+
+  /** Throws `IllegalStateError` naming the allowed states unless `method` is allowed now. */
+  guard(method: string, label = method): void {
+    const allowed = PRODUCER_GUARDS[method] ?? [];
+    if (allowed.includes(this.state)) return;
+    throw new IllegalStateError(`Cannot call ${label}() in state ${this.state}; allowed in state(s): ${allowed.join(', ') || 'none'}`);
+  }
+
+  /** Moves to `to` with `cause` (a no-op when already there); throws `IllegalStateError` when the table forbids it. */
+  override transition(to: ProducerStateName, cause?: Error): void {
+    if (this.state === to) return;
+    if (!this.canTransitionTo(to)) {
+      throw new IllegalStateError(`Invalid producer state transition ${this.state} -> ${to}; from ${this.state} allowed: ${PRODUCER_TRANSITIONS[this.state].join(', ') || 'none'}`);
+    }
+    super.transition(to);
+    this.cause = cause;
+  }
+
+  /** The cause when in `state`, else undefined. */
+  causeIn(...states: ProducerStateName[]): Error | undefined {
+    return states.includes(this.state) ? this.cause : undefined;
+  }
+}
 
 /** The numeric options of {@link StreamsProducerOptions}, resolved. */
 export type ProducerSettings = Required<Pick<StreamsProducerOptions, 'lingerMs' | 'batchBytes' | 'maxRequestSize' | 'deliveryTimeoutMs' | 'retryBackoffMs' | 'maxInFlightPartitions'>>;

@@ -1,52 +1,19 @@
 /**
- * `StreamsProducer`: a Java-style transactional (or idempotent) producer over
- * the cluster port with KIP-1059's {@link TxnSendOption} (DESIGN.md §3). It is
- * the one place that holds the transaction state: a guarded transition table
- * (`src/internal/state-machine.ts`) plus the cause of the current error state.
- * Batching and delivery are `internal/partition-sender.ts`.
+ * `StreamsProducer`: a Java-style transactional (or idempotent) producer over the cluster port with
+ * KIP-1059's {@link TxnSendOption} (DESIGN.md §3). The one place that holds the transaction state: its
+ * `TxnStateMachine` (producer-types.ts: the shared guarded state machine plus the cause of an error state).
+ * Batching and delivery: `internal/partition-sender.ts`.
  */
 import type { AdminPort, ProduceAck, ProduceBatch, RawProducerPort } from '../cluster/port.js';
 import { ConfigError, IllegalStateError, ProducerFencedError, TransactionAbortableError, errorKindOf, isProducerFenced } from '../errors.js';
 import { componentLogger, type Logger } from '../internal/logger.js';
 import { retryRetriable } from '../internal/retry.js';
-import { StateMachine } from '../internal/state-machine.js';
 import type { TopicPartitionOffset } from '../records/types.js';
 import { PartitionSender, type SenderOwner } from './internal/partition-sender.js';
-import { PRODUCER_GUARDS, PRODUCER_TRANSITIONS, ProducerState, resolveSettings, type ProducerRecord, type ProducerSettings, type ProducerStateName, type RecordMetadata, type SendCallback, type StreamsProducerOptions } from './producer-types.js';
+import { ProducerState, TxnStateMachine, resolveSettings, type ProducerRecord, type ProducerSettings, type ProducerStateName, type RecordMetadata, type SendCallback, type StreamsProducerOptions } from './producer-types.js';
 import { TxnSendOption } from './txn-send-option.js';
 
 const S = ProducerState;
-
-/** The producer's state, and the cause of it: the abortable error, the error unsent records get while ABORTING, the fatal error, the close error. */
-export class TxnStateMachine extends StateMachine<ProducerStateName> {
-  /** Why the producer is in its current state (error states only). */
-  cause: Error | undefined;
-  constructor() {
-    super('TransactionalProducer', PRODUCER_TRANSITIONS, S.UNINITIALIZED);
-  }
-
-  /** Throws `IllegalStateError` naming the allowed states unless `method` is allowed now. */
-  guard(method: string, label = method): void {
-    const allowed = PRODUCER_GUARDS[method] ?? [];
-    if (allowed.includes(this.state)) return;
-    throw new IllegalStateError(`Cannot call ${label}() in state ${this.state}; allowed in state(s): ${allowed.join(', ') || 'none'}`);
-  }
-
-  /** Moves to `to` with `cause` (a no-op when already there); throws `IllegalStateError` when the table forbids it. */
-  override transition(to: ProducerStateName, cause?: Error): void {
-    if (this.state === to) return;
-    if (!this.canTransitionTo(to)) {
-      throw new IllegalStateError(`Invalid producer state transition ${this.state} -> ${to}; from ${this.state} allowed: ${PRODUCER_TRANSITIONS[this.state].join(', ') || 'none'}`);
-    }
-    super.transition(to);
-    this.cause = cause;
-  }
-
-  /** The cause when in `state`, else undefined. */
-  causeIn(...states: ProducerStateName[]): Error | undefined {
-    return states.includes(this.state) ? this.cause : undefined;
-  }
-}
 
 /** A transactional (or, without `transactionalId`, idempotent) producer; the contract is `TransactionalProducer`'s (its public face). */
 export class StreamsProducer {
@@ -91,32 +58,26 @@ export class StreamsProducer {
   get state(): ProducerStateName { return this.#sm.state; }
   /** The transactional id, if any. */
   get transactionalId(): string | undefined { return this.#options.transactionalId; }
-  /** True when the producer has a transactional id. */
+  /** True when the producer has a transactional id (`transactional`). */
   get transactional(): boolean { return this.#options.transactionalId !== undefined; }
   /** Records sent and not yet settled. */
   get pendingSends(): number { return this.#sender.pending; }
 
   /** Connect + InitProducerId (fences older producers of the id). UNINITIALIZED only; a retriable failure returns there, any other is fatal. */
-  initTransactions(): Promise<void> {
-    try {
-      this.#sm.guard('initTransactions');
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async initTransactions(): Promise<void> {
+    this.#sm.guard('initTransactions');
     this.#sm.transition(S.INITIALIZING);
-    this.#init = (async () => {
-      try {
-        await this.#connect();
-        if (this.#sm.state === S.INITIALIZING) this.#sm.transition(S.READY);
-      } catch (error) {
+    const init = this.#connect().then(
+      () => void (this.#sm.state === S.INITIALIZING && this.#sm.transition(S.READY)),
+      async (error: unknown) => {
         if (errorKindOf(error) !== 'retriable' || this.#sm.state !== S.INITIALIZING) throw this.#toFatal(error);
         await this.#closeClients();
         this.#sm.transition(S.UNINITIALIZED);
         throw error;
-      }
-    })();
-    this.#init.catch(() => undefined);
-    return this.#init;
+      },
+    );
+    (this.#init = init).catch(() => undefined);
+    return init;
   }
 
   /** Opens a transaction. Synchronous, as in Java. Allowed in READY of a transactional producer. */
@@ -201,8 +162,7 @@ export class StreamsProducer {
    * 5. state READY.
    */
   async abortTransaction(): Promise<void> {
-    const fatal = this.#sm.causeIn(S.FATAL_ERROR);
-    if (fatal) throw fatal;
+    if (this.#sm.state === S.FATAL_ERROR) throw this.#sm.cause;
     this.#sm.guard('abortTransaction');
     if (this.#ending) throw new IllegalStateError('commitTransaction() is in progress; abort after it settles (state ABORTABLE_ERROR)');
     await this.#exclusive(async () => {
@@ -212,8 +172,7 @@ export class StreamsProducer {
       this.#sender.failUnsent(aborting);
       // 2.
       await this.#sender.flush();
-      const fatalNow = this.#sm.causeIn(S.FATAL_ERROR);
-      if (fatalNow) throw fatalNow;
+      if (this.#sm.state === S.FATAL_ERROR) throw this.#sm.cause;
       // 3.
       await this.#endTxn('abort');
       // 4.
@@ -299,11 +258,8 @@ export class StreamsProducer {
   async #connect(): Promise<void> {
     const cluster = this.#options.cluster;
     this.#admin ??= cluster.admin();
-    this.#raw = cluster.producer({
-      transactionalId: this.#options.transactionalId,
-      transactionTimeoutMs: this.#options.transactionTimeoutMs,
-      clientId: this.#options.transactionalId ?? 'sluice-idempotent-producer',
-    });
+    const { transactionalId, transactionTimeoutMs } = this.#options;
+    this.#raw = cluster.producer({ transactionalId, transactionTimeoutMs, clientId: transactionalId ?? 'sluice-idempotent-producer' });
     await this.#raw.connect();
   }
 
@@ -311,11 +267,7 @@ export class StreamsProducer {
   async #bumpEpoch(): Promise<void> {
     this.#epochBumpNeeded = false;
     await this.#raw?.close().catch(() => undefined);
-    try {
-      await this.#connect();
-    } catch (error) {
-      throw this.#toFatal(error);
-    }
+    await this.#connect().catch((error: unknown) => Promise.reject(this.#toFatal(error)));
   }
 
   async #produce(batch: ProduceBatch): Promise<ProduceAck> {

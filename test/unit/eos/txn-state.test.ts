@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IllegalStateError } from '../../../src/errors.js';
-import { ProducerState } from '../../../src/eos/producer-types.js';
-import { TxnStateMachine } from '../../../src/eos/streams-producer.js';
+import { ProducerState, TxnStateMachine } from '../../../src/eos/producer-types.js';
 
 describe('TxnStateMachine', () => {
   it('guards name the allowed states', () => {

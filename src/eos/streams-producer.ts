@@ -46,7 +46,7 @@ export class StreamsProducer {
         // NONE, or a write that may be in the log: the transaction can only abort (whatever the option)
         const unknownOutcome = errorKindOf(error) === 'unknown_outcome';
         if (option === TxnSendOption.NONE || unknownOutcome) this.#toAbortable(error);
-        if (unknownOutcome) this.#epochBumpNeeded = true;
+        if (unknownOutcome && this.transactional) this.#epochBumpNeeded = true; // bumped by the abort (step 4)
       },
       toFatal: (error) => this.#toFatal(error),
       ready: () => this.#init ?? Promise.resolve(),

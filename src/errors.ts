@@ -1,14 +1,16 @@
 /**
- * The one error hierarchy of sluice.
+ * The one error hierarchy of sluice and its one classification table.
  *
  * Every error sluice raises is a {@link StreamsError}: it carries a stable
- * `code`, its classification (`kind`: retriable, record-level, fencing or
- * fatal, see `DESIGN.md` §4) and the underlying `cause`. Classification of
- * Kafka protocol error codes lives here and nowhere else
- * ({@link classifyKafkaErrorCode}).
+ * `code`, its classification (`kind`) and the underlying `cause`. Which kind a
+ * Kafka error code or a client failure has, whether a failed write may still
+ * be in the log, and what the runtime does with a task that failed with it are
+ * decided in {@link KAFKA_ERRORS} and {@link CLIENT_ERRORS} below and nowhere
+ * else: both cluster adapters, the producer, the runtime and the test driver
+ * read them.
  */
 
-/** How an error is handled: see the table in `DESIGN.md` §4. */
+/** How an error is handled (the `kind` column of the tables below). */
 export type ErrorKind =
   /** Transient: retried with back-off until the delivery timeout. */
   | 'retriable'
@@ -16,8 +18,15 @@ export type ErrorKind =
   | 'record'
   /** The task migrated or the producer was fenced: close the task dirty, never ask a handler. */
   | 'fencing'
-  /** Nothing sensible to retry: the application goes to ERROR. */
+  /** Nothing sensible to retry: the task stops; see {@link TaskReaction} for whether the app does. */
   | 'fatal'
+  /**
+   * A write was given up while the broker may have appended it (REQUEST_TIMED_OUT,
+   * NOT_ENOUGH_REPLICAS_AFTER_APPEND, a network error after the request left):
+   * never dropped as a record-level failure, even under IGNORE_SEND_ERRORS; the
+   * transaction can only be aborted and the task retries.
+   */
+  | 'unknown_outcome'
   /** A usage error (wrong state, bad config): thrown to the caller, not classified further. */
   | 'usage';
 
@@ -42,7 +51,7 @@ export class StreamsError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = options.code ?? 'STREAMS_ERROR';
-    this.kind = options.kind ?? 'fatal';
+    this.kind = options.kind ?? CLIENT_ERRORS[this.code]?.kind ?? 'fatal';
   }
 
   /** True when retrying the same operation may succeed. */
@@ -66,21 +75,21 @@ export class StreamsError extends Error {
 /** A method was called in a state that does not allow it. The message names the state(s) that do. */
 export class IllegalStateError extends StreamsError {
   constructor(message: string, options: StreamsErrorOptions = {}) {
-    super(message, { code: 'ILLEGAL_STATE', kind: 'usage', ...options });
+    super(message, { code: 'ILLEGAL_STATE', ...options });
   }
 }
 
 /** A configuration value is missing or wrong. The message names the key and what to change. */
 export class ConfigError extends StreamsError {
   constructor(message: string, options: StreamsErrorOptions = {}) {
-    super(message, { code: 'INVALID_CONFIG', kind: 'usage', ...options });
+    super(message, { code: 'INVALID_CONFIG', ...options });
   }
 }
 
 /** A topology cannot be built. The message names the node and the fix. */
 export class TopologyError extends StreamsError {
   constructor(message: string, options: StreamsErrorOptions = {}) {
-    super(message, { code: 'INVALID_TOPOLOGY', kind: 'usage', ...options });
+    super(message, { code: 'INVALID_TOPOLOGY', ...options });
   }
 }
 
@@ -94,7 +103,7 @@ export class SerializationError extends StreamsError {
     message: string,
     options: StreamsErrorOptions & { origin?: 'KEY' | 'VALUE'; topic?: string } = {},
   ) {
-    super(message, { code: 'SERIALIZATION', kind: 'record', ...options });
+    super(message, { code: 'SERIALIZATION', ...options });
     this.origin = options.origin;
     this.topic = options.topic;
   }
@@ -103,42 +112,42 @@ export class SerializationError extends StreamsError {
 /** A record is larger than the topic's `max.message.bytes` or the producer's max request size. */
 export class RecordTooLargeError extends StreamsError {
   constructor(message: string, options: StreamsErrorOptions = {}) {
-    super(message, { code: 'RECORD_TOO_LARGE', kind: 'record', ...options });
+    super(message, { code: 'RECORD_TOO_LARGE', ...options });
   }
 }
 
 /** The broker (or sluice's pre-send validation) rejected this record, e.g. a null key on a compacted topic. */
 export class InvalidRecordError extends StreamsError {
   constructor(message: string, options: StreamsErrorOptions = {}) {
-    super(message, { code: 'INVALID_RECORD', kind: 'record', ...options });
+    super(message, { code: 'INVALID_RECORD', ...options });
   }
 }
 
 /** The record's timestamp is outside the topic's allowed range. */
 export class InvalidTimestampError extends StreamsError {
   constructor(message: string, options: StreamsErrorOptions = {}) {
-    super(message, { code: 'INVALID_TIMESTAMP', kind: 'record', ...options });
+    super(message, { code: 'INVALID_TIMESTAMP', ...options });
   }
 }
 
 /** The record could not be delivered before the delivery timeout (retriable errors kept recurring). */
 export class DeliveryTimeoutError extends StreamsError {
   constructor(message: string, options: StreamsErrorOptions = {}) {
-    super(message, { code: 'DELIVERY_TIMEOUT', kind: 'record', ...options });
+    super(message, { code: 'DELIVERY_TIMEOUT', ...options });
   }
 }
 
 /** A newer producer with the same transactional id exists (or the epoch/sequence state was lost): the task migrated. */
 export class ProducerFencedError extends StreamsError {
   constructor(message: string, options: StreamsErrorOptions = {}) {
-    super(message, { code: 'PRODUCER_FENCED', kind: 'fencing', ...options });
+    super(message, { code: 'PRODUCER_FENCED', ...options });
   }
 }
 
 /** A record sent with `TxnSendOption.NONE` failed: the transaction can only be aborted. */
 export class TransactionAbortableError extends StreamsError {
   constructor(message: string, options: StreamsErrorOptions = {}) {
-    super(message, { code: 'TRANSACTION_ABORTABLE', kind: 'record', ...options });
+    super(message, { code: 'TRANSACTION_ABORTABLE', ...options });
   }
 }
 
@@ -239,59 +248,149 @@ export function kafkaErrorName(code: number): string {
   return NAMES[code] ?? `UNKNOWN_ERROR_${code}`;
 }
 
-const RETRIABLE = new Set<number>([
-  KafkaErrorCode.CORRUPT_MESSAGE,
-  KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-  KafkaErrorCode.LEADER_NOT_AVAILABLE,
-  KafkaErrorCode.NOT_LEADER_OR_FOLLOWER,
-  KafkaErrorCode.REQUEST_TIMED_OUT,
-  KafkaErrorCode.NETWORK_EXCEPTION,
-  KafkaErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
-  KafkaErrorCode.COORDINATOR_NOT_AVAILABLE,
-  KafkaErrorCode.NOT_COORDINATOR,
-  KafkaErrorCode.NOT_ENOUGH_REPLICAS,
-  KafkaErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
-  KafkaErrorCode.CONCURRENT_TRANSACTIONS,
-  KafkaErrorCode.KAFKA_STORAGE_ERROR,
-  KafkaErrorCode.FENCED_LEADER_EPOCH,
-  KafkaErrorCode.UNKNOWN_LEADER_EPOCH,
-  KafkaErrorCode.REBALANCE_IN_PROGRESS,
-]);
+/**
+ * What the runtime does with a task that failed with an error:
+ * - `reacquire`: close it dirty (abort) and re-create it if still assigned, whatever the policy;
+ * - `policy`: close it dirty; `uncaughtExceptionPolicy` decides (SHUTDOWN_CLIENT stops the app, RESTART_TASK re-creates the task);
+ * - `stop`: close it dirty and stop the app in ERROR, whatever the policy.
+ */
+export type TaskReaction = 'reacquire' | 'policy' | 'stop';
 
-const RECORD_LEVEL = new Set<number>([
-  KafkaErrorCode.MESSAGE_TOO_LARGE,
-  KafkaErrorCode.RECORD_LIST_TOO_LARGE,
-  KafkaErrorCode.INVALID_RECORD,
-  KafkaErrorCode.INVALID_TIMESTAMP,
-]);
+/** One row of the classification table. */
+export interface ErrorClass {
+  kind: ErrorKind;
+  /** Overrides the kind's default {@link TaskReaction}. */
+  reaction?: TaskReaction;
+  /** A failed write (produce) with this answer may still have been appended by the broker. */
+  outcomeUnknown?: true;
+  /** After this answer the producer is unusable (fenced, or its epoch/sequence state is lost): recreate it. */
+  producerFenced?: true;
+}
 
-const FENCING = new Set<number>([
-  KafkaErrorCode.PRODUCER_FENCED,
-  KafkaErrorCode.INVALID_PRODUCER_EPOCH,
-  KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
-  KafkaErrorCode.UNKNOWN_PRODUCER_ID,
-  KafkaErrorCode.INVALID_TXN_STATE,
-  KafkaErrorCode.INVALID_PRODUCER_ID_MAPPING,
-  KafkaErrorCode.TRANSACTION_COORDINATOR_FENCED,
-  KafkaErrorCode.FENCED_INSTANCE_ID,
-  KafkaErrorCode.ILLEGAL_GENERATION,
-  KafkaErrorCode.UNKNOWN_MEMBER_ID,
-]);
+const retriable: ErrorClass = { kind: 'retriable' };
+const mayBeWritten: ErrorClass = { kind: 'retriable', outcomeUnknown: true };
+const record: ErrorClass = { kind: 'record' };
+const producerFenced: ErrorClass = { kind: 'fencing', producerFenced: true };
+const groupFenced: ErrorClass = { kind: 'fencing' };
+const stop: ErrorClass = { kind: 'fatal', reaction: 'stop' };
+const C = KafkaErrorCode;
 
 /**
- * Classifies a Kafka error code (`DESIGN.md` §4):
- * record-level codes go to the production exception handler, retriable codes
- * are retried until the delivery timeout, fencing codes close the task dirty,
- * anything else (authorization, UNSUPPORTED_VERSION, ...) is fatal.
+ * Kafka error codes → class (`DESIGN.md` §4). A code missing here is fatal and
+ * stops the app (authorization, UNSUPPORTED_VERSION, ...).
+ *
+ * Retriable codes are retried with back-off until the delivery timeout; the
+ * three `outcomeUnknown` ones (REQUEST_TIMED_OUT, NETWORK_EXCEPTION,
+ * NOT_ENOUGH_REPLICAS_AFTER_APPEND) are safe to retry with the same batch (the
+ * broker de-duplicates by sequence) but giving up on them is `unknown_outcome`,
+ * never a record-level failure.
  */
+export const KAFKA_ERRORS: Readonly<Record<number, ErrorClass>> = {
+  [C.CORRUPT_MESSAGE]: retriable,
+  [C.UNKNOWN_TOPIC_OR_PARTITION]: retriable,
+  [C.LEADER_NOT_AVAILABLE]: retriable,
+  [C.NOT_LEADER_OR_FOLLOWER]: retriable,
+  [C.REQUEST_TIMED_OUT]: mayBeWritten,
+  [C.NETWORK_EXCEPTION]: mayBeWritten,
+  [C.COORDINATOR_LOAD_IN_PROGRESS]: retriable,
+  [C.COORDINATOR_NOT_AVAILABLE]: retriable,
+  [C.NOT_COORDINATOR]: retriable,
+  [C.NOT_ENOUGH_REPLICAS]: retriable,
+  [C.NOT_ENOUGH_REPLICAS_AFTER_APPEND]: mayBeWritten,
+  [C.CONCURRENT_TRANSACTIONS]: retriable,
+  [C.KAFKA_STORAGE_ERROR]: retriable,
+  [C.FENCED_LEADER_EPOCH]: retriable,
+  [C.UNKNOWN_LEADER_EPOCH]: retriable,
+  [C.REBALANCE_IN_PROGRESS]: retriable,
+  [C.MESSAGE_TOO_LARGE]: record,
+  [C.RECORD_LIST_TOO_LARGE]: record,
+  [C.INVALID_RECORD]: record,
+  [C.INVALID_TIMESTAMP]: record,
+  [C.PRODUCER_FENCED]: producerFenced,
+  [C.INVALID_PRODUCER_EPOCH]: producerFenced,
+  [C.OUT_OF_ORDER_SEQUENCE_NUMBER]: producerFenced,
+  [C.UNKNOWN_PRODUCER_ID]: producerFenced,
+  [C.INVALID_TXN_STATE]: producerFenced,
+  [C.INVALID_PRODUCER_ID_MAPPING]: producerFenced,
+  [C.TRANSACTION_COORDINATOR_FENCED]: producerFenced,
+  [C.FENCED_INSTANCE_ID]: groupFenced,
+  [C.ILLEGAL_GENERATION]: groupFenced,
+  [C.UNKNOWN_MEMBER_ID]: groupFenced,
+};
+
+/**
+ * sluice's own codes (client-side failures) → class. The error classes take
+ * their default kind from here.
+ */
+export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
+  /** Pre-send checks and the serializers: one record. */
+  SERIALIZATION: record,
+  RECORD_TOO_LARGE: record,
+  INVALID_RECORD: record,
+  INVALID_TIMESTAMP: record,
+  /** Retries ended and every attempt was answered "not written" (or none was sent). */
+  DELIVERY_TIMEOUT: record,
+  /** Retries ended after an attempt whose outcome is unknown (see `outcomeUnknown`). */
+  DELIVERY_OUTCOME_UNKNOWN: { kind: 'unknown_outcome' },
+  /** A NONE send failed or `markAbortable`: the transaction can only abort. */
+  TRANSACTION_ABORTABLE: record,
+  PRODUCER_FENCED: producerFenced,
+  /** A send to a collector whose task is closing (it migrated). */
+  TASK_CLOSED: groupFenced,
+  /**
+   * A handler answered FAIL. PRODUCTION_FAILED keeps the kind of the send
+   * error (`record`); the other two are `fatal` (processing cannot go on) but,
+   * as in Kafka Streams, the uncaught-exception policy decides.
+   */
+  PRODUCTION_FAILED: { kind: 'record', reaction: 'policy' },
+  DESERIALIZATION_FAILED: { kind: 'fatal', reaction: 'policy' },
+  PROCESSING_FAILED: { kind: 'fatal', reaction: 'policy' },
+  /** A dead-letter record of a handler could not be written (nothing may be lost silently). */
+  DEAD_LETTER_FAILED: { kind: 'record', reaction: 'policy' },
+  /** A broken handler stops the app whatever the policy. */
+  HANDLER_THREW: stop,
+  INVALID_HANDLER_ANSWER: stop,
+  /** Anything else a client library threw: the policy decides. */
+  KAFKA_CLIENT_ERROR: { kind: 'fatal', reaction: 'policy' },
+  ILLEGAL_STATE: { kind: 'usage' },
+  INVALID_CONFIG: { kind: 'usage' },
+  INVALID_TOPOLOGY: { kind: 'usage' },
+};
+
+/** The kind of a Kafka error code (a code sluice does not list is fatal). */
 export function classifyKafkaErrorCode(code: number): ErrorKind {
-  if (RETRIABLE.has(code)) return 'retriable';
-  if (RECORD_LEVEL.has(code)) return 'record';
-  if (FENCING.has(code)) return 'fencing';
-  return 'fatal';
+  return KAFKA_ERRORS[code]?.kind ?? 'fatal';
 }
 
 /** The classification of any thrown value: sluice errors keep theirs, anything else is fatal. */
 export function errorKindOf(error: unknown): ErrorKind {
   return error instanceof StreamsError ? error.kind : 'fatal';
+}
+
+/** The table row of an error: by Kafka code for broker answers, else by sluice code. */
+export function errorClassOf(error: unknown): ErrorClass | undefined {
+  if (error instanceof KafkaProtocolError) return KAFKA_ERRORS[error.kafkaCode] ?? stop;
+  return error instanceof StreamsError ? CLIENT_ERRORS[error.code] : undefined;
+}
+
+/**
+ * True when a failed write may nevertheless be in the log: a broker answer
+ * marked `outcomeUnknown`, or a failure that is no broker answer at all.
+ */
+export function isOutcomeUnknown(error: unknown): boolean {
+  if (error instanceof KafkaProtocolError) return KAFKA_ERRORS[error.kafkaCode]?.outcomeUnknown === true;
+  return errorKindOf(error) === 'unknown_outcome' || !(error instanceof StreamsError);
+}
+
+/** True for an error after which a producer is unusable (fenced, or epoch/sequence state lost). */
+export function isProducerFenced(error: unknown): boolean {
+  return error instanceof ProducerFencedError || errorClassOf(error)?.producerFenced === true;
+}
+
+/** What the runtime does with a task that failed with `error` (see {@link TaskReaction}). */
+export function taskReactionTo(error: unknown): TaskReaction {
+  const row = errorClassOf(error);
+  const kind = errorKindOf(error);
+  if (row?.reaction && row.kind === kind) return row.reaction;
+  return kind === 'retriable' || kind === 'fencing' || kind === 'unknown_outcome' ? 'reacquire' : 'policy';
 }

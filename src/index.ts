@@ -70,14 +70,14 @@ export type { NormalizedHandlerAnswer } from './handlers/normalize.js';
 export type { Serde, Serializer, Deserializer } from './serdes/serde.js';
 export type { Headers, TopicPartition, ConsumedRecord } from './records/types.js';
 export { TxnSendOption } from './eos/txn-send-option.js';
-export { TransactionalProducer, ProducerState } from './eos/transactional-producer.js';
+export { TransactionalProducer, ProducerState } from './runtime/transactional-producer.js';
 export type {
   ProducerRecord,
   RecordMetadata,
   SendCallback,
   TransactionalProducerOptions,
   ProducerStateName,
-} from './eos/transactional-producer.js';
+} from './runtime/transactional-producer.js';
 export { KafkaStreams } from './runtime/kafka-streams.js';
 export type { KafkaStreamsState } from './runtime/kafka-streams.js';
 export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy } from './runtime/config.js';

@@ -1,8 +1,14 @@
 /**
- * Public record, metadata, callback and option types of {@link TransactionalProducer}.
+ * Declarations of the producer (`StreamsProducer`, and its public face
+ * `TransactionalProducer`): record, metadata, callback and option types; the
+ * state names with their transition and guard tables and the
+ * `TxnStateMachine` built on the shared `src/internal/state-machine.ts`;
+ * option defaults.
  */
 import type { ClusterPort } from '../cluster/port.js';
+import { ConfigError, IllegalStateError } from '../errors.js';
 import type { Logger } from '../internal/logger.js';
+import { StateMachine, type TransitionTable } from '../internal/state-machine.js';
 
 /** A record to send. Keys and values are already bytes or strings (UTF-8 encoded on send). */
 export interface ProducerRecord {
@@ -33,14 +39,12 @@ export interface RecordMetadata {
  */
 export type SendCallback = (error: Error | null, metadata: RecordMetadata | null) => void;
 
-/** Options of {@link TransactionalProducer}. */
-export interface TransactionalProducerOptions {
+/** Options of a `StreamsProducer` (the cluster is given; `TransactionalProducer` also takes `bootstrapServers`). */
+export interface StreamsProducerOptions {
   /** With it the producer is transactional; without it, idempotent and non-transactional. */
   transactionalId?: string;
-  /** The cluster to use; otherwise one is created from `bootstrapServers` (kafkajs). */
-  cluster?: ClusterPort;
-  /** Brokers of a real Kafka cluster, used when `cluster` is absent. */
-  bootstrapServers?: string[];
+  /** The cluster to use. */
+  cluster: ClusterPort;
   /** How long a partition batch waits for more records before it is sent (ms), default 5. */
   lingerMs?: number;
   /** Target batch size in bytes, default 512 KiB; always capped under the topic's `max.message.bytes`. */
@@ -57,4 +61,110 @@ export interface TransactionalProducerOptions {
   transactionTimeoutMs?: number;
   /** pino logger; a child logger is derived from it. */
   logger?: Logger;
+}
+
+/** Names of the producer states. */
+export const ProducerState = {
+  /** Created; `initTransactions()` not called yet. */
+  UNINITIALIZED: 'UNINITIALIZED',
+  /** `initTransactions()` running (connect + InitProducerId). */
+  INITIALIZING: 'INITIALIZING',
+  /** Initialised, no transaction open (an idempotent producer sends here). */
+  READY: 'READY',
+  /** A transaction is open (also while `commitTransaction()` waits for pending sends). */
+  IN_TRANSACTION: 'IN_TRANSACTION',
+  /** EndTxn(commit) in flight. */
+  COMMITTING: 'COMMITTING',
+  /** Pending sends are being drained and EndTxn(abort) is in flight. */
+  ABORTING: 'ABORTING',
+  /** A NONE send failed (or `markAbortable`): only `abortTransaction()` is allowed. */
+  ABORTABLE_ERROR: 'ABORTABLE_ERROR',
+  /** Fenced or fatal: only `close()` is allowed; the producer must be recreated. */
+  FATAL_ERROR: 'FATAL_ERROR',
+  /** Closed. */
+  CLOSED: 'CLOSED',
+} as const;
+
+/** A producer state name. */
+export type ProducerStateName = (typeof ProducerState)[keyof typeof ProducerState];
+
+const S = ProducerState;
+
+/** The producer's transition table (used by `TxnStateMachine` in streams-producer.ts): from → to[]. */
+export const PRODUCER_TRANSITIONS: TransitionTable<ProducerStateName> = {
+  UNINITIALIZED: [S.INITIALIZING, S.FATAL_ERROR, S.CLOSED],
+  INITIALIZING: [S.READY, S.UNINITIALIZED, S.FATAL_ERROR, S.CLOSED],
+  READY: [S.IN_TRANSACTION, S.FATAL_ERROR, S.CLOSED],
+  IN_TRANSACTION: [S.COMMITTING, S.ABORTING, S.ABORTABLE_ERROR, S.FATAL_ERROR, S.CLOSED],
+  COMMITTING: [S.READY, S.FATAL_ERROR, S.CLOSED],
+  ABORTING: [S.READY, S.FATAL_ERROR, S.CLOSED],
+  ABORTABLE_ERROR: [S.ABORTING, S.FATAL_ERROR, S.CLOSED],
+  FATAL_ERROR: [S.CLOSED],
+  CLOSED: [],
+};
+
+/** Which states allow each producer method (the guard table). */
+export const PRODUCER_GUARDS: Readonly<Record<string, readonly ProducerStateName[]>> = {
+  initTransactions: [S.UNINITIALIZED],
+  beginTransaction: [S.READY],
+  sendTransactional: [S.IN_TRANSACTION, S.ABORTABLE_ERROR, S.FATAL_ERROR],
+  sendIdempotent: [S.UNINITIALIZED, S.INITIALIZING, S.READY, S.FATAL_ERROR],
+  sendOffsetsToTransaction: [S.IN_TRANSACTION],
+  commitTransaction: [S.IN_TRANSACTION],
+  abortTransaction: [S.IN_TRANSACTION, S.ABORTABLE_ERROR],
+  markAbortable: [S.IN_TRANSACTION, S.ABORTABLE_ERROR, S.ABORTING, S.FATAL_ERROR],
+  flush: [S.UNINITIALIZED, S.INITIALIZING, S.READY, S.IN_TRANSACTION, S.COMMITTING, S.ABORTING, S.ABORTABLE_ERROR, S.FATAL_ERROR],
+};
+
+/** The producer's state, and the cause of it: the abortable error, the error unsent records get while ABORTING, the fatal error, the close error. */
+export class TxnStateMachine extends StateMachine<ProducerStateName> {
+  /** Why the producer is in its current state (error states only). */
+  cause: Error | undefined;
+  constructor() {
+    super('TransactionalProducer', PRODUCER_TRANSITIONS, S.UNINITIALIZED);
+  }
+
+  /** Throws `IllegalStateError` naming the allowed states unless `method` is allowed now. */
+  guard(method: string, label = method): void {
+    const allowed = PRODUCER_GUARDS[method] ?? [];
+    if (allowed.includes(this.state)) return;
+    throw new IllegalStateError(`Cannot call ${label}() in state ${this.state}; allowed in state(s): ${allowed.join(', ') || 'none'}`);
+  }
+
+  /** Moves to `to` with `cause` (a no-op when already there); throws `IllegalStateError` when the table forbids it. */
+  override transition(to: ProducerStateName, cause?: Error): void {
+    if (this.state === to) return;
+    if (!this.canTransitionTo(to)) {
+      throw new IllegalStateError(`Invalid producer state transition ${this.state} -> ${to}; from ${this.state} allowed: ${PRODUCER_TRANSITIONS[this.state].join(', ') || 'none'}`);
+    }
+    super.transition(to);
+    this.cause = cause;
+  }
+
+  /** The cause when in `state`, else undefined. */
+  causeIn(...states: ProducerStateName[]): Error | undefined {
+    return states.includes(this.state) ? this.cause : undefined;
+  }
+}
+
+/** The numeric options of {@link StreamsProducerOptions}, resolved. */
+export type ProducerSettings = Required<Pick<StreamsProducerOptions, 'lingerMs' | 'batchBytes' | 'maxRequestSize' | 'deliveryTimeoutMs' | 'retryBackoffMs' | 'maxInFlightPartitions'>>;
+
+/** Defaults (linger 5 ms, batch 512 KiB, request 1 MiB, delivery 120 s, back-off 100 ms, 8 partitions in flight), validated. */
+export function resolveSettings(options: StreamsProducerOptions): ProducerSettings {
+  const settings: ProducerSettings = {
+    lingerMs: options.lingerMs ?? 5,
+    batchBytes: options.batchBytes ?? 512 * 1024,
+    maxRequestSize: options.maxRequestSize ?? 1048576,
+    deliveryTimeoutMs: options.deliveryTimeoutMs ?? 120_000,
+    retryBackoffMs: options.retryBackoffMs ?? 100,
+    maxInFlightPartitions: options.maxInFlightPartitions ?? 8,
+  };
+  for (const [key, value] of Object.entries(settings)) {
+    const min = key === 'lingerMs' || key === 'retryBackoffMs' ? 0 : 1;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+      throw new ConfigError(`TransactionalProducer option '${key}' must be a number >= ${min}, got ${String(value)}`);
+    }
+  }
+  return settings;
 }

@@ -8,18 +8,23 @@
  * 3. send with `TxnSendOption.IGNORE_SEND_ERRORS` (exactly-once) so a
  *    record-level failure never poisons the transaction by itself;
  * 4. in the send callback (which runs before the record counts as settled for
- *    the commit) ask the ProductionExceptionHandler with the input record's
- *    context: CONTINUE drops only that record (counted, one WARN) and sends its
- *    dead-letter records in the same transaction; FAIL marks the transaction
- *    abortable exactly as `TxnSendOption.NONE` would and fails the task; a
- *    handler that throws is fatal. Fencing and fatal send errors never reach
- *    the handler.
+ *    the commit) decide per failed record, by the error's kind
+ *    (src/errors.ts): fencing, fatal and unknown-outcome errors never reach
+ *    the handler (the task fails; an unknown outcome already made the
+ *    transaction abortable, so the record is never reported as dropped);
+ *    a record-level error goes to the ProductionExceptionHandler with the
+ *    input record's context: CONTINUE drops only that record (counted, one
+ *    WARN) and sends its dead-letter records in the same transaction; FAIL
+ *    marks the transaction abortable exactly as `TxnSendOption.NONE` would and
+ *    fails the task; a handler that throws is fatal;
+ * 5. dead-letter records (of any handler) are sent with `deadLetterOption`
+ *    (NONE): one that cannot be written fails the task, naming its handler.
  */
 import type { Logger } from 'pino';
 import { SerializationError, StreamsError, errorKindOf } from '../errors.js';
+import { invokeProductionHandler } from '../handlers/invoke.js';
 import type { DeadLetterRecord, ErrorHandlerContext, FailedOutputRecord, ProductionExceptionHandler } from '../handlers/types.js';
 import type { OutputRecord, RecordCollector } from '../processors/task-contract.js';
-import { askProductionHandler } from './internal/collector-handler.js';
 import { partitionFor } from '../records/partitioner.js';
 import type { ProducerRecord, RecordMetadata, SendCallback } from './producer-types.js';
 import type { TxnSendOption } from './txn-send-option.js';
@@ -107,8 +112,13 @@ export class TaskRecordCollector implements RecordCollector {
 
   /** Serializes, partitions and sends one output record; see the module comment. */
   send(record: OutputRecord, context: ErrorHandlerContext): void {
-    if (this.#closed) throw new StreamsError(`Record collector of task ${this.options.taskId} is closed`, { code: 'TASK_CLOSED', kind: 'fencing' });
+    if (this.#closed) throw new StreamsError(`Record collector of task ${this.options.taskId} is closed`, { code: 'TASK_CLOSED' });
     this.checkHealthy();
+    if (record.deadLetterOf) {
+      // 5. a handler's dead letter: bytes already (deadLetterOutput), never to the production handler
+      const { topic, key, value, headers, timestamp } = record;
+      return this.#sendDeadLetter({ topic, key: key as Buffer | null, value: value as Buffer | null, headers, timestamp }, record.deadLetterOf);
+    }
     const failed: FailedOutputRecord = {
       topic: record.topic,
       partition: record.partition,
@@ -178,8 +188,8 @@ export class TaskRecordCollector implements RecordCollector {
 
   #onRecordError(context: ErrorHandlerContext, record: FailedOutputRecord, error: Error, synchronous: boolean): void {
     const kind = errorKindOf(error);
-    if (kind === 'fencing' || (kind === 'fatal' && !(error instanceof SerializationError))) {
-      // Never asked: the task migrated or the producer cannot go on.
+    if (kind === 'fencing' || kind === 'unknown_outcome' || (kind === 'fatal' && !(error instanceof SerializationError))) {
+      // 4. never asked: the task migrated, the producer cannot go on, or the record may be in the log
       this.#fail(error instanceof StreamsError ? error : new StreamsError(String(error.message), { cause: error }), synchronous);
       return;
     }
@@ -198,14 +208,14 @@ export class TaskRecordCollector implements RecordCollector {
         `Dropped one output record to ${record.topic} of task ${context.taskId} (input ${context.topic}-${context.partition}@${context.offset}): ` +
           `${error.message}. productionExceptionHandler answered CONTINUE; set config 'productionExceptionHandler' to change this.`,
       );
-      for (const dead of decision.deadLetterRecords) this.#sendDeadLetter(dead);
+      for (const dead of decision.deadLetterRecords) this.#sendDeadLetter(dead, 'productionExceptionHandler');
       return;
     }
     if (!synchronous) this.#markAbortable(error);
     this.#fail(decision.error, synchronous);
   }
 
-  #sendDeadLetter(dead: DeadLetterRecord): void {
+  #sendDeadLetter(dead: DeadLetterRecord, slot: string): void {
     const record: CollectedRecord = {
       topic: dead.topic,
       key: dead.key,
@@ -220,7 +230,7 @@ export class TaskRecordCollector implements RecordCollector {
         if (error) {
           this.#markAbortable(error);
           this.#fail(
-            new StreamsError(`Dead-letter record to ${dead.topic} of task ${this.options.taskId} could not be written: ${error.message}`, {
+            new StreamsError(`A dead-letter record of the ${slot} to ${dead.topic} (task ${this.options.taskId}) could not be written: ${error.message}`, {
               code: 'DEAD_LETTER_FAILED',
               kind: errorKindOf(error) === 'fencing' ? 'fencing' : 'record',
               cause: error,
@@ -258,6 +268,26 @@ export class TaskRecordCollector implements RecordCollector {
     }
     this.#waiters = still;
   }
+}
+
+/** A normalised production-handler decision. */
+type ProductionDecision =
+  | { response: 'CONTINUE'; deadLetterRecords: DeadLetterRecord[] }
+  /** `error` is what the task fails with: FAIL (kind of the table, cause = the send error) or a broken handler (fatal). */
+  | { response: 'FAIL'; error: StreamsError };
+
+/** Asks the handler about `error` for `record` (serialization errors go to `handleSerializationException` when it has one). */
+function askProductionHandler(handler: ProductionExceptionHandler, context: ErrorHandlerContext, record: FailedOutputRecord, error: Error): ProductionDecision {
+  let answer;
+  try {
+    answer = invokeProductionHandler(handler, context, record, error, error instanceof SerializationError ? (error.origin ?? 'VALUE') : undefined);
+  } catch (thrown) {
+    const fatal = thrown instanceof StreamsError && thrown.kind === 'fatal';
+    return { response: 'FAIL', error: fatal ? thrown : new StreamsError(`productionExceptionHandler failed: ${String((thrown as Error)?.message ?? thrown)}`, { code: 'HANDLER_THREW', cause: thrown }) };
+  }
+  if (answer.response === 'CONTINUE') return { response: 'CONTINUE', deadLetterRecords: answer.deadLetterRecords };
+  const where = `Output record of task ${context.taskId} to topic ${record.topic} failed (input ${context.topic}-${context.partition}@${context.offset})`;
+  return { response: 'FAIL', error: new StreamsError(`${where} and productionExceptionHandler answered FAIL: ${error.message}`, { code: 'PRODUCTION_FAILED', cause: error }) };
 }
 
 function serializationError(error: unknown, origin: 'KEY' | 'VALUE', topic: string): SerializationError {

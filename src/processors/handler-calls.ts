@@ -5,10 +5,10 @@
  */
 import { StreamsError } from '../errors.js';
 
-/** The error thrown when a handler answered FAIL. */
-export function failedByHandler(code: string, message: string, cause: unknown): StreamsError {
+/** The error thrown when a handler answered FAIL; its kind is the code's row of the classification table (src/errors.ts). */
+export function failedByHandler(code: 'DESERIALIZATION_FAILED' | 'PROCESSING_FAILED' | 'PRODUCTION_FAILED', message: string, cause: unknown): StreamsError {
   const detail = cause instanceof Error ? cause.message : String(cause);
-  return new StreamsError(`${message}: ${detail}`, { code, kind: 'fatal', cause });
+  return new StreamsError(`${message}: ${detail}`, { code, cause });
 }
 
 /** An error that must leave the task unchanged, past every processor node. */

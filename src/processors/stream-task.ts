@@ -19,6 +19,7 @@ import { PunctuationQueue, type PunctuationSchedule } from './internal/punctuati
 import {
   formatTaskId,
   type ManagedStateStore,
+  type OutputRecord,
   type ProcessOutcome,
   type RecordCollector,
   type TaskHandlers,
@@ -128,7 +129,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
             error,
           );
         }
-        this.sendDeadLetters(answer.deadLetterRecords, def.name);
+        this.sendDeadLetters(answer.deadLetterRecords, def.name, 'deserializationExceptionHandler');
         return 'skipped';
       }
       this.streamTimeMs = Math.max(this.streamTimeMs, record.timestamp);
@@ -278,7 +279,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
       );
     }
     this.skipped = true;
-    this.sendDeadLetters(answer.deadLetterRecords, nodeName);
+    this.sendDeadLetters(answer.deadLetterRecords, nodeName, 'processingExceptionHandler');
   }
 
   private punctuate(schedule: PunctuationSchedule, timestamp: number): void {
@@ -298,10 +299,10 @@ export class StreamTask implements TaskProcessor, ContextHost {
     }
   }
 
-  private sendDeadLetters(records: DeadLetterRecord[], nodeName: string): void {
+  private sendDeadLetters(records: DeadLetterRecord[], nodeName: string, slot: NonNullable<OutputRecord['deadLetterOf']>): void {
     for (const dl of records) {
       try {
-        this.collector.send(deadLetterOutput(dl, this.current.timestamp), this.handlerContext(nodeName));
+        this.collector.send(deadLetterOutput(dl, this.current.timestamp, slot), this.handlerContext(nodeName));
       } catch (error) {
         throw new PropagatingError(error);
       }

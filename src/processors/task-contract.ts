@@ -38,6 +38,8 @@ export interface OutputRecord<K = unknown, V = unknown> {
   timestamp: number;
   /** Set when the sink's partitioner chose a partition; otherwise the collector partitions (murmur2 on the key bytes). */
   partition?: number;
+  /** Set for a dead-letter record of that handler: a failure to write it fails the task (never dropped), naming the handler. */
+  deadLetterOf?: 'deserializationExceptionHandler' | 'processingExceptionHandler';
 }
 
 /**

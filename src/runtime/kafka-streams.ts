@@ -12,7 +12,7 @@
 import type { Observable } from 'rxjs';
 import type { AdminPort, ClusterPort, GroupConsumerPort } from '../cluster/port.js';
 import { createKafkaCluster } from '../cluster/kafkajs/index.js';
-import { TransactionalProducer } from '../eos/transactional-producer.js';
+import { StreamsProducer } from '../eos/streams-producer.js';
 import { IllegalStateError, StreamsError } from '../errors.js';
 import { componentLogger, type Logger } from '../internal/logger.js';
 import type { TopologyRuntime } from '../processors/task-contract.js';
@@ -118,7 +118,7 @@ export class KafkaStreams {
         partitionCount: (topic) => counts.get(topic),
         logger: componentLogger('task-manager', config.logger, { applicationId: config.applicationId }),
         producerFactory: ({ transactionalId, taskId }) =>
-          new TransactionalProducer({
+          new StreamsProducer({
             transactionalId,
             cluster,
             transactionTimeoutMs: config.transactionTimeoutMs,

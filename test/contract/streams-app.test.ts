@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RecordTooLargeError } from '../../src/errors.js';
-import { TransactionalProducer } from '../../src/eos/transactional-producer.js';
+import { TransactionalProducer } from '../../src/runtime/transactional-producer.js';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import type { KafkaStreamsConfig } from '../../src/runtime/config.js';
 import type { AppState } from '../../src/runtime/internal/app-state.js';

@@ -142,6 +142,48 @@ for (const { name, create, skip } of eosBackends()) {
       expect(await visible(topics.out, m, 1)).toEqual([`${m}-1`]);
     });
 
+    // Issue 13 item 3: a write that may be in the log is never dropped silently under IGNORE_SEND_ERRORS.
+    for (const code of [KafkaErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND, KafkaErrorCode.REQUEST_TIMED_OUT]) {
+      it(`${code === 7 ? 'REQUEST_TIMED_OUT' : 'NOT_ENOUGH_REPLICAS_AFTER_APPEND'} after the append until the delivery timeout: not reported as dropped, the transaction cannot commit, abort works, the next transaction commits once`, async () => {
+        const m = uniqueName(`unknown-${code}`);
+        const p = await producer({ deliveryTimeoutMs: 1000, retryBackoffMs: 50 });
+        p.beginTransaction();
+        const good = p.send({ topic: topics.out, key: 'g', value: `${m}-innocent`, partition: 1 }, undefined, IGNORE);
+        await good;
+        backend.failProduce({ topic: topics.out, code, count: 10_000, afterAppend: true });
+        const cb = vi.fn();
+        const err = await p.send({ topic: topics.out, key: 'k', value: `${m}-maybe`, partition: 0 }, cb, IGNORE).catch((e: unknown) => e);
+        backend.clearFaults();
+        // not a record-level failure a handler could drop: its kind says the outcome is unknown
+        expect(err).toBeInstanceOf(DeliveryTimeoutError);
+        expect(err).toMatchObject({ kind: 'unknown_outcome', code: 'DELIVERY_OUTCOME_UNKNOWN', cause: { kafkaCode: code } });
+        expect(cb.mock.calls[0]![0]).toBe(err);
+        expect(p.state).toBe('ABORTABLE_ERROR');
+        await expect(p.commitTransaction()).rejects.toBeInstanceOf(TransactionAbortableError);
+        await p.abortTransaction();
+        expect(p.state).toBe('READY');
+        // the retry in a new transaction (same producer, epoch bumped) commits exactly once
+        p.beginTransaction();
+        await p.send({ topic: topics.out, key: 'k', value: `${m}-maybe`, partition: 0 }, undefined, IGNORE);
+        await p.send({ topic: topics.out, key: 'k2', value: `${m}-next`, partition: 0 }, undefined, IGNORE);
+        await p.commitTransaction();
+        expect((await visible(topics.out, m, 2)).sort()).toEqual([`${m}-maybe`, `${m}-next`]);
+      });
+    }
+
+    it('NOT_ENOUGH_REPLICAS_AFTER_APPEND then success: retried, committed exactly once, the transaction stays committable', async () => {
+      const m = uniqueName('nera-retry');
+      const p = await producer();
+      // embedded: written then answered with the error (the retry is de-duplicated); Kafka: injected before the request
+      backend.failProduce({ topic: topics.out, code: KafkaErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND, count: 2, afterAppend: backend.name === 'embedded' });
+      p.beginTransaction();
+      const meta = await p.send({ topic: topics.out, key: 'k', value: `${m}-1` }, undefined, IGNORE);
+      expect(meta.offset).toBeGreaterThanOrEqual(0);
+      expect(p.state).toBe('IN_TRANSACTION');
+      await p.commitTransaction();
+      expect(await visible(topics.out, m, 1)).toEqual([`${m}-1`]);
+    });
+
     /** 1,000 records over 6 partitions of a compacted topic; every 37th is keyless, every 101st too large. */
     function thousand(topic: string, m: string): Array<{ record: ProducerRecord; culprit: boolean }> {
       return Array.from({ length: 1000 }, (_, i) => {

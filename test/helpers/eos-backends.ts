@@ -24,7 +24,9 @@ export interface EosBackend {
   /** The embedded cluster, for fault injection (undefined on real Kafka). */
   readonly embedded: EmbeddedKafkaCluster | undefined;
   /** The next `count` produce requests to `topic` fail with `code` (embedded: broker-side fault; Kafka: injected client-side before the request). */
-  failProduce(fault: { topic: string; code: number; count?: number }): void;
+  failProduce(fault: { topic: string; code: number; count?: number; afterAppend?: boolean }): void;
+  /** Removes every injected fault. */
+  clearFaults(): void;
   createTopic(name: string, partitions: number, config?: Record<string, string>): Promise<void>;
   alterTopicConfig(name: string, config: Record<string, string>): Promise<void>;
   /** Everything a read_committed reader sees in `topic` now. */
@@ -39,6 +41,7 @@ function embeddedBackend(): EosBackend {
     cluster,
     embedded: cluster,
     failProduce: (fault) => cluster.failProduce(fault),
+    clearFaults: () => cluster.clearFaults(),
     createTopic: (name, partitions, config = {}) => cluster.createTopic(name, { partitions, config }),
     alterTopicConfig: (name, config) => cluster.alterTopicConfig(name, config),
     readCommitted: async (topic) =>
@@ -57,6 +60,7 @@ function kafkaBackend(brokers: string[]): EosBackend {
     cluster,
     embedded: undefined,
     failProduce: (fault) => faulty.failProduce(fault),
+    clearFaults: () => faulty.clearFaults(),
     createTopic: (name, partitions, config = {}) => a().createTopic(name, { partitions, config }),
     alterTopicConfig: (name, config) => a().alterTopicConfig(name, config),
     readCommitted: async (topic) =>

@@ -16,6 +16,12 @@ export interface ProduceFault {
   recordErrors?: RecordErrorEntry[];
   /** error_message to return with the error. */
   errorMessage?: string;
+  /**
+   * Answer the error only after handling the request (the batch is appended,
+   * or recognised as a duplicate): what NOT_ENOUGH_REPLICAS_AFTER_APPEND or a
+   * REQUEST_TIMED_OUT after the leader's append look like to the client.
+   */
+  afterAppend?: boolean;
 }
 
 /** A scheduled failure of a transaction coordinator request. */

@@ -1,10 +1,11 @@
 /**
- * Pre-send validation (DESIGN.md §4 step 1): the checks a broker would make,
- * done from cached topic configs so a bad record fails alone, before any
- * produce request.
+ * Record-level errors (a helper of the send path, DESIGN.md §4): pre-send
+ * validation — the checks a broker would make, done from cached topic configs
+ * so a bad record fails alone, before any produce request — and the record's
+ * own error when the broker rejected its batch.
  */
 import type { WireRecord } from '../../records/types.js';
-import { InvalidRecordError, InvalidTimestampError, RecordTooLargeError, type StreamsError } from '../../errors.js';
+import { InvalidRecordError, InvalidTimestampError, KafkaErrorCode, KafkaProtocolError, RecordTooLargeError, type StreamsError } from '../../errors.js';
 import { singleRecordBatchSize } from './record-size.js';
 import type { TopicInfo } from './topic-config-cache.js';
 
@@ -62,4 +63,19 @@ export function validateRecord(
     }
   }
   return null;
+}
+
+/** The record's own error for a broker rejection of its batch (`brokerMessage`: its record_errors entry, if any). */
+export function brokerRecordError(error: StreamsError, brokerMessage: string | null, topic: string, partition: number): StreamsError {
+  if (!(error instanceof KafkaProtocolError)) return error;
+  const what = `The broker rejected the record for ${topic}-${partition} (${error.code}): ${brokerMessage ?? error.errorMessage ?? error.message}`;
+  switch (error.kafkaCode) {
+    case KafkaErrorCode.INVALID_TIMESTAMP:
+      return new InvalidTimestampError(what, { cause: error });
+    case KafkaErrorCode.MESSAGE_TOO_LARGE:
+    case KafkaErrorCode.RECORD_LIST_TOO_LARGE:
+      return new RecordTooLargeError(`${what}; the record alone is larger than the topic's max.message.bytes: raise the topic config 'max.message.bytes' or send a smaller record`, { cause: error });
+    default:
+      return new InvalidRecordError(what, { cause: error });
+  }
 }

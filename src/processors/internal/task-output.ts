@@ -44,9 +44,10 @@ export function sinkOutput(
   };
 }
 
-/** A dead-letter record as an output record (bytes pass through unchanged). */
-export function deadLetterOutput(dl: DeadLetterRecord, timestamp: number): OutputRecord {
+/** A dead-letter record of handler `slot` as an output record (bytes pass through unchanged). */
+export function deadLetterOutput(dl: DeadLetterRecord, timestamp: number, slot: NonNullable<OutputRecord['deadLetterOf']>): OutputRecord {
   return {
+    deadLetterOf: slot,
     topic: dl.topic,
     key: dl.key,
     value: dl.value,

@@ -7,14 +7,13 @@
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { FetchedBatch, GroupConsumerPort, TopicPartition } from '../../cluster/port.js';
-import { KafkaProtocolError, errorKindOf } from '../../errors.js';
+import { errorKindOf, taskReactionTo } from '../../errors.js';
 import { formatTaskId, type TopologyRuntime } from '../../processors/task-contract.js';
 import type { ResolvedConfig } from '../config.js';
 import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMetrics } from '../metrics.js';
 import { componentLogger } from '../../internal/logger.js';
-import { RuntimeTask } from './runtime-task.js';
+import { TaskExecutor, type TaskProducerFactory } from './task-executor.js';
 import { tpKey } from './task-state.js';
-import type { TaskProducerFactory } from './task-producer.js';
 
 /** What the task manager needs from the app. */
 export interface TaskManagerDeps {
@@ -28,21 +27,13 @@ export interface TaskManagerDeps {
   onFatal(error: Error): void;
 }
 
-const HANDLER_BROKEN = new Set(['HANDLER_THREW', 'HANDLER_FAILED', 'INVALID_HANDLER_ANSWER', 'HANDLER_INVALID_ANSWER']);
 const FENCED_RETRY_MS = 100;
-
-/** True for errors that stop the app whatever the policy: a broken handler, a fatal broker answer. */
-export function stopsTheApp(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  if (typeof code === 'string' && HANDLER_BROKEN.has(code)) return true;
-  return error instanceof KafkaProtocolError && error.kind === 'fatal';
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /** See the module comment. */
 export class TaskManager {
-  readonly #tasks = new Map<string, RuntimeTask>();
+  readonly #tasks = new Map<string, TaskExecutor>();
   readonly #assigned = new Set<string>();
   readonly #metrics = new Map<string, TaskMetrics>();
   readonly #lifecycle = new PQueue({ concurrency: 1 });
@@ -164,7 +155,7 @@ export class TaskManager {
     const info = this.deps.topology.subtopologies.find((s) => s.id === sub);
     const partitions = (info?.sourceTopics ?? []).map((topic) => ({ topic, partition })).filter((tp) => this.#assigned.has(tpKey(tp)));
     if (partitions.length === 0) return;
-    const task = new RuntimeTask({
+    const task = new TaskExecutor({
       taskId: { subtopology: sub, partition },
       id,
       partitions,
@@ -188,13 +179,14 @@ export class TaskManager {
    * Recovery of a failed task:
    * 1. mark it failed (concurrent batches stop) and pause its partitions;
    * 2. close it dirty: abort its transaction, close processors and producer;
-   * 3. fencing: re-acquire it at once if still assigned (new producer, re-read offsets, seek);
-   *    a retriable error that escaped the clients' retries: the same after `taskRestartBackoffMs`;
-   *    a broken handler, a fatal broker error or policy SHUTDOWN_CLIENT: rewind its partitions to the
-   *    last committed offsets and stop the app (ERROR);
-   *    policy RESTART_TASK: wait `taskRestartBackoffMs`, then re-acquire it.
+   * 3. by the error's row of the classification table (`taskReactionTo`, src/errors.ts):
+   *    `reacquire` — fencing: re-acquire it at once if still assigned (new producer, re-read offsets, seek);
+   *    retriable or unknown outcome: the same after `taskRestartBackoffMs`;
+   *    `stop` (a broken handler, a fatal broker answer), or `policy` under SHUTDOWN_CLIENT: rewind its
+   *    partitions to the last committed offsets and stop the app (ERROR);
+   *    `policy` under RESTART_TASK: wait `taskRestartBackoffMs`, then re-acquire it.
    */
-  async #onTaskFailure(task: RuntimeTask, error: unknown): Promise<void> {
+  async #onTaskFailure(task: TaskExecutor, error: unknown): Promise<void> {
     // 1. mark failed, pause
     if (!task.markFailed()) return;
     const log = this.#log(task.id);
@@ -205,17 +197,19 @@ export class TaskManager {
       // The consumer may already be closing.
     }
     const kind = errorKindOf(error);
+    const reaction = taskReactionTo(error);
     // 2. close dirty
     await task.closeDirty().catch((closeError: unknown) => log.debug({ err: closeError }, 'dirty close failed'));
-    // 3. fencing / stop / restart
-    if (kind === 'fencing' || kind === 'retriable') {
+    // 3. re-acquire / stop / policy
+    if (reaction === 'reacquire') {
       const delay = kind === 'fencing' ? FENCED_RETRY_MS : config.taskRestartBackoffMs;
-      log.info({ err: error }, `task ${kind === 'fencing' ? 'migrated or its producer was fenced' : 'hit a retriable error'}; closed dirty, re-acquiring it in ${delay} ms if still assigned`);
+      const why = kind === 'fencing' ? 'moved to another instance (its producer was fenced by a newer owner)' : `hit a ${kind === 'retriable' ? 'retriable error' : 'write with an unknown outcome (transaction aborted)'}`;
+      log[kind === 'fencing' ? 'warn' : 'info']({ err: error }, `task ${why}; closed dirty, re-acquiring it in ${delay} ms if still assigned`);
       this.#metricsOf(task.id).restarts++;
       await sleep(delay);
       return this.#reacquire(task);
     }
-    if (stopsTheApp(error) || config.uncaughtExceptionPolicy === 'SHUTDOWN_CLIENT' || this.#closing) {
+    if (reaction === 'stop' || config.uncaughtExceptionPolicy === 'SHUTDOWN_CLIENT' || this.#closing) {
       log.error({ err: error }, `task failed; transaction aborted; stopping the app (uncaughtExceptionPolicy ${config.uncaughtExceptionPolicy})`);
       for (const tpo of task.committedOffsets) {
         try {
@@ -234,7 +228,7 @@ export class TaskManager {
   }
 
   /** Replaces a failed task by a fresh one if it is still this instance's and still assigned. */
-  #reacquire(old: RuntimeTask): Promise<void> {
+  #reacquire(old: TaskExecutor): Promise<void> {
     return this.#lifecycle.add(async () => {
       if (this.#closing || this.#tasks.get(old.id) !== old) return;
       this.#tasks.delete(old.id);

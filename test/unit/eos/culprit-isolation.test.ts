@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryTimeoutError, InvalidRecordError, RecordTooLargeError } from '../../../src/errors.js';
-import { TransactionalProducer } from '../../../src/eos/transactional-producer.js';
+import { TransactionalProducer } from '../../../src/runtime/transactional-producer.js';
 import { TxnSendOption } from '../../../src/eos/txn-send-option.js';
 import { FakeCluster } from './fake-cluster.js';
 

@@ -9,7 +9,7 @@ import {
   SerializationError,
   TransactionAbortableError,
 } from '../../../src/errors.js';
-import { TransactionalProducer } from '../../../src/eos/transactional-producer.js';
+import { TransactionalProducer } from '../../../src/runtime/transactional-producer.js';
 import { TxnSendOption } from '../../../src/eos/txn-send-option.js';
 import type { ProducerRecord } from '../../../src/eos/producer-types.js';
 import { FakeCluster } from './fake-cluster.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IllegalStateError } from '../../../src/errors.js';
-import { ProducerState, TxnStateMachine } from '../../../src/eos/internal/txn-state.js';
+import { ProducerState, TxnStateMachine } from '../../../src/eos/producer-types.js';
 
 describe('TxnStateMachine', () => {
   it('guards name the allowed states', () => {

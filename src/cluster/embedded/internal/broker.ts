@@ -116,7 +116,7 @@ export class Broker {
 
   /**
    * Produce of one partition's batch bytes, after the injected latency.
-   * Steps: 1. injected fault; 2. partition lookup; 3. validation of the bytes
+   * Steps: 1. injected fault (an `afterAppend` one is answered after step 7); 2. partition lookup; 3. validation of the bytes
    * (seed 001 rules); 4. producer id issued by this cluster (UNKNOWN_PRODUCER_ID);
    * 5. transactional batch: partition in the producer's open transaction;
    * 6. epoch/sequence, duplicate of a recent batch answered with its offset;
@@ -131,7 +131,7 @@ export class Broker {
   produceNow(topic: string, partition: number, bytes: Buffer): number {
     // 1.
     const fault = this.faults.takeProduceError(topic, partition);
-    if (fault) throw fault;
+    if (fault && !fault.afterAppend) throw fault;
     // 2.
     const log = this.log(topic, partition);
     const tp = `${topic}-${partition}`;
@@ -148,10 +148,14 @@ export class Broker {
     }
     // 6.
     const check = log.producers.check(batch, tp, log.highWatermark);
-    if (check.kind === 'duplicate') return check.metadata.firstOffset;
+    if (check.kind === 'duplicate') {
+      if (fault) throw fault;
+      return check.metadata.firstOffset;
+    }
     // 7.
     const entry = log.appendBatch(bytes, batch, config.logAppendTime ? this.now() : undefined);
     this.notify();
+    if (fault) throw fault;
     return entry.baseOffset;
   }
 

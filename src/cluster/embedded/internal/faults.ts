@@ -45,17 +45,18 @@ export class FaultInjector {
     this.latency = { produceMs: 0, fetchMs: 0 };
   }
 
-  /** Consumes one scheduled failure for the partition, if any, as the error to answer. */
-  takeProduceError(topic: string, partition: number): KafkaProtocolError | undefined {
+  /** Consumes one scheduled failure for the partition, if any, as the error to answer (`afterAppend`: after handling the request). */
+  takeProduceError(topic: string, partition: number): (KafkaProtocolError & { afterAppend?: boolean }) | undefined {
     const i = this.produceFaults.findIndex((f) => f.topic === topic && (f.partition === undefined || f.partition === partition) && f.remaining > 0);
     if (i < 0) return undefined;
     const f = this.produceFaults[i]!;
     f.remaining -= 1;
     if (f.remaining === 0) this.produceFaults.splice(i, 1);
-    return new KafkaProtocolError(f.code, `${kafkaErrorName(f.code)} (${f.code}): injected fault for ${topic}-${partition}${f.errorMessage ? `: ${f.errorMessage}` : ''}`, {
+    const error = new KafkaProtocolError(f.code, `${kafkaErrorName(f.code)} (${f.code}): injected fault for ${topic}-${partition}${f.errorMessage ? `: ${f.errorMessage}` : ''}`, {
       recordErrors: f.recordErrors ?? [],
       errorMessage: f.errorMessage ?? null,
     });
+    return Object.assign(error, { afterAppend: f.afterAppend === true });
   }
 }
 

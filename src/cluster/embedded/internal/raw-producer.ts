@@ -4,7 +4,7 @@
  * validates those bytes. Keeps producer id, epoch and per-partition
  * sequences; adds partitions to the transaction before the first produce.
  */
-import { IllegalStateError, KafkaProtocolError, ProducerFencedError, KafkaErrorCode } from '../../../errors.js';
+import { IllegalStateError, KafkaProtocolError, ProducerFencedError, isProducerFenced } from '../../../errors.js';
 import type { ProduceAck, ProduceBatch, RawProducerOptions, RawProducerPort, TopicPartitionOffset, WireRecord } from '../../port.js';
 import { BatchAttr, encodeBatch, type RecordHeader } from './record-batch.js';
 import type { Broker } from './broker.js';
@@ -21,13 +21,6 @@ const ALLOWED: Record<string, readonly ProducerState[]> = {
   sendOffsets: ['IN_TRANSACTION'],
   endTransaction: ['IN_TRANSACTION'],
 };
-
-/** Codes after which the producer is unusable (the same set as the kafkajs adapter). */
-const FENCING_CODES = new Set<number>([
-  KafkaErrorCode.PRODUCER_FENCED, KafkaErrorCode.INVALID_PRODUCER_EPOCH, KafkaErrorCode.UNKNOWN_PRODUCER_ID,
-  KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, KafkaErrorCode.INVALID_TXN_STATE, KafkaErrorCode.INVALID_PRODUCER_ID_MAPPING,
-  KafkaErrorCode.TRANSACTION_COORDINATOR_FENCED,
-]);
 
 /** Converts port headers to record headers. */
 export function toRecordHeaders(headers: WireRecord['headers'] | undefined): RecordHeader[] {
@@ -62,7 +55,7 @@ export class EmbeddedRawProducer implements RawProducerPort {
    * as the kafkajs adapter does; a failed EndTxn is fatal with its own error.
    */
   private failed(e: unknown, fatal = false): never {
-    if (e instanceof KafkaProtocolError && FENCING_CODES.has(e.kafkaCode)) {
+    if (e instanceof KafkaProtocolError && isProducerFenced(e)) {
       e = new ProducerFencedError(`${e.message} — the producer is unusable: close it and create a new one`, { cause: e });
       fatal = true;
     }

@@ -16,6 +16,7 @@ import {
   KafkaProtocolError,
   ProducerFencedError,
   StreamsError,
+  isProducerFenced,
   kafkaErrorName,
 } from '../../../errors.js';
 import { isProduceV8Error } from './produce-v8.js';
@@ -116,29 +117,19 @@ function isSocketError(e: KafkaJsLikeError): boolean {
   return typeof e.code === 'string' && /^(ECONN|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)/.test(e.code);
 }
 
-/** Kafka codes after which a producer is unusable (DESIGN.md §2, port contract). */
-const PRODUCER_FATAL_CODES = new Set<number>([
-  KafkaErrorCode.PRODUCER_FENCED,
-  KafkaErrorCode.INVALID_PRODUCER_EPOCH,
-  KafkaErrorCode.UNKNOWN_PRODUCER_ID,
-  KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
-  KafkaErrorCode.INVALID_TXN_STATE,
-  KafkaErrorCode.INVALID_PRODUCER_ID_MAPPING,
-  KafkaErrorCode.TRANSACTION_COORDINATOR_FENCED,
-]);
-
-/** True when a mapped error means the producer was fenced or lost its epoch/sequence state. */
+/** True when a mapped error means the producer was fenced or lost its epoch/sequence state (`src/errors.ts` table). */
 export function isProducerFencing(error: StreamsError): boolean {
-  return error instanceof ProducerFencedError || (error instanceof KafkaProtocolError && PRODUCER_FATAL_CODES.has(error.kafkaCode));
+  return isProducerFenced(error);
 }
 
 /**
- * Maps an error of a producer call: fencing codes become `ProducerFencedError`
- * (cause: the `KafkaProtocolError`), everything else as {@link mapKafkaJsError}.
+ * Maps an error of a producer call: producer-fencing codes of the
+ * classification table become `ProducerFencedError` (cause: the
+ * `KafkaProtocolError`), everything else as {@link mapKafkaJsError}.
  */
 export function mapProducerError(error: unknown, context: string): StreamsError {
   const mapped = mapKafkaJsError(error, context);
-  if (mapped instanceof KafkaProtocolError && PRODUCER_FATAL_CODES.has(mapped.kafkaCode)) {
+  if (mapped instanceof KafkaProtocolError && isProducerFenced(mapped)) {
     return new ProducerFencedError(`${mapped.message} — the producer is unusable: close it and create a new one`, {
       cause: mapped,
     });

@@ -24,7 +24,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kafka, Producer, Transaction } from 'kafkajs';
-import { IllegalStateError, KafkaProtocolError, KafkaErrorCode, ProducerFencedError, StreamsError } from '../../../errors.js';
+import { IllegalStateError, KafkaProtocolError, KafkaErrorCode, ProducerFencedError, StreamsError, isOutcomeUnknown } from '../../../errors.js';
 import type { Logger } from '../../../internal/logger.js';
 import type { ProduceAck, ProduceBatch, RawProducerOptions, RawProducerPort, TopicPartitionOffset, WireRecord } from '../../port.js';
 import { isProducerFencing, mapProducerError } from './error-mapping.js';
@@ -212,23 +212,17 @@ export class KafkaJsRawProducer implements RawProducerPort {
   private fail(error: unknown, context: string, fatal: boolean): StreamsError {
     const mapped = mapProducerError(error, context);
     if (fatal || isProducerFencing(mapped)) {
-      this.unusable = mapped;
-      this.logger.warn({ err: mapped, transactionalId: this.transactionalId }, 'producer is unusable');
+      // Once per producer; fencing is how a task moves to another instance (the runtime logs that once per task at WARN).
+      if (!this.unusable) this.logger[isProducerFencing(mapped) ? 'debug' : 'warn']({ err: mapped, transactionalId: this.transactionalId }, 'producer is unusable');
+      this.unusable ??= mapped;
     }
     return mapped;
   }
 }
 
-/** Answers after which the batch may or may not have been written (no answer, or a timeout after the append). */
-const UNKNOWN_OUTCOME_CODES = new Set<number>([
-  KafkaErrorCode.NETWORK_EXCEPTION,
-  KafkaErrorCode.REQUEST_TIMED_OUT,
-  KafkaErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
-]);
-
-/** True when the send may or may not have been written. */
+/** True when the send may or may not have been written (the `outcomeUnknown` rows of `src/errors.ts`). */
 function isUnknownOutcome(error: StreamsError): boolean {
-  return error instanceof KafkaProtocolError && UNKNOWN_OUTCOME_CODES.has(error.kafkaCode);
+  return error instanceof KafkaProtocolError && isOutcomeUnknown(error);
 }
 
 /** A digest of the records of a batch, to recognise a re-send of the same batch. */

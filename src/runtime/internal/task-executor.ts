@@ -1,25 +1,30 @@
 /**
- * One task of the running app: a TaskProcessor (the topology for one
- * subtopology and partition), its own producer (transactional id
+ * The task executor (Kafka Streams' TaskExecutor + StreamTask's commit): one
+ * task of the running app — a TaskProcessor (the topology for one subtopology
+ * and partition), its own producer (transactional id
  * `<applicationId>-<taskId>`) and record collector, its consumed and committed
- * offsets. Every operation runs in the task's queue (p-queue, concurrency 1),
- * so processing, punctuation, commits and closing never overlap.
+ * offsets — driven poll → process → collect → commit. Every operation runs in
+ * the task's queue (p-queue, concurrency 1), so processing, punctuation,
+ * commits and closing never overlap. Whether a transaction is open is the
+ * producer's state (src/eos/streams-producer.ts), not tracked here.
  */
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { FetchedBatch, GroupConsumerPort, TopicPartition, TopicPartitionOffset } from '../../cluster/port.js';
 import { TaskRecordCollector } from '../../eos/record-collector.js';
+import type { StreamsProducer } from '../../eos/streams-producer.js';
 import { TxnSendOption } from '../../eos/txn-send-option.js';
 import type { TaskId, TaskProcessor, TopologyRuntime } from '../../processors/task-contract.js';
 import type { ResolvedConfig } from '../config.js';
 import type { TaskMetrics } from '../metrics.js';
-import { commitTask } from './commit-protocol.js';
 import type { StateMachine } from '../../internal/state-machine.js';
 import { createTaskStateMachine, tpKey, type TaskState } from './task-state.js';
-import type { TaskProducer, TaskProducerFactory } from './task-producer.js';
+
+/** Creates the producer of a task; `transactionalId` is undefined under at_least_once. */
+export type TaskProducerFactory = (options: { transactionalId: string | undefined; taskId: string }) => StreamsProducer;
 
 /** What a task needs from the app. */
-export interface RuntimeTaskDeps {
+export interface TaskExecutorDeps {
   taskId: TaskId;
   id: string;
   /** The input partitions of this task that this instance is assigned. */
@@ -34,27 +39,26 @@ export interface RuntimeTaskDeps {
 }
 
 /** One task; see the module comment. */
-export class RuntimeTask {
+export class TaskExecutor {
   readonly id: string;
   readonly partitions: TopicPartition[];
   readonly #sm: StateMachine<TaskState>;
   readonly #queue = new PQueue({ concurrency: 1 });
   readonly #exactlyOnce: boolean;
-  #producer: TaskProducer | undefined;
+  #producer: StreamsProducer | undefined;
   #processor: TaskProcessor | undefined;
   #collector: TaskRecordCollector | undefined;
   /** Next offset to process, per partition. */
   readonly #position = new Map<string, number>();
   /** Last committed next offset, per partition. */
   readonly #committed = new Map<string, number>();
-  #inTransaction = false;
   #dirty = false;
   #lastCommitAt = Date.now();
   #commitQueued = false;
   #punctuateQueued = false;
   #generation = 0;
 
-  constructor(private readonly deps: RuntimeTaskDeps) {
+  constructor(private readonly deps: TaskExecutorDeps) {
     this.id = deps.id;
     this.partitions = deps.partitions;
     this.#exactlyOnce = deps.config.processingGuarantee === 'exactly_once';
@@ -94,10 +98,7 @@ export class RuntimeTask {
       this.#sm.require('initialize', ['CREATED']);
       const { config, consumer, id } = this.deps;
       // 1. init the producer
-      const producer = this.deps.producerFactory({
-        transactionalId: this.#exactlyOnce ? `${config.applicationId}-${id}` : undefined,
-        taskId: id,
-      });
+      const producer = this.deps.producerFactory({ transactionalId: this.#exactlyOnce ? `${config.applicationId}-${id}` : undefined, taskId: id });
       this.#producer = producer;
       await producer.initTransactions();
       if (this.state !== 'CREATED') return;
@@ -115,21 +116,15 @@ export class RuntimeTask {
       this.#generation++;
       consumer.resume(this.partitions);
       // 4. init processors
+      // (the option itself goes down: IGNORE_SEND_ERRORS inside a transaction, NONE for dead letters and at_least_once)
+      const { productionExceptionHandler: handler, deserializationExceptionHandler: deserialization, processingExceptionHandler: processing } = config;
       this.#collector = new TaskRecordCollector({
-        taskId: id,
-        producer,
+        taskId: id, producer, handler, partitionCount: this.deps.partitionCount, counters: this.deps.metrics, logger: this.deps.logger,
         sendOption: this.#exactlyOnce ? TxnSendOption.IGNORE_SEND_ERRORS : TxnSendOption.NONE,
         deadLetterOption: TxnSendOption.NONE,
-        handler: config.productionExceptionHandler,
-        partitionCount: this.deps.partitionCount,
         beforeSend: () => this.#ensureTransaction(),
-        counters: this.deps.metrics,
-        logger: this.deps.logger,
       });
-      this.#processor = this.deps.topology.createTask(this.deps.taskId, this.#collector, {
-        deserialization: config.deserializationExceptionHandler,
-        processing: config.processingExceptionHandler,
-      });
+      this.#processor = this.deps.topology.createTask(this.deps.taskId, this.#collector, { deserialization, processing });
       this.#processor.init();
       this.#lastCommitAt = Date.now();
       this.#sm.transition('RUNNING');
@@ -186,10 +181,10 @@ export class RuntimeTask {
   commitDue(now: number): boolean {
     if (this.state !== 'RUNNING' || this.#commitQueued) return false;
     if (this.#processor?.commitRequested) return true;
-    return (this.#dirty || this.#inTransaction) && now - this.#lastCommitAt >= this.deps.config.commitIntervalMs;
+    return (this.#dirty || this.#inTransaction()) && now - this.#lastCommitAt >= this.deps.config.commitIntervalMs;
   }
 
-  /** Commits (see commit-protocol.ts) in the task queue; at most one commit is queued at a time. */
+  /** Commits (the numbered steps of `#commitNow`) in the task queue; at most one commit is queued at a time. */
   commit(): Promise<void> {
     if (this.#commitQueued) return Promise.resolve();
     this.#commitQueued = true;
@@ -238,38 +233,57 @@ export class RuntimeTask {
     return this.#queue.add(() => this.#shutdown(true));
   }
 
-  #ensureTransaction(): void {
-    if (!this.#exactlyOnce || this.#inTransaction) return;
-    this.#producer!.beginTransaction();
-    this.#inTransaction = true;
+  /** True while the task's producer has a transaction open (the producer's state is the only record of it). */
+  #inTransaction(): boolean {
+    const state = this.#producer?.state;
+    return state === 'IN_TRANSACTION' || state === 'ABORTABLE_ERROR';
   }
 
+  /** Opens the transaction lazily, on the first send or commit (exactly_once). */
+  #ensureTransaction(): void {
+    if (this.#exactlyOnce && this.#producer?.state === 'READY') this.#producer.beginTransaction();
+  }
+
+  /**
+   * The commit sequence (DESIGN.md §6 step 4); throws on any failure, the task manager aborts and recovers:
+   * 1. nothing consumed and no transaction open: only reset the interval;
+   * 2. flush the task's state stores;
+   * 3. `producer.flush()`: wait for every send and its callback (handler decisions, dead letters);
+   * 4. stop if the collector recorded a failure (FAIL, a throwing handler, fencing, an unknown outcome);
+   * 5. exactly_once: `sendOffsetsToTransaction` with the next offsets of every consumed input record
+   *    (records skipped by a handler included), group = applicationId, then `commitTransaction()`;
+   *    at_least_once: `consumer.commitOffsets` (only now that every output of those inputs is acknowledged);
+   * 6. record the committed offsets and metrics; the next transaction begins lazily.
+   */
   async #commitNow(): Promise<void> {
-    if (!this.#dirty && !this.#inTransaction) {
-      this.#lastCommitAt = Date.now();
-      this.#processor?.clearCommitRequest();
-      return;
-    }
+    const producer = this.#producer!;
     const offsets = this.#dirty
       ? this.partitions.map((tp) => ({ ...tp, offset: this.#position.get(tpKey(tp))! })).filter((o) => o.offset !== this.#committed.get(tpKey(o)))
       : [];
-    if (offsets.length === 0 && !this.#inTransaction) {
+    // 1.
+    if (offsets.length === 0 && !this.#inTransaction()) {
       this.#dirty = false;
       this.#lastCommitAt = Date.now();
       this.#processor?.clearCommitRequest();
       return;
     }
-    await commitTask({
-      exactlyOnce: this.#exactlyOnce,
-      groupId: this.deps.config.applicationId,
-      producer: this.#producer!,
-      consumer: this.deps.consumer,
-      collector: this.#collector!,
-      stores: this.#processor!.stores,
-      offsets,
-      ensureTransaction: () => this.#ensureTransaction(),
-    });
-    this.#inTransaction = false;
+    // 2.
+    for (const store of this.#processor!.stores) store.flush();
+    // 3.
+    await producer.flush();
+    // 4.
+    this.#collector!.checkHealthy();
+    // 5.
+    if (this.#exactlyOnce) {
+      if (offsets.length > 0) {
+        this.#ensureTransaction();
+        await producer.sendOffsetsToTransaction(offsets, this.deps.config.applicationId);
+      }
+      await producer.commitTransaction();
+    } else if (offsets.length > 0) {
+      await this.deps.consumer.commitOffsets(offsets);
+    }
+    // 6.
     for (const o of offsets) this.#committed.set(tpKey(o), o.offset);
     this.#dirty = false;
     this.#lastCommitAt = Date.now();
@@ -282,13 +296,12 @@ export class RuntimeTask {
     if (this.state === 'CLOSED') return;
     const log = this.deps.logger;
     this.#collector?.close();
-    if (dirty && (this.#inTransaction || this.#dirty)) {
+    if (dirty && (this.#inTransaction() || this.#dirty)) {
       this.deps.metrics.aborts++;
-      if (this.#inTransaction) {
+      if (this.#inTransaction()) {
         await this.#producer!.abortTransaction().catch((error: unknown) => log.debug({ err: error }, 'abort failed (producer unusable)'));
       }
     }
-    this.#inTransaction = false;
     this.#dirty = false;
     try {
       this.#processor?.close();

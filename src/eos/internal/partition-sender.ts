@@ -1,0 +1,316 @@
+/**
+ * The send path below `StreamsProducer.send()` (DESIGN.md §2, §4):
+ *
+ * 1. convert the record to wire form and validate it against the topic's
+ *    cached configs (helpers `record-size`, `record-validator`,
+ *    `topic-config-cache`); a failure is that record's own, before any I/O;
+ * 2. choose the partition: explicit, murmur2 of the key, else sticky;
+ * 3. batch per topic-partition until `lingerMs` or the byte limit; sealed
+ *    batches of one partition go out strictly one at a time, in order, and
+ *    **every produce call carries exactly one topic-partition**; partitions
+ *    run concurrently (p-queue, `maxInFlightPartitions`);
+ * 4. deliver a batch: retriable answers are retried with back-off until the
+ *    delivery timeout; giving up after an answer that may have been written
+ *    (`isOutcomeUnknown`) is `unknown_outcome`, never a record-level failure;
+ *    a record-level rejection isolates the culprits — by the broker's
+ *    `record_errors`, else by splitting the batch in halves — and re-sends the
+ *    innocent records; anything else is fatal for the producer;
+ * 5. settle each record once: the producer learns of a failure first (its
+ *    transaction state), then the callback runs, then the promise; only then
+ *    does the record stop counting as pending for `flush()`.
+ */
+import PQueue from 'p-queue';
+import type { AdminPort, ProduceAck, ProduceBatch } from '../../cluster/port.js';
+import { DeliveryTimeoutError, KafkaProtocolError, StreamsError, errorKindOf, isOutcomeUnknown } from '../../errors.js';
+import { backoffDelay, sleep } from '../../internal/backoff.js';
+import { partitionFor } from '../../records/partitioner.js';
+import type { WireRecord } from '../../records/types.js';
+import type { ProducerRecord, ProducerSettings, RecordMetadata, SendCallback } from '../producer-types.js';
+import type { TxnSendOption } from '../txn-send-option.js';
+import { RECORD_BATCH_OVERHEAD, recordSizeUpperBound, toWireRecord } from './record-size.js';
+import { brokerRecordError, validateRecord } from './record-validator.js';
+import { TopicConfigCache, type TopicInfo } from './topic-config-cache.js';
+
+/** Room left in a produce request for its headers and the topic name. */
+const REQUEST_OVERHEAD = 128;
+
+
+/** What the sender needs of its producer (the one place that holds the transaction state). */
+export interface SenderOwner {
+  admin(): AdminPort;
+  /** One produce request for one topic-partition (after the transaction's begin). */
+  produce(batch: ProduceBatch): Promise<ProduceAck>;
+  /** Why records not yet written must fail now (fatal, aborting, closed). */
+  stopError(): Error | undefined;
+  /** The fatal error: records acknowledged after it still fail (their transaction cannot commit). */
+  fatalError(): Error | undefined;
+  /** A record failed with `option` (or its callback threw): the transaction learns it first. */
+  recordFailed(error: Error, option: TxnSendOption): void;
+  /** Moves the producer to FATAL_ERROR; returns the error every record gets. */
+  toFatal(error: unknown): Error;
+  /** Resolves once connected (lazy connect of an idempotent producer). */
+  ready(): Promise<void>;
+}
+
+/** A validated record waiting in a batch or in flight. */
+interface Pending {
+  wire: WireRecord;
+  size: number;
+  /** Epoch ms after which retries stop. */
+  deadline: number;
+  settle(error: Error | null, metadata: RecordMetadata | null): void;
+}
+
+interface PartitionBuffer {
+  topic: string;
+  partition: number;
+  open: Pending[];
+  openBytes: number;
+  timer: NodeJS.Timeout | undefined;
+  sealed: Pending[][];
+  sending: boolean;
+}
+
+/** Batching, delivery and pending-send accounting of one producer. See the module comment. */
+export class PartitionSender {
+  readonly #cache: TopicConfigCache;
+  readonly #queue: PQueue;
+  readonly #buffers = new Map<string, PartitionBuffer>();
+  readonly #sticky = new Map<string, number>();
+  /** Records per topic waiting for an asynchronous config lookup (keeps send order). */
+  readonly #waiting = new Map<string, number>();
+  #pending = 0;
+  #idle: Array<() => void> = [];
+  /** While > 0 (flush), open batches are sealed on the next tick instead of after lingerMs. */
+  #urgent = 0;
+
+  constructor(
+    private readonly settings: ProducerSettings,
+    private readonly owner: SenderOwner,
+  ) {
+    this.#cache = new TopicConfigCache(() => owner.admin(), { ...settings, stopError: () => owner.stopError() });
+    this.#queue = new PQueue({ concurrency: settings.maxInFlightPartitions });
+  }
+
+  /** Records sent and not yet settled. */
+  get pending(): number {
+    return this.#pending;
+  }
+
+  /** Steps 1–3 for one record (the producer's state guards already ran). */
+  submit(record: ProducerRecord, callback: SendCallback | undefined, option: TxnSendOption): Promise<RecordMetadata> {
+    const now = Date.now();
+    const { promise, settle } = this.#track(callback, option);
+    const fail = (error: Error, sync: boolean): void => (sync ? queueMicrotask(() => settle(error, null)) : settle(error, null));
+    const route = (info: TopicInfo, sync: boolean): void => {
+      const error = this.owner.stopError() ?? validateRecord(wire, info, record.partition, this.settings.maxRequestSize, now);
+      if (error) return fail(error, sync);
+      const partition = record.partition ?? (wire.key !== null ? partitionFor(wire.key, info.partitions) : this.#stickyPartition(info));
+      this.#append(record.topic, partition, { wire, size: recordSizeUpperBound(wire), deadline: now + this.settings.deliveryTimeoutMs, settle });
+    };
+    // 1. wire form and validation
+    let wire: WireRecord;
+    try {
+      wire = toWireRecord(record, now);
+    } catch (error) {
+      fail(error as Error, true);
+      return promise;
+    }
+    const topic = record.topic;
+    const cached = this.#cache.peek(topic);
+    if (cached && !this.#waiting.get(topic)) {
+      route(cached, true);
+      return promise;
+    }
+    this.#waiting.set(topic, (this.#waiting.get(topic) ?? 0) + 1);
+    void (async () => {
+      let info: TopicInfo;
+      try {
+        await this.owner.ready();
+        info = await this.#cache.get(topic);
+      } catch (error) {
+        const kind = errorKindOf(error);
+        return fail(kind === 'fencing' || kind === 'fatal' ? this.owner.toFatal(error) : (error as Error), false);
+      } finally {
+        this.#waiting.set(topic, (this.#waiting.get(topic) ?? 1) - 1);
+      }
+      route(info, false);
+    })();
+    return promise;
+  }
+
+  /** A send the producer refused (abortable or fatal state): rejects and calls back asynchronously. */
+  refuse(callback: SendCallback | undefined, option: TxnSendOption, error: Error): Promise<RecordMetadata> {
+    const { promise, settle } = this.#track(callback, option);
+    queueMicrotask(() => settle(error, null));
+    return promise;
+  }
+
+  /** Seals every batch and waits until no send is pending; loops, since callbacks may send more. */
+  async flush(): Promise<void> {
+    this.#urgent++;
+    try {
+      for (;;) {
+        for (const buf of this.#buffers.values()) this.#seal(buf);
+        if (this.#pending > 0) {
+          await new Promise<void>((resolve) => this.#idle.push(resolve));
+          continue;
+        }
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (this.#pending === 0) return;
+      }
+    } finally {
+      this.#urgent--;
+    }
+  }
+
+  /** Settles every record not yet handed to the broker (open and sealed batches) with `error`. */
+  failUnsent(error: Error): void {
+    for (const buf of this.#buffers.values()) {
+      clearTimeout(buf.timer);
+      buf.timer = undefined;
+      const records = [...buf.sealed.flat(), ...buf.open];
+      buf.open = [];
+      buf.openBytes = RECORD_BATCH_OVERHEAD;
+      buf.sealed = [];
+      for (const r of records) r.settle(error, null);
+    }
+  }
+
+  // 3. per-partition batching
+
+  #append(topic: string, partition: number, rec: Pending): void {
+    const id = `${topic}\u0000${partition}`;
+    let buf = this.#buffers.get(id);
+    if (!buf) this.#buffers.set(id, (buf = { topic, partition, open: [], openBytes: RECORD_BATCH_OVERHEAD, timer: undefined, sealed: [], sending: false }));
+    const limit = this.#batchLimit(topic);
+    if (buf.open.length > 0 && buf.openBytes + rec.size > limit) this.#seal(buf);
+    buf.open.push(rec);
+    buf.openBytes += rec.size;
+    if (buf.openBytes >= limit) this.#seal(buf);
+    else if (buf.timer === undefined) buf.timer = setTimeout(() => this.#seal(buf), this.#urgent > 0 ? 0 : this.settings.lingerMs);
+  }
+
+  #seal(buf: PartitionBuffer): void {
+    clearTimeout(buf.timer);
+    buf.timer = undefined;
+    if (buf.open.length === 0) return;
+    buf.sealed.push(buf.open);
+    buf.open = [];
+    buf.openBytes = RECORD_BATCH_OVERHEAD;
+    if (this.#sticky.get(buf.topic) === buf.partition) this.#sticky.delete(buf.topic);
+    this.#drain(buf);
+  }
+
+  /** Starts the partition's next sealed batch unless one is in flight. */
+  #drain(buf: PartitionBuffer): void {
+    const batch = buf.sending ? undefined : buf.sealed.shift();
+    if (!batch) return;
+    buf.sending = true;
+    void this.#queue
+      .add(() => this.#deliver(buf.topic, buf.partition, batch))
+      .catch((error: unknown) => settleAll(batch, error instanceof Error ? error : new Error(String(error))))
+      .finally(() => {
+        buf.sending = false;
+        this.#drain(buf);
+      });
+  }
+
+  // 4. delivery of one batch
+
+  /** Delivers `records` (one partition, in order); settles every record; never rejects. */
+  async #deliver(topic: string, partition: number, records: Pending[]): Promise<void> {
+    let maybeWritten = false;
+    for (let attempt = 0; ; attempt++) {
+      const stop = this.owner.stopError();
+      if (stop) return settleAll(records, stop);
+      let ack: ProduceAck;
+      try {
+        ack = await this.owner.produce({ topic, partition, records: records.map((r) => r.wire) });
+      } catch (error) {
+        const kind = errorKindOf(error);
+        if (kind === 'record' && error instanceof StreamsError) {
+          this.#cache.refresh(topic);
+          return this.#isolateCulprits(topic, partition, records, error);
+        }
+        if (kind !== 'retriable') return settleAll(records, this.owner.toFatal(error));
+        maybeWritten ||= isOutcomeUnknown(error);
+        const remaining = Math.min(...records.map((r) => r.deadline)) - Date.now();
+        if (remaining > 0) {
+          await sleep(Math.min(backoffDelay(attempt, this.settings.retryBackoffMs), remaining));
+          continue;
+        }
+        const what = `${records.length} record(s) for ${topic}-${partition} could not be delivered within deliveryTimeoutMs=${this.settings.deliveryTimeoutMs} after ${attempt + 1} attempt(s)`;
+        const timeout = maybeWritten
+          ? new DeliveryTimeoutError(`${what}; an attempt may have been written, so the transaction can only abort; last error: ${(error as Error).message}`, { cause: error, code: 'DELIVERY_OUTCOME_UNKNOWN' })
+          : new DeliveryTimeoutError(`${what}; last error: ${(error as Error).message}`, { cause: error });
+        return settleAll(records, timeout);
+      }
+      const fatal = this.owner.fatalError();
+      if (fatal) return settleAll(records, fatal);
+      records.forEach((r, i) => r.settle(null, { topic, partition, offset: ack.baseOffset + i, timestamp: r.wire.timestamp }));
+      return;
+    }
+  }
+
+  /** Culprits named by record_errors fail and the rest is re-sent; without names, split in halves until a record fails alone. */
+  async #isolateCulprits(topic: string, partition: number, records: Pending[], error: StreamsError): Promise<void> {
+    const named = error instanceof KafkaProtocolError ? error.recordErrors.filter((e) => e.batchIndex >= 0 && e.batchIndex < records.length) : [];
+    if (named.length > 0) {
+      const culprits = new Map(named.map((e) => [e.batchIndex, e.message]));
+      const innocent = records.filter((r, i) => (culprits.has(i) ? (r.settle(brokerRecordError(error, culprits.get(i) ?? null, topic, partition), null), false) : true));
+      if (innocent.length > 0) await this.#deliver(topic, partition, innocent);
+      return;
+    }
+    if (records.length === 1) {
+      return records[0]!.settle(brokerRecordError(error, error instanceof KafkaProtocolError ? error.errorMessage : null, topic, partition), null);
+    }
+    const mid = Math.ceil(records.length / 2);
+    await this.#deliver(topic, partition, records.slice(0, mid));
+    await this.#deliver(topic, partition, records.slice(mid));
+  }
+
+  #stickyPartition(info: TopicInfo): number {
+    let p = this.#sticky.get(info.topic);
+    if (p === undefined || p >= info.partitions) this.#sticky.set(info.topic, (p = Math.floor(Math.random() * info.partitions)));
+    return p;
+  }
+
+  #batchLimit(topic: string): number {
+    const maxMessageBytes = this.#cache.peek(topic)?.maxMessageBytes ?? this.settings.batchBytes;
+    const requestRoom = this.settings.maxRequestSize - REQUEST_OVERHEAD - Buffer.byteLength(topic);
+    return Math.max(RECORD_BATCH_OVERHEAD + 1, Math.min(this.settings.batchBytes, maxMessageBytes, requestRoom));
+  }
+
+  // 5. settling
+
+  #track(callback: SendCallback | undefined, option: TxnSendOption): { promise: Promise<RecordMetadata>; settle: Pending['settle'] } {
+    let resolve!: (m: RecordMetadata) => void;
+    let reject!: (e: Error) => void;
+    const promise = new Promise<RecordMetadata>((res, rej) => ((resolve = res), (reject = rej)));
+    promise.catch(() => undefined); // a caller relying on the callback (or on commit) need not await it
+    this.#pending++;
+    let settled = false;
+    const settle: Pending['settle'] = (error, metadata) => {
+      if (settled) return;
+      settled = true;
+      try {
+        if (error) this.owner.recordFailed(error, option);
+        try {
+          callback?.(error, metadata);
+        } catch (thrown) {
+          this.owner.recordFailed(thrown instanceof Error ? thrown : new Error(String(thrown)), 'NONE');
+        }
+        if (error) reject(error);
+        else resolve(metadata!);
+      } finally {
+        if (--this.#pending === 0) for (const wake of this.#idle.splice(0)) wake();
+      }
+    };
+    return { promise, settle };
+  }
+}
+
+function settleAll(records: Pending[], error: Error): void {
+  for (const r of records) r.settle(error, null);
+}

@@ -49,6 +49,20 @@ export interface TransactionalProducerOptions {
   maxRequestSize?: number;
   /** Time a record may take from `send` to its acknowledgement, retries included (ms), default 120000. */
   deliveryTimeoutMs?: number;
+  /**
+   * How long a send may wait for the metadata of a topic the cluster does not
+   * know (Java's `max.block.ms`, ms), default 5000; then the record fails alone
+   * with `UnknownTopicError` (UNKNOWN_TOPIC_OR_PARTITION) and the handler decides.
+   */
+  maxBlockMs?: number;
+  /**
+   * Bound of the memory held by records sent and not yet acknowledged (Java's
+   * `buffer.memory`, bytes), default 32 MiB. Each record counts its encoded size
+   * plus a fixed per-record estimate of its bookkeeping. When the buffer is full,
+   * `send()` does not throw: the record waits (its promise resolves later);
+   * await `bufferAvailable()` between sends to keep a sending loop bounded.
+   */
+  bufferMemoryBytes?: number;
   /** Initial back-off between retries (ms), doubled per attempt, default 100. */
   retryBackoffMs?: number;
   /** How many partitions send concurrently, default 8. */

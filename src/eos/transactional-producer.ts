@@ -12,6 +12,7 @@ import { retryRetriable } from '../internal/retry.js';
 import { SendPipeline, type PipelineSettings } from './internal/send-pipeline.js';
 import { resolveSettings } from './internal/settings.js';
 import { TopicConfigCache } from './internal/topic-config-cache.js';
+import { checkTxnOffsets } from './internal/offset-checks.js';
 import { ProducerState, TxnStateMachine, type ProducerStateName } from './internal/txn-state.js';
 import type { ProducerRecord, RecordMetadata, SendCallback, TransactionalProducerOptions } from './producer-types.js';
 import { TxnSendOption } from './txn-send-option.js';
@@ -44,6 +45,7 @@ export class TransactionalProducer {
   readonly #conn: ProducerConnection;
   #initPromise: Promise<void> | undefined;
   readonly #failure: FailureState;
+  readonly #topics: TopicConfigCache;
   #aborting: Error | undefined;
   #endingTxn: Promise<unknown> | undefined;
   #closing: Error | undefined;
@@ -56,11 +58,12 @@ export class TransactionalProducer {
     this.#conn = new ProducerConnection(options);
     this.#log = componentLogger('transactional-producer', options.logger, { transactionalId: options.transactionalId });
     this.#failure = new FailureState(this.#sm, this.#log, options.transactionalId, (err) => this.#pipeline.failUnsent(err));
-    const cache = new TopicConfigCache(() => this.#conn.admin, {
+    const cache = (this.#topics = new TopicConfigCache(() => this.#conn.admin, {
       deliveryTimeoutMs: settings.deliveryTimeoutMs,
+      maxBlockMs: settings.maxBlockMs, // issue 12 item 5
       retryBackoffMs: settings.retryBackoffMs,
       stopError: () => this.#stopError(),
-    });
+    }));
     this.#pipeline = new SendPipeline(settings, cache, {
       produce: (batch) => this.#conn.produce(batch),
       stopError: () => this.#stopError(),
@@ -156,11 +159,27 @@ export class TransactionalProducer {
   }
 
   /**
+   * Resolves once the producer's buffer (`bufferMemoryBytes`) has room, at once
+   * when it has. `send()` never throws for a full buffer (the record waits and
+   * its promise resolves later), so a loop sending many records awaits this
+   * between sends to keep its memory bounded, as a blocking Java `send()` would.
+   */
+  bufferAvailable(): Promise<void> {
+    return this.#pipeline.bufferAvailable(); // issue 12 item 8 (internal/buffer-memory.ts)
+  }
+
+  /**
    * Adds consumer offsets to the open transaction (committed with it).
    * Allowed in state IN_TRANSACTION; rejects with the abortable or fatal cause otherwise.
+   * Rejects with `IllegalArgumentError` (nothing sent, transaction still usable) for an
+   * empty group id, an offset or partition that is not a non-negative integer, an
+   * unknown topic or a partition the topic does not have.
    */
   async sendOffsetsToTransaction(offsets: TopicPartitionOffset[], groupId: string): Promise<void> {
     this.#failure.throwIfFailed();
+    this.#sm.guard('sendOffsetsToTransaction');
+    // Issue 12 item 3: IllegalArgumentError before any I/O of the commit; the transaction stays usable.
+    await checkTxnOffsets(offsets, groupId, (t) => this.#topics.get(t), (t) => this.#conn.admin.describeTopic(t));
     this.#sm.guard('sendOffsetsToTransaction');
     try {
       await retryRetriable(() => this.#conn.sendOffsets(groupId, offsets), this.#settings);

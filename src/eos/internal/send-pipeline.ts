@@ -12,6 +12,8 @@ import { partitionFor } from '../../records/partitioner.js';
 import { PartitionAccumulator } from './partition-accumulator.js';
 import { RECORD_BATCH_OVERHEAD, recordSizeUpperBound, toWireRecord } from './record-size.js';
 import { validateRecord } from './record-validator.js';
+import { checkProducerRecord } from './record-checks.js';
+import { BufferMemory, RECORD_OVERHEAD_BYTES } from './buffer-memory.js';
 import type { TopicConfigCache, TopicInfo } from './topic-config-cache.js';
 import type { PendingSend } from './types.js';
 import type { WireRecord } from '../../records/types.js';
@@ -44,12 +46,17 @@ export interface PipelineSettings {
   deliveryTimeoutMs: number;
   retryBackoffMs: number;
   maxInFlightPartitions: number;
+  /** Bound of the wait for an unknown topic's metadata (ms). */
+  maxBlockMs: number;
+  /** Bound of the bytes of records not yet settled. */
+  bufferMemoryBytes: number;
 }
 
 /** Send path and pending-send accounting. */
 export class SendPipeline {
   readonly #accumulator: PartitionAccumulator;
   readonly #sticky = new Map<string, number>();
+  readonly #memory: BufferMemory;
   /** Records per topic waiting for an asynchronous config lookup (keeps send order). */
   readonly #waiting = new Map<string, number>();
   #pending = 0;
@@ -60,6 +67,7 @@ export class SendPipeline {
     private readonly cache: TopicConfigCache,
     private readonly hooks: PipelineHooks,
   ) {
+    this.#memory = new BufferMemory(settings.bufferMemoryBytes);
     const ctx: SenderContext = {
       produce: (b) => hooks.produce(b),
       stopError: () => hooks.stopError(),
@@ -90,18 +98,41 @@ export class SendPipeline {
   submit(record: ProducerRecord, callback: SendCallback | undefined, option: TxnSendOption): Promise<RecordMetadata> {
     const now = Date.now();
     const { promise, settle } = this.#track(callback, option);
+    // Issue 12 item 2: every user-supplied field is checked before it can reach an encoder (record-level error).
+    const invalid = checkProducerRecord(record);
+    if (invalid) return queueMicrotask(() => settle(invalid, null)), promise;
+    // Issue 12 item 8: while the buffer is full the record waits, in send order (buffer-memory.ts).
+    if (!this.#memory.hasRoom) return this.#memory.park(() => this.#admit(record, settle, now, false), (e) => settle(e, null)), promise;
+    this.#admit(record, settle, now, true);
+    return promise;
+  }
+
+  /** Resolves once a record sent now is admitted at once (the buffer has room). */
+  bufferAvailable(): Promise<void> {
+    return this.#memory.whenAvailable();
+  }
+
+  /** Converts, reserves buffer memory, then routes (now, or after the topic's config lookup). */
+  #admit(record: ProducerRecord, trackedSettle: PendingSend['settle'], sentAt: number, inSend: boolean): void {
+    const now = Date.now();
     let wire: WireRecord;
     try {
-      wire = toWireRecord(record, now);
+      wire = toWireRecord(record, sentAt);
     } catch (err) {
-      queueMicrotask(() => settle(err as Error, null));
-      return promise;
+      if (inSend) queueMicrotask(() => trackedSettle(err as Error, null));
+      else trackedSettle(err as Error, null);
+      return;
     }
+    const release = this.#memory.reserve(recordSizeUpperBound(wire) + RECORD_OVERHEAD_BYTES);
+    const settle: PendingSend['settle'] = (error, metadata) => {
+      release();
+      trackedSettle(error, metadata);
+    };
     const topic = record.topic;
     const cached = this.cache.peek(topic);
     if (cached && !this.#waiting.get(topic)) {
-      this.#route(record, wire, cached, now, settle, true);
-      return promise;
+      this.#route(record, wire, cached, now, settle, inSend);
+      return;
     }
     this.#waiting.set(topic, (this.#waiting.get(topic) ?? 0) + 1);
     void (async () => {
@@ -118,7 +149,6 @@ export class SendPipeline {
       }
       this.#route(record, wire, info, now, settle, false);
     })();
-    return promise;
   }
 
   /** A send refused before the pipeline (abortable or fatal state): rejects and calls back asynchronously. */
@@ -151,6 +181,7 @@ export class SendPipeline {
 
   /** Settles every record not yet handed to the broker with `error`. */
   failUnsent(error: Error): void {
+    this.#memory.failParked(error); // issue 12 item 8: parked records were never sent either
     this.#accumulator.failUnsent(error);
   }
 

@@ -86,6 +86,18 @@ export class ConfigError extends StreamsError {
   }
 }
 
+/**
+ * An argument of a call is wrong (e.g. a negative or fractional offset, an
+ * unknown topic or an empty group id given to `sendOffsetsToTransaction`).
+ * Thrown before any I/O; nothing was changed. The message names the argument,
+ * its value and what to change.
+ */
+export class IllegalArgumentError extends StreamsError {
+  constructor(message: string, options: StreamsErrorOptions = {}) {
+    super(message, { code: 'ILLEGAL_ARGUMENT', kind: 'usage', ...options });
+  }
+}
+
 /** A topology cannot be built. The message names the node and the fix. */
 export class TopologyError extends StreamsError {
   constructor(message: string, options: StreamsErrorOptions = {}) {
@@ -134,6 +146,23 @@ export class InvalidTimestampError extends StreamsError {
 export class DeliveryTimeoutError extends StreamsError {
   constructor(message: string, options: StreamsErrorOptions = {}) {
     super(message, { code: 'DELIVERY_TIMEOUT', ...options });
+  }
+}
+
+/**
+ * A record's topic does not exist: the cluster answered
+ * UNKNOWN_TOPIC_OR_PARTITION for the whole metadata wait (`maxBlockMs`).
+ * Record-level (nothing was written): the production exception handler
+ * decides. A {@link DeliveryTimeoutError} (the record was not delivered in
+ * time) with its own code; the message names the topic and says to create it
+ * or fix the name.
+ */
+export class UnknownTopicError extends DeliveryTimeoutError {
+  /** The topic the record was sent to. */
+  readonly topic: string;
+  constructor(message: string, options: StreamsErrorOptions & { topic?: string } = {}) {
+    super(message, { code: 'UNKNOWN_TOPIC_OR_PARTITION', kind: 'record', ...options });
+    this.topic = options.topic ?? '';
   }
 }
 

@@ -13,6 +13,8 @@ export {
   InvalidRecordError,
   InvalidTimestampError,
   DeliveryTimeoutError,
+  UnknownTopicError,
+  IllegalArgumentError,
   ProducerFencedError,
   TransactionAbortableError,
   KafkaProtocolError,

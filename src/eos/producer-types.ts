@@ -5,6 +5,8 @@
  * `TxnStateMachine` built on the shared `src/internal/state-machine.ts`;
  * option defaults.
  */
+import { DEFAULT_BUFFER_MEMORY_BYTES } from './internal/buffer-memory.js';
+import { DEFAULT_MAX_BLOCK_MS } from './internal/metadata-wait.js';
 import type { ClusterPort } from '../cluster/port.js';
 import { ConfigError, IllegalStateError } from '../errors.js';
 import type { Logger } from '../internal/logger.js';
@@ -53,6 +55,20 @@ export interface StreamsProducerOptions {
   maxRequestSize?: number;
   /** Time a record may take from `send` to its acknowledgement, retries included (ms), default 120000. */
   deliveryTimeoutMs?: number;
+  /**
+   * How long a send may wait for the metadata of a topic the cluster does not
+   * know (Java's `max.block.ms`, ms), default 5000; then the record fails alone
+   * with `UnknownTopicError` (UNKNOWN_TOPIC_OR_PARTITION) and the handler decides.
+   */
+  maxBlockMs?: number;
+  /**
+   * Bound of the memory held by records sent and not yet acknowledged (Java's
+   * `buffer.memory`, bytes), default 32 MiB. Each record counts its encoded size
+   * plus a fixed per-record estimate of its bookkeeping. When the buffer is full,
+   * `send()` does not throw: the record waits (its promise resolves later);
+   * await `bufferAvailable()` between sends to keep a sending loop bounded.
+   */
+  bufferMemoryBytes?: number;
   /** Initial back-off between retries (ms), doubled per attempt, default 100. */
   retryBackoffMs?: number;
   /** How many partitions send concurrently, default 8. */
@@ -148,9 +164,9 @@ export class TxnStateMachine extends StateMachine<ProducerStateName> {
 }
 
 /** The numeric options of {@link StreamsProducerOptions}, resolved. */
-export type ProducerSettings = Required<Pick<StreamsProducerOptions, 'lingerMs' | 'batchBytes' | 'maxRequestSize' | 'deliveryTimeoutMs' | 'retryBackoffMs' | 'maxInFlightPartitions'>>;
+export type ProducerSettings = Required<Pick<StreamsProducerOptions, 'lingerMs' | 'batchBytes' | 'maxRequestSize' | 'deliveryTimeoutMs' | 'retryBackoffMs' | 'maxInFlightPartitions' | 'maxBlockMs' | 'bufferMemoryBytes'>>;
 
-/** Defaults (linger 5 ms, batch 512 KiB, request 1 MiB, delivery 120 s, back-off 100 ms, 8 partitions in flight), validated. */
+/** Defaults (linger 5 ms, batch 512 KiB, request 1 MiB, delivery 120 s, back-off 100 ms, 8 partitions in flight, max block 5 s, buffer 32 MiB), validated. */
 export function resolveSettings(options: StreamsProducerOptions): ProducerSettings {
   const settings: ProducerSettings = {
     lingerMs: options.lingerMs ?? 5,
@@ -159,9 +175,11 @@ export function resolveSettings(options: StreamsProducerOptions): ProducerSettin
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 120_000,
     retryBackoffMs: options.retryBackoffMs ?? 100,
     maxInFlightPartitions: options.maxInFlightPartitions ?? 8,
+    maxBlockMs: options.maxBlockMs ?? DEFAULT_MAX_BLOCK_MS,
+    bufferMemoryBytes: options.bufferMemoryBytes ?? DEFAULT_BUFFER_MEMORY_BYTES,
   };
   for (const [key, value] of Object.entries(settings)) {
-    const min = key === 'lingerMs' || key === 'retryBackoffMs' ? 0 : 1;
+    const min = key === 'lingerMs' || key === 'retryBackoffMs' || key === 'maxBlockMs' ? 0 : 1;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
       throw new ConfigError(`TransactionalProducer option '${key}' must be a number >= ${min}, got ${String(value)}`);
     }

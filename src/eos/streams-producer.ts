@@ -11,6 +11,7 @@ import { retryRetriable } from '../internal/retry.js';
 import type { TopicPartitionOffset } from '../records/types.js';
 import { PartitionSender, type SenderOwner } from './internal/partition-sender.js';
 import { ProducerState, TxnStateMachine, resolveSettings, type ProducerRecord, type ProducerSettings, type ProducerStateName, type RecordMetadata, type SendCallback, type StreamsProducerOptions } from './producer-types.js';
+import { checkTxnOffsets } from './internal/offset-checks.js';
 import { TxnSendOption } from './txn-send-option.js';
 
 const S = ProducerState;
@@ -110,9 +111,22 @@ export class StreamsProducer {
     return this.#sender.submit(record, callback, option);
   }
 
+  /**
+   * Resolves once the producer's buffer (`bufferMemoryBytes`) has room, at once
+   * when it has. `send()` never throws for a full buffer (the record waits and
+   * its promise resolves later), so a loop sending many records awaits this
+   * between sends to keep its memory bounded, as a blocking Java `send()` would.
+   */
+  bufferAvailable(): Promise<void> {
+    return this.#sender.bufferAvailable();
+  }
+
   /** Adds consumer offsets to the open transaction. Allowed in IN_TRANSACTION; rejects with the abortable or fatal cause otherwise. */
   async sendOffsetsToTransaction(offsets: TopicPartitionOffset[], groupId: string): Promise<void> {
     this.#throwIfFailed();
+    this.#sm.guard('sendOffsetsToTransaction');
+    // IllegalArgumentError before any I/O of the commit (offset-checks.ts); the transaction stays usable
+    await checkTxnOffsets(offsets, groupId, (t) => this.#sender.topicInfo(t), (t) => (this.#admin ?? notInitialised()).describeTopic(t));
     this.#sm.guard('sendOffsetsToTransaction');
     try {
       await retryRetriable(async () => {

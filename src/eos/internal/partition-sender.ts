@@ -30,6 +30,8 @@ import type { TxnSendOption } from '../txn-send-option.js';
 import { RECORD_BATCH_OVERHEAD, recordSizeUpperBound, toWireRecord } from './record-size.js';
 import { brokerRecordError, validateRecord } from './record-validator.js';
 import { TopicConfigCache, type TopicInfo } from './topic-config-cache.js';
+import { checkProducerRecord } from './record-checks.js';
+import { BufferMemory, RECORD_OVERHEAD_BYTES } from './buffer-memory.js';
 
 /** Room left in a produce request for its headers and the topic name. */
 const REQUEST_OVERHEAD = 128;
@@ -79,6 +81,7 @@ export class PartitionSender {
   readonly #sticky = new Map<string, number>();
   /** Records per topic waiting for an asynchronous config lookup (keeps send order). */
   readonly #waiting = new Map<string, number>();
+  readonly #memory: BufferMemory;
   #pending = 0;
   #idle: Array<() => void> = [];
   /** While > 0 (flush), open batches are sealed on the next tick instead of after lingerMs. */
@@ -90,6 +93,7 @@ export class PartitionSender {
   ) {
     this.#cache = new TopicConfigCache(() => owner.admin(), { ...settings, stopError: () => owner.stopError() });
     this.#queue = new PQueue({ concurrency: settings.maxInFlightPartitions });
+    this.#memory = new BufferMemory(settings.bufferMemoryBytes);
   }
 
   /** Records sent and not yet settled. */
@@ -100,7 +104,36 @@ export class PartitionSender {
   /** Steps 1–3 for one record (the producer's state guards already ran). */
   submit(record: ProducerRecord, callback: SendCallback | undefined, option: TxnSendOption): Promise<RecordMetadata> {
     const now = Date.now();
-    const { promise, settle } = this.#track(callback, option);
+    const { promise, settle: tracked } = this.#track(callback, option);
+    // 0. every user-supplied field is checked before it can reach an encoder (record-level error, record-checks.ts)
+    const invalid = checkProducerRecord(record);
+    if (invalid) return queueMicrotask(() => tracked(invalid, null)), promise;
+    // 0'. while the buffer (bufferMemoryBytes) is full the record waits, in send order (buffer-memory.ts)
+    if (!this.#memory.hasRoom) {
+      this.#memory.park(() => this.#admit(record, tracked, now, false), (e) => tracked(e, null));
+      return promise;
+    }
+    this.#admit(record, tracked, now, true);
+    return promise;
+  }
+
+  /** Resolves once a record sent now is admitted at once (the buffer has room). */
+  bufferAvailable(): Promise<void> {
+    return this.#memory.whenAvailable();
+  }
+
+  /** A topic's partition count and configs, from the cache (for offset checks). */
+  topicInfo(topic: string): Promise<TopicInfo> {
+    return this.#cache.get(topic);
+  }
+
+  /** Steps 1–3 once the record may take buffer memory: wire form, reservation, validation, routing. */
+  #admit(record: ProducerRecord, tracked: Pending['settle'], now: number, inSend: boolean): void {
+    let release = (): void => undefined;
+    const settle: Pending['settle'] = (error, metadata) => {
+      release();
+      tracked(error, metadata);
+    };
     const fail = (error: Error, sync: boolean): void => (sync ? queueMicrotask(() => settle(error, null)) : settle(error, null));
     const route = (info: TopicInfo, sync: boolean): void => {
       const error = this.owner.stopError() ?? validateRecord(wire, info, record.partition, this.settings.maxRequestSize, now);
@@ -113,14 +146,15 @@ export class PartitionSender {
     try {
       wire = toWireRecord(record, now);
     } catch (error) {
-      fail(error as Error, true);
-      return promise;
+      fail(error as Error, inSend);
+      return;
     }
+    release = this.#memory.reserve(recordSizeUpperBound(wire) + RECORD_OVERHEAD_BYTES);
     const topic = record.topic;
     const cached = this.#cache.peek(topic);
     if (cached && !this.#waiting.get(topic)) {
-      route(cached, true);
-      return promise;
+      route(cached, inSend);
+      return;
     }
     this.#waiting.set(topic, (this.#waiting.get(topic) ?? 0) + 1);
     void (async () => {
@@ -136,7 +170,6 @@ export class PartitionSender {
       }
       route(info, false);
     })();
-    return promise;
   }
 
   /** A send the producer refused (abortable or fatal state): rejects and calls back asynchronously. */
@@ -166,6 +199,7 @@ export class PartitionSender {
 
   /** Settles every record not yet handed to the broker (open and sealed batches) with `error`. */
   failUnsent(error: Error): void {
+    this.#memory.failParked(error); // parked records were never sent either
     for (const buf of this.#buffers.values()) {
       clearTimeout(buf.timer);
       buf.timer = undefined;

@@ -4,7 +4,8 @@
  * records for size or record reasons (the config may have changed).
  */
 import type { AdminPort } from '../../cluster/port.js';
-import { DeliveryTimeoutError, StreamsError, errorKindOf } from '../../errors.js';
+import { errorKindOf } from '../../errors.js';
+import { metadataTimeoutError } from './metadata-wait.js';
 import { backoffDelay, sleep } from '../../internal/backoff.js';
 
 /** What the producer needs to know about a topic. */
@@ -58,6 +59,8 @@ export class TopicConfigCache {
     private readonly admin: () => AdminPort,
     private readonly opts: {
       deliveryTimeoutMs: number;
+      /** How long a lookup of a topic the cluster does not know may wait (issue 12 item 5). */
+      maxBlockMs: number;
       retryBackoffMs: number;
       /** An error that ends retries early (producer fatal, aborting or closed). */
       stopError: () => Error | undefined;
@@ -93,8 +96,8 @@ export class TopicConfigCache {
   /**
    * The topic's info, described once and shared by concurrent callers.
    * Retriable errors (e.g. an unknown topic, UNKNOWN_TOPIC_OR_PARTITION) are
-   * retried with back-off until the delivery timeout, then the lookup rejects
-   * with `DeliveryTimeoutError` naming the topic. Other errors reject as they are.
+   * retried with back-off for at most `maxBlockMs`, then the lookup rejects
+   * with `UnknownTopicError` (or `DeliveryTimeoutError`) naming the topic. Other errors reject as they are.
    */
   get(topic: string): Promise<TopicInfo> {
     const e = this.#entries.get(topic) ?? {};
@@ -126,14 +129,10 @@ export class TopicConfigCache {
         if (errorKindOf(err) !== 'retriable') throw err;
         const stop = this.opts.stopError();
         if (stop) throw stop;
-        const remaining = start + this.opts.deliveryTimeoutMs - Date.now();
-        if (remaining <= 0) {
-          const reason = err instanceof StreamsError ? err.code : String(err);
-          throw new DeliveryTimeoutError(
-            `Topic '${topic}' could not be described within deliveryTimeoutMs=${this.opts.deliveryTimeoutMs} (${reason}); does the topic exist? Create it or fix the topic name`,
-            { cause: err },
-          );
-        }
+        // Issue 12 item 5: the wait for metadata is bounded by maxBlockMs (not the delivery timeout).
+        const bound = this.opts.maxBlockMs <= this.opts.deliveryTimeoutMs ? 'maxBlockMs' : 'deliveryTimeoutMs';
+        const remaining = start + this.opts[bound] - Date.now();
+        if (remaining <= 0) throw metadataTimeoutError(topic, err, this.opts[bound], bound);
         await sleep(Math.min(backoffDelay(attempt, this.opts.retryBackoffMs), remaining));
       }
     }

@@ -20,6 +20,7 @@ function setup(opts: { partitions?: number; config?: Record<string, string> } = 
   cluster.createTopic('compact', 3, { 'cleanup.policy': 'compact' });
   cluster.createTopic('small', 3, { 'max.message.bytes': '200' });
   cluster.createTopic('recent', 3, { 'message.timestamp.before.max.ms': '60000' });
+  cluster.createTopic('in', 1); // the input topic whose offsets are committed (sendOffsetsToTransaction checks it exists)
   return cluster;
 }
 

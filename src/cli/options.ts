@@ -4,6 +4,7 @@
  * {@link ConfigError} naming the flag or variable to change.
  */
 import { ConfigError } from '../errors.js';
+import { checkBrokerList } from '../runtime/bootstrap-servers.js';
 import type { ProcessingGuarantee } from '../runtime/config.js';
 
 /** Raw flag values as commander hands them over. */
@@ -73,14 +74,12 @@ function intOf(raw: { value: string; source: string } | undefined, flag: string,
   return n;
 }
 
-/** Parses `host:port,host:port`. */
+/** Parses `host:port,host:port` (ports 1..65535), with the validator the `KafkaStreams` config uses. */
 export function parseBrokers(value: string, what = '--bootstrap-servers'): string[] {
-  const list = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  for (const b of list) {
-    if (!/^[^:\s]+:\d{1,5}$/.test(b)) throw new ConfigError(`${what} must be a comma-separated list of host:port, got '${value}'`);
-  }
-  if (list.length === 0) throw new ConfigError(`${what} must name at least one broker as host:port`);
-  return list;
+  const checked = checkBrokerList(value);
+  if ('brokers' in checked) return checked.brokers;
+  if (value.split(',').every((s) => s.trim() === '')) throw new ConfigError(`${what} must name at least one broker as host:port`);
+  throw new ConfigError(`${what} must be a comma-separated list of host:port, got '${value}': ${checked.problem}`);
 }
 
 /** Resolves the flags of `sluice run <module>` against the environment. */

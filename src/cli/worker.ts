@@ -8,7 +8,7 @@ import type { ClusterPort } from '../cluster/port.js';
 import { createKafkaCluster } from '../cluster/kafkajs/index.js';
 import { EmbeddedKafkaCluster } from '../cluster/embedded/embedded-cluster.js';
 import { ConfigError } from '../errors.js';
-import type { KafkaStreamsConfig } from '../runtime/config.js';
+import { resolveConfig, type KafkaStreamsConfig } from '../runtime/config.js';
 import { setRootLogger } from '../internal/logger.js';
 import { KafkaStreams } from '../runtime/kafka-streams.js';
 import { toTopology, type AppDefinition } from './define-app.js';
@@ -83,6 +83,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
   const def = await loadApp(options.modulePath, io.cwd);
   const placement = placeApp(def, options, logger);
   const { config } = placement;
+  checkConfig(config, options);
   const context = { embedded: placement.embedded, applicationId: config.applicationId, logger };
   const brokers = placement.config.bootstrapServers as string[] | undefined;
   if (def.setup) {
@@ -168,6 +169,20 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
     if (placement.ownsCluster && placement.cluster instanceof EmbeddedKafkaCluster) await placement.cluster.close();
   }
   return code;
+}
+
+/** Validates the merged config before `setup` touches the cluster; names the flag when a flag set the offending value. */
+function checkConfig(config: KafkaStreamsConfig, options: RunOptions): void {
+  try {
+    resolveConfig(config);
+  } catch (error) {
+    if (error instanceof ConfigError && options.commitIntervalMs !== undefined && error.message.includes("'commitIntervalMs'")) {
+      throw new ConfigError(`${error.message} (commitIntervalMs ${options.commitIntervalMs} comes from --commit-interval-ms / SLUICE_COMMIT_INTERVAL_MS)`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
 }
 
 function summary(app: KafkaStreams): Record<string, number> {

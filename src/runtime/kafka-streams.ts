@@ -122,6 +122,7 @@ export class KafkaStreams {
             transactionalId,
             cluster,
             transactionTimeoutMs: config.transactionTimeoutMs,
+            deliveryTimeoutMs: config.deliveryTimeoutMs,
             logger: componentLogger('task-producer', config.logger, { taskId }),
           }),
         onFatal: (error) => void this.#fail(error),

@@ -20,6 +20,7 @@ import { toRuntime } from '../topology/topology-runtime.js';
 import type { Topology } from '../topology/topology.js';
 import { resolveConfig, type KafkaStreamsConfig, type ResolvedConfig } from './config.js';
 import { createAppStateMachine, type AppState } from './internal/app-state.js';
+import { GuardedObservable } from './internal/guarded-observable.js';
 import { ensureInternalTopics } from './internal/internal-topics.js';
 import { PartitionCounts } from './internal/partition-counts.js';
 import type { StateMachine } from '../internal/state-machine.js';
@@ -45,6 +46,7 @@ export class KafkaStreams {
   #error: Error | undefined;
   #shutdown: Promise<void> | undefined;
   #firstAssignment: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  #state$: Observable<KafkaStreamsState> | undefined;
 
   /**
    * Validates `config` (a {@link ConfigError} names the offending key) and the
@@ -61,9 +63,17 @@ export class KafkaStreams {
     return this.#sm.state;
   }
 
-  /** Every state change, starting with the current state (BehaviorSubject-backed). */
+  /**
+   * Every state change, starting with the current state (BehaviorSubject-backed).
+   * A subscriber that throws (also in an observable piped from this one) is
+   * logged at ERROR and ignored: the app keeps going and the process survives.
+   */
   get state$(): Observable<KafkaStreamsState> {
-    return this.#sm.state$;
+    this.#state$ ??= new GuardedObservable<KafkaStreamsState>(
+      (error, what) => this.#log.error({ err: error, state: this.state }, `a state$ subscriber threw in ${what}; ignored, the app keeps going`),
+      this.#sm.state$,
+    );
+    return this.#state$;
   }
 
   /** The error that moved the app to PENDING_ERROR / ERROR, if any (e.g. the FAIL cause or a throwing handler's error). */

@@ -75,8 +75,18 @@ export interface FailedOutputRecord {
   timestamp: number;
 }
 
+/**
+ * Optional on every handler: the topics it writes dead-letter records to. The
+ * runtime checks at `start()` that they exist (a missing one would otherwise
+ * stall the task for the producer's delivery timeout); the built-in
+ * dead-letter handlers implement it.
+ */
+export interface DeadLetterTopicsAware {
+  deadLetterTopics?(): readonly string[];
+}
+
 /** Decides what happens to an output record that could not be produced. */
-export interface ProductionExceptionHandler {
+export interface ProductionExceptionHandler extends DeadLetterTopicsAware {
   handle(context: ErrorHandlerContext, record: FailedOutputRecord, error: Error): HandlerAnswer;
   /** Serialization failures; defaults to `handle` when absent. */
   handleSerializationException?(
@@ -99,7 +109,7 @@ export interface RawInputRecord {
 }
 
 /** Decides what happens to an input record that cannot be deserialized. CONTINUE skips it. */
-export interface DeserializationExceptionHandler {
+export interface DeserializationExceptionHandler extends DeadLetterTopicsAware {
   handle(context: ErrorHandlerContext, record: RawInputRecord, error: Error): HandlerAnswer;
 }
 
@@ -112,6 +122,6 @@ export interface ProcessingFailedRecord {
 }
 
 /** Decides what happens when a processor throws on a record. CONTINUE skips the record. */
-export interface ProcessingExceptionHandler {
+export interface ProcessingExceptionHandler extends DeadLetterTopicsAware {
   handle(context: ErrorHandlerContext, record: ProcessingFailedRecord, error: Error): HandlerAnswer;
 }

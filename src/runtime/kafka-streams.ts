@@ -23,6 +23,7 @@ import { createAppStateMachine, type AppState } from './internal/app-state.js';
 import { GuardedObservable } from './internal/guarded-observable.js';
 import { ensureInternalTopics } from './internal/internal-topics.js';
 import { PartitionCounts } from './internal/partition-counts.js';
+import { checkOutputTopics } from './internal/topic-checks.js';
 import type { StateMachine } from '../internal/state-machine.js';
 import { TaskManager } from './internal/task-manager.js';
 import { aggregateMetrics, type KafkaStreamsMetrics } from './metrics.js';
@@ -85,7 +86,8 @@ export class KafkaStreams {
    * Starts the app. Allowed in state CREATED. Resolves once RUNNING:
    * 1. state REBALANCING; connect (kafkajs for `bootstrapServers`, else `cluster`);
    * 2. describe the source topics (a missing one is an error naming it), create the missing repartition
-   *    topics (`<applicationId>-<name>-repartition`, sized as the upstream sources) and check co-partitioning;
+   *    topics (`<applicationId>-<name>-repartition`, sized as the upstream sources), check co-partitioning,
+   *    and check that the static sink topics and the handlers' dead-letter topics exist (one error naming the missing ones);
    * 3. join the group `applicationId` (read_committed, no auto-commit) and subscribe;
    * 4. wait for the first assignment: every assigned task initialised (producer fenced-in, offsets re-read, seeks done);
    * 5. state RUNNING; start the commit/punctuation timer.
@@ -108,6 +110,7 @@ export class KafkaStreams {
         await counts.loadSources([...internal]);
       }
       this.#topology.validatePartitionCounts(counts.snapshot());
+      await checkOutputTopics(this.#admin, this.#topology, config);
       await counts.prefetch(this.#topology.subtopologies.flatMap((s) => s.sinkTopics));
       this.#checkRunning();
       // 3. join

@@ -18,6 +18,7 @@ export interface RunFlags {
   metricsPort?: string;
   metricsHost?: string;
   progress?: boolean;
+  closeTimeoutMs?: string;
 }
 
 /** The resolved options of one `sluice run`. */
@@ -34,6 +35,8 @@ export interface RunOptions {
   metricsHost: string;
   /** Show the live progress line (only ever on a TTY). */
   progress: boolean;
+  /** How long the worker waits for `app.close()` before it exits anyway (non-zero). Default 30000. */
+  closeTimeoutMs: number;
 }
 
 /** Environment variables read by `sluice run`, in order of precedence per option. */
@@ -45,7 +48,11 @@ export const RUN_ENV = {
   logLevel: ['SLUICE_LOG_LEVEL', 'LOG_LEVEL'],
   embedded: ['SLUICE_EMBEDDED'],
   metricsPort: ['SLUICE_METRICS_PORT'],
+  closeTimeoutMs: ['SLUICE_CLOSE_TIMEOUT_MS'],
 } as const;
+
+/** Default of `--close-timeout-ms`: about a Kubernetes termination grace period. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const GUARANTEES: readonly ProcessingGuarantee[] = ['exactly_once', 'at_least_once'];
@@ -114,5 +121,7 @@ export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env 
     metricsPort: intOf(pick(flags.metricsPort, RUN_ENV.metricsPort, env), '--metrics-port', 0, 65_535),
     metricsHost: flags.metricsHost ?? '0.0.0.0',
     progress: flags.progress !== false,
+    closeTimeoutMs:
+      intOf(pick(flags.closeTimeoutMs, RUN_ENV.closeTimeoutMs, env), '--close-timeout-ms', 1, 3_600_000) ?? DEFAULT_CLOSE_TIMEOUT_MS,
   };
 }

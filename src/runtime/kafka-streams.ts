@@ -77,7 +77,11 @@ export class KafkaStreams {
     return this.#state$;
   }
 
-  /** The error that moved the app to PENDING_ERROR / ERROR, if any (e.g. the FAIL cause or a throwing handler's error). */
+  /**
+   * The error that moved the app to PENDING_ERROR / ERROR, if any (e.g. the FAIL cause or a throwing handler's
+   * error); also the first task failure that stopped a task while the app was already closing (the app then
+   * still ends in NOT_RUNNING, but its work did not end cleanly: the CLI exits non-zero).
+   */
   get error(): Error | undefined {
     return this.#error;
   }
@@ -138,7 +142,7 @@ export class KafkaStreams {
             deliveryTimeoutMs: config.deliveryTimeoutMs,
             logger: componentLogger('task-producer', config.logger, { taskId }),
           }),
-        onFatal: (error) => void this.#fail(error),
+        onFatal: (error) => this.#onTaskFatal(error),
       });
       const first = new Promise<void>((resolve, reject) => (this.#firstAssignment = { resolve, reject }));
       await consumer.subscribe(this.#topology.sourceTopics());
@@ -196,6 +200,16 @@ export class KafkaStreams {
     if (STOPPED.includes(this.state)) {
       throw this.#error ?? new IllegalStateError(`KafkaStreams was closed while starting (state ${this.state}); start() needs state CREATED`);
     }
+  }
+
+  /** A task failure that stops the app; during a close it is only recorded (see {@link error}). */
+  #onTaskFatal(error: Error): void {
+    if (this.#shutdown && this.#error === undefined) {
+      this.#error = error;
+      this.#log.error({ err: error }, 'a task failed while the app was closing');
+      return;
+    }
+    void this.#fail(error);
   }
 
   /** Error shutdown: PENDING_ERROR, the close steps, then ERROR. */

@@ -2,10 +2,13 @@
  * Issue 12, CLI side: bad input ends with one `sluice:` line naming what to
  * change, before anything touches the cluster.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/program.js';
-import { ROOT } from './spawn-cli.js';
+import { ROOT, spawnCli } from './spawn-cli.js';
 
 function sink(): { stream: Writable; text: () => string } {
   let text = '';
@@ -36,5 +39,22 @@ describe('sluice run refuses a commit interval at or above the transaction timeo
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^sluice: Config 'commitIntervalMs' \(\d+\) must be smaller than 'transactionTimeoutMs' \(60000\)/);
     expect(lines[0]).toContain('--commit-interval-ms');
+  });
+});
+
+describe('a module with a syntax error (issue 12, minor)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-syntax-'));
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
+  writeFileSync(join(dir, 'broken.ts'), "export default {\n  topology() { return (1 + ; },\n};\n");
+  writeFileSync(join(dir, 'broken.mjs'), "export const app = {\n\n  topology() { return (1 + ; },\n};\n");
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    ['broken.ts', /^sluice: Cannot load .*broken\.ts: syntax error at .*broken\.ts:2:27: Unexpected ";"\n$/],
+    ['broken.mjs', /^sluice: Cannot load .*broken\.mjs: SyntaxError at .*broken\.mjs:3: Unexpected token ';'\n$/],
+  ])('%s: exit 2, one line with file, line and reason', { timeout: 30_000 }, async (file, expected) => {
+    const p = spawnCli(['describe', join(dir, file)]);
+    expect(await p.exit).toBe(2);
+    expect(p.stderr()).toMatch(expected);
   });
 });

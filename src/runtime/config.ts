@@ -11,6 +11,7 @@ import type {
   ProcessingExceptionHandler,
   ProductionExceptionHandler,
 } from '../handlers/types.js';
+import { FailProductionExceptionHandler, LogAndFailDeserializationExceptionHandler, LogAndFailProcessingExceptionHandler } from '../handlers/fail.js';
 import { checkBrokerList } from './bootstrap-servers.js';
 
 /** `exactly_once` (transactions, the default) or `at_least_once`. */
@@ -105,7 +106,12 @@ export function showValue(value: unknown): string {
   return inspect(value, { depth: 1, breakLength: Infinity, maxStringLength: 80 });
 }
 
-const failHandler = { handle: () => 'FAIL' as const };
+/** The default of each handler slot: the built-in FAIL handler of that stage (logs one ERROR naming the record and the key to change). */
+const DEFAULT_HANDLERS: Readonly<Record<string, () => object>> = {
+  productionExceptionHandler: () => new FailProductionExceptionHandler(),
+  deserializationExceptionHandler: () => new LogAndFailDeserializationExceptionHandler(),
+  processingExceptionHandler: () => new LogAndFailProcessingExceptionHandler(),
+};
 
 function positiveInt(config: Record<string, unknown>, key: string, fallback: number): number;
 function positiveInt(config: Record<string, unknown>, key: string, fallback: undefined): number | undefined;
@@ -120,7 +126,7 @@ function positiveInt(config: Record<string, unknown>, key: string, fallback: num
 
 function handlerOf<T>(config: Record<string, unknown>, key: string): T {
   const value = config[key];
-  if (value === undefined) return failHandler as T;
+  if (value === undefined) return DEFAULT_HANDLERS[key]!() as T;
   if (typeof value !== 'object' || value === null || typeof (value as { handle?: unknown }).handle !== 'function') {
     throw new ConfigError(`Config '${key}' must be an object with a handle(context, record, error) method`);
   }

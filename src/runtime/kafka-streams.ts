@@ -57,6 +57,8 @@ export class KafkaStreams {
     this.#config = resolveConfig(config);
     this.#topology = isRuntime(topology) ? topology : toRuntime(topology, { applicationId: this.#config.applicationId });
     this.#log = componentLogger('kafka-streams', this.#config.logger, { applicationId: this.#config.applicationId });
+    const { logger, productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler } = this.#config;
+    if (logger) for (const handler of [productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler]) handler.useAppLogger?.(logger);
   }
 
   /** The current state. */

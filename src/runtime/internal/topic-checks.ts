@@ -9,7 +9,7 @@
  */
 import type { AdminPort } from '../../cluster/port.js';
 import { StreamsError } from '../../errors.js';
-import type { DeadLetterTopicsAware } from '../../handlers/types.js';
+import type { HandlerHooks } from '../../handlers/types.js';
 import type { TopologyRuntime } from '../../processors/task-contract.js';
 
 /** The handler slots of the config, by key. */
@@ -22,7 +22,7 @@ interface OutputTopic {
 }
 
 function deadLetterTopicsOf(key: string, handler: unknown): OutputTopic[] {
-  const declared = (handler as DeadLetterTopicsAware | null | undefined)?.deadLetterTopics;
+  const declared = (handler as HandlerHooks | null | undefined)?.deadLetterTopics;
   if (typeof declared !== 'function') return [];
   const topics: unknown = declared.call(handler);
   if (!Array.isArray(topics)) return [];

@@ -7,6 +7,7 @@ import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors.js';
 import { isAppDefinition, type AppDefinition } from './define-app.js';
+import { loadErrorReason } from './internal/load-error.js';
 
 const TS_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx']);
 let tsxRegistered = false;
@@ -43,8 +44,7 @@ export async function loadApp(modulePath: string, cwd = process.cwd()): Promise<
   try {
     mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new ConfigError(`Cannot load ${modulePath}: ${reason}`, { cause: error });
+    throw new ConfigError(`Cannot load ${modulePath}: ${loadErrorReason(error, path)}`, { cause: error });
   }
   const candidate = isAppDefinition(mod.default) ? mod.default : isAppDefinition(mod.app) ? mod.app : undefined;
   if (!candidate) {

@@ -1,11 +1,12 @@
 /**
  * The `--metrics-port` HTTP endpoint: `GET /metrics` answers the registry in
- * the Prometheus text format; `GET /healthz` answers 200 while the app is not
- * in ERROR.
+ * the Prometheus text format; `GET /healthz` answers `200 ok` while the app is
+ * healthy, else `503 unhealthy: <reason>` (see `health.ts`).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import type { HealthStatus } from './health.js';
 
 /** A running metrics endpoint. */
 export interface MetricsServer {
@@ -19,7 +20,10 @@ export async function startMetricsServer(options: {
   registry: Registry;
   port: number;
   host?: string;
+  /** Simple form: true while healthy. */
   healthy?: () => boolean;
+  /** With a reason; takes precedence over `healthy`. */
+  health?: () => HealthStatus;
 }): Promise<MetricsServer> {
   const { registry } = options;
   const server: Server = createServer((req, res) => {
@@ -32,8 +36,9 @@ export async function startMetricsServer(options: {
         (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)),
       );
     } else if (path === '/healthz') {
-      const ok = options.healthy?.() ?? true;
-      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok\n' : 'error\n');
+      const status = options.health?.() ?? { ok: options.healthy?.() ?? true };
+      const body = status.ok ? 'ok\n' : status.reason ? `unhealthy: ${status.reason}\n` : 'error\n';
+      res.writeHead(status.ok ? 200 : 503, { 'content-type': 'text/plain' }).end(body);
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('try /metrics\n');
     }

@@ -4,6 +4,7 @@
  * {@link ConfigError} naming the flag or variable to change.
  */
 import { ConfigError } from '../errors.js';
+import { checkBrokerList } from '../runtime/bootstrap-servers.js';
 import type { ProcessingGuarantee } from '../runtime/config.js';
 
 /** Raw flag values as commander hands them over. */
@@ -17,6 +18,7 @@ export interface RunFlags {
   metricsPort?: string;
   metricsHost?: string;
   progress?: boolean;
+  closeTimeoutMs?: string;
 }
 
 /** The resolved options of one `sluice run`. */
@@ -33,6 +35,8 @@ export interface RunOptions {
   metricsHost: string;
   /** Show the live progress line (only ever on a TTY). */
   progress: boolean;
+  /** How long the worker waits for `app.close()` before it exits anyway (non-zero). Default 30000. */
+  closeTimeoutMs: number;
 }
 
 /** Environment variables read by `sluice run`, in order of precedence per option. */
@@ -44,7 +48,11 @@ export const RUN_ENV = {
   logLevel: ['SLUICE_LOG_LEVEL', 'LOG_LEVEL'],
   embedded: ['SLUICE_EMBEDDED'],
   metricsPort: ['SLUICE_METRICS_PORT'],
+  closeTimeoutMs: ['SLUICE_CLOSE_TIMEOUT_MS'],
 } as const;
+
+/** Default of `--close-timeout-ms`: about a Kubernetes termination grace period. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const GUARANTEES: readonly ProcessingGuarantee[] = ['exactly_once', 'at_least_once'];
@@ -73,14 +81,12 @@ function intOf(raw: { value: string; source: string } | undefined, flag: string,
   return n;
 }
 
-/** Parses `host:port,host:port`. */
+/** Parses `host:port,host:port` (ports 1..65535), with the validator the `KafkaStreams` config uses. */
 export function parseBrokers(value: string, what = '--bootstrap-servers'): string[] {
-  const list = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  for (const b of list) {
-    if (!/^[^:\s]+:\d{1,5}$/.test(b)) throw new ConfigError(`${what} must be a comma-separated list of host:port, got '${value}'`);
-  }
-  if (list.length === 0) throw new ConfigError(`${what} must name at least one broker as host:port`);
-  return list;
+  const checked = checkBrokerList(value);
+  if ('brokers' in checked) return checked.brokers;
+  if (value.split(',').every((s) => s.trim() === '')) throw new ConfigError(`${what} must name at least one broker as host:port`);
+  throw new ConfigError(`${what} must be a comma-separated list of host:port, got '${value}': ${checked.problem}`);
 }
 
 /** Resolves the flags of `sluice run <module>` against the environment. */
@@ -115,5 +121,7 @@ export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env 
     metricsPort: intOf(pick(flags.metricsPort, RUN_ENV.metricsPort, env), '--metrics-port', 0, 65_535),
     metricsHost: flags.metricsHost ?? '0.0.0.0',
     progress: flags.progress !== false,
+    closeTimeoutMs:
+      intOf(pick(flags.closeTimeoutMs, RUN_ENV.closeTimeoutMs, env), '--close-timeout-ms', 1, 3_600_000) ?? DEFAULT_CLOSE_TIMEOUT_MS,
   };
 }

@@ -56,9 +56,13 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
     .option('-m, --metrics-port <port>', 'serve Prometheus metrics on http://<host>:<port>/metrics (env SLUICE_METRICS_PORT)')
     .option('--metrics-host <host>', 'interface of the metrics endpoint', '0.0.0.0')
     .option('--no-progress', 'no live progress line on a terminal')
+    .option('--close-timeout-ms <ms>', 'how long to wait for the app to close before exiting anyway (exit 1), default 30000 (env SLUICE_CLOSE_TIMEOUT_MS)')
     .addHelpText(
       'after',
       '\nExit codes: 0 after SIGINT/SIGTERM and a clean close; 1 when the app fails (state ERROR); 2 for a usage or config error.\n' +
+        'SIGHUP closes like SIGTERM. A task failure while closing, a close slower than --close-timeout-ms, an unhandled\n' +
+        'rejection or a closed stdout also exit 1, after closing the app, with one line "sluice: <reason>" on stderr.\n' +
+        '/healthz (with --metrics-port) answers 503 in ERROR or when no commit succeeded for max(30 s, 10 x commit interval) although there is work.\n' +
         'Example:\n  sluice run examples/orders/app.ts --embedded\n  KAFKA_BROKERS=127.0.0.1:9092 sluice run examples/orders/app.ts --metrics-port 9464',
     )
     .action(async (module: string, flags: RunFlags) => {

@@ -1,14 +1,16 @@
 /**
  * `sluice run`: loads an app module, prepares the cluster, runs the app until
- * SIGINT/SIGTERM (exit 0 after a clean close) or until it fails (exit 1 with a
- * one-line reason on stderr).
+ * SIGINT/SIGTERM/SIGHUP (exit 0 after a clean close) or until it fails (exit 1
+ * with a one-line reason on stderr). Whatever ends the run, the app is closed
+ * (for at most `--close-timeout-ms`) before the worker exits; see
+ * `internal/process-guards.ts` for what would otherwise kill the process.
  */
 import type { Logger } from 'pino';
 import type { ClusterPort } from '../cluster/port.js';
 import { createKafkaCluster } from '../cluster/kafkajs/index.js';
 import { EmbeddedKafkaCluster } from '../cluster/embedded/embedded-cluster.js';
 import { ConfigError } from '../errors.js';
-import type { KafkaStreamsConfig } from '../runtime/config.js';
+import { resolveConfig, type KafkaStreamsConfig } from '../runtime/config.js';
 import { setRootLogger } from '../internal/logger.js';
 import { KafkaStreams } from '../runtime/kafka-streams.js';
 import { toTopology, type AppDefinition } from './define-app.js';
@@ -19,6 +21,8 @@ import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 import type { RunOptions } from './options.js';
 import { startProgressLine, type ProgressLine } from './progress-line.js';
 import { connectionHint, oneLineReason } from './internal/reason.js';
+import { installProcessGuards } from './internal/process-guards.js';
+import { CommitWatchdog, stallThresholdMs, type HealthStatus } from './health.js';
 
 /** Streams the worker writes to, and its environment. */
 export interface WorkerIo {
@@ -33,7 +37,7 @@ export interface WorkerHooks {
   onRunning?(app: KafkaStreams, info: { metricsPort: number | undefined }): void;
   /** Resolves to stop the worker (in addition to SIGINT/SIGTERM). */
   stopSignal?: Promise<unknown>;
-  /** Install SIGINT/SIGTERM handlers (default true). */
+  /** Install the SIGINT/SIGTERM/SIGHUP, unhandled-rejection and uncaught-exception handlers (default true). */
   handleSignals?: boolean;
 }
 
@@ -83,6 +87,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
   const def = await loadApp(options.modulePath, io.cwd);
   const placement = placeApp(def, options, logger);
   const { config } = placement;
+  checkConfig(config, options);
   const context = { embedded: placement.embedded, applicationId: config.applicationId, logger };
   const brokers = placement.config.bootstrapServers as string[] | undefined;
   if (def.setup) {
@@ -101,42 +106,43 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
 
   const source: MetricsSource = { metrics: () => app.metrics(), state: () => app.state };
   let metricsServer: MetricsServer | undefined;
-  let stopRequested: (why: string) => void = () => undefined;
-  const stopped = new Promise<string>((resolve) => (stopRequested = resolve));
-  const onSignal = (signal: NodeJS.Signals): void => {
-    log.info({ signal }, `${signal} received, closing`);
-    stopRequested(signal);
-  };
-  const handleSignals = hooks.handleSignals !== false;
-  if (handleSignals) {
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  }
-  void hooks.stopSignal?.then(() => stopRequested('stop requested'));
-  const failed = new Promise<Error>((resolve) => {
-    const sub = app.state$.subscribe((state) => {
-      if (state === 'PENDING_ERROR' || state === 'ERROR') {
-        resolve(app.error ?? new Error(`the app went to state ${state}`));
-        queueMicrotask(() => sub.unsubscribe());
-      }
-    });
+  // How the run ends: a stop request (a string) or a failure (an Error), whichever comes first.
+  let endWith: (end: string | Error) => void = () => undefined;
+  const ended = new Promise<string | Error>((resolve) => (endWith = resolve));
+  const guards = installProcessGuards(
+    io,
+    {
+      onSignal: (signal) => {
+        log.info({ signal }, `${signal} received, closing`);
+        endWith(signal);
+      },
+      onFatal: (error) => {
+        log.error({ err: error }, 'closing the app after an error that would have killed the worker');
+        endWith(error);
+      },
+    },
+    hooks.handleSignals !== false,
+  );
+  void hooks.stopSignal?.then(() => endWith('stop requested'));
+  const sub = app.state$.subscribe((state) => {
+    if (state === 'PENDING_ERROR' || state === 'ERROR') endWith(app.error ?? new Error(`the app went to state ${state}`));
   });
+  const watchdog = new CommitWatchdog(stallThresholdMs(resolveConfig(config).commitIntervalMs));
+  const health = (): HealthStatus => watchdog.check(app.state, app.metrics(), Date.now());
+  const sampler = setInterval(health, 1000);
+  sampler.unref();
 
-  let code = 0;
+  let failure: Error | undefined;
   // The clients' own timers are unref'd: keep the worker alive until it is stopped.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   try {
     if (options.metricsPort !== undefined) {
-      metricsServer = await startMetricsServer({
-        registry: createMetricsRegistry(source),
-        port: options.metricsPort,
-        host: options.metricsHost,
-        healthy: () => app.state !== 'ERROR' && app.state !== 'PENDING_ERROR',
-      });
+      metricsServer = await startMetricsServer({ registry: createMetricsRegistry(source), port: options.metricsPort, host: options.metricsHost, health });
       log.info({ port: metricsServer.port }, `Prometheus metrics on http://${options.metricsHost}:${metricsServer.port}/metrics`);
     }
     const started = app.start().then(() => 'started' as const);
-    const first = await Promise.race([started, stopped, failed]);
+    started.catch(() => undefined); // a stop during start() makes it reject: that is the stop, not a failure
+    const first = await Promise.race([started, ended]);
     if (first instanceof Error) throw first;
     if (first === 'started') {
       log.info({ applicationId: config.applicationId, cluster: placement.cluster.kind, name: def.name }, 'app running');
@@ -144,30 +150,62 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
         progress = startProgressLine({ source, stream: io.stderr as NodeJS.WriteStream });
       }
       hooks.onRunning?.(app, { metricsPort: metricsServer?.port });
-      const end = await Promise.race([stopped, failed]);
+      const end = await ended;
       if (end instanceof Error) throw end;
     }
-    progress?.stop();
-    progress = undefined;
-    await app.close();
-    if (app.state === 'ERROR') throw app.error ?? new Error('the app ended in state ERROR');
-    log.info({ metrics: summary(app) }, 'closed');
   } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+  } finally {
     progress?.stop();
     progress = undefined;
-    await app.close().catch(() => undefined);
-    io.stderr.write(`sluice: ${oneLineReason(error)}${connectionHint(error, brokers)}\n`);
-    code = error instanceof ConfigError ? 2 : 1;
-  } finally {
-    clearInterval(keepAlive);
-    if (handleSignals) {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+  }
+  let code = 0;
+  try {
+    const closed = await closeWithin(app, options.closeTimeoutMs);
+    // A task failure while closing (or an ERROR end) means the work did not end cleanly: say so, exit non-zero.
+    failure ??= app.error ?? (app.state === 'ERROR' ? new Error('the app ended in state ERROR') : undefined);
+    if (failure || !closed) {
+      const late = closed ? undefined : `the app did not close within ${options.closeTimeoutMs} ms (--close-timeout-ms); exiting anyway`;
+      const reason = failure ? `${oneLineReason(failure)}${connectionHint(failure, brokers)}` : undefined;
+      io.stderr.write(`sluice: ${[reason, late].filter((part) => part !== undefined).join('; ')}\n`);
+      code = failure instanceof ConfigError ? 2 : 1;
+    } else {
+      log.info({ metrics: summary(app) }, 'closed');
     }
+  } finally {
+    sub.unsubscribe();
+    clearInterval(sampler);
+    clearInterval(keepAlive);
+    guards.dispose();
     await metricsServer?.close();
     if (placement.ownsCluster && placement.cluster instanceof EmbeddedKafkaCluster) await placement.cluster.close();
   }
   return code;
+}
+
+/** `app.close()`, waiting at most `timeoutMs`; false when it did not finish in time (it goes on in the background). */
+async function closeWithin(app: KafkaStreams, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  try {
+    return await Promise.race([app.close().then(() => true, () => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Validates the merged config before `setup` touches the cluster; names the flag when a flag set the offending value. */
+function checkConfig(config: KafkaStreamsConfig, options: RunOptions): void {
+  try {
+    resolveConfig(config);
+  } catch (error) {
+    if (error instanceof ConfigError && options.commitIntervalMs !== undefined && error.message.includes("'commitIntervalMs'")) {
+      throw new ConfigError(`${error.message} (commitIntervalMs ${options.commitIntervalMs} comes from --commit-interval-ms / SLUICE_COMMIT_INTERVAL_MS)`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
 }
 
 function summary(app: KafkaStreams): Record<string, number> {

@@ -68,6 +68,11 @@ export class DeadLetterQueueExceptionHandler extends BuiltinExceptionHandler {
     this.#level = options.logLevel ?? 'warn';
   }
 
+  /** The topics this handler writes to (`[topic]`); `KafkaStreams.start()` checks that they exist. */
+  deadLetterTopics(): readonly string[] {
+    return [this.topic];
+  }
+
   protected decide(
     stage: FailureStage,
     context: ErrorHandlerContext,

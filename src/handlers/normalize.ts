@@ -66,6 +66,18 @@ function normalizeDeadLetter(record: unknown, index: number, handler: string): D
 }
 
 /**
+ * A thenable answer is refused, but its eventual rejection must not become an
+ * unhandled rejection (which kills a Node process): attach a no-op handler.
+ */
+function settleQuietly(thenable: PromiseLike<unknown>): void {
+  try {
+    thenable.then(undefined, () => undefined);
+  } catch {
+    // A hostile `then` that throws: nothing is pending then.
+  }
+}
+
+/**
  * Validates what a handler returned and brings it into canonical form.
  * Accepts `'CONTINUE'`, `'FAIL'` (or the equal constants such as
  * `ProductionExceptionHandlerResponse.CONTINUE`) and
@@ -80,7 +92,12 @@ export function normalizeHandlerAnswer(answer: unknown, handler = 'exception han
   if (isResponse(answer)) return { response: answer, deadLetterRecords: [] };
   if (answer === null || typeof answer !== 'object') throw invalid(handler, show(answer));
   if (typeof (answer as { then?: unknown }).then === 'function') {
-    throw invalid(handler, 'a Promise (handlers are synchronous)');
+    settleQuietly(answer as PromiseLike<unknown>);
+    throw invalid(
+      handler,
+      'a Promise: exception handlers must answer synchronously, as in Kafka Streams ' +
+        '(drop `async` and return the answer itself; do asynchronous work elsewhere, e.g. in a consumer of the dead-letter topic)',
+    );
   }
   const { response, deadLetterRecords } = answer as { response?: unknown; deadLetterRecords?: unknown };
   if (!isResponse(response)) throw invalid(handler, `{ response: ${show(response)} }`);

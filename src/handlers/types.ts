@@ -3,6 +3,7 @@
  * A handler answers `'CONTINUE'` or `'FAIL'`; a production handler may also
  * answer `{ response, deadLetterRecords }`.
  */
+import type { Logger } from '../internal/logger.js';
 import type { Headers } from '../records/types.js';
 
 /** Responses of a production exception handler. */
@@ -75,8 +76,27 @@ export interface FailedOutputRecord {
   timestamp: number;
 }
 
+/**
+ * Optional hooks of every handler, read by `KafkaStreams` (the built-in
+ * handlers implement both).
+ */
+export interface HandlerHooks {
+  /**
+   * The topics the handler writes dead-letter records to. `start()` checks that
+   * they exist (a missing one would otherwise stall the task for the producer's
+   * delivery timeout).
+   */
+  deadLetterTopics?(): readonly string[];
+  /**
+   * Called by the `KafkaStreams` constructor with the app's `logger` (when the
+   * config has one), so a handler that was given no logger of its own logs
+   * through the app's.
+   */
+  useAppLogger?(logger: Logger): void;
+}
+
 /** Decides what happens to an output record that could not be produced. */
-export interface ProductionExceptionHandler {
+export interface ProductionExceptionHandler extends HandlerHooks {
   handle(context: ErrorHandlerContext, record: FailedOutputRecord, error: Error): HandlerAnswer;
   /** Serialization failures; defaults to `handle` when absent. */
   handleSerializationException?(
@@ -99,7 +119,7 @@ export interface RawInputRecord {
 }
 
 /** Decides what happens to an input record that cannot be deserialized. CONTINUE skips it. */
-export interface DeserializationExceptionHandler {
+export interface DeserializationExceptionHandler extends HandlerHooks {
   handle(context: ErrorHandlerContext, record: RawInputRecord, error: Error): HandlerAnswer;
 }
 
@@ -112,6 +132,6 @@ export interface ProcessingFailedRecord {
 }
 
 /** Decides what happens when a processor throws on a record. CONTINUE skips the record. */
-export interface ProcessingExceptionHandler {
+export interface ProcessingExceptionHandler extends HandlerHooks {
   handle(context: ErrorHandlerContext, record: ProcessingFailedRecord, error: Error): HandlerAnswer;
 }

@@ -4,12 +4,15 @@
  */
 import type { Logger } from 'pino';
 import type { ClusterPort } from '../cluster/port.js';
+import { inspect } from 'node:util';
 import { ConfigError } from '../errors.js';
 import type {
   DeserializationExceptionHandler,
   ProcessingExceptionHandler,
   ProductionExceptionHandler,
 } from '../handlers/types.js';
+import { FailProductionExceptionHandler, LogAndFailDeserializationExceptionHandler, LogAndFailProcessingExceptionHandler } from '../handlers/fail.js';
+import { checkBrokerList } from './bootstrap-servers.js';
 
 /** `exactly_once` (transactions, the default) or `at_least_once`. */
 export type ProcessingGuarantee = 'exactly_once' | 'at_least_once';
@@ -56,8 +59,14 @@ export interface KafkaStreamsConfig {
   sessionTimeoutMs?: number;
   /** Consumer heartbeat interval (ms). Default: the client's. */
   heartbeatIntervalMs?: number;
-  /** Transaction timeout of each task's producer (ms). Default 60000. */
+  /**
+   * Transaction timeout of each task's producer (ms). Default 60000. Under
+   * `exactly_once` it must be larger than `commitIntervalMs` (else the
+   * coordinator aborts every transaction before it can commit).
+   */
   transactionTimeoutMs?: number;
+  /** Time an output record may take from send to acknowledgement, retries included (ms), handed to every task producer. Default 120000. */
+  deliveryTimeoutMs?: number;
   /** Client id prefix for logs and broker metrics. Default: the applicationId. */
   clientId?: string;
 }
@@ -79,6 +88,7 @@ export interface ResolvedConfig {
   sessionTimeoutMs: number | undefined;
   heartbeatIntervalMs: number | undefined;
   transactionTimeoutMs: number;
+  deliveryTimeoutMs: number;
   clientId: string;
 }
 
@@ -86,10 +96,22 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'applicationId', 'bootstrapServers', 'cluster', 'processingGuarantee', 'commitIntervalMs',
   'productionExceptionHandler', 'deserializationExceptionHandler', 'processingExceptionHandler',
   'uncaughtExceptionPolicy', 'taskRestartBackoffMs', 'logger', 'maxPendingOutputRecordsPerTask',
-  'sessionTimeoutMs', 'heartbeatIntervalMs', 'transactionTimeoutMs', 'clientId',
+  'sessionTimeoutMs', 'heartbeatIntervalMs', 'transactionTimeoutMs', 'deliveryTimeoutMs', 'clientId',
 ]);
 
-const failHandler = { handle: () => 'FAIL' as const };
+/** A config value as the user wrote it (`NaN`, `Infinity`, `'70000'`), for error messages; JSON would print NaN as null. */
+export function showValue(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'bigint' || value === undefined) return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  return inspect(value, { depth: 1, breakLength: Infinity, maxStringLength: 80 });
+}
+
+/** The default of each handler slot: the built-in FAIL handler of that stage (logs one ERROR naming the record and the key to change). */
+const DEFAULT_HANDLERS: Readonly<Record<string, () => object>> = {
+  productionExceptionHandler: () => new FailProductionExceptionHandler(),
+  deserializationExceptionHandler: () => new LogAndFailDeserializationExceptionHandler(),
+  processingExceptionHandler: () => new LogAndFailProcessingExceptionHandler(),
+};
 
 function positiveInt(config: Record<string, unknown>, key: string, fallback: number): number;
 function positiveInt(config: Record<string, unknown>, key: string, fallback: undefined): number | undefined;
@@ -97,14 +119,14 @@ function positiveInt(config: Record<string, unknown>, key: string, fallback: num
   const value = config[key];
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw new ConfigError(`Config '${key}' must be a positive integer, got ${JSON.stringify(value)}`);
+    throw new ConfigError(`Config '${key}' must be a positive integer, got ${showValue(value)}`);
   }
   return value;
 }
 
 function handlerOf<T>(config: Record<string, unknown>, key: string): T {
   const value = config[key];
-  if (value === undefined) return failHandler as T;
+  if (value === undefined) return DEFAULT_HANDLERS[key]!() as T;
   if (typeof value !== 'object' || value === null || typeof (value as { handle?: unknown }).handle !== 'function') {
     throw new ConfigError(`Config '${key}' must be an object with a handle(context, record, error) method`);
   }
@@ -115,18 +137,32 @@ function oneOf<T extends string>(config: Record<string, unknown>, key: string, a
   const value = config[key];
   if (value === undefined) return fallback;
   if (!allowed.includes(value as T)) {
-    throw new ConfigError(`Config '${key}' must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${JSON.stringify(value)}`);
+    throw new ConfigError(`Config '${key}' must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${showValue(value)}`);
   }
   return value as T;
 }
 
 function bootstrapOf(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
-  const list = typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value;
-  if (!Array.isArray(list) || list.length === 0 || !list.every((s) => typeof s === 'string' && s.length > 0)) {
-    throw new ConfigError(`Config 'bootstrapServers' must be a non-empty list of 'host:port' strings`);
+  const wellTyped = typeof value === 'string' || (Array.isArray(value) && value.every((s) => typeof s === 'string'));
+  const checked = wellTyped ? checkBrokerList(value as string | string[]) : { problem: `got ${showValue(value)}` };
+  if ('problem' in checked) {
+    throw new ConfigError(`Config 'bootstrapServers' must be a non-empty list of 'host:port' strings: ${checked.problem}`);
   }
-  return list as string[];
+  return checked.brokers;
+}
+
+/**
+ * Under exactly-once a transaction stays open for about `commitIntervalMs`; when
+ * that reaches `transactionTimeoutMs` the coordinator aborts every transaction
+ * and the app livelocks with no commit (and misleading fencing errors).
+ */
+function checkCommitFitsTransaction(guarantee: ProcessingGuarantee, commitIntervalMs: number, transactionTimeoutMs: number): void {
+  if (guarantee !== 'exactly_once' || commitIntervalMs < transactionTimeoutMs) return;
+  throw new ConfigError(
+    `Config 'commitIntervalMs' (${commitIntervalMs}) must be smaller than 'transactionTimeoutMs' (${transactionTimeoutMs}) under exactly_once: ` +
+      `the coordinator would abort every transaction before it commits. Lower commitIntervalMs or raise transactionTimeoutMs`,
+  );
 }
 
 /** Validates a user config and fills in defaults. Throws {@link ConfigError} naming the offending key. */
@@ -141,7 +177,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
   const applicationId = config.applicationId;
   if (typeof applicationId !== 'string' || !/^[A-Za-z0-9._-]+$/.test(applicationId)) {
     throw new ConfigError(
-      `Config 'applicationId' is required: a non-empty string of letters, digits, '.', '_' or '-', got ${JSON.stringify(applicationId)}`,
+      `Config 'applicationId' is required: a non-empty string of letters, digits, '.', '_' or '-', got ${showValue(applicationId)}`,
     );
   }
   const bootstrapServers = bootstrapOf(config.bootstrapServers);
@@ -159,12 +195,15 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
   }
   const clientId = config.clientId ?? applicationId;
   if (typeof clientId !== 'string' || clientId.length === 0) throw new ConfigError(`Config 'clientId' must be a non-empty string`);
+  const commitIntervalMs = positiveInt(config, 'commitIntervalMs', processingGuarantee === 'exactly_once' ? 100 : 30_000);
+  const transactionTimeoutMs = positiveInt(config, 'transactionTimeoutMs', 60_000);
+  checkCommitFitsTransaction(processingGuarantee, commitIntervalMs, transactionTimeoutMs);
   return {
     applicationId,
     bootstrapServers,
     cluster,
     processingGuarantee,
-    commitIntervalMs: positiveInt(config, 'commitIntervalMs', processingGuarantee === 'exactly_once' ? 100 : 30_000),
+    commitIntervalMs,
     productionExceptionHandler: handlerOf<ProductionExceptionHandler>(config, 'productionExceptionHandler'),
     deserializationExceptionHandler: handlerOf<DeserializationExceptionHandler>(config, 'deserializationExceptionHandler'),
     processingExceptionHandler: handlerOf<ProcessingExceptionHandler>(config, 'processingExceptionHandler'),
@@ -174,7 +213,8 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     maxPendingOutputRecordsPerTask: positiveInt(config, 'maxPendingOutputRecordsPerTask', 10_000),
     sessionTimeoutMs: positiveInt(config, 'sessionTimeoutMs', undefined),
     heartbeatIntervalMs: positiveInt(config, 'heartbeatIntervalMs', undefined),
-    transactionTimeoutMs: positiveInt(config, 'transactionTimeoutMs', 60_000),
+    transactionTimeoutMs,
+    deliveryTimeoutMs: positiveInt(config, 'deliveryTimeoutMs', 120_000),
     clientId,
   };
 }

@@ -20,8 +20,10 @@ import { toRuntime } from '../topology/topology-runtime.js';
 import type { Topology } from '../topology/topology.js';
 import { resolveConfig, type KafkaStreamsConfig, type ResolvedConfig } from './config.js';
 import { createAppStateMachine, type AppState } from './internal/app-state.js';
+import { GuardedObservable } from './internal/guarded-observable.js';
 import { ensureInternalTopics } from './internal/internal-topics.js';
 import { PartitionCounts } from './internal/partition-counts.js';
+import { checkOutputTopics } from './internal/topic-checks.js';
 import type { StateMachine } from '../internal/state-machine.js';
 import { TaskManager } from './internal/task-manager.js';
 import { aggregateMetrics, type KafkaStreamsMetrics } from './metrics.js';
@@ -45,6 +47,7 @@ export class KafkaStreams {
   #error: Error | undefined;
   #shutdown: Promise<void> | undefined;
   #firstAssignment: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  #state$: Observable<KafkaStreamsState> | undefined;
 
   /**
    * Validates `config` (a {@link ConfigError} names the offending key) and the
@@ -54,6 +57,8 @@ export class KafkaStreams {
     this.#config = resolveConfig(config);
     this.#topology = isRuntime(topology) ? topology : toRuntime(topology, { applicationId: this.#config.applicationId });
     this.#log = componentLogger('kafka-streams', this.#config.logger, { applicationId: this.#config.applicationId });
+    const { logger, productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler } = this.#config;
+    if (logger) for (const handler of [productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler]) handler.useAppLogger?.(logger);
   }
 
   /** The current state. */
@@ -61,12 +66,24 @@ export class KafkaStreams {
     return this.#sm.state;
   }
 
-  /** Every state change, starting with the current state (BehaviorSubject-backed). */
+  /**
+   * Every state change, starting with the current state (BehaviorSubject-backed).
+   * A subscriber that throws (also in an observable piped from this one) is
+   * logged at ERROR and ignored: the app keeps going and the process survives.
+   */
   get state$(): Observable<KafkaStreamsState> {
-    return this.#sm.state$;
+    this.#state$ ??= new GuardedObservable<KafkaStreamsState>(
+      (error, what) => this.#log.error({ err: error, state: this.state }, `a state$ subscriber threw in ${what}; ignored, the app keeps going`),
+      this.#sm.state$,
+    );
+    return this.#state$;
   }
 
-  /** The error that moved the app to PENDING_ERROR / ERROR, if any (e.g. the FAIL cause or a throwing handler's error). */
+  /**
+   * The error that moved the app to PENDING_ERROR / ERROR, if any (e.g. the FAIL cause or a throwing handler's
+   * error); also the first task failure that stopped a task while the app was already closing (the app then
+   * still ends in NOT_RUNNING, but its work did not end cleanly: the CLI exits non-zero).
+   */
   get error(): Error | undefined {
     return this.#error;
   }
@@ -75,7 +92,8 @@ export class KafkaStreams {
    * Starts the app. Allowed in state CREATED. Resolves once RUNNING:
    * 1. state REBALANCING; connect (kafkajs for `bootstrapServers`, else `cluster`);
    * 2. describe the source topics (a missing one is an error naming it), create the missing repartition
-   *    topics (`<applicationId>-<name>-repartition`, sized as the upstream sources) and check co-partitioning;
+   *    topics (`<applicationId>-<name>-repartition`, sized as the upstream sources), check co-partitioning,
+   *    and check that the static sink topics and the handlers' dead-letter topics exist (one error naming the missing ones);
    * 3. join the group `applicationId` (read_committed, no auto-commit) and subscribe;
    * 4. wait for the first assignment: every assigned task initialised (producer fenced-in, offsets re-read, seeks done);
    * 5. state RUNNING; start the commit/punctuation timer.
@@ -98,6 +116,7 @@ export class KafkaStreams {
         await counts.loadSources([...internal]);
       }
       this.#topology.validatePartitionCounts(counts.snapshot());
+      await checkOutputTopics(this.#admin, this.#topology, config);
       await counts.prefetch(this.#topology.subtopologies.flatMap((s) => s.sinkTopics));
       this.#checkRunning();
       // 3. join
@@ -122,9 +141,10 @@ export class KafkaStreams {
             transactionalId,
             cluster,
             transactionTimeoutMs: config.transactionTimeoutMs,
+            deliveryTimeoutMs: config.deliveryTimeoutMs,
             logger: componentLogger('task-producer', config.logger, { taskId }),
           }),
-        onFatal: (error) => void this.#fail(error),
+        onFatal: (error) => this.#onTaskFatal(error),
       });
       const first = new Promise<void>((resolve, reject) => (this.#firstAssignment = { resolve, reject }));
       await consumer.subscribe(this.#topology.sourceTopics());
@@ -182,6 +202,16 @@ export class KafkaStreams {
     if (STOPPED.includes(this.state)) {
       throw this.#error ?? new IllegalStateError(`KafkaStreams was closed while starting (state ${this.state}); start() needs state CREATED`);
     }
+  }
+
+  /** A task failure that stops the app; during a close it is only recorded (see {@link error}). */
+  #onTaskFatal(error: Error): void {
+    if (this.#shutdown && this.#error === undefined) {
+      this.#error = error;
+      this.#log.error({ err: error }, 'a task failed while the app was closing');
+      return;
+    }
+    void this.#fail(error);
   }
 
   /** Error shutdown: PENDING_ERROR, the close steps, then ERROR. */

@@ -9,7 +9,11 @@ import { detectStage, type AnyFailedRecord, type FailureStage } from './stage.js
 
 /** Options shared by the built-in handlers. */
 export interface BuiltinHandlerOptions {
-  /** Parent pino logger; the handler logs through a child `{ component: 'exception-handler' }`. */
+  /**
+   * Parent pino logger; the handler logs through a child `{ component: 'exception-handler', handler }`.
+   * Default: the logger of the first `KafkaStreams` app configured with this handler (its `logger` config),
+   * else sluice's default logger.
+   */
   logger?: Logger;
 }
 
@@ -17,13 +21,25 @@ export interface BuiltinHandlerOptions {
 export abstract class BuiltinExceptionHandler {
   /** The handler's name, used in logs and error messages. */
   readonly name: string;
-  protected readonly log: Logger;
+  protected log: Logger;
+  #ownLogger: boolean;
   readonly #stage: Exclude<FailureStage, 'serialization'> | undefined;
 
   protected constructor(name: string, options: BuiltinHandlerOptions, stage?: Exclude<FailureStage, 'serialization'>) {
     this.name = name;
     this.log = componentLogger('exception-handler', options.logger, { handler: name });
+    this.#ownLogger = options.logger !== undefined;
     this.#stage = stage;
+  }
+
+  /**
+   * Logs through a child of the app's logger, unless the handler was given a logger of its own or
+   * already follows another app's (the first app wins). Called by the `KafkaStreams` constructor.
+   */
+  useAppLogger(logger: Logger): void {
+    if (this.#ownLogger) return;
+    this.log = logger.child({ component: 'exception-handler', handler: this.name });
+    this.#ownLogger = true;
   }
 
   /** Answers for a failed output, input or processing record (the stage is detected from the record). */

@@ -69,7 +69,9 @@ describe('KafkaStreams lifecycle', () => {
     const cluster = closer.cluster();
     const input = uniqueTopic('in');
     await cluster.createTopic(input, { partitions: 1 });
-    const app = closer.app(upperTopology(input, uniqueTopic('out')), { applicationId: uniqueGroup('app'), cluster });
+    const output = uniqueTopic('out');
+    await cluster.createTopic(output, { partitions: 1 });
+    const app = closer.app(upperTopology(input, output), { applicationId: uniqueGroup('app'), cluster });
     await app.start();
     await expect(app.start()).rejects.toThrow(/start\(\) is only allowed in state CREATED; current state: RUNNING/);
     expect(app.state).toBe('RUNNING');

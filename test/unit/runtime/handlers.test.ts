@@ -58,7 +58,7 @@ describe('production exception handler mapping (exactly_once)', () => {
 
   it('FAIL (the default) aborts the transaction: nothing of it is visible, offsets stay behind, the app ends in ERROR', async () => {
     const { cluster, input, output, applicationId } = await setup([5]);
-    const app = closer.app(upperTopology(input, output), { applicationId, cluster, commitIntervalMs: 60_000 });
+    const app = closer.app(upperTopology(input, output), { applicationId, cluster, commitIntervalMs: 60_000, transactionTimeoutMs: 120_000 });
     await app.start();
     await waitFor(() => app.state === 'ERROR', { message: 'app in ERROR' });
     expect(app.error).toBeDefined();

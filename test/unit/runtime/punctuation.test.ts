@@ -38,7 +38,7 @@ describe('wall-clock punctuation and commit requests in the runtime', () => {
       })
       .to(output, { keySerde: Serdes.String(), valueSerde: Serdes.String() });
     const applicationId = uniqueGroup('app');
-    const app = closer.app(builder.build(), { applicationId, cluster, commitIntervalMs: 60_000 });
+    const app = closer.app(builder.build(), { applicationId, cluster, commitIntervalMs: 60_000, transactionTimeoutMs: 120_000 });
     await app.start();
     await produceN(cluster, input, 10);
     // context.commit() committed the input offsets long before the 60 s interval.

@@ -25,7 +25,7 @@ describe('commit interval', () => {
   it('outputs stay invisible to read_committed until the task commits (long interval: at close)', async () => {
     const { cluster, input, output, applicationId } = await topics(1);
     await produceN(cluster, input, 10);
-    const app = closer.app(upperTopology(input, output), { applicationId, cluster, commitIntervalMs: 60_000 });
+    const app = closer.app(upperTopology(input, output), { applicationId, cluster, commitIntervalMs: 60_000, transactionTimeoutMs: 120_000 });
     await app.start();
     await waitFor(async () => (await cluster.readUncommitted(output)).length === 10);
     expect(await cluster.readCommitted(output)).toEqual([]);
@@ -157,7 +157,7 @@ describe('rebalancing on the embedded cluster', () => {
 describe('zombie on the embedded cluster', () => {
   it('an expired member whose partitions moved cannot commit its open transaction; exactly once', async () => {
     const { cluster, input, output, applicationId } = await topics(2);
-    const zombie = closer.app(upperTopology(input, output), { applicationId, cluster, commitIntervalMs: 60_000, heartbeatIntervalMs: 1_000 });
+    const zombie = closer.app(upperTopology(input, output), { applicationId, cluster, commitIntervalMs: 60_000, transactionTimeoutMs: 120_000, heartbeatIntervalMs: 1_000 });
     await zombie.start();
     await produceN(cluster, input, 50);
     await waitFor(async () => (await cluster.readUncommitted(output)).length === 50, { message: 'zombie wrote in its open transaction' });

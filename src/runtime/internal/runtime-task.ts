@@ -129,7 +129,7 @@ export class RuntimeTask {
       this.#processor = this.deps.topology.createTask(this.deps.taskId, this.#collector, {
         deserialization: config.deserializationExceptionHandler,
         processing: config.processingExceptionHandler,
-      });
+      }, { logger: this.deps.logger });
       this.#processor.init();
       this.#lastCommitAt = Date.now();
       this.#sm.transition('RUNNING');
@@ -160,7 +160,9 @@ export class RuntimeTask {
           if (this.state !== 'RUNNING' || generation !== this.#generation) return;
           collector.checkHealthy();
         }
-        const outcome = processor.process(record);
+        let outcome = processor.process(record);
+        if (typeof outcome !== 'string') outcome = await outcome; // an async processor: wait for it, in order
+        if (this.state !== 'RUNNING') return;
         collector.checkHealthy();
         this.#position.set(key, record.offset + 1);
         this.#dirty = true;
@@ -203,10 +205,11 @@ export class RuntimeTask {
   punctuate(now: number): Promise<void> {
     if (this.#punctuateQueued) return Promise.resolve();
     this.#punctuateQueued = true;
-    return this.#queue.add(() => {
+    return this.#queue.add(async () => {
       this.#punctuateQueued = false;
       if (this.state !== 'RUNNING') return;
-      this.#processor!.punctuateWallClock(Math.max(now, Date.now()));
+      const punctuated = this.#processor!.punctuateWallClock(Math.max(now, Date.now()));
+      if (punctuated) await punctuated; // a promise only when a punctuator is async
       this.#collector!.checkHealthy();
     });
   }

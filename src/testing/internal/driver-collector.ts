@@ -25,7 +25,7 @@ export interface CapturedRecord {
 export class DriverCollector implements RecordCollector {
   constructor(
     private readonly production: ProductionExceptionHandler,
-    private readonly append: (record: CapturedRecord) => void,
+    private readonly append: (record: CapturedRecord, sink: string) => void,
   ) {}
 
   partitionsFor(): number {
@@ -46,13 +46,13 @@ export class DriverCollector implements RecordCollector {
         throw failedByHandler('PRODUCTION_FAILED', `Cannot produce to '${record.topic}' from sink '${context.processorNodeId}' (handler answered FAIL)`, error);
       }
       for (const dl of answer.deadLetterRecords) {
-        this.append({ topic: dl.topic, partition: 0, key: dl.key, value: dl.value, headers: dl.headers ?? {}, timestamp: dl.timestamp ?? record.timestamp });
+        this.append({ topic: dl.topic, partition: 0, key: dl.key, value: dl.value, headers: dl.headers ?? {}, timestamp: dl.timestamp ?? record.timestamp }, context.processorNodeId);
       }
       return;
     }
     if (record.partition !== undefined && (!Number.isInteger(record.partition) || record.partition < 0)) {
       throw new StreamsError(`Sink '${context.processorNodeId}': partitioner returned invalid partition ${record.partition}`, { kind: 'fatal' });
     }
-    this.append({ topic: record.topic, partition: record.partition ?? 0, key, value, headers: { ...record.headers }, timestamp: record.timestamp });
+    this.append({ topic: record.topic, partition: record.partition ?? 0, key, value, headers: { ...record.headers }, timestamp: record.timestamp }, context.processorNodeId);
   }
 }

@@ -17,7 +17,7 @@ import type { SourceNodeDef, SubtopologyPlan, TopologyPlan } from './plan.js';
 import { buildTaskGraph, TaskStateMachine, type TaskNode } from './internal/task-graph.js';
 import type { ContextHost } from './internal/processor-context-impl.js';
 import { PunctuationQueue } from './internal/punctuation-queue.js';
-import { thenOrNow, type Pending } from './internal/pending.js';
+import { handled, type Pending } from './internal/pending.js';
 import { DropLog } from './internal/drop-log.js';
 import { NodeRunner } from './internal/node-runner.js';
 import { NO_RECORD, TaskHandling } from './internal/task-handling.js';
@@ -136,7 +136,8 @@ export class StreamTask implements TaskProcessor, ContextHost {
       source.tail = undefined;
       this.runner.forwardTo(source, source.children, new Record(key, value, record.timestamp, record.headers));
       // 3. punctuate (after the chained work, if any)
-      pending = thenOrNow(source.tail, () => this.runner.runDue(this.streamQueue, this.streamTimeMs));
+      const tail = source.tail as Pending; // set by forwardTo when a child went async
+      pending = tail === undefined ? this.runner.runDue(this.streamQueue, this.streamTimeMs) : handled(tail.then(() => this.runner.runDue(this.streamQueue, this.streamTimeMs)));
       if (pending === undefined) return state.skipped ? 'skipped' : 'processed';
     } catch (error) {
       throw unwrapPropagating(error);

@@ -263,4 +263,28 @@ describe('async processors at the task seam', () => {
     expect(sent).toEqual(['X', 'BOOM']);
     task.close();
   });
+
+  it('the synchronous path chains no promise and returns plain outcomes (DSL nodes, peek, a sink)', () => {
+    const b = new StreamsBuilder();
+    b.stream<string, string>('in', { keySerde: S, valueSerde: S })
+      .mapValues((v) => v.toUpperCase())
+      .filter(() => true)
+      .peek(() => undefined)
+      .to('out', { keySerde: S, valueSerde: S });
+    const task = toRuntime(b.build()).createTask({ subtopology: 0, partition: 0 }, { send() {} }, handlers('FAIL'));
+    task.init();
+    const then = Promise.prototype.then;
+    let created = 0;
+    Promise.prototype.then = function (this: Promise<unknown>, ...args: Parameters<typeof then>) {
+      created++;
+      return then.apply(this, args);
+    } as typeof then;
+    try {
+      for (let i = 0; i < 100; i++) expect(task.process(rec('x', i))).toBe('processed');
+    } finally {
+      Promise.prototype.then = then;
+    }
+    expect(created).toBe(0);
+    task.close();
+  });
 });

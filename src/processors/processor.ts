@@ -9,8 +9,13 @@ import type { StateStore } from './state/state-store.js';
 /** Which clock drives a punctuator: the task's stream time or the wall clock. */
 export type PunctuationType = 'STREAM_TIME' | 'WALL_CLOCK_TIME';
 
-/** Called by a schedule with the current stream time (or wall-clock time). */
-export type Punctuator = (timestamp: number) => void;
+/**
+ * Called by a schedule with the current stream time (or wall-clock time). It
+ * may return a promise: the task then waits for it (nothing else of the task
+ * runs meanwhile), a rejection goes to the processing exception handler, and
+ * `forward()` works until it settles.
+ */
+export type Punctuator = (timestamp: number) => void | Promise<void>;
 
 /** Returned by `schedule`: cancels the punctuation. */
 export interface Cancellable {
@@ -42,7 +47,15 @@ export interface ProcessorContext<KForward = unknown, VForward = unknown> {
   readonly taskId: TaskId;
   /** The name of the processor node. */
   readonly processorName: string;
-  /** Forwards `record` to every child, or only to the child named `childName`. */
+  /**
+   * Forwards `record` to every child, or only to the child named `childName`.
+   * Allowed only while the processor is processing: during `process()` (until
+   * the promise it returned settles) and during one of its punctuators.
+   * Anywhere else (after that promise settled, from a timer or callback not
+   * awaited by `process()`, in `init`/`close`) it throws an
+   * `IllegalStateError` naming the processor, because the output would
+   * belong to no input record and could be lost while the offsets commit.
+   */
   forward<K extends KForward, V extends VForward>(record: Record<K, V>, childName?: string): void;
   /**
    * Schedules `punctuator` every `intervalMs`.
@@ -70,10 +83,29 @@ export interface ProcessorContext<KForward = unknown, VForward = unknown> {
 /**
  * A processor. `init` is called once before the first record, `process` for
  * each record in offset order, `close` when the task closes.
+ *
+ * `process` may be `async` (return a promise), e.g. to enrich a record from
+ * a database. The task then honours the promise:
+ *
+ * - it waits for it in order: the next record of the task is processed only
+ *   after the promise settled (other tasks keep running);
+ * - a rejection is handled exactly like a synchronous throw: the processing
+ *   exception handler decides (`CONTINUE` skips the record, `FAIL` fails the
+ *   task and its transaction is aborted), and the input offset commits only
+ *   after the promise settled;
+ * - `context.forward()` called before the promise settles works, and its
+ *   outputs belong to that input record (same transaction, same offset);
+ *   a `forward()` after it settled throws an `IllegalStateError`.
+ *
+ * A synchronous `process` (returning `undefined`) costs no promise. The DSL
+ * functions (`mapValues`, `filter`, `map`, aggregators, ...) stay synchronous:
+ * one returning a promise is a processing error naming the operation; only
+ * `foreach` and `peek` actions may be async (their promise is awaited).
  */
 export interface Processor<KIn, VIn, KOut = never, VOut = never> {
   init?(context: ProcessorContext<KOut, VOut>): void;
-  process(record: Record<KIn, VIn>): void;
+  /** Processes one record; see the interface comment for a returned promise. */
+  process(record: Record<KIn, VIn>): void | Promise<void>;
   close?(): void;
 }
 

@@ -1,50 +1,39 @@
 /**
  * The TaskProcessor implementation: the nodes of one sub-topology for one
- * partition, processing records synchronously in offset order.
+ * partition, processing records in offset order: synchronously, or, when a
+ * processor returns a promise, by chaining the rest of the record's work after
+ * it (internal/node-runner.ts).
  */
-import type { ConsumedRecord, Headers } from '../records/types.js';
+import type { Logger } from 'pino';
+import { componentLogger } from '../internal/logger.js';
+import type { ConsumedRecord } from '../records/types.js';
 import { IllegalStateError, StreamsError, TopologyError } from '../errors.js';
-import type { DeadLetterRecord, ErrorHandlerContext } from '../handlers/types.js';
 import { checkedDeserialize } from '../serdes/checked-serde.js';
 import type { Cancellable, PunctuationType, Punctuator, RecordMetadata } from './processor.js';
 import { Record } from './record.js';
 import type { StateStore } from './state/state-store.js';
-import { invokeDeserializationHandler, invokeProcessingHandler } from '../handlers/invoke.js';
-import { failedByHandler, PropagatingError, unwrapPropagating } from './handler-calls.js';
-import type { SinkNodeDef, SourceNodeDef, SubtopologyPlan, TopologyPlan } from './plan.js';
-import { deadLetterOutput, sinkOutput } from './internal/task-output.js';
+import { unwrapPropagating } from './handler-calls.js';
+import type { SourceNodeDef, SubtopologyPlan, TopologyPlan } from './plan.js';
 import { buildTaskGraph, TaskStateMachine, type TaskNode } from './internal/task-graph.js';
 import type { ContextHost } from './internal/processor-context-impl.js';
-import { PunctuationQueue, type PunctuationSchedule } from './internal/punctuation-queue.js';
+import { PunctuationQueue } from './internal/punctuation-queue.js';
+import { handled, type Pending } from './internal/pending.js';
+import { DropLog } from './internal/drop-log.js';
+import { NodeRunner } from './internal/node-runner.js';
+import { NO_RECORD, TaskHandling } from './internal/task-handling.js';
 import {
   formatTaskId,
   type ManagedStateStore,
-  type OutputRecord,
   type ProcessOutcome,
   type RecordCollector,
   type TaskHandlers,
   type TaskId,
+  type TaskOptions,
   type TaskProcessor,
 } from './task-contract.js';
 
-/** Options of a task beyond the contract. */
-export interface StreamTaskOptions {
-  /** The wall clock (default `Date.now`), used for wall-clock schedules. */
-  clock?: () => number;
-}
-
-interface CurrentRecord {
-  topic: string;
-  partition: number;
-  offset: number;
-  timestamp: number;
-  headers: Headers;
-  /** The raw input bytes (absent in punctuation), handed to handlers so a dead letter can carry the replayable input. */
-  key?: Buffer | null;
-  value?: Buffer | null;
-}
-
-const NO_RECORD: CurrentRecord = { topic: '', partition: -1, offset: -1, timestamp: -1, headers: {} };
+/** Options of a task beyond the contract (see {@link TaskOptions}). */
+export type StreamTaskOptions = TaskOptions;
 
 /** One task: see {@link TaskProcessor}. */
 export class StreamTask implements TaskProcessor, ContextHost {
@@ -59,22 +48,26 @@ export class StreamTask implements TaskProcessor, ContextHost {
   private readonly wallQueue = new PunctuationQueue();
   private readonly clock: () => number;
   private readonly label: string;
-  private current: CurrentRecord = NO_RECORD;
-  private inPunctuation = false;
+  private readonly handling: TaskHandling;
+  private readonly runner: NodeRunner;
   private streamTimeMs = -1;
-  private skipped = false;
   private commitFlag = false;
+  /** True while a returned promise of `process` or `punctuateWallClock` is pending. */
+  private inFlight = false;
+  private readonly drops: DropLog;
 
   constructor(
     plan: TopologyPlan,
     sub: SubtopologyPlan,
     readonly taskId: TaskId,
-    private readonly collector: RecordCollector,
-    private readonly handlers: TaskHandlers,
+    collector: RecordCollector,
+    handlers: TaskHandlers,
     options: StreamTaskOptions = {},
   ) {
     this.clock = options.clock ?? Date.now;
     this.label = formatTaskId(taskId);
+    const logger: Logger = options.logger ?? componentLogger('stream-task', undefined, { taskId: this.label });
+    this.drops = new DropLog(logger, this.clock);
     this.inputPartitions = sub.sourceTopics.map((topic) => ({ topic, partition: taskId.partition }));
     this.lifecycle = new TaskStateMachine(this.label);
     const graph = buildTaskGraph(plan, sub, this);
@@ -83,6 +76,8 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.sourceByTopic = graph.sourceByTopic;
     this.storeByName = graph.storeByName;
     this.stores = [...this.storeByName.values()];
+    this.handling = new TaskHandling(this.label, collector, handlers);
+    this.runner = new NodeRunner(this.nodes, this.handling);
   }
 
   init(): void {
@@ -103,17 +98,29 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.lifecycle.transition('RUNNING');
   }
 
-  process(record: ConsumedRecord): ProcessOutcome {
+  /**
+   * Processes one record:
+   * 1. deserialize key and value (a failure goes to the deserialization handler);
+   * 2. advance stream time and forward the record from its source node;
+   * 3. when every node ran synchronously, run due stream-time punctuations and
+   *    return the outcome; otherwise return a promise that waits for the
+   *    chained work, then punctuates, then resolves with the outcome.
+   */
+  process(record: ConsumedRecord): ProcessOutcome | Promise<ProcessOutcome> {
     this.lifecycle.guard('process');
+    this.guardIdle('process');
     const source = this.sourceByTopic.get(record.topic);
     if (source === undefined) {
       throw new IllegalStateError(
         `Task ${this.label} has no source for topic '${record.topic}'; its topics are [${[...this.sourceByTopic.keys()].join(', ')}]`,
       );
     }
-    this.current = { ...record };
-    this.skipped = false;
+    const state = this.handling;
+    state.current = { ...record };
+    state.skipped = false;
+    let pending: Pending;
     try {
+      // 1. deserialize
       const def = source.def as SourceNodeDef;
       let key: unknown;
       let value: unknown;
@@ -121,34 +128,59 @@ export class StreamTask implements TaskProcessor, ContextHost {
         key = checkedDeserialize(def.keyDeserializer, record.topic, record.key, record.headers, 'KEY');
         value = checkedDeserialize(def.valueDeserializer, record.topic, record.value, record.headers, 'VALUE');
       } catch (error) {
-        const answer = invokeDeserializationHandler(this.handlers.deserialization, this.handlerContext(def.name), { ...record }, asError(error));
-        if (answer.response === 'FAIL') {
-          throw failedByHandler(
-            'DESERIALIZATION_FAILED',
-            `Task ${this.label} cannot deserialize ${where(record)} (handler answered FAIL)`,
-            error,
-          );
-        }
-        this.sendDeadLetters(answer.deadLetterRecords, def.name, 'deserializationExceptionHandler');
+        state.onDeserializationError(def.name, record, error);
         return 'skipped';
       }
+      // 2. forward from the source
       this.streamTimeMs = Math.max(this.streamTimeMs, record.timestamp);
-      this.forwardTo(source.children, new Record(key, value, record.timestamp, record.headers));
-      this.streamQueue.mayPunctuate(this.streamTimeMs, (s, ts) => this.punctuate(s, ts));
-      return this.skipped ? 'skipped' : 'processed';
+      source.tail = undefined;
+      this.runner.forwardTo(source, source.children, new Record(key, value, record.timestamp, record.headers));
+      // 3. punctuate (after the chained work, if any)
+      const tail = source.tail as Pending; // set by forwardTo when a child went async
+      pending = tail === undefined ? this.runner.runDue(this.streamQueue, this.streamTimeMs) : handled(tail.then(() => this.runner.runDue(this.streamQueue, this.streamTimeMs)));
+      if (pending === undefined) return state.skipped ? 'skipped' : 'processed';
     } catch (error) {
       throw unwrapPropagating(error);
     } finally {
-      this.current = NO_RECORD;
+      if (pending === undefined) state.current = NO_RECORD;
     }
+    return this.track(pending).then(() => (state.skipped ? 'skipped' : 'processed'));
   }
 
-  punctuateWallClock(nowMs: number): void {
+  punctuateWallClock(nowMs: number): void | Promise<void> {
     this.lifecycle.guard('punctuateWallClock');
+    this.guardIdle('punctuateWallClock');
+    let pending: Pending;
     try {
-      this.wallQueue.mayPunctuate(nowMs, (s, ts) => this.punctuate(s, ts));
+      pending = this.runner.runDue(this.wallQueue, nowMs);
     } catch (error) {
       throw unwrapPropagating(error);
+    }
+    return pending === undefined ? undefined : this.track(pending);
+  }
+
+  /** Marks the task busy until `pending` settles; unwraps its rejection; forgets the current record after. */
+  private track(pending: Promise<void>): Promise<void> {
+    this.inFlight = true;
+    return pending.then(
+      () => {
+        this.inFlight = false;
+        this.handling.current = NO_RECORD;
+      },
+      (error: unknown) => {
+        this.inFlight = false;
+        this.handling.current = NO_RECORD;
+        throw unwrapPropagating(error);
+      },
+    );
+  }
+
+  private guardIdle(op: string): void {
+    if (this.inFlight) {
+      throw new IllegalStateError(
+        `Task ${this.label} cannot ${op} while the previous record is still being processed (a processor's promise is pending); ` +
+          'await the promise returned by process() or punctuateWallClock() first',
+      );
     }
   }
 
@@ -189,14 +221,27 @@ export class StreamTask implements TaskProcessor, ContextHost {
 
   forwardFrom(nodeName: string, record: Record<unknown, unknown>, childName?: string): void {
     const node = this.nodes.get(nodeName)!;
-    if (childName === undefined) return this.forwardTo(node.children, record);
+    if (!node.busy) {
+      throw new IllegalStateError(
+        `Processor '${nodeName}' of task ${this.label} called forward() while it is not processing: forward is only allowed during ` +
+          'process() (until the promise it returned settles) and in its punctuators. Forward before process() returns, ' +
+          'or return the promise of the work that forwards (await it) so the output belongs to its input record.',
+      );
+    }
+    if (childName === undefined) return this.runner.forwardTo(node, node.children, record);
     const child = node.children.find((c) => c.def.name === childName);
     if (child === undefined) {
       throw new TopologyError(
         `Processor '${nodeName}' forwarded to unknown child '${childName}'; its children are [${node.children.map((c) => c.def.name).join(', ')}]`,
       );
     }
-    this.forwardTo([child], record);
+    this.runner.forwardTo(node, [child], record);
+  }
+
+  recordDropped(nodeName: string, reason: string): void {
+    this.handling.skipped = true;
+    const { topic, partition, offset } = this.handling.current;
+    this.drops.dropped({ taskId: this.label, processorNodeId: nodeName, topic, partition, offset }, reason);
   }
 
   schedule(nodeName: string, intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable {
@@ -210,8 +255,8 @@ export class StreamTask implements TaskProcessor, ContextHost {
   }
 
   recordMetadata(): RecordMetadata | null {
-    if (this.inPunctuation || this.current === NO_RECORD) return null;
-    const { topic, partition, offset } = this.current;
+    if (this.handling.inPunctuation || this.handling.current === NO_RECORD) return null;
+    const { topic, partition, offset } = this.handling.current;
     return { topic, partition, offset };
   }
 
@@ -226,104 +271,4 @@ export class StreamTask implements TaskProcessor, ContextHost {
   wallClock(): number {
     return this.clock();
   }
-
-  // ---- processing ----
-
-  private forwardTo(children: readonly TaskNode[], record: Record<unknown, unknown>): void {
-    for (const child of children) {
-      if (child.def.kind === 'sink') this.sink(child.def, record);
-      else this.processAt(child, record);
-    }
-  }
-
-  private processAt(node: TaskNode, record: Record<unknown, unknown>): void {
-    try {
-      node.processor!.process(record);
-    } catch (error) {
-      if (error instanceof PropagatingError) throw error;
-      this.onProcessingError(node.def.name, record, error);
-    }
-  }
-
-  private sink(def: SinkNodeDef, record: Record<unknown, unknown>): void {
-    let output;
-    try {
-      output = sinkOutput(def, record, { ...this.current }, this.collector);
-    } catch (error) {
-      if (error instanceof PropagatingError) throw error;
-      return this.onProcessingError(def.name, record, error);
-    }
-    try {
-      this.collector.send(output, this.handlerContext(def.name));
-    } catch (error) {
-      throw new PropagatingError(error);
-    }
-  }
-
-  private onProcessingError(nodeName: string, record: Record<unknown, unknown>, error: unknown): void {
-    let answer;
-    try {
-      answer = invokeProcessingHandler(
-        this.handlers.processing,
-        this.handlerContext(nodeName),
-        { key: record.key, value: record.value, timestamp: record.timestamp, headers: { ...record.headers } },
-        asError(error),
-      );
-    } catch (fatal) {
-      throw new PropagatingError(fatal);
-    }
-    if (answer.response === 'FAIL') {
-      const at = this.inPunctuation ? 'in a punctuation' : `on ${where(this.current)}`;
-      throw new PropagatingError(
-        failedByHandler('PROCESSING_FAILED', `Processor '${nodeName}' failed in task ${this.label} ${at} (handler answered FAIL)`, error),
-      );
-    }
-    this.skipped = true;
-    this.sendDeadLetters(answer.deadLetterRecords, nodeName, 'processingExceptionHandler');
-  }
-
-  private punctuate(schedule: PunctuationSchedule, timestamp: number): void {
-    const saved = this.current;
-    const savedSkipped = this.skipped; // a punctuation failure does not make the current record skipped
-    this.current = { ...NO_RECORD, timestamp };
-    this.inPunctuation = true;
-    try {
-      schedule.punctuator(timestamp);
-    } catch (error) {
-      if (error instanceof PropagatingError) throw error;
-      this.onProcessingError(schedule.nodeName, new Record(null, null, timestamp), error);
-    } finally {
-      this.inPunctuation = false;
-      this.current = saved;
-      this.skipped = savedSkipped;
-    }
-  }
-
-  private sendDeadLetters(records: DeadLetterRecord[], nodeName: string, slot: NonNullable<OutputRecord['deadLetterOf']>): void {
-    for (const dl of records) {
-      try {
-        this.collector.send(deadLetterOutput(dl, this.current.timestamp, slot), this.handlerContext(nodeName));
-      } catch (error) {
-        throw new PropagatingError(error);
-      }
-    }
-  }
-
-  private handlerContext(processorNodeId: string): ErrorHandlerContext {
-    const { topic, partition, offset, headers, timestamp, key, value } = this.current;
-    const context: ErrorHandlerContext = { topic, partition, offset, headers: { ...headers }, timestamp, processorNodeId, taskId: this.label };
-    if (key !== undefined || value !== undefined) {
-      context.sourceRawKey = key ?? null;
-      context.sourceRawValue = value ?? null;
-    }
-    return context;
-  }
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
-}
-
-function where(r: { topic: string; partition: number; offset: number }): string {
-  return `record ${r.topic}-${r.partition}@${r.offset}`;
 }

@@ -4,10 +4,14 @@
  * cluster). The topology layer implements {@link TopologyRuntime}; executors
  * supply a {@link RecordCollector} and call {@link TaskProcessor} methods.
  *
- * Everything here is synchronous: records flow through the processor nodes of a
- * task in offset order with nothing async between two processors. Sends are
- * handed to the collector synchronously; the collector tracks their completion.
+ * Records flow through the processor nodes of a task in offset order,
+ * synchronously unless a processor returns a promise: then `process` (and
+ * `punctuateWallClock`) return a promise the executor must await before the
+ * next call, and only then count the record as processed. A synchronous run
+ * returns plain values (no promise is allocated). Sends are handed to the
+ * collector synchronously; the collector tracks their completion.
  */
+import type { Logger } from 'pino';
 import type { ConsumedRecord, Headers } from '../records/types.js';
 import type { Serializer } from '../serdes/serde.js';
 import type {
@@ -64,6 +68,14 @@ export interface RecordCollector {
   partitionsFor?(topic: string): number | undefined;
 }
 
+/** Options of a task beyond collector and handlers. */
+export interface TaskOptions {
+  /** The wall clock (default `Date.now`), used for wall-clock schedules. */
+  clock?: () => number;
+  /** The task's logger (default: a `stream-task` child of the root logger, with the task id). */
+  logger?: Logger;
+}
+
 /** The handlers a task applies while processing. */
 export interface TaskHandlers {
   deserialization: DeserializationExceptionHandler;
@@ -93,13 +105,19 @@ export interface TaskProcessor {
   /** Calls `init` on every processor. */
   init(): void;
   /**
-   * Deserializes and processes one record. Throws a StreamsError when a handler
-   * answered FAIL (the cause is the original error) or when a handler throws
-   * (kind fatal).
+   * Deserializes and processes one record. Throws (or, when async, rejects
+   * with) a StreamsError when a handler answered FAIL (the cause is the
+   * original error) or when a handler throws (kind fatal). Returns a promise
+   * only when an async processor (or punctuator) is still running; the
+   * executor must await it before calling `process` or `punctuateWallClock`
+   * again (an IllegalStateError says so otherwise).
    */
-  process(record: ConsumedRecord): ProcessOutcome;
-  /** Runs due wall-clock punctuators for `nowMs`. Stream-time punctuators run inside `process`. */
-  punctuateWallClock(nowMs: number): void;
+  process(record: ConsumedRecord): ProcessOutcome | Promise<ProcessOutcome>;
+  /**
+   * Runs due wall-clock punctuators for `nowMs` (a promise when one of them is
+   * async). Stream-time punctuators run inside `process`.
+   */
+  punctuateWallClock(nowMs: number): void | Promise<void>;
   /** True when a processor called `context.commit()` since the last `clearCommitRequest()`. */
   readonly commitRequested: boolean;
   clearCommitRequest(): void;
@@ -149,5 +167,5 @@ export interface TopologyRuntime {
    */
   validatePartitionCounts(partitionCounts: ReadonlyMap<string, number>): void;
   /** Creates the task `taskId` writing to `collector`. */
-  createTask(taskId: TaskId, collector: RecordCollector, handlers: TaskHandlers): TaskProcessor;
+  createTask(taskId: TaskId, collector: RecordCollector, handlers: TaskHandlers, options?: TaskOptions): TaskProcessor;
 }

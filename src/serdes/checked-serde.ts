@@ -1,8 +1,11 @@
 /**
  * Calls a serde and turns any failure into a {@link SerializationError} naming
- * the origin (key or value), the topic and the serde. Used by source nodes,
- * state stores and record collectors (the runtime's collector should use it
- * too, so every serialization failure reads the same).
+ * the origin (key or value), the topic and the serde. A serializer must return
+ * a Buffer or `null` (a null key, a tombstone value): `undefined` (it would
+ * be written as a tombstone and delete the key on a compacted topic), a
+ * Uint8Array, a string, a number or an object are SerializationErrors too.
+ * Used by source nodes, state stores, the test driver, and every sink output
+ * (through {@link checkedSerializer}), so the runtime and the driver check the same.
  */
 import type { Headers } from '../records/types.js';
 import { SerializationError } from '../errors.js';
@@ -23,6 +26,14 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Errors made here: passed on unchanged when a checked serde wraps another one (no doubled message). */
+const made = new WeakSet<Error>();
+
+function mark(error: SerializationError): SerializationError {
+  made.add(error);
+  return error;
+}
+
 function wrap(
   error: unknown,
   verb: 'serialize' | 'deserialize',
@@ -30,10 +41,14 @@ function wrap(
   topic: string,
   serde: unknown,
 ): SerializationError {
+  if (error instanceof SerializationError && made.has(error)) return error;
   const part = origin === 'KEY' ? 'key' : 'value';
-  return new SerializationError(
-    `Failed to ${verb} ${part} for topic '${topic}' with serde ${serdeName(serde)}: ${describe(error)}`,
-    { origin, topic, cause: error },
+  return mark(
+    new SerializationError(`Failed to ${verb} ${part} for topic '${topic}' with serde ${serdeName(serde)}: ${describe(error)}`, {
+      origin,
+      topic,
+      cause: error,
+    }),
   );
 }
 
@@ -46,12 +61,50 @@ export function checkedSerialize<T>(
   origin: 'KEY' | 'VALUE',
 ): Buffer | null {
   if (data === null || data === undefined) return null;
+  let bytes: unknown;
   try {
-    const bytes = serializer.serialize(topic, data, headers);
-    return bytes ?? null;
+    bytes = serializer.serialize(topic, data, headers);
   } catch (error) {
     throw wrap(error, 'serialize', origin, topic, serializer);
   }
+  if (bytes === null || Buffer.isBuffer(bytes)) return bytes;
+  const part = origin === 'KEY' ? 'key' : 'value';
+  throw mark(
+    new SerializationError(
+      `Failed to serialize ${part} for topic '${topic}' with serde ${serdeName(serializer)}: the serializer returned ${badOutput(bytes)}; ` +
+        `a serializer must return a Buffer, or null for a null ${part}${origin === 'VALUE' ? ' (a tombstone)' : ''}`,
+      { origin, topic },
+    ),
+  );
+}
+
+function badOutput(bytes: unknown): string {
+  if (bytes === undefined) return 'undefined (it would be written as null, a tombstone deleting the key on a compacted topic)';
+  if (bytes instanceof Uint8Array) return 'a Uint8Array, not a Buffer (wrap it: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))';
+  if (typeof bytes === 'object') return `an object (${(bytes as object).constructor?.name ?? 'Object'}), not a Buffer`;
+  return `a ${typeof bytes} (${String(bytes)}), not a Buffer (e.g. Buffer.from(String(value)))`;
+}
+
+const checkedKeys = new WeakMap<Serializer<unknown>, Serializer<unknown>>();
+const checkedValues = new WeakMap<Serializer<unknown>, Serializer<unknown>>();
+
+/**
+ * `serializer` wrapped in {@link checkedSerialize} (cached per serializer and
+ * origin): what a sink hands to a record collector, so every collector gets a
+ * Buffer or null, or a SerializationError naming the serde and the topic.
+ */
+export function checkedSerializer<T>(serializer: Serializer<T>, origin: 'KEY' | 'VALUE'): Serializer<T> {
+  const cache = origin === 'KEY' ? checkedKeys : checkedValues;
+  const raw = serializer as Serializer<unknown>;
+  let checked = cache.get(raw);
+  if (checked === undefined) {
+    checked = {
+      serialize: (topic: string, data: unknown, headers?: Headers) => checkedSerialize(raw, topic, data, headers, origin),
+    };
+    Object.defineProperty(checked, 'name', { value: serdeName(raw) });
+    cache.set(raw, checked);
+  }
+  return checked as Serializer<T>;
 }
 
 /** Deserializes `data`; a failure becomes a SerializationError with origin, topic and serde name. */

@@ -5,6 +5,7 @@ import type { Headers } from '../records/types.js';
 import type { KeyValue } from '../processors/key-value.js';
 import type { Serializer } from '../serdes/serde.js';
 import { checkedSerialize } from '../serdes/checked-serde.js';
+import { headersError, timestampError } from '../records/record-checks.js';
 
 /** A record to pipe: every field but `value` is optional. */
 export interface TestRecordInput<K, V> {
@@ -30,6 +31,10 @@ export interface TestInputTopicOptions {
 /**
  * An input topic of a {@link TopologyTestDriver}: each `pipe*` call
  * serializes, then processes the records synchronously through the topology.
+ * What Kafka could never deliver is refused at once: a fractional or negative
+ * timestamp (InvalidTimestampError), a header value that is neither a string
+ * nor a Buffer (InvalidRecordError), serializer output that is not a Buffer or
+ * null (SerializationError).
  */
 export class TestInputTopic<K, V> {
   private currentTimeMs: number;
@@ -67,6 +72,9 @@ export class TestInputTopic<K, V> {
       this.currentTimeMs += this.autoAdvanceMs;
     }
     const headers = record.headers ?? {};
+    // A record read from Kafka always has a whole, non-negative timestamp and string/Buffer headers.
+    const invalid = timestampError(timestamp, this.topic) ?? headersError(headers, this.topic);
+    if (invalid !== null) throw invalid;
     const key = checkedSerialize(this.keySerializer, this.topic, record.key ?? null, headers, 'KEY');
     const value = checkedSerialize(this.valueSerializer, this.topic, record.value, headers, 'VALUE');
     this.sink.pipe(this.topic, key, value, headers, timestamp);

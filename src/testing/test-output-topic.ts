@@ -30,10 +30,13 @@ export class TestOutputTopic<K, V> {
     readonly topic: string,
     private readonly keyDeserializer: Deserializer<K>,
     private readonly valueDeserializer: Deserializer<V>,
+    /** Throws when the driver still has async work in flight (the topic's contents are not final yet). */
+    private readonly requireSettled: (op: string) => void = () => undefined,
   ) {}
 
   /** Reads the next record; throws when the topic is empty. */
   readRecord(): TestRecord<K, V> {
+    this.requireSettled(`read output topic '${this.topic}'`);
     const raw = this.queue.shift();
     if (raw === undefined) {
       throw new StreamsError(`Output topic '${this.topic}' is empty; check isEmpty() before reading`, { code: 'EMPTY_TOPIC', kind: 'usage' });
@@ -88,11 +91,13 @@ export class TestOutputTopic<K, V> {
 
   /** True when nothing is left to read. */
   isEmpty(): boolean {
+    this.requireSettled(`read output topic '${this.topic}'`);
     return this.queue.length === 0;
   }
 
   /** The number of records left to read. */
   getQueueSize(): number {
+    this.requireSettled(`read output topic '${this.topic}'`);
     return this.queue.length;
   }
 }

@@ -16,6 +16,7 @@ import type { Deserializer, Serializer } from '../serdes/serde.js';
 import { toRuntime } from '../topology/topology-runtime.js';
 import type { Topology } from '../topology/topology.js';
 import { DriverCollector, type CapturedRecord } from './internal/driver-collector.js';
+import { DriverRunner, type Pending } from './internal/driver-runner.js';
 import { TestInputTopic, type TestInputTopicOptions } from './test-input-topic.js';
 import { TestOutputTopic } from './test-output-topic.js';
 
@@ -40,22 +41,33 @@ type DriverState = 'RUNNING' | 'CLOSED';
  * after each one. Records written to a topic the topology reads are processed
  * too, after the record that produced them: this is how records cross a
  * repartition topic (`<applicationId>-<name>-repartition`, readable with
- * `createOutputTopic`) into the next sub-topology. Errors surface from the `pipe*`
- * call as the runtime would see them (a StreamsError with the cause).
+ * `createOutputTopic`) into the next sub-topology. A topology that keeps
+ * feeding its own input gets a TopologyError naming the topic instead of
+ * looping. Errors surface from the `pipe*` call as the runtime would see them
+ * (a StreamsError with the cause).
+ *
+ * Async processors (a `process` returning a promise): `pipe*` then returns
+ * before the record is done; later `pipe*` calls and `advanceWallClockTime`
+ * queue behind it, in order. `await driver.settle()` waits for all of it and
+ * rejects with a failure of it (a handler's FAIL). Reading an output topic
+ * while records are in flight throws an IllegalStateError asking for
+ * `settle()`, so a test never reads incomplete results. Synchronous
+ * topologies behave exactly as before: nothing to await.
  */
 export class TopologyTestDriver {
   private readonly tasks: TaskProcessor[] = [];
   private readonly taskByTopic = new Map<string, TaskProcessor>();
   private readonly outputs = new Map<string, CapturedRecord[]>();
   private readonly offsets = new Map<string, number>();
-  private readonly pending: CapturedRecord[] = [];
+  private readonly runner: DriverRunner;
   private wallClockMs: number;
   private state: DriverState = 'RUNNING';
 
   constructor(topology: Topology, config: TopologyTestDriverConfig = {}) {
     this.wallClockMs = config.initialWallClockTimeMs ?? Date.now();
     const runtime = toRuntime(topology, { applicationId: config.applicationId ?? 'test-driver' });
-    const collector = new DriverCollector(config.productionExceptionHandler ?? FAIL, (record) => this.capture(record));
+    this.runner = new DriverRunner((record) => this.processOne(record));
+    const collector = new DriverCollector(config.productionExceptionHandler ?? FAIL, (record, sink) => this.capture(record, sink));
     const handlers = {
       deserialization: config.deserializationExceptionHandler ?? FAIL,
       processing: config.processingExceptionHandler ?? FAIL,
@@ -83,9 +95,9 @@ export class TopologyTestDriver {
     return queue;
   }
 
-  private capture(record: CapturedRecord): void {
+  private capture(record: CapturedRecord, sink: string): void {
     this.queueOf(record.topic).push(record);
-    if (this.taskByTopic.has(record.topic)) this.pending.push(record);
+    if (this.taskByTopic.has(record.topic)) this.runner.writeBack(record, sink);
   }
 
   /** An input topic for `topic`, which must be a source topic of the topology. */
@@ -106,38 +118,22 @@ export class TopologyTestDriver {
   /** An output topic reading what the sinks wrote to `topic`. */
   createOutputTopic<K, V>(topic: string, keyDeserializer: Deserializer<K>, valueDeserializer: Deserializer<V>): TestOutputTopic<K, V> {
     this.guard('createOutputTopic');
-    return new TestOutputTopic<K, V>(this.queueOf(topic), topic, keyDeserializer, valueDeserializer);
+    return new TestOutputTopic<K, V>(this.queueOf(topic), topic, keyDeserializer, valueDeserializer, (op) => this.runner.requireSettled(op));
   }
 
   private pipe(topic: string, key: Buffer | null, value: Buffer | null, headers: Headers, timestamp: number): void {
     this.guard('pipeInput');
-    this.run(() => this.processOne({ topic, partition: 0, key, value, headers, timestamp }));
+    this.runner.schedule(() => this.processOne({ topic, partition: 0, key, value, headers, timestamp }));
   }
 
-  /** Runs `work`, then processes the records it wrote to source topics; on failure those are dropped. */
-  private run(work: () => void): void {
-    try {
-      work();
-      this.drain();
-    } catch (error) {
-      this.pending.length = 0;
-      throw error;
-    }
-  }
-
-  private processOne(record: Omit<ConsumedRecord, 'offset'>): void {
+  private processOne(record: Omit<ConsumedRecord, 'offset'>): Pending {
     const offset = this.offsets.get(record.topic) ?? 0;
     this.offsets.set(record.topic, offset + 1);
     const task = this.taskByTopic.get(record.topic)!;
-    task.process({ ...record, offset });
+    const outcome = task.process({ ...record, partition: 0, offset });
+    if (typeof outcome !== 'string') return outcome.then(() => this.commit());
     this.commit();
-  }
-
-  private drain(): void {
-    while (this.pending.length > 0) {
-      const next = this.pending.shift()!;
-      this.processOne({ ...next, partition: 0 });
-    }
+    return undefined;
   }
 
   private commit(): void {
@@ -151,11 +147,30 @@ export class TopologyTestDriver {
   advanceWallClockTime(ms: number): void {
     this.guard('advanceWallClockTime');
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`advanceWallClockTime: ms must be >= 0, got ${ms}`);
-    this.wallClockMs += ms;
-    this.run(() => {
-      for (const task of this.tasks) task.punctuateWallClock(this.wallClockMs);
-      this.commit();
+    this.runner.schedule(() => {
+      this.wallClockMs += ms;
+      return this.punctuateFrom(0);
     });
+  }
+
+  /** Wall-clock punctuation of the tasks from `index` on, each after the previous one settled; then a commit. */
+  private punctuateFrom(index: number): Pending {
+    for (let i = index; i < this.tasks.length; i++) {
+      const pending = this.tasks[i]!.punctuateWallClock(this.wallClockMs);
+      if (pending !== undefined) return pending.then(() => this.punctuateFrom(i + 1));
+    }
+    this.commit();
+    return undefined;
+  }
+
+  /**
+   * Waits until every piped record (and wall-clock advance) is fully
+   * processed, including what async processors still do; rejects with the
+   * first failure among them (then the driver is usable again). Resolves at
+   * once for a synchronous topology.
+   */
+  settle(): Promise<void> {
+    return this.runner.settle();
   }
 
   /** The driver's wall-clock time. */
@@ -180,14 +195,24 @@ export class TopologyTestDriver {
 
   /** Names of the topics written so far. */
   producedTopicNames(): string[] {
+    this.runner.requireSettled('list produced topics');
     return [...this.outputs.entries()].filter(([, q]) => q.length > 0).map(([t]) => t);
   }
 
-  /** Closes every task (processors, then stores). Idempotent. */
+  /**
+   * Closes every task (processors, then stores). Idempotent. Throws, after
+   * closing, when async work was still in flight (call `settle()` first) or
+   * an async failure was never reported.
+   */
   close(): void {
     if (this.state === 'CLOSED') return;
     this.state = 'CLOSED';
     let first: unknown;
+    try {
+      this.runner.requireSettled('close cleanly');
+    } catch (error) {
+      first = error;
+    }
     for (const task of this.tasks) {
       try {
         task.close();

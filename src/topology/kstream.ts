@@ -77,13 +77,18 @@ export class KStream<K, V> {
     return this.add('KSTREAM-FLATMAPVALUES-', dsl.flatMapValuesSupplier(mapper as never), named, { key: this.serdes.key }, this.keyChanged);
   }
 
-  /** Calls `action` for each record and passes it on. */
-  peek(action: (key: K, value: V) => void, named?: Named | string): KStream<K, V> {
+  /** Calls `action` for each record and passes it on (an action returning a promise is awaited first). */
+  peek(action: (key: K, value: V) => unknown, named?: Named | string): KStream<K, V> {
     return this.add('KSTREAM-PEEK-', dsl.peekSupplier(action as never, true), named, this.serdes, this.keyChanged);
   }
 
-  /** Calls `action` for each record (terminal). */
-  foreach(action: (key: K, value: V) => void, named?: Named | string): void {
+  /**
+   * Calls `action` for each record (terminal). An action returning a promise
+   * (an `async` one) is awaited in order (the task's next record waits); a
+   * rejection goes to the processing exception handler. Other DSL functions
+   * must be synchronous.
+   */
+  foreach(action: (key: K, value: V) => unknown, named?: Named | string): void {
     this.add('KSTREAM-FOREACH-', dsl.peekSupplier(action as never, false), named, this.serdes, this.keyChanged);
   }
 

@@ -1,10 +1,24 @@
 /**
  * The processor behind count / reduce / aggregate of a grouped stream: keeps
  * the aggregate per key in a key-value store and forwards every update (no
- * caching). Records with a null key or value are skipped, as Kafka Streams does.
+ * caching). Records with a null key or value are dropped as Kafka Streams
+ * does: one WARN "Skipping record due to null key or value" (throttled) and the
+ * input record counts in metric `recordsSkipped`. Initializer, aggregator and
+ * reducer must be synchronous.
  */
 import type { ProcessorContext, ProcessorSupplier } from '../processor.js';
 import type { KeyValueStore } from '../state/state-store.js';
+import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { syncResult } from './sync-result.js';
+
+const NULL_KEY_OR_VALUE = 'null key or value';
+
+/** Kafka Streams' rule: a null key or value cannot be aggregated; the record is dropped, logged and counted. */
+function dropsNull(context: ProcessorContext<unknown, unknown>, key: unknown, value: unknown): boolean {
+  if (key !== null && key !== undefined && value !== null && value !== undefined) return false;
+  (context as unknown as ProcessorContextImpl).recordDropped(NULL_KEY_OR_VALUE);
+  return true;
+}
 
 /** Aggregates into `storeName`: `aggregator(key, value, previous ?? initializer())`. */
 export function aggregateSupplier<K, V, A>(
@@ -21,9 +35,10 @@ export function aggregateSupplier<K, V, A>(
         store = c.getStateStore<KeyValueStore<K, A>>(storeName);
       },
       process(record) {
-        if (record.key === null || record.key === undefined || record.value === null || record.value === undefined) return;
+        if (dropsNull(context as ProcessorContext<unknown, unknown>, record.key, record.value)) return;
         const previous = store.get(record.key);
-        const next = aggregator(record.key, record.value, previous === null ? initializer() : previous);
+        const initial = previous === null ? syncResult('aggregate', 'initializer', initializer()) : previous;
+        const next = syncResult('aggregate', 'aggregator', aggregator(record.key, record.value, initial));
         store.put(record.key, next);
         context.forward(record.withValue(next));
       },
@@ -42,9 +57,9 @@ export function reduceSupplier<K, V>(storeName: string, reducer: (aggregate: V, 
         store = c.getStateStore<KeyValueStore<K, V>>(storeName);
       },
       process(record) {
-        if (record.key === null || record.key === undefined || record.value === null || record.value === undefined) return;
+        if (dropsNull(context as ProcessorContext<unknown, unknown>, record.key, record.value)) return;
         const previous = store.get(record.key);
-        const next = previous === null ? record.value : reducer(previous, record.value);
+        const next = previous === null ? record.value : syncResult('reduce', 'reducer', reducer(previous, record.value));
         store.put(record.key, next);
         context.forward(record.withValue(next));
       },

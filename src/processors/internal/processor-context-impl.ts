@@ -21,6 +21,8 @@ export interface ContextHost {
   store(name: string): StateStore | undefined;
   recordMetadata(): RecordMetadata | null;
   requestCommit(): void;
+  /** An operator dropped the current record on purpose (e.g. a null key into an aggregation): logged and counted as skipped. */
+  recordDropped(nodeName: string, reason: string): void;
   streamTime(): number;
   wallClock(): number;
 }
@@ -69,6 +71,11 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
 
   commit(): void {
     this.host.requestCommit();
+  }
+
+  /** @internal For DSL operators: the current record is dropped on purpose (logged, counted in `recordsSkipped`). */
+  recordDropped(reason: string): void {
+    this.host.recordDropped(this.processorName, reason);
   }
 
   currentStreamTimeMs(): number {

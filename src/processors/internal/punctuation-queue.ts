@@ -32,20 +32,20 @@ export class PunctuationQueue {
     };
   }
 
-  /** Fires every schedule due at `now` (earliest first); returns true when any fired. */
-  mayPunctuate(now: number, run: (schedule: PunctuationSchedule, timestamp: number) => void): boolean {
-    let fired = false;
-    for (;;) {
-      let next: PunctuationSchedule | undefined;
-      for (const s of this.schedules) {
-        if (s.dueAt <= now && (next === undefined || s.dueAt < next.dueAt)) next = s;
-      }
-      if (next === undefined) return fired;
-      const missed = Math.floor((now - next.dueAt) / next.intervalMs);
-      next.dueAt += (missed + 1) * next.intervalMs;
-      fired = true;
-      run(next, now);
+  /**
+   * The earliest schedule due at `now`, already moved to its next interval
+   * after `now` (a schedule that missed several fires once); `undefined` when
+   * none is due. The caller fires it, then asks again.
+   */
+  takeDue(now: number): PunctuationSchedule | undefined {
+    let next: PunctuationSchedule | undefined;
+    for (const s of this.schedules) {
+      if (s.dueAt <= now && (next === undefined || s.dueAt < next.dueAt)) next = s;
     }
+    if (next === undefined) return undefined;
+    const missed = Math.floor((now - next.dueAt) / next.intervalMs);
+    next.dueAt += (missed + 1) * next.intervalMs;
+    return next;
   }
 
   clear(): void {

@@ -15,6 +15,10 @@ export interface TaskNode {
   children: TaskNode[];
   processor?: Processor<unknown, unknown, unknown, unknown>;
   context?: ProcessorContextImpl;
+  /** True while the node's `process` (or one of its punctuators) runs or its returned promise is pending: only then may it forward. */
+  busy: boolean;
+  /** The node's forwards still running (children chained after an async child); `undefined` when all ran synchronously. */
+  tail: Promise<void> | undefined;
 }
 
 /** The instantiated nodes and stores of a task. */
@@ -34,7 +38,7 @@ export function buildTaskGraph(plan: TopologyPlan, sub: SubtopologyPlan, host: C
   }
   for (const name of sub.nodes) {
     const def = plan.nodes.get(name)!;
-    const node: TaskNode = { def, children: [] };
+    const node: TaskNode = { def, children: [], busy: false, tail: undefined };
     if (def.kind === 'processor') {
       node.processor = supplyProcessor(def.supplier);
       node.context = new ProcessorContextImpl(host, name, def.stores);

@@ -5,6 +5,7 @@
 import { TopologyError } from '../../errors.js';
 import type { DeadLetterRecord } from '../../handlers/types.js';
 import type { Serializer } from '../../serdes/serde.js';
+import { checkedSerializer } from '../../serdes/checked-serde.js';
 import type { RecordContext } from '../processor.js';
 import type { Record } from '../record.js';
 import type { SinkNodeDef } from '../plan.js';
@@ -15,7 +16,10 @@ const RAW = { serialize: (_topic: string, data: Buffer | null) => data } as Seri
 /**
  * The output record of sink `def` for `record`: the topic (fixed or from the
  * extractor) and the partition (from the sink's partitioner, when the
- * collector knows the partition count). Throws what user code throws.
+ * collector knows the partition count). Throws what user code throws. The
+ * serializers are wrapped in `checkedSerializer`, so every collector (the
+ * runtime's and the test driver's) gets a Buffer or null from them, or a
+ * SerializationError naming the serde and the topic.
  */
 export function sinkOutput(
   def: SinkNodeDef,
@@ -36,8 +40,8 @@ export function sinkOutput(
     topic,
     key: record.key,
     value: record.value,
-    keySerializer: def.keySerializer,
-    valueSerializer: def.valueSerializer,
+    keySerializer: checkedSerializer(def.keySerializer, 'KEY'),
+    valueSerializer: checkedSerializer(def.valueSerializer, 'VALUE'),
     headers: { ...record.headers },
     timestamp: record.timestamp,
     ...(partition === undefined ? {} : { partition }),

@@ -124,7 +124,7 @@ export class TaskExecutor {
         deadLetterOption: TxnSendOption.NONE,
         beforeSend: () => this.#ensureTransaction(),
       });
-      this.#processor = this.deps.topology.createTask(this.deps.taskId, this.#collector, { deserialization, processing });
+      this.#processor = this.deps.topology.createTask(this.deps.taskId, this.#collector, { deserialization, processing }, { logger: this.deps.logger });
       this.#processor.init();
       this.#lastCommitAt = Date.now();
       this.#sm.transition('RUNNING');
@@ -155,7 +155,9 @@ export class TaskExecutor {
           if (this.state !== 'RUNNING' || generation !== this.#generation) return;
           collector.checkHealthy();
         }
-        const outcome = processor.process(record);
+        let outcome = processor.process(record);
+        if (typeof outcome !== 'string') outcome = await outcome; // an async processor: wait for it, in order
+        if (this.state !== 'RUNNING') return;
         collector.checkHealthy();
         this.#position.set(key, record.offset + 1);
         this.#dirty = true;
@@ -198,10 +200,11 @@ export class TaskExecutor {
   punctuate(now: number): Promise<void> {
     if (this.#punctuateQueued) return Promise.resolve();
     this.#punctuateQueued = true;
-    return this.#queue.add(() => {
+    return this.#queue.add(async () => {
       this.#punctuateQueued = false;
       if (this.state !== 'RUNNING') return;
-      this.#processor!.punctuateWallClock(Math.max(now, Date.now()));
+      const punctuated = this.#processor!.punctuateWallClock(Math.max(now, Date.now()));
+      if (punctuated) await punctuated; // a promise only when a punctuator is async
       this.#collector!.checkHealthy();
     });
   }

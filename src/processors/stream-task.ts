@@ -13,7 +13,9 @@ import { invokeDeserializationHandler, invokeProcessingHandler } from '../handle
 import { failedByHandler, PropagatingError, unwrapPropagating } from './handler-calls.js';
 import type { SinkNodeDef, SourceNodeDef, SubtopologyPlan, TopologyPlan } from './plan.js';
 import { deadLetterOutput, sinkOutput } from './internal/task-output.js';
-import { buildTaskGraph, TaskStateMachine, type TaskNode } from './internal/task-graph.js';
+import { buildTaskGraph, type TaskNode } from './internal/task-graph.js';
+import { createTaskStateMachine, type TaskState } from './task-state.js';
+import type { StateMachine } from '../internal/state-machine.js';
 import type { ContextHost } from './internal/processor-context-impl.js';
 import { PunctuationQueue, type PunctuationSchedule } from './internal/punctuation-queue.js';
 import {
@@ -53,7 +55,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   private readonly ordered: TaskNode[];
   private readonly sourceByTopic: Map<string, TaskNode>;
   private readonly storeByName: Map<string, StateStore & ManagedStateStore>;
-  private readonly lifecycle: TaskStateMachine;
+  private readonly lifecycle: StateMachine<TaskState>;
   private readonly streamQueue = new PunctuationQueue();
   private readonly wallQueue = new PunctuationQueue();
   private readonly clock: () => number;
@@ -75,7 +77,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.clock = options.clock ?? Date.now;
     this.label = formatTaskId(taskId);
     this.inputPartitions = sub.sourceTopics.map((topic) => ({ topic, partition: taskId.partition }));
-    this.lifecycle = new TaskStateMachine(this.label);
+    this.lifecycle = createTaskStateMachine(this.label);
     const graph = buildTaskGraph(plan, sub, this);
     this.nodes = graph.nodes;
     this.ordered = graph.ordered;

@@ -12,6 +12,7 @@ import { formatTaskId, type TopologyRuntime } from '../../processors/task-contra
 import type { ResolvedConfig } from '../config.js';
 import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMetrics } from '../metrics.js';
 import { componentLogger } from '../../internal/logger.js';
+import { sleep } from '../../internal/backoff.js';
 import { RuntimeTask } from './runtime-task.js';
 import { tpKey } from './task-state.js';
 import type { TaskProducerFactory } from './task-producer.js';
@@ -38,7 +39,6 @@ export function stopsTheApp(error: unknown): boolean {
   return error instanceof KafkaProtocolError && error.kind === 'fatal';
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /** See the module comment. */
 export class TaskManager {
@@ -212,7 +212,7 @@ export class TaskManager {
       const delay = kind === 'fencing' ? FENCED_RETRY_MS : config.taskRestartBackoffMs;
       log.info({ err: error }, `task ${kind === 'fencing' ? 'migrated or its producer was fenced' : 'hit a retriable error'}; closed dirty, re-acquiring it in ${delay} ms if still assigned`);
       this.#metricsOf(task.id).restarts++;
-      await sleep(delay);
+      await sleep(delay, { unref: true });
       return this.#reacquire(task);
     }
     if (stopsTheApp(error) || config.uncaughtExceptionPolicy === 'SHUTDOWN_CLIENT' || this.#closing) {
@@ -229,7 +229,7 @@ export class TaskManager {
     }
     log.warn({ err: error }, `task failed; transaction aborted; restarting it in ${config.taskRestartBackoffMs} ms (uncaughtExceptionPolicy RESTART_TASK)`);
     this.#metricsOf(task.id).restarts++;
-    await sleep(config.taskRestartBackoffMs);
+    await sleep(config.taskRestartBackoffMs, { unref: true });
     return this.#reacquire(task);
   }
 

@@ -17,7 +17,7 @@ export interface TxnMetadata {
   epoch: number;
   state: TxnState;
   timeoutMs: number;
-  /** `topic:partition` keys. */
+  /** `<topic>-<partition>` keys (records/topic-partition.ts). */
   partitions: Set<string>;
   /** Offsets sent with TxnOffsetCommit, per group, committed on EndTxn(commit). */
   pendingOffsets: Map<string, Map<string, TopicPartitionOffset>>;

@@ -84,6 +84,7 @@ export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
 // ---- topology, Processor API, state stores, serdes (issue #3) ----
 export { StreamsBuilder } from './topology/streams-builder.js';
 export type { StreamsBuilderOptions } from './topology/streams-builder.js';
+export type { ConsumedWithSerdes } from './topology/options.js';
 export type { KStream } from './topology/kstream.js';
 export type { KGroupedStream, KTable } from './topology/kgrouped-stream.js';
 export { Branched } from './topology/branched-kstream.js';

@@ -2,7 +2,6 @@
  * The public API of sluice. Only what is exported here (and from
  * `sluice/testing`) is supported; everything under `internal/` is private.
  */
-import type { ProcessorContext } from './processors/processor.js';
 export {
   StreamsError,
   IllegalStateError,
@@ -87,6 +86,7 @@ export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
 // ---- topology, Processor API, state stores, serdes (issue #3) ----
 export { StreamsBuilder } from './topology/streams-builder.js';
 export type { StreamsBuilderOptions } from './topology/streams-builder.js';
+export type { ConsumedWithSerdes } from './topology/options.js';
 export type { KStream } from './topology/kstream.js';
 export type { KGroupedStream, KTable } from './topology/kgrouped-stream.js';
 export { Branched } from './topology/branched-kstream.js';
@@ -111,6 +111,7 @@ export type {
   PunctuationType,
   Punctuator,
   Cancellable,
+  // Kafka Streams' processor.api.RecordMetadata (input coordinates); `RecordMetadata` above is the producer's (where a send landed, with its timestamp).
   RecordMetadata as ProcessorRecordMetadata,
   RecordContext,
   TopicNameExtractor,
@@ -119,8 +120,8 @@ export type {
 export { Stores } from './processors/state/stores.js';
 export type { KeyValueBytesStoreSupplier } from './processors/state/stores.js';
 export type { KeyValueStore, StateStore, StoreBuilder } from './processors/state/state-store.js';
-/** A task id as Kafka Streams prints it (`<subtopology>_<partition>`): `{ subtopology, partition }`. */
-export type TaskId = ProcessorContext['taskId'];
+export { formatTaskId, parseTaskId } from './records/task-id.js';
+export type { TaskId } from './records/task-id.js';
 export { Serdes } from './serdes/serdes.js';
 // ---- the sluice CLI's app modules (issue #8) ----
 export { defineApp } from './cli/define-app.js';

@@ -2,7 +2,16 @@
  * `sluice/testing`: the embedded cluster and the topology test driver.
  */
 export { EmbeddedKafkaCluster } from './cluster/embedded/embedded-cluster.js';
-export type { EmbeddedKafkaClusterOptions, PlainRecord, PlainRecordMetadata, ProduceFault, Latency, TxnFault } from './cluster/embedded/embedded-cluster.js';
+export type {
+  EmbeddedKafkaClusterOptions,
+  EmbeddedGroupDescription,
+  EmbeddedTransactionDescription,
+  PlainRecord,
+  PlainRecordMetadata,
+  ProduceFault,
+  Latency,
+  TxnFault,
+} from './cluster/embedded/embedded-cluster.js';
 export { TopologyTestDriver } from './testing/topology-test-driver.js';
 export type { TopologyTestDriverConfig } from './testing/topology-test-driver.js';
 export { TestInputTopic } from './testing/test-input-topic.js';

@@ -141,7 +141,7 @@ export class TxnStateMachine extends StateMachine<ProducerStateName> {
   }
 
   /** Throws `IllegalStateError` naming the allowed states unless `method` is allowed now. */
-  guard(method: string, label = method): void {
+  override guard(method: string, label = method): void {
     const allowed = PRODUCER_GUARDS[method] ?? [];
     if (allowed.includes(this.state)) return;
     throw new IllegalStateError(`Cannot call ${label}() in state ${this.state}; allowed in state(s): ${allowed.join(', ') || 'none'}`);

@@ -95,21 +95,33 @@ export class DeadLetterQueueExceptionHandler extends BuiltinExceptionHandler {
   }
 }
 
-/** Dead-letters output records that cannot be produced or serialized. */
+/**
+ * Dead-letters output records that cannot be produced or serialized.
+ *
+ * @deprecated One behaviour, three slots: use `deadLetterQueueHandler()` (it serves the production slot and the other two).
+ */
 export class DeadLetterQueueProductionExceptionHandler extends DeadLetterQueueExceptionHandler {
   constructor(options: DeadLetterQueueHandlerOptions) {
     super(options, 'DeadLetterQueueProductionExceptionHandler', 'production');
   }
 }
 
-/** Dead-letters input records that cannot be deserialized (raw key and value bytes). */
+/**
+ * Dead-letters input records that cannot be deserialized (raw key and value bytes).
+ *
+ * @deprecated One behaviour, three slots: use `deadLetterQueueHandler()` (it serves the deserialization slot and the other two).
+ */
 export class DeadLetterQueueDeserializationExceptionHandler extends DeadLetterQueueExceptionHandler {
   constructor(options: DeadLetterQueueHandlerOptions) {
     super(options, 'DeadLetterQueueDeserializationExceptionHandler', 'deserialization');
   }
 }
 
-/** Dead-letters input records a processor threw on. */
+/**
+ * Dead-letters input records a processor threw on.
+ *
+ * @deprecated One behaviour, three slots: use `deadLetterQueueHandler()` (it serves the processing slot and the other two).
+ */
 export class DeadLetterQueueProcessingExceptionHandler extends DeadLetterQueueExceptionHandler {
   constructor(options: DeadLetterQueueHandlerOptions) {
     super(options, 'DeadLetterQueueProcessingExceptionHandler', 'processing');

@@ -31,21 +31,33 @@ export class FailExceptionHandler extends BuiltinExceptionHandler {
   }
 }
 
-/** The default production exception handler: `FAIL` (Kafka Streams' DefaultProductionExceptionHandler). */
+/**
+ * The default production exception handler: `FAIL` (Kafka Streams' DefaultProductionExceptionHandler).
+ *
+ * @deprecated One behaviour, three slots: use `failHandler()` (it serves the production slot and the other two).
+ */
 export class FailProductionExceptionHandler extends FailExceptionHandler {
   constructor(options: FailHandlerOptions = {}) {
     super(options, 'FailProductionExceptionHandler', 'production');
   }
 }
 
-/** The default deserialization exception handler: logs and answers `FAIL`. */
+/**
+ * The default deserialization exception handler: logs and answers `FAIL`.
+ *
+ * @deprecated One behaviour, three slots: use `failHandler()` (it serves the deserialization slot and the other two).
+ */
 export class LogAndFailDeserializationExceptionHandler extends FailExceptionHandler {
   constructor(options: FailHandlerOptions = {}) {
     super(options, 'LogAndFailDeserializationExceptionHandler', 'deserialization');
   }
 }
 
-/** The default processing exception handler: logs and answers `FAIL`. */
+/**
+ * The default processing exception handler: logs and answers `FAIL`.
+ *
+ * @deprecated One behaviour, three slots: use `failHandler()` (it serves the processing slot and the other two).
+ */
 export class LogAndFailProcessingExceptionHandler extends FailExceptionHandler {
   constructor(options: FailHandlerOptions = {}) {
     super(options, 'LogAndFailProcessingExceptionHandler', 'processing');

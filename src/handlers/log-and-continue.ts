@@ -33,21 +33,33 @@ export class LogAndContinueExceptionHandler extends BuiltinExceptionHandler {
   }
 }
 
-/** Logs and answers `CONTINUE` for output records that cannot be produced or serialized. */
+/**
+ * Logs and answers `CONTINUE` for output records that cannot be produced or serialized.
+ *
+ * @deprecated One behaviour, three slots: use `logAndContinueHandler()` (it serves the production slot and the other two).
+ */
 export class LogAndContinueProductionExceptionHandler extends LogAndContinueExceptionHandler {
   constructor(options: LogAndContinueHandlerOptions = {}) {
     super(options, 'LogAndContinueProductionExceptionHandler', 'production');
   }
 }
 
-/** Logs and answers `CONTINUE` (skips the record) for input records that cannot be deserialized. */
+/**
+ * Logs and answers `CONTINUE` (skips the record) for input records that cannot be deserialized.
+ *
+ * @deprecated One behaviour, three slots: use `logAndContinueHandler()` (it serves the deserialization slot and the other two).
+ */
 export class LogAndContinueDeserializationExceptionHandler extends LogAndContinueExceptionHandler {
   constructor(options: LogAndContinueHandlerOptions = {}) {
     super(options, 'LogAndContinueDeserializationExceptionHandler', 'deserialization');
   }
 }
 
-/** Logs and answers `CONTINUE` (skips the record) when a processor throws. */
+/**
+ * Logs and answers `CONTINUE` (skips the record) when a processor throws.
+ *
+ * @deprecated One behaviour, three slots: use `logAndContinueHandler()` (it serves the processing slot and the other two).
+ */
 export class LogAndContinueProcessingExceptionHandler extends LogAndContinueExceptionHandler {
   constructor(options: LogAndContinueHandlerOptions = {}) {
     super(options, 'LogAndContinueProcessingExceptionHandler', 'processing');

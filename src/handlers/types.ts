@@ -26,7 +26,7 @@ export interface ErrorHandlerContext {
   timestamp: number;
   /** The processor node that was running (for production errors: the sink node). */
   processorNodeId: string;
-  /** The task, e.g. `0_1`. */
+  /** The task, printed by `formatTaskId` (`<subtopology>_<partition>`, e.g. `0_1`; `parseTaskId` reads it back). */
   taskId: string;
   /**
    * The raw (still serialized) key of the input record, when the executor

@@ -1,4 +1,4 @@
-/** Exponential back-off for retriable errors. */
+/** Exponential back-off for retriable errors, and the one `sleep` of sluice. */
 
 /** Maximum single back-off (ms). */
 export const MAX_BACKOFF_MS = 1000;
@@ -10,7 +10,17 @@ export function backoffDelay(attempt: number, baseMs: number): number {
   return Math.max(0, Math.round(raw + jitter));
 }
 
-/** Resolves after `ms` milliseconds. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Options of {@link sleep}. */
+export interface SleepOptions {
+  /** Do not keep the process alive for this timer (e.g. a task-restart wait that `close()` may overtake). */
+  unref?: boolean;
+}
+
+/** Resolves after `ms` milliseconds (at once for `ms <= 0`). */
+export function sleep(ms: number, options: SleepOptions = {}): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    if (options.unref) timer.unref();
+  });
 }

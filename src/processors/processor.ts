@@ -22,7 +22,13 @@ export interface Cancellable {
   cancel(): void;
 }
 
-/** Where the record being processed came from. */
+/**
+ * Where the record being processed came from (Kafka Streams'
+ * `processor.api.RecordMetadata`); public as `ProcessorRecordMetadata`.
+ * Not the producer's `RecordMetadata` (Java's `clients.producer.RecordMetadata`,
+ * where a sent record landed, with its timestamp): as in Kafka the two stay
+ * distinct types, and every producer `RecordMetadata` is also one of these.
+ */
 export interface RecordMetadata {
   readonly topic: string;
   readonly partition: number;

@@ -14,7 +14,9 @@ import { Record } from './record.js';
 import type { StateStore } from './state/state-store.js';
 import { unwrapPropagating } from './handler-calls.js';
 import type { SourceNodeDef, SubtopologyPlan, TopologyPlan } from './plan.js';
-import { buildTaskGraph, TaskStateMachine, type TaskNode } from './internal/task-graph.js';
+import { buildTaskGraph, type TaskNode } from './internal/task-graph.js';
+import { createTaskStateMachine, type TaskState } from './task-state.js';
+import type { StateMachine } from '../internal/state-machine.js';
 import type { ContextHost } from './internal/processor-context-impl.js';
 import { PunctuationQueue } from './internal/punctuation-queue.js';
 import { handled, type Pending } from './internal/pending.js';
@@ -43,7 +45,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   private readonly ordered: TaskNode[];
   private readonly sourceByTopic: Map<string, TaskNode>;
   private readonly storeByName: Map<string, StateStore & ManagedStateStore>;
-  private readonly lifecycle: TaskStateMachine;
+  private readonly lifecycle: StateMachine<TaskState>;
   private readonly streamQueue = new PunctuationQueue();
   private readonly wallQueue = new PunctuationQueue();
   private readonly clock: () => number;
@@ -69,7 +71,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     const logger: Logger = options.logger ?? componentLogger('stream-task', undefined, { taskId: this.label });
     this.drops = new DropLog(logger, this.clock);
     this.inputPartitions = sub.sourceTopics.map((topic) => ({ topic, partition: taskId.partition }));
-    this.lifecycle = new TaskStateMachine(this.label);
+    this.lifecycle = createTaskStateMachine(this.label);
     const graph = buildTaskGraph(plan, sub, this);
     this.nodes = graph.nodes;
     this.ordered = graph.ordered;

@@ -19,17 +19,9 @@ import type {
   ErrorHandlerContext,
   ProcessingExceptionHandler,
 } from '../handlers/types.js';
+import type { TaskId } from '../records/task-id.js';
 
-/** A task id as Kafka Streams prints it: `<subtopologyId>_<partition>`. */
-export interface TaskId {
-  subtopology: number;
-  partition: number;
-}
-
-/** `0_1` for subtopology 0, partition 1. */
-export function formatTaskId(id: TaskId): string {
-  return `${id.subtopology}_${id.partition}`;
-}
+export { formatTaskId, type TaskId } from '../records/task-id.js';
 
 /** An output record leaving a sink node, not yet serialized. */
 export interface OutputRecord<K = unknown, V = unknown> {

@@ -5,12 +5,8 @@
  * Kafka's `BuiltInPartitioner.partitionForKey` (`Utils.murmur2`, seed
  * `0x9747b28c`), so a Java producer and sluice put a key on the same partition.
  *
- * Keyless records: sticky (like Java since KIP-480): a topic's keyless records
- * go to one partition until {@link KeylessPartitioner} has placed
- * `recordsPerSwitch` of them there, then move to another one. This keeps
- * keyless output of a commit interval in few single-partition produce
- * requests (DESIGN.md §2: one request per partition) while still spreading
- * load over time.
+ * Keyless records are placed by the producer's send pipeline (sticky per
+ * topic, like Java since KIP-480), not here.
  */
 
 /** Kafka's `Utils.murmur2` over bytes: a signed 32-bit result, as Java returns it. */
@@ -58,59 +54,4 @@ export function partitionFor(keyBytes: Uint8Array, numPartitions: number): numbe
     throw new RangeError(`numPartitions must be a positive integer, got ${numPartitions}`);
   }
   return toPositive(murmur2(keyBytes)) % numPartitions;
-}
-
-/** Options of a {@link KeylessPartitioner}. */
-export interface KeylessPartitionerOptions {
-  /** Keyless records placed on a partition before switching to another (default 100). */
-  recordsPerSwitch?: number;
-  /** Source of randomness in [0, 1), for tests (default `Math.random`). */
-  random?: () => number;
-}
-
-/** Sticky partition choice for keyless records, per topic. */
-export class KeylessPartitioner {
-  private readonly recordsPerSwitch: number;
-  private readonly random: () => number;
-  private readonly sticky = new Map<string, { partition: number; placed: number }>();
-
-  constructor(options: KeylessPartitionerOptions = {}) {
-    this.recordsPerSwitch = Math.max(1, options.recordsPerSwitch ?? 100);
-    this.random = options.random ?? Math.random;
-  }
-
-  /** The partition for the next keyless record of `topic`. */
-  next(topic: string, numPartitions: number): number {
-    if (!Number.isInteger(numPartitions) || numPartitions <= 0) {
-      throw new RangeError(`numPartitions must be a positive integer, got ${numPartitions}`);
-    }
-    let state = this.sticky.get(topic);
-    if (!state || state.partition >= numPartitions || state.placed >= this.recordsPerSwitch) {
-      state = { partition: this.pick(numPartitions, state?.partition), placed: 0 };
-      this.sticky.set(topic, state);
-    }
-    state.placed += 1;
-    return state.partition;
-  }
-
-  /** A random partition, different from `previous` when there is a choice. */
-  private pick(numPartitions: number, previous: number | undefined): number {
-    if (numPartitions === 1) return 0;
-    if (previous === undefined || previous >= numPartitions) return Math.floor(this.random() * numPartitions);
-    const offset = 1 + Math.floor(this.random() * (numPartitions - 1));
-    return (previous + offset) % numPartitions;
-  }
-}
-
-/**
- * The partition of a record: murmur2 of the key bytes, or the sticky keyless
- * choice of `keyless` for a null key.
- */
-export function choosePartition(
-  topic: string,
-  keyBytes: Uint8Array | null,
-  numPartitions: number,
-  keyless: KeylessPartitioner,
-): number {
-  return keyBytes === null ? keyless.next(topic, numPartitions) : partitionFor(keyBytes, numPartitions);
 }

@@ -38,14 +38,14 @@ export const Branched = {
 
 type AddChild<K, V> = (
   name: string,
-  supplier: ProcessorSupplier<unknown, unknown, unknown, unknown>,
+  supplier: ProcessorSupplier<K, V, K, V>,
   parents: string[],
   keyChanged: boolean,
 ) => KStream<K, V>;
 
 /** The branches of a split stream; finish with `defaultBranch()` or `noDefaultBranch()`. */
 export class BranchedKStream<K, V> {
-  private readonly branches: Array<{ predicate: (key: unknown, value: unknown) => boolean; child: string }> = [];
+  private readonly branches: Array<{ predicate: (key: K, value: V) => boolean; child: string }> = [];
   private readonly defaultChild: { name: string | null } = { name: null };
   private readonly result = new Map<string, KStream<K, V>>();
   private finished = false;
@@ -68,7 +68,7 @@ export class BranchedKStream<K, V> {
   }
 
   private addBranch(childName: string, branched: Branched<K, V>): void {
-    const stream = this.addChild(childName, passThroughSupplier(), [this.splitName], this.source.keyChanged);
+    const stream = this.addChild(childName, passThroughSupplier<K, V>(), [this.splitName], this.source.keyChanged);
     if (branched.fn === undefined) {
       this.result.set(childName, stream);
       return;
@@ -81,7 +81,7 @@ export class BranchedKStream<K, V> {
   branch(predicate: (key: K, value: V) => boolean, branched: Branched<K, V> = {}): this {
     this.ensureOpen('branch()');
     const childName = this.splitName + (branched.name ?? String(this.branches.length + 1));
-    this.branches.push({ predicate: predicate as (key: unknown, value: unknown) => boolean, child: childName });
+    this.branches.push({ predicate, child: childName });
     this.addBranch(childName, branched);
     return this;
   }

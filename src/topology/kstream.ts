@@ -11,8 +11,6 @@ import { nameOr, type BuilderContext, type StreamSerdes } from './internal/build
 import { KGroupedStream } from './kgrouped-stream.js';
 import type { Grouped, Named, Produced } from './options.js';
 
-type AnySupplier = ProcessorSupplier<unknown, unknown, unknown, unknown>;
-
 /**
  * A stream of key-value records. Every operation adds a processor node and
  * returns a new stream; records flow synchronously, in offset order.
@@ -31,7 +29,7 @@ export class KStream<K, V> {
 
   private add<K2, V2>(
     prefix: string,
-    supplier: AnySupplier,
+    supplier: ProcessorSupplier<K, V, K2, V2>,
     named: Named | string | undefined,
     serdes: StreamSerdes<K2, V2>,
     keyChanged: boolean,
@@ -44,42 +42,42 @@ export class KStream<K, V> {
 
   /** Keeps the records for which `predicate` is true. */
   filter(predicate: (key: K, value: V) => boolean, named?: Named | string): KStream<K, V> {
-    return this.add('KSTREAM-FILTER-', dsl.filterSupplier(predicate as never, false), named, this.serdes, this.keyChanged);
+    return this.add('KSTREAM-FILTER-', dsl.filterSupplier(predicate, false), named, this.serdes, this.keyChanged);
   }
 
   /** Drops the records for which `predicate` is true. */
   filterNot(predicate: (key: K, value: V) => boolean, named?: Named | string): KStream<K, V> {
-    return this.add('KSTREAM-FILTER-', dsl.filterSupplier(predicate as never, true), named, this.serdes, this.keyChanged);
+    return this.add('KSTREAM-FILTER-', dsl.filterSupplier(predicate, true), named, this.serdes, this.keyChanged);
   }
 
   /** Replaces key and value: `mapper` returns `{ key, value }`. */
   map<KR, VR>(mapper: (key: K, value: V) => KeyValue<KR, VR>, named?: Named | string): KStream<KR, VR> {
-    return this.add('KSTREAM-MAP-', dsl.mapSupplier(mapper as never), named, {}, true);
+    return this.add('KSTREAM-MAP-', dsl.mapSupplier(mapper), named, {}, true);
   }
 
   /** Replaces the value; the key is unchanged. */
   mapValues<VR>(mapper: (value: V, key: K) => VR, named?: Named | string): KStream<K, VR> {
-    return this.add('KSTREAM-MAPVALUES-', dsl.mapValuesSupplier(mapper as never), named, { key: this.serdes.key }, this.keyChanged);
+    return this.add('KSTREAM-MAPVALUES-', dsl.mapValuesSupplier(mapper), named, { key: this.serdes.key }, this.keyChanged);
   }
 
   /** Replaces the key with `mapper(key, value)`. */
   selectKey<KR>(mapper: (key: K, value: V) => KR, named?: Named | string): KStream<KR, V> {
-    return this.add('KSTREAM-KEY-SELECT-', dsl.selectKeySupplier(mapper as never), named, { value: this.serdes.value }, true);
+    return this.add('KSTREAM-KEY-SELECT-', dsl.selectKeySupplier(mapper), named, { value: this.serdes.value }, true);
   }
 
   /** Turns each record into zero or more records. */
   flatMap<KR, VR>(mapper: (key: K, value: V) => Iterable<KeyValue<KR, VR>>, named?: Named | string): KStream<KR, VR> {
-    return this.add('KSTREAM-FLATMAP-', dsl.flatMapSupplier(mapper as never), named, {}, true);
+    return this.add('KSTREAM-FLATMAP-', dsl.flatMapSupplier(mapper), named, {}, true);
   }
 
   /** Turns each value into zero or more values with the same key. */
   flatMapValues<VR>(mapper: (value: V, key: K) => Iterable<VR>, named?: Named | string): KStream<K, VR> {
-    return this.add('KSTREAM-FLATMAPVALUES-', dsl.flatMapValuesSupplier(mapper as never), named, { key: this.serdes.key }, this.keyChanged);
+    return this.add('KSTREAM-FLATMAPVALUES-', dsl.flatMapValuesSupplier(mapper), named, { key: this.serdes.key }, this.keyChanged);
   }
 
   /** Calls `action` for each record and passes it on (an action returning a promise is awaited first). */
   peek(action: (key: K, value: V) => unknown, named?: Named | string): KStream<K, V> {
-    return this.add('KSTREAM-PEEK-', dsl.peekSupplier(action as never, true), named, this.serdes, this.keyChanged);
+    return this.add('KSTREAM-PEEK-', dsl.peekSupplier(action, true), named, this.serdes, this.keyChanged);
   }
 
   /**
@@ -89,7 +87,7 @@ export class KStream<K, V> {
    * must be synchronous.
    */
   foreach(action: (key: K, value: V) => unknown, named?: Named | string): void {
-    this.add('KSTREAM-FOREACH-', dsl.peekSupplier(action as never, false), named, this.serdes, this.keyChanged);
+    this.add('KSTREAM-FOREACH-', dsl.peekSupplier(action, false), named, this.serdes, this.keyChanged);
   }
 
   /** Merges `other` into one stream (records of both, each in its own order). */
@@ -106,7 +104,7 @@ export class KStream<K, V> {
   split(named?: Named | string): BranchedKStream<K, V> {
     const name = nameOr(this.ctx, named, 'KSTREAM-BRANCH-');
     return new BranchedKStream<K, V>(this.ctx, this, name, (n, supplier, parents, keyChanged) =>
-      this.add(n, supplier, n, this.serdes, keyChanged, parents),
+      this.add<K, V>(n, supplier, n, this.serdes, keyChanged, parents),
     );
   }
 
@@ -117,7 +115,7 @@ export class KStream<K, V> {
   process<KOut, VOut>(supplier: ProcessorSupplier<K, V, KOut, VOut>, ...args: Array<string | Named>): KStream<KOut, VOut> {
     const named = args.find((a): a is Named => typeof a === 'object');
     const stores = args.filter((a): a is string => typeof a === 'string');
-    const out = this.add<KOut, VOut>('KSTREAM-PROCESSOR-', supplier as AnySupplier, named, {}, true);
+    const out = this.add<KOut, VOut>('KSTREAM-PROCESSOR-', supplier, named, {}, true);
     if (stores.length > 0) this.ctx.topology.connectProcessorAndStateStores(out.nodeName, ...stores);
     return out;
   }

@@ -25,10 +25,13 @@ export interface Consumed<K, V> {
   name?: string;
 }
 
+/** A {@link Consumed} naming both serdes: the stream's types are theirs. */
+export type ConsumedWithSerdes<K, V> = Consumed<K, V> & { keySerde: Serde<K>; valueSerde: Serde<V> };
+
 /** Helpers for {@link Consumed}. */
 export const Consumed = {
   /** Reads with these serdes. */
-  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): Consumed<K, V> {
+  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): ConsumedWithSerdes<K, V> {
     return { keySerde, valueSerde };
   },
 };

@@ -7,28 +7,31 @@ import type { Serde } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import { nameOr, type BuilderContext } from './internal/builder-context.js';
 import { KStream } from './kstream.js';
-import type { Consumed } from './options.js';
+import type { Consumed, ConsumedWithSerdes } from './options.js';
 import { Topology } from './topology.js';
 
-/** Options of a {@link StreamsBuilder}. */
-export interface StreamsBuilderOptions {
+/** Options of a {@link StreamsBuilder}; `KD`/`VD` are the key and value types of its default serdes. */
+export interface StreamsBuilderOptions<KD = unknown, VD = unknown> {
   /** Key serde when a stream or sink names none (default: `Serdes.Buffer()` for sources, none for sinks after a key change). */
-  defaultKeySerde?: Serde<unknown>;
+  defaultKeySerde?: Serde<KD>;
   /** Value serde when a stream or sink names none. */
-  defaultValueSerde?: Serde<unknown>;
+  defaultValueSerde?: Serde<VD>;
 }
 
 /**
  * Builds a topology with the DSL. Node names are generated as Kafka Streams
  * does (`KSTREAM-SOURCE-0000000000`, `KSTREAM-FILTER-0000000001`, ...) unless
  * a `Named` / `name` is given.
+ *
+ * `KD`/`VD`: the key and value types a stream gets when it names no serde —
+ * those of the builder's default serdes, else `Buffer` (`Serdes.Buffer()`).
  */
-export class StreamsBuilder {
+export class StreamsBuilder<KD = Buffer, VD = Buffer> {
   private readonly topology = new Topology();
   private index = 0;
   private readonly ctx: BuilderContext;
 
-  constructor(options: StreamsBuilderOptions = {}) {
+  constructor(options: StreamsBuilderOptions<KD, VD> = {}) {
     this.ctx = {
       topology: this.topology,
       newName: (prefix) => `${prefix}${String(this.index++).padStart(10, '0')}`,
@@ -37,14 +40,34 @@ export class StreamsBuilder {
     };
   }
 
-  /** A stream of the records of `topics`, deserialized with `consumed`'s serdes. */
-  stream<K = Buffer, V = Buffer>(topics: string | readonly string[], consumed: Consumed<K, V> = {}): KStream<K, V> {
+  /**
+   * A stream of the records of `topics`, deserialized with `consumed`'s serdes.
+   * A side without a serde uses the builder's default serde, else
+   * `Serdes.Buffer()`, and is typed accordingly (`KD`/`VD`); naming stream
+   * types that differ therefore needs the serdes that produce them.
+   */
+  stream<K, V>(topics: string | readonly string[], consumed: ConsumedWithSerdes<K, V>): KStream<K, V>;
+  stream<K>(topics: string | readonly string[], consumed: Consumed<K, VD> & { keySerde: Serde<K> }): KStream<K, VD>;
+  stream<V>(topics: string | readonly string[], consumed: Consumed<KD, V> & { valueSerde: Serde<V> }): KStream<KD, V>;
+  stream(topics: string | readonly string[], consumed?: Consumed<KD, VD>): KStream<KD, VD>;
+  stream<K, V>(topics: string | readonly string[], consumed: Consumed<K, V> = {}): KStream<K, V> {
     const list = typeof topics === 'string' ? [topics] : [...topics];
     const name = nameOr(this.ctx, consumed.name, 'KSTREAM-SOURCE-');
-    const keySerde = consumed.keySerde ?? (this.ctx.defaultKeySerde as Serde<K> | undefined) ?? (Serdes.Buffer() as unknown as Serde<K>);
-    const valueSerde = consumed.valueSerde ?? (this.ctx.defaultValueSerde as Serde<V> | undefined) ?? (Serdes.Buffer() as unknown as Serde<V>);
+    // The overloads tie K/V to the given serde, else to KD/VD, i.e. to the default serde (whose type is KD/VD) or Buffer.
+    const keySerde = (consumed.keySerde ?? this.#defaultKeySerde) as Serde<K>;
+    const valueSerde = (consumed.valueSerde ?? this.#defaultValueSerde) as Serde<V>;
     this.topology.addSource<K, V>(name, list, { keyDeserializer: keySerde, valueDeserializer: valueSerde });
     return new KStream<K, V>(this.ctx, name, { key: keySerde, value: valueSerde }, false);
+  }
+
+  /** The builder's default key serde, else `Serdes.Buffer()` (then `KD` is `Buffer`). */
+  get #defaultKeySerde(): Serde<KD> | Serde<Buffer> {
+    return (this.ctx.defaultKeySerde as Serde<KD> | undefined) ?? Serdes.Buffer();
+  }
+
+  /** The builder's default value serde, else `Serdes.Buffer()` (then `VD` is `Buffer`). */
+  get #defaultValueSerde(): Serde<VD> | Serde<Buffer> {
+    return (this.ctx.defaultValueSerde as Serde<VD> | undefined) ?? Serdes.Buffer();
   }
 
   /** Adds a state store for `stream.process(supplier, storeName)`. */

@@ -6,29 +6,38 @@ import { TopologyError } from '../errors.js';
 import type { TopologyPlan } from '../processors/plan.js';
 import type { ProcessorSupplier, StreamPartitioner, TopicNameExtractor } from '../processors/processor.js';
 import type { StateStore, StoreBuilder } from '../processors/state/state-store.js';
-import type { Deserializer, Serializer } from '../serdes/serde.js';
+import type { Deserializer, Serde, Serializer } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import { describePlan, type TopologyDescription } from './description.js';
 import { TopologyGraph } from './internal/graph.js';
 
-/** Deserializers of a source node (a serde works as a deserializer); default: `Serdes.Buffer()`. */
+/**
+ * Deserializers of a source node; default: `Serdes.Buffer()`. Give either a
+ * serde (`keySerde`, as the DSL takes) or a bare deserializer
+ * (`keyDeserializer`, as Java's `addSource` takes); the deserializer wins
+ * when both are given.
+ */
 export interface SourceOptions<K = unknown, V = unknown> {
   keyDeserializer?: Deserializer<K>;
   valueDeserializer?: Deserializer<V>;
-  /** Same as `keyDeserializer`. */
-  keySerde?: Deserializer<K>;
-  /** Same as `valueDeserializer`. */
-  valueSerde?: Deserializer<V>;
+  /** A serde whose deserializing half reads the keys. */
+  keySerde?: Serde<K>;
+  /** A serde whose deserializing half reads the values. */
+  valueSerde?: Serde<V>;
 }
 
-/** Serializers and partitioner of a sink node (a serde works as a serializer); default: `Serdes.Buffer()`. */
+/**
+ * Serializers and partitioner of a sink node; default: `Serdes.Buffer()`.
+ * Give either a serde (`keySerde`) or a bare serializer (`keySerializer`);
+ * the serializer wins when both are given.
+ */
 export interface SinkOptions<K = unknown, V = unknown> {
   keySerializer?: Serializer<K>;
   valueSerializer?: Serializer<V>;
-  /** Same as `keySerializer`. */
-  keySerde?: Serializer<K>;
-  /** Same as `valueSerializer`. */
-  valueSerde?: Serializer<V>;
+  /** A serde whose serializing half writes the keys. */
+  keySerde?: Serde<K>;
+  /** A serde whose serializing half writes the values. */
+  valueSerde?: Serde<V>;
   /** Chooses the partition; default: murmur2 of the serialized key (by the collector). */
   partitioner?: StreamPartitioner<K, V>;
 }

@@ -9,6 +9,7 @@ import { KafkaErrorCode, KafkaProtocolError, StreamsError } from '../../src/erro
 import { uniqueGroup, uniqueName, uniqueTopic, waitFor } from '../helpers/index.js';
 import { backends, rawProduceV8, type BackendContext } from './backends.js';
 import { EmbeddedKafkaCluster } from '../../src/cluster/embedded/embedded-cluster.js';
+import { brokerOf } from '../../src/cluster/embedded/internal/broker-access.js';
 import { BatchAttr, CRC_OFFSET, encodeBatch, type NewBatch } from '../../src/cluster/embedded/internal/record-batch.js';
 import { crc32c } from '../../src/cluster/embedded/internal/crc32c.js';
 import { kafkaBrokers, kafkaSkipReason } from '../helpers/index.js';
@@ -290,12 +291,12 @@ const brokers = kafkaBrokers();
     try {
       await kafka.admin.createTopic(topic, {});
       await embedded.createTopic(topic);
-      (embedded.broker.txn as unknown as { issued: Set<number> }).issued.add(pid); // a real leader accepts unknown ids
+      (brokerOf(embedded).txn as unknown as { issued: Set<number> }).issued.add(pid); // a real leader accepts unknown ids
       for (const [name, bytes] of cases) {
         const real = await rawProduceV8(brokers![0]!, topic, 0, bytes);
         let mine: { errorCode: number; baseOffset: number; indexes: number[] };
         try {
-          mine = { errorCode: 0, baseOffset: embedded.broker.produceNow(topic, 0, bytes), indexes: [] };
+          mine = { errorCode: 0, baseOffset: brokerOf(embedded).produceNow(topic, 0, bytes), indexes: [] };
         } catch (e) {
           const k = e as KafkaProtocolError;
           mine = { errorCode: k.kafkaCode, baseOffset: -1, indexes: k.recordErrors.map((x) => x.batchIndex) };

@@ -15,7 +15,8 @@ import { EmbeddedGroupConsumer, type EmbeddedConsumerOptions } from './internal/
 import { encodeBatch } from './internal/record-batch.js';
 import { partitionFor } from '../../records/partitioner.js';
 import type { ProduceFault, Latency, TxnFault } from './faults.js';
-import type { TxnMetadata } from './internal/txn-coordinator.js';
+import { registerBroker } from './internal/broker-access.js';
+import type { TxnState } from './internal/txn-state.js';
 
 export type { ProduceFault, Latency, TxnFault, EmbeddedConsumerOptions };
 
@@ -42,6 +43,19 @@ export interface PlainRecord {
   timestamp?: number;
 }
 
+/** Generation and members' assignments of a group ({@link EmbeddedKafkaCluster.describeGroup}). */
+export interface EmbeddedGroupDescription {
+  generationId: number;
+  members: { memberId: string; generationId: number; assignment: TopicPartition[] }[];
+}
+
+/** State of a transactional id ({@link EmbeddedKafkaCluster.describeTransaction}); `state` is Kafka's `TransactionState` name. */
+export interface EmbeddedTransactionDescription {
+  producerId: number;
+  epoch: number;
+  state: TxnState;
+}
+
 /** Where a plain record was written. */
 export interface PlainRecordMetadata extends TopicPartition {
   offset: number;
@@ -64,57 +78,58 @@ const toBuffer = (v: string | Buffer | null | undefined): Buffer | null => (v ==
 export class EmbeddedKafkaCluster implements ClusterPort {
   /** Always `embedded`. */
   readonly kind = 'embedded' as const;
-  /** The broker internals (for sluice's own tests; not a stable API). */
-  readonly broker: Broker;
+  /** The broker internals: private (sluice's own tests reach them through `internal/broker-access.ts`). */
+  readonly #broker: Broker;
   private readonly timer: NodeJS.Timeout | undefined;
   private roundRobin = 0;
   private readonly clients = new Set<{ close(): Promise<void> }>();
 
   constructor(options: EmbeddedKafkaClusterOptions = {}) {
-    this.broker = new Broker(options.clock ?? Date.now);
+    this.#broker = new Broker(options.clock ?? Date.now);
+    registerBroker(this, this.#broker);
     const every = options.tickIntervalMs ?? 100;
     if (every > 0) {
-      this.timer = setInterval(() => this.broker.tick(), every);
+      this.timer = setInterval(() => this.#broker.tick(), every);
       this.timer.unref();
     }
   }
 
   /** An admin client. */
   admin(): AdminPort {
-    return new EmbeddedAdmin(this.broker);
+    return new EmbeddedAdmin(this.#broker);
   }
   /** A raw (idempotent, optionally transactional) producer. */
   producer(options: RawProducerOptions = {}): RawProducerPort {
-    const p = new EmbeddedRawProducer(this.broker, options);
+    const p = new EmbeddedRawProducer(this.#broker, options);
     this.clients.add(p);
     return p;
   }
   /** A group consumer (read_committed by default). */
   consumer(options: GroupConsumerOptions | EmbeddedConsumerOptions): GroupConsumerPort {
-    const c = new EmbeddedGroupConsumer(this.broker, options);
+    const c = new EmbeddedGroupConsumer(this.#broker, options);
     this.clients.add(c);
     return c;
   }
 
   /** Creates a topic (default 1 partition); configs default as on a Kafka 4 broker. */
   async createTopic(name: string, options: NewTopic = {}): Promise<void> {
-    this.broker.createTopic(name, options.partitions ?? 1, options.config ?? {});
+    this.#broker.createTopic(name, options.partitions ?? 1, options.config ?? {});
   }
   /** Deletes a topic and the committed offsets of its partitions. */
   async deleteTopic(name: string): Promise<void> {
-    this.broker.deleteTopic(name);
+    this.#broker.deleteTopic(name);
   }
   /** Sets topic configs incrementally. */
   async alterTopicConfig(name: string, config: Record<string, string>): Promise<void> {
-    this.broker.alterTopicConfig(name, config);
+    this.#broker.alterTopicConfig(name, config);
   }
   /** Partitions and effective configs of a topic. */
   async describeTopic(name: string): Promise<TopicDescription> {
-    return this.broker.describeTopic(name);
+    return this.#broker.describeTopic(name);
   }
   /** Names of all topics. */
   async listTopics(): Promise<string[]> {
-    return this.broker.listTopics();
+    return this.#broker.listTopics();
   }
 
   /**
@@ -123,8 +138,8 @@ export class EmbeddedKafkaCluster implements ClusterPort {
    * `KafkaProtocolError` (batches of other partitions of the call may have been written).
    */
   async produce(topic: string, records: PlainRecord[]): Promise<PlainRecordMetadata[]> {
-    const n = this.broker.logs(topic).length;
-    const now = this.broker.now();
+    const n = this.#broker.logs(topic).length;
+    const now = this.#broker.now();
     const byPartition = new Map<number, { index: number; record: PlainRecord }[]>();
     records.forEach((record, index) => {
       const key = toBuffer(record.key);
@@ -137,7 +152,7 @@ export class EmbeddedKafkaCluster implements ClusterPort {
       const bytes = encodeBatch({
         records: items.map(({ record }) => ({ key: toBuffer(record.key), value: toBuffer(record.value), headers: toRecordHeaders(record.headers), timestamp: record.timestamp ?? now })),
       });
-      const base = await this.broker.produce(topic, partition, bytes);
+      const base = await this.#broker.produce(topic, partition, bytes);
       items.forEach(({ index }, i) => (out[index] = { topic, partition, offset: base + i }));
     }
     return out;
@@ -145,24 +160,24 @@ export class EmbeddedKafkaCluster implements ClusterPort {
 
   /** Next offset (high watermark) per partition. */
   async endOffsets(topic: string): Promise<number[]> {
-    return this.broker.endOffsets(topic);
+    return this.#broker.endOffsets(topic);
   }
   /** Committed offset of a group per partition, -1 if none. */
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {
-    return this.broker.committedOffsets(groupId, topic);
+    return this.#broker.committedOffsets(groupId, topic);
   }
   /** Every record visible to a read_committed reader (up to the LSO, aborted data hidden), by partition then offset. */
   async readCommitted(topic: string): Promise<ConsumedRecord[]> {
-    return this.broker.logs(topic).flatMap((log) => log.fetch(0, 'read_committed').records);
+    return this.#broker.logs(topic).flatMap((log) => log.fetch(0, 'read_committed').records);
   }
   /** Every data record appended (aborted and open transactions included), by partition then offset. */
   async readUncommitted(topic: string): Promise<ConsumedRecord[]> {
-    return this.broker.logs(topic).flatMap((log) => log.fetch(0, 'read_uncommitted').records);
+    return this.#broker.logs(topic).flatMap((log) => log.fetch(0, 'read_uncommitted').records);
   }
 
   /** Fault: the next `count` (default 1) produce requests to the partition (any, if omitted) fail with `code`. */
   failProduce(fault: ProduceFault): void {
-    this.broker.faults.failProduce(fault);
+    this.#broker.faults.failProduce(fault);
   }
   /**
    * Fault: the next `count` (default 1) coordinator requests `api` of the
@@ -171,23 +186,23 @@ export class EmbeddedKafkaCluster implements ClusterPort {
    * non-fencing code leaves the producer usable.
    */
   failTxnRequest(fault: TxnFault): void {
-    this.broker.faults.failTxn(fault);
+    this.#broker.faults.failTxn(fault);
   }
   /** Fault: adds real latency (ms) before produce and/or fetch requests are handled. */
   setLatency(latency: Latency): void {
-    this.broker.faults.setLatency(latency);
+    this.#broker.faults.setLatency(latency);
   }
   /** Removes all injected faults and latency. */
   clearFaults(): void {
-    this.broker.faults.clear();
+    this.#broker.faults.clear();
   }
   /** Fault: bumps the epoch of a transactional id, aborting its open transaction; its producer is fenced. */
   fenceTransactionalId(transactionalId: string): void {
-    this.broker.txn.fence(transactionalId);
+    this.#broker.txn.fence(transactionalId);
   }
   /** Fault: removes a member (all members if omitted) of a group as if its session expired. Returns the removed member ids. */
   expireGroupMember(groupId: string, memberId?: string): string[] {
-    return this.broker.groups.expireMember(groupId, memberId);
+    return this.#broker.groups.expireMember(groupId, memberId);
   }
   /**
    * Fault: the consumer(s) of a member (all members if omitted) crash: no more
@@ -196,20 +211,20 @@ export class EmbeddedKafkaCluster implements ClusterPort {
    * call {@link tick}). Returns the crashed member ids.
    */
   crashGroupMember(groupId: string, memberId?: string): string[] {
-    return this.broker.groups.crashMember(groupId, memberId);
+    return this.#broker.groups.crashMember(groupId, memberId);
   }
   /** Generation and members' assignments of a group. */
-  describeGroup(groupId: string): ReturnType<Broker['groups']['describeGroup']> {
-    return this.broker.groups.describeGroup(groupId);
+  describeGroup(groupId: string): EmbeddedGroupDescription {
+    return this.#broker.groups.describeGroup(groupId);
   }
   /** State of a transactional id (producer id, epoch, state). */
-  describeTransaction(transactionalId: string): Pick<TxnMetadata, 'producerId' | 'epoch' | 'state'> | undefined {
-    const m = this.broker.txn.describe(transactionalId);
+  describeTransaction(transactionalId: string): EmbeddedTransactionDescription | undefined {
+    const m = this.#broker.txn.describe(transactionalId);
     return m && { producerId: m.producerId, epoch: m.epoch, state: m.state };
   }
   /** Runs the timers now: aborts timed-out transactions, expires members whose session timed out. */
   tick(): void {
-    this.broker.tick();
+    this.#broker.tick();
   }
   /** Stops the timers and closes every client it created (consumers leave their groups). Idempotent; nothing is persisted. */
   async close(): Promise<void> {

@@ -10,13 +10,12 @@ import type { KeyValue } from '../key-value.js';
 import { isThenable } from '../internal/pending.js';
 import { syncResult } from './sync-result.js';
 
-type Any = unknown;
-type Supplier = ProcessorSupplier<Any, Any, Any, Any>;
-
 /** A processor whose body is `(record, context) => void` (or a promise, for peek/foreach). */
-function simple(body: (record: Record<Any, Any>, context: ProcessorContext<Any, Any>) => void | Promise<void>): Supplier {
-  return (): Processor<Any, Any, Any, Any> => {
-    let context: ProcessorContext<Any, Any>;
+function simple<KIn, VIn, KOut, VOut>(
+  body: (record: Record<KIn, VIn>, context: ProcessorContext<KOut, VOut>) => void | Promise<void>,
+): ProcessorSupplier<KIn, VIn, KOut, VOut> {
+  return (): Processor<KIn, VIn, KOut, VOut> => {
+    let context: ProcessorContext<KOut, VOut>;
     return {
       init(c) {
         context = c;
@@ -29,40 +28,40 @@ function simple(body: (record: Record<Any, Any>, context: ProcessorContext<Any, 
 }
 
 /** Forwards records whose predicate result differs from `negate`. */
-export function filterSupplier(predicate: (key: Any, value: Any) => boolean, negate: boolean): Supplier {
-  return simple((r, c) => {
+export function filterSupplier<K, V>(predicate: (key: K, value: V) => boolean, negate: boolean): ProcessorSupplier<K, V, K, V> {
+  return simple<K, V, K, V>((r, c) => {
     if (Boolean(syncResult(negate ? 'filterNot' : 'filter', 'predicate', predicate(r.key, r.value))) !== negate) c.forward(r);
   });
 }
 
 /** Replaces key and value. */
-export function mapSupplier(mapper: (key: Any, value: Any) => KeyValue<Any, Any>): Supplier {
-  return simple((r, c) => {
+export function mapSupplier<K, V, KR, VR>(mapper: (key: K, value: V) => KeyValue<KR, VR>): ProcessorSupplier<K, V, KR, VR> {
+  return simple<K, V, KR, VR>((r, c) => {
     const kv = syncResult('map', 'mapper', mapper(r.key, r.value));
     c.forward(r.withKey(kv.key).withValue(kv.value));
   });
 }
 
 /** Replaces the value. */
-export function mapValuesSupplier(mapper: (value: Any, key: Any) => Any): Supplier {
-  return simple((r, c) => c.forward(r.withValue(syncResult('mapValues', 'mapper', mapper(r.value, r.key)))));
+export function mapValuesSupplier<K, V, VR>(mapper: (value: V, key: K) => VR): ProcessorSupplier<K, V, K, VR> {
+  return simple<K, V, K, VR>((r, c) => c.forward(r.withValue(syncResult('mapValues', 'mapper', mapper(r.value, r.key)))));
 }
 
 /** Replaces the key. */
-export function selectKeySupplier(mapper: (key: Any, value: Any) => Any): Supplier {
-  return simple((r, c) => c.forward(r.withKey(syncResult('selectKey', 'mapper', mapper(r.key, r.value)))));
+export function selectKeySupplier<K, V, KR>(mapper: (key: K, value: V) => KR): ProcessorSupplier<K, V, KR, V> {
+  return simple<K, V, KR, V>((r, c) => c.forward(r.withKey(syncResult('selectKey', 'mapper', mapper(r.key, r.value)))));
 }
 
 /** One record in, any number of records out. */
-export function flatMapSupplier(mapper: (key: Any, value: Any) => Iterable<KeyValue<Any, Any>>): Supplier {
-  return simple((r, c) => {
+export function flatMapSupplier<K, V, KR, VR>(mapper: (key: K, value: V) => Iterable<KeyValue<KR, VR>>): ProcessorSupplier<K, V, KR, VR> {
+  return simple<K, V, KR, VR>((r, c) => {
     for (const kv of syncResult('flatMap', 'mapper', mapper(r.key, r.value))) c.forward(r.withKey(kv.key).withValue(kv.value));
   });
 }
 
 /** One value in, any number of values out, same key. */
-export function flatMapValuesSupplier(mapper: (value: Any, key: Any) => Iterable<Any>): Supplier {
-  return simple((r, c) => {
+export function flatMapValuesSupplier<K, V, VR>(mapper: (value: V, key: K) => Iterable<VR>): ProcessorSupplier<K, V, K, VR> {
+  return simple<K, V, K, VR>((r, c) => {
     for (const v of syncResult('flatMapValues', 'mapper', mapper(r.value, r.key))) c.forward(r.withValue(v));
   });
 }
@@ -72,8 +71,8 @@ export function flatMapValuesSupplier(mapper: (value: Any, key: Any) => Iterable
  * promise is awaited (the task waits, a rejection goes to the processing
  * handler); peek forwards once it resolved.
  */
-export function peekSupplier(action: (key: Any, value: Any) => unknown, forward: boolean): Supplier {
-  return simple((r, c) => {
+export function peekSupplier<K, V>(action: (key: K, value: V) => unknown, forward: boolean): ProcessorSupplier<K, V, K, V> {
+  return simple<K, V, K, V>((r, c) => {
     const result = action(r.key, r.value);
     if (isThenable(result)) {
       return Promise.resolve(result).then(() => {
@@ -86,8 +85,8 @@ export function peekSupplier(action: (key: Any, value: Any) => unknown, forward:
 }
 
 /** Forwards unchanged (merge, branch children, KTable.toStream). */
-export function passThroughSupplier(): Supplier {
-  return simple((r, c) => c.forward(r));
+export function passThroughSupplier<K = unknown, V = unknown>(): ProcessorSupplier<K, V, K, V> {
+  return simple<K, V, K, V>((r, c) => c.forward(r));
 }
 
 /**
@@ -95,11 +94,11 @@ export function passThroughSupplier(): Supplier {
  * matching predicate, else to the default child when there is one, else drops it.
  * The arrays are read when records flow, so branches added later count.
  */
-export function branchSupplier(
-  branches: ReadonlyArray<{ predicate: (key: Any, value: Any) => boolean; child: string }>,
+export function branchSupplier<K, V>(
+  branches: ReadonlyArray<{ predicate: (key: K, value: V) => boolean; child: string }>,
   defaultChild: { name: string | null },
-): Supplier {
-  return simple((r, c) => {
+): ProcessorSupplier<K, V, K, V> {
+  return simple<K, V, K, V>((r, c) => {
     for (const b of branches) {
       if (syncResult('split', 'branch predicate', b.predicate(r.key, r.value))) return c.forward(r, b.child);
     }

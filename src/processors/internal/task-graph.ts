@@ -2,7 +2,6 @@
  * The per-task instances of a sub-topology: processor instances with their
  * contexts, source lookup by topic, and the task's state stores.
  */
-import { IllegalStateError } from '../../errors.js';
 import { supplyProcessor, type Processor } from '../processor.js';
 import type { StateStore } from '../state/state-store.js';
 import type { NodeDef, SubtopologyPlan, TopologyPlan } from '../plan.js';
@@ -51,41 +50,4 @@ export function buildTaskGraph(plan: TopologyPlan, sub: SubtopologyPlan, host: C
     node.children = (plan.children.get(node.def.name) ?? []).map((child) => graph.nodes.get(child)!);
   }
   return graph;
-}
-
-/** States of a task. */
-export type TaskState = 'CREATED' | 'RUNNING' | 'CLOSED';
-
-const TRANSITIONS: { [S in TaskState]: readonly TaskState[] } = {
-  CREATED: ['RUNNING', 'CLOSED'],
-  RUNNING: ['CLOSED'],
-  CLOSED: [],
-};
-
-const ALLOWED: { [op: string]: readonly TaskState[] } = {
-  init: ['CREATED'],
-  process: ['RUNNING'],
-  punctuateWallClock: ['RUNNING'],
-};
-
-/** The task's state machine: guarded operations and transitions (IllegalStateError names the allowed states). */
-export class TaskStateMachine {
-  state: TaskState = 'CREATED';
-
-  constructor(private readonly label: string) {}
-
-  guard(op: string): void {
-    const allowed = ALLOWED[op]!;
-    if (!allowed.includes(this.state)) {
-      throw new IllegalStateError(`Task ${this.label} cannot ${op} in state ${this.state}; allowed in: ${allowed.join(', ')}`);
-    }
-  }
-
-  transition(to: TaskState): void {
-    if (!TRANSITIONS[this.state].includes(to)) {
-      const from = (Object.keys(TRANSITIONS) as TaskState[]).filter((s) => TRANSITIONS[s].includes(to));
-      throw new IllegalStateError(`Task ${this.label} cannot go from ${this.state} to ${to}; allowed from: ${from.join(', ')}`);
-    }
-    this.state = to;
-  }
 }

@@ -12,6 +12,7 @@ import { formatTaskId, type TopologyRuntime } from '../../processors/task-contra
 import type { ResolvedConfig } from '../config.js';
 import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMetrics } from '../metrics.js';
 import { componentLogger } from '../../internal/logger.js';
+import { sleep } from '../../internal/backoff.js';
 import { TaskExecutor, type TaskProducerFactory } from './task-executor.js';
 import { tpKey } from './task-state.js';
 
@@ -29,7 +30,6 @@ export interface TaskManagerDeps {
 
 const FENCED_RETRY_MS = 100;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /** See the module comment. */
 export class TaskManager {
@@ -206,7 +206,7 @@ export class TaskManager {
       const why = kind === 'fencing' ? 'moved to another instance (its producer was fenced by a newer owner)' : `hit a ${kind === 'retriable' ? 'retriable error' : 'write with an unknown outcome (transaction aborted)'}`;
       log[kind === 'fencing' ? 'warn' : 'info']({ err: error }, `task ${why}; closed dirty, re-acquiring it in ${delay} ms if still assigned`);
       this.#metricsOf(task.id).restarts++;
-      await sleep(delay);
+      await sleep(delay, { unref: true });
       return this.#reacquire(task);
     }
     if (reaction === 'stop' || config.uncaughtExceptionPolicy === 'SHUTDOWN_CLIENT' || this.#closing) {
@@ -223,7 +223,7 @@ export class TaskManager {
     }
     log.warn({ err: error }, `task failed; transaction aborted; restarting it in ${config.taskRestartBackoffMs} ms (uncaughtExceptionPolicy RESTART_TASK)`);
     this.#metricsOf(task.id).restarts++;
-    await sleep(config.taskRestartBackoffMs);
+    await sleep(config.taskRestartBackoffMs, { unref: true });
     return this.#reacquire(task);
   }
 

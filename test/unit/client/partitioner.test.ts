@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeylessPartitioner, choosePartition, murmur2, partitionFor, toPositive } from '../../../src/records/partitioner.js';
+import { murmur2, partitionFor, toPositive } from '../../../src/records/partitioner.js';
 
 const bytes = (s: string) => Buffer.from(s, 'utf8');
 
@@ -37,32 +37,5 @@ describe('partitionFor', () => {
 
   it('rejects a non-positive partition count', () => {
     expect(() => partitionFor(bytes('k'), 0)).toThrow(RangeError);
-  });
-});
-
-describe('KeylessPartitioner (sticky)', () => {
-  it('sticks to one partition per topic, then switches to another one', () => {
-    let r = 0;
-    const random = () => [0.5, 0.0, 0.99][r++ % 3]!;
-    const p = new KeylessPartitioner({ recordsPerSwitch: 3, random });
-    const first = [p.next('t', 4), p.next('t', 4), p.next('t', 4)];
-    expect(new Set(first).size).toBe(1);
-    const fourth = p.next('t', 4);
-    expect(fourth).not.toBe(first[0]);
-    expect(fourth).toBeGreaterThanOrEqual(0);
-    expect(fourth).toBeLessThan(4);
-  });
-
-  it('keeps topics apart and stays in range when the partition count shrinks', () => {
-    const p = new KeylessPartitioner({ random: () => 0.99 });
-    expect(p.next('a', 8)).toBe(7);
-    expect(p.next('a', 2)).toBeLessThan(2);
-    expect(p.next('b', 1)).toBe(0);
-  });
-
-  it('choosePartition uses murmur2 for keys and the sticky choice for null keys', () => {
-    const keyless = new KeylessPartitioner({ random: () => 0 });
-    expect(choosePartition('t', bytes('foobar'), 3, keyless)).toBe(partitionFor(bytes('foobar'), 3));
-    expect(choosePartition('t', null, 3, keyless)).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 /** Group coordinator and group consumer of the embedded cluster. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmbeddedKafkaCluster } from '../../../src/cluster/embedded/embedded-cluster.js';
+import { brokerOf } from '../../../src/cluster/embedded/internal/broker-access.js';
 import { rangeAssign, roundRobinAssign } from '../../../src/cluster/embedded/internal/assignors.js';
 import { KafkaErrorCode } from '../../../src/errors.js';
 import type { FetchedBatch, GroupConsumerHandlers, GroupConsumerPort, TopicPartition } from '../../../src/cluster/port.js';
@@ -222,7 +223,7 @@ describe('delivery', () => {
     await cluster.produce('in', [{ key: null, value: 'p1-0', partition: 1 }]);
     const setup = cluster.consumer({ groupId: 'g' });
     await expect(setup.commitOffsets([{ topic: 'in', partition: 0, offset: 2 }])).rejects.toThrow(/must be running/);
-    cluster.broker.groups.commit('g', [{ topic: 'in', partition: 0, offset: 2 }]);
+    brokerOf(cluster).groups.commit('g', [{ topic: 'in', partition: 0, offset: 2 }]);
     const m = member('g', { autoOffsetReset: 'latest' });
     await m.start();
     await waitFor(() => m.state.values.includes('2'));

@@ -1,6 +1,7 @@
 /** Transaction coordinator of the embedded cluster: fencing, AddPartitions, offsets, EndTxn, timeouts. */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EmbeddedKafkaCluster } from '../../../src/cluster/embedded/embedded-cluster.js';
+import { brokerOf } from '../../../src/cluster/embedded/internal/broker-access.js';
 import { transition } from '../../../src/cluster/embedded/internal/txn-state.js';
 import { IllegalStateError, KafkaErrorCode, KafkaProtocolError, ProducerFencedError } from '../../../src/errors.js';
 
@@ -42,7 +43,7 @@ describe('fencing', () => {
   });
 
   it('fenced producer: EndTxn -> PRODUCER_FENCED, TxnOffsetCommit -> INVALID_PRODUCER_EPOCH, AddPartitions -> PRODUCER_FENCED', () => {
-    const txn = cluster.broker.txn;
+    const txn = brokerOf(cluster).txn;
     const old = txn.initProducerId('tx', 60_000);
     txn.addPartitions('tx', old.producerId, old.epoch, [{ topic: 'out', partition: 0 }]);
     txn.addOffsets('tx', old.producerId, old.epoch, 'g');
@@ -83,12 +84,12 @@ describe('transaction lifecycle', () => {
     await p.produce({ topic: 'out', partition: 1, records: [rec('b'), rec('c')] });
     await p.sendOffsets('g', [{ topic: 'out', partition: 0, offset: 42 }]);
     // open transaction: LSO holds at its first offset
-    expect(cluster.broker.log('out', 1).lastStableOffset).toBe(0);
+    expect(brokerOf(cluster).log('out', 1).lastStableOffset).toBe(0);
     await p.commitTransaction();
     expect(await cluster.endOffsets('out')).toEqual([2, 3]);
-    expect(cluster.broker.log('out', 1).lastStableOffset).toBe(3);
+    expect(brokerOf(cluster).log('out', 1).lastStableOffset).toBe(3);
     expect(await cluster.committedOffsets('g', 'out')).toEqual([42, -1]);
-    const marker = cluster.broker.log('out', 1).entries[1]!.batch;
+    const marker = brokerOf(cluster).log('out', 1).entries[1]!.batch;
     expect(marker.attributes & 0x30).toBe(0x30); // control + transactional
   });
 
@@ -100,8 +101,8 @@ describe('transaction lifecycle', () => {
     await p.sendOffsets('g', [{ topic: 'out', partition: 0, offset: 9 }]);
     await p.abortTransaction();
     expect(await cluster.committedOffsets('g', 'out')).toEqual([-1, -1]);
-    expect(cluster.broker.log('out', 0).aborted).toEqual([{ producerId: expect.any(Number), firstOffset: 0, lastOffset: 1 }]);
-    expect(cluster.broker.log('out', 0).fetch(0, 'read_committed')).toMatchObject({ records: [], nextOffset: 2 });
+    expect(brokerOf(cluster).log('out', 0).aborted).toEqual([{ producerId: expect.any(Number), firstOffset: 0, lastOffset: 1 }]);
+    expect(brokerOf(cluster).log('out', 0).fetch(0, 'read_committed')).toMatchObject({ records: [], nextOffset: 2 });
   });
 
   it('a transactional producer cannot produce outside a transaction; beginTransaction needs a transactional id', async () => {
@@ -113,11 +114,11 @@ describe('transaction lifecycle', () => {
     await expect(idem.beginTransaction()).rejects.toThrow(/transactionalId/);
     // idempotent producers get a producer id too
     await idem.produce({ topic: 'out', partition: 0, records: [rec('x')] });
-    expect(cluster.broker.log('out', 0).entries[0]!.batch.producerId).toBeGreaterThan(0);
+    expect(brokerOf(cluster).log('out', 0).entries[0]!.batch.producerId).toBeGreaterThan(0);
   });
 
   it('EndTxn without an open transaction -> INVALID_TXN_STATE; a retried EndTxn of the same outcome succeeds', () => {
-    const txn = cluster.broker.txn;
+    const txn = brokerOf(cluster).txn;
     const { producerId, epoch } = txn.initProducerId('tx', 60_000);
     expect(() => txn.endTxn('tx', producerId, epoch, true)).toThrow(expect.objectContaining({ kafkaCode: KafkaErrorCode.INVALID_TXN_STATE }));
     txn.addPartitions('tx', producerId, epoch, [{ topic: 'out', partition: 0 }]);
@@ -145,13 +146,13 @@ describe('transaction timeout', () => {
     now += 2;
     cluster.tick();
     expect(cluster.describeTransaction('tx')).toMatchObject({ state: 'CompleteAbort', epoch: 1 });
-    expect(cluster.broker.log('out', 0).lastStableOffset).toBe(2);
+    expect(brokerOf(cluster).log('out', 0).lastStableOffset).toBe(2);
     expect(await cluster.readCommitted('out')).toEqual([]);
     await expect(p.commitTransaction()).rejects.toSatisfy((e: unknown) => e instanceof ProducerFencedError && causeCode(e) === KafkaErrorCode.PRODUCER_FENCED);
   });
 
   it('InitProducerId rejects a timeout above transaction.max.timeout.ms', () => {
-    expect(() => cluster.broker.txn.initProducerId('tx', 900_001)).toThrow(expect.objectContaining({ kafkaCode: KafkaErrorCode.INVALID_TRANSACTION_TIMEOUT }));
+    expect(() => brokerOf(cluster).txn.initProducerId('tx', 900_001)).toThrow(expect.objectContaining({ kafkaCode: KafkaErrorCode.INVALID_TRANSACTION_TIMEOUT }));
   });
 });
 

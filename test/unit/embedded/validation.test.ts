@@ -4,6 +4,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EmbeddedKafkaCluster } from '../../../src/cluster/embedded/embedded-cluster.js';
+import { brokerOf } from '../../../src/cluster/embedded/internal/broker-access.js';
 import { crc32c } from '../../../src/cluster/embedded/internal/crc32c.js';
 import { BatchAttr, CRC_OFFSET, decodeBatch, encodeBatch, type NewBatch } from '../../../src/cluster/embedded/internal/record-batch.js';
 import { KafkaErrorCode, KafkaProtocolError } from '../../../src/errors.js';
@@ -25,7 +26,7 @@ let now = NOW;
 
 function produce(topic: string, bytes: Buffer, partition = 0): KafkaProtocolError | number {
   try {
-    return cluster.broker.produceNow(topic, partition, bytes);
+    return brokerOf(cluster).produceNow(topic, partition, bytes);
   } catch (e) {
     if (e instanceof KafkaProtocolError) return e;
     throw e;
@@ -78,7 +79,7 @@ describe('batch-level rules', () => {
   });
   it('idempotent/transactional batch on a topic with a pre-v2 message format -> UNSUPPORTED_FOR_MESSAGE_FORMAT (43)', async () => {
     await cluster.createTopic('legacy', { config: { 'message.format.version': '0.10.2' } });
-    const { producerId } = cluster.broker.txn.initProducerId(undefined, 1000);
+    const { producerId } = brokerOf(cluster).txn.initProducerId(undefined, 1000);
     const e = rejected('legacy', { producerId, producerEpoch: 0, baseSequence: 0, records: [r('a')] });
     expect(e.kafkaCode).toBe(KafkaErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT);
     expect(e.message).toMatch(/Idempotent records cannot be used with magic version 1/);
@@ -121,14 +122,14 @@ describe('batch-level rules', () => {
   it('idempotent batch without a sequence -> INVALID_RECORD', async () => {
     const p = cluster.producer({});
     await p.connect();
-    const pid = cluster.broker.txn.initProducerId(undefined, 1000).producerId;
+    const pid = brokerOf(cluster).txn.initProducerId(undefined, 1000).producerId;
     const e = rejected('t', { producerId: pid, producerEpoch: 0, baseSequence: -1, records: [r('a')] });
     expect(e.kafkaCode).toBe(KafkaErrorCode.INVALID_RECORD);
     expect(e.message).toMatch(/Invalid sequence number -1/);
   });
   it('a rejected batch writes nothing', () => {
     rejected('compacted', { records: [r('a'), r(null)] });
-    expect(cluster.broker.endOffsets('compacted')).toEqual([0]);
+    expect(brokerOf(cluster).endOffsets('compacted')).toEqual([0]);
   });
 });
 
@@ -163,7 +164,7 @@ describe('record-level rules (record_errors)', () => {
     now = NOW + 7;
     expect(produce('t', encodeBatch({ records: [r('a', 'v', NOW + 10 * 3_600_000), r('b', 'v', 5)] }))).toBe(0);
     expect((await cluster.readCommitted('t')).map((x) => x.timestamp)).toEqual([NOW + 7, NOW + 7]);
-    const stored = cluster.broker.log('t', 0).entries[0]!.bytes;
+    const stored = brokerOf(cluster).log('t', 0).entries[0]!.bytes;
     expect(stored.readUInt32BE(CRC_OFFSET)).toBe(crc32c(stored.subarray(CRC_OFFSET + 4)));
   });
   it('non-incremental inner offsets in a compressed (gzip) batch -> INVALID_RECORD naming the record', () => {
@@ -188,7 +189,7 @@ describe('record-level rules (record_errors)', () => {
 
 describe('producer epoch and sequence rules', () => {
   async function idempotent(): Promise<{ pid: number }> {
-    return { pid: cluster.broker.txn.initProducerId(undefined, 1000).producerId };
+    return { pid: brokerOf(cluster).txn.initProducerId(undefined, 1000).producerId };
   }
   const batch = (pid: number, epoch: number, seq: number, n = 1): NewBatch => ({
     producerId: pid, producerEpoch: epoch, baseSequence: seq, records: Array.from({ length: n }, (_, i) => r(`k${i}`)),
@@ -207,7 +208,7 @@ describe('producer epoch and sequence rules', () => {
     for (let i = 0; i < 6; i++) expect(produce('t', encodeBatch(batch(pid, 0, i)))).toBe(i);
     expect(produce('t', encodeBatch(batch(pid, 0, 3)))).toBe(3);
     expect(produce('t', encodeBatch(batch(pid, 0, 1)))).toBe(1);
-    expect(cluster.broker.endOffsets('t')[0]).toBe(6);
+    expect(brokerOf(cluster).endOffsets('t')[0]).toBe(6);
     // older than the last 5: not recognized, out of sequence
     expect(rejected('t', batch(pid, 0, 0)).kafkaCode).toBe(KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER);
   });
@@ -234,8 +235,8 @@ describe('producer epoch and sequence rules', () => {
     expect(rejected('t', batch(424242, 0, 0)).kafkaCode).toBe(KafkaErrorCode.UNKNOWN_PRODUCER_ID);
   });
   it('transactional batch to a partition not added to the transaction -> INVALID_TXN_STATE (48)', () => {
-    const { producerId, epoch } = cluster.broker.txn.initProducerId('tx', 60_000);
-    cluster.broker.txn.addPartitions('tx', producerId, epoch, [{ topic: 't', partition: 0 }]);
+    const { producerId, epoch } = brokerOf(cluster).txn.initProducerId('tx', 60_000);
+    brokerOf(cluster).txn.addPartitions('tx', producerId, epoch, [{ topic: 't', partition: 0 }]);
     const txn = (p: number): NewBatch => ({ ...batch(producerId, epoch, 0), attributes: BatchAttr.TRANSACTIONAL, records: [r(`p${p}`)] });
     expect(produce('t', encodeBatch(txn(0)), 0)).toBe(0);
     const e = rejected('t', txn(1), 1);

@@ -14,6 +14,7 @@ import { isTransactional, NO_PRODUCER_ID } from './record-batch.js';
 import { TxnCoordinator } from './txn-coordinator.js';
 import { GroupCoordinator } from './group-coordinator.js';
 import { FaultInjector, delay } from './faults.js';
+import { topicPartitionKey } from '../../../records/topic-partition.js';
 
 interface Topic {
   name: string;
@@ -134,7 +135,7 @@ export class Broker {
     if (fault && !fault.afterAppend) throw fault;
     // 2.
     const log = this.log(topic, partition);
-    const tp = `${topic}-${partition}`;
+    const tp = topicPartitionKey({ topic, partition });
     // 3.
     const config = parseTopicConfig(effectiveConfig(this.topic(topic).config));
     const batch = validateProduce(bytes, { tp, config, now: this.now() });

@@ -3,6 +3,7 @@
  * partition and added latency for produce and fetch.
  */
 import { KafkaProtocolError, kafkaErrorName } from '../../../errors.js';
+import { sleep } from '../../../internal/backoff.js';
 
 import type { Latency, ProduceFault, TxnFault } from '../faults.js';
 
@@ -62,5 +63,5 @@ export class FaultInjector {
 
 /** Resolves after `ms` real milliseconds (immediately for 0). */
 export function delay(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
+  return sleep(ms);
 }

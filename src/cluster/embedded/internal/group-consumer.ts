@@ -16,6 +16,7 @@ import type {
   GroupConsumerHandlers, GroupConsumerOptions, GroupConsumerPort, TopicPartition, TopicPartitionOffset,
 } from '../../port.js';
 import type { Broker } from './broker.js';
+import { topicPartitionKey } from '../../../records/topic-partition.js';
 import type { AssignorName } from './assignors.js';
 
 /** Embedded-only consumer options. */
@@ -36,7 +37,7 @@ interface PartitionState {
   emptyAt: number;
 }
 
-const key = (tp: TopicPartition): string => `${tp.topic}:${tp.partition}`;
+const key = topicPartitionKey;
 const REJOIN_CODES = new Set<number>([KafkaErrorCode.UNKNOWN_MEMBER_ID, KafkaErrorCode.ILLEGAL_GENERATION]);
 
 /** A group consumer of the embedded cluster. */

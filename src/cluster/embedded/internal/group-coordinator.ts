@@ -14,6 +14,7 @@ import { KafkaErrorCode } from '../../../errors.js';
 import { brokerError } from './broker-error.js';
 import type { TopicPartition, TopicPartitionOffset } from '../../port.js';
 import { assign, type AssignorName } from './assignors.js';
+import { topicPartitionKey } from '../../../records/topic-partition.js';
 
 /** The coordinator's view of a member's client. */
 export interface MemberHandle {
@@ -50,7 +51,7 @@ export interface GroupCoordinatorDeps {
   partitionsOf(topic: string): number;
 }
 
-const key = (tp: TopicPartition): string => `${tp.topic}:${tp.partition}`;
+const key = topicPartitionKey;
 const err = brokerError;
 
 /** Every group of the cluster. */

@@ -9,12 +9,24 @@ import type { ProduceAck, ProduceBatch, RawProducerOptions, RawProducerPort, Top
 import { BatchAttr, encodeBatch, type RecordHeader } from './record-batch.js';
 import type { Broker } from './broker.js';
 import { incrementSequence } from './producer-state.js';
+import { topicPartitionKey } from '../../../records/topic-partition.js';
+import { StateMachine, type GuardTable, type TransitionTable } from '../../../internal/state-machine.js';
 
 /** Client-side producer states. */
 type ProducerState = 'UNINITIALIZED' | 'READY' | 'IN_TRANSACTION' | 'ENDING' | 'FATAL' | 'CLOSED';
 
+/** Client-side transitions (any live state may turn FATAL; every state may close). */
+const TRANSITIONS: TransitionTable<ProducerState> = {
+  UNINITIALIZED: ['READY', 'FATAL', 'CLOSED'],
+  READY: ['IN_TRANSACTION', 'FATAL', 'CLOSED'],
+  IN_TRANSACTION: ['ENDING', 'FATAL', 'CLOSED'],
+  ENDING: ['READY', 'FATAL', 'CLOSED'],
+  FATAL: ['CLOSED'],
+  CLOSED: [],
+};
+
 /** Which methods each state allows. */
-const ALLOWED: Record<string, readonly ProducerState[]> = {
+const ALLOWED: GuardTable<ProducerState> = {
   connect: ['UNINITIALIZED'],
   beginTransaction: ['READY'],
   produce: ['READY', 'IN_TRANSACTION'],
@@ -30,7 +42,10 @@ export function toRecordHeaders(headers: WireRecord['headers'] | undefined): Rec
 /** An idempotent (optionally transactional) producer of the embedded cluster. */
 export class EmbeddedRawProducer implements RawProducerPort {
   readonly transactionalId: string | undefined;
-  private state: ProducerState = 'UNINITIALIZED';
+  private readonly sm = new StateMachine<ProducerState>('EmbeddedRawProducer', TRANSITIONS, 'UNINITIALIZED', {
+    guards: ALLOWED,
+    messages: { wrongState: (d) => `${d.method}() is not allowed in producer state ${d.state}; allowed in: ${d.allowed.join(', ')}` },
+  });
   private fatalError: Error | undefined;
   private producerId = -1;
   private epoch = -1;
@@ -43,10 +58,13 @@ export class EmbeddedRawProducer implements RawProducerPort {
     this.transactionalId = options.transactionalId;
   }
 
+  private get state(): ProducerState {
+    return this.sm.state;
+  }
+
   private guard(method: keyof typeof ALLOWED): void {
     if (this.state === 'FATAL') throw this.fatalError ?? new ProducerFencedError('The producer was fenced; close it and create a new one');
-    if (!ALLOWED[method]!.includes(this.state))
-      throw new IllegalStateError(`${method}() is not allowed in producer state ${this.state}; allowed in: ${ALLOWED[method]!.join(', ')}`);
+    this.sm.guard(method);
   }
 
   /**
@@ -60,7 +78,7 @@ export class EmbeddedRawProducer implements RawProducerPort {
       fatal = true;
     }
     if (fatal) {
-      this.state = 'FATAL';
+      this.sm.tryTransition('FATAL'); // not after close (a late send of a closed producer)
       this.fatalError = e as Error;
     }
     throw e;
@@ -71,7 +89,7 @@ export class EmbeddedRawProducer implements RawProducerPort {
     const { producerId, epoch } = this.broker.txn.initProducerId(this.transactionalId, this.options.transactionTimeoutMs ?? 60_000);
     this.producerId = producerId;
     this.epoch = epoch;
-    this.state = 'READY';
+    this.sm.transition('READY');
   }
 
   async beginTransaction(): Promise<void> {
@@ -79,7 +97,7 @@ export class EmbeddedRawProducer implements RawProducerPort {
     this.guard('beginTransaction');
     this.txnPartitions.clear();
     this.txnGroups = new Set();
-    this.state = 'IN_TRANSACTION';
+    this.sm.transition('IN_TRANSACTION');
   }
 
   /**
@@ -94,7 +112,7 @@ export class EmbeddedRawProducer implements RawProducerPort {
     if (this.transactionalId !== undefined && this.state !== 'IN_TRANSACTION')
       return Promise.reject(new IllegalStateError('produce() of a transactional producer needs an open transaction (beginTransaction first); allowed in: IN_TRANSACTION'));
     // 2.
-    const key = `${batch.topic}:${batch.partition}`;
+    const key = topicPartitionKey(batch);
     const run = (this.chains.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => this.send(key, batch));
     this.chains.set(key, run);
     return run;
@@ -153,12 +171,12 @@ export class EmbeddedRawProducer implements RawProducerPort {
   /** EndTxn: waits for in-flight produces; skipped (like Java) when nothing was added to the transaction. */
   private async endTransaction(commit: boolean): Promise<void> {
     this.guard('endTransaction');
-    this.state = 'ENDING';
+    this.sm.transition('ENDING');
     await Promise.allSettled([...this.chains.values()]);
     if (this.state !== 'ENDING') throw this.fatalError;
     try {
       if (this.txnPartitions.size > 0 || this.txnGroups.size > 0) this.broker.txn.endTxn(this.transactionalId!, this.producerId, this.epoch, commit);
-      this.state = 'READY';
+      this.sm.transition('READY');
     } catch (e) {
       this.failed(e, true);
     }
@@ -166,6 +184,6 @@ export class EmbeddedRawProducer implements RawProducerPort {
 
   async close(): Promise<void> {
     await Promise.allSettled([...this.chains.values()]);
-    this.state = 'CLOSED';
+    this.sm.tryTransition('CLOSED'); // idempotent
   }
 }

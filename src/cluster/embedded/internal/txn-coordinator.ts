@@ -8,6 +8,7 @@ import { KafkaErrorCode } from '../../../errors.js';
 import { brokerError } from './broker-error.js';
 import type { TopicPartitionOffset } from '../../port.js';
 import { transition, type TxnState } from './txn-state.js';
+import { parseTopicPartitionKey, topicPartitionKey } from '../../../records/topic-partition.js';
 
 /** Metadata of one transactional id. */
 export interface TxnMetadata {
@@ -16,7 +17,7 @@ export interface TxnMetadata {
   epoch: number;
   state: TxnState;
   timeoutMs: number;
-  /** `topic:partition` keys. */
+  /** `<topic>-<partition>` keys (records/topic-partition.ts). */
   partitions: Set<string>;
   /** Offsets sent with TxnOffsetCommit, per group, committed on EndTxn(commit). */
   pendingOffsets: Map<string, Map<string, TopicPartitionOffset>>;
@@ -39,7 +40,6 @@ export type TxnApi = 'AddPartitionsToTxn' | 'AddOffsetsToTxn' | 'TxnOffsetCommit
 /** Max epoch before a new producer id is allocated (Kafka: Short.MAX_VALUE - 1). */
 const MAX_EPOCH = 32766;
 
-const tpKey = (topic: string, partition: number): string => `${topic}:${partition}`;
 const err = brokerError;
 
 /** The coordinator of every transactional id of the cluster. */
@@ -138,7 +138,7 @@ export class TxnCoordinator {
     this.fault('AddPartitionsToTxn', transactionalId);
     const meta = this.checkProducer(transactionalId, producerId, epoch);
     this.begin(meta);
-    for (const p of partitions) meta.partitions.add(tpKey(p.topic, p.partition));
+    for (const p of partitions) meta.partitions.add(topicPartitionKey(p));
   }
 
   /** AddOffsetsToTxn. */
@@ -157,7 +157,7 @@ export class TxnCoordinator {
       throw err(KafkaErrorCode.INVALID_TXN_STATE, `Group ${groupId} was not added to transaction ${transactionalId} (AddOffsetsToTxn first)`);
     let pending = meta.pendingOffsets.get(groupId);
     if (!pending) meta.pendingOffsets.set(groupId, (pending = new Map()));
-    for (const o of offsets) pending.set(tpKey(o.topic, o.partition), o);
+    for (const o of offsets) pending.set(topicPartitionKey(o), o);
   }
 
   /**
@@ -185,8 +185,8 @@ export class TxnCoordinator {
     transition(meta, commit ? 'PrepareCommit' : 'PrepareAbort');
     // 4.
     for (const key of meta.partitions) {
-      const at = key.lastIndexOf(':');
-      this.deps.writeMarker(key.slice(0, at), Number(key.slice(at + 1)), meta.producerId, meta.epoch, commit);
+      const { topic, partition } = parseTopicPartitionKey(key);
+      this.deps.writeMarker(topic, partition, meta.producerId, meta.epoch, commit);
     }
     // 5.
     if (commit) for (const [groupId, offsets] of meta.pendingOffsets) this.deps.commitOffsets(groupId, [...offsets.values()]);
@@ -238,7 +238,7 @@ export class TxnCoordinator {
     if (!meta) throw err(KafkaErrorCode.INVALID_PRODUCER_ID_MAPPING, `Transactional producer id ${producerId} is not mapped to any transactional id`);
     if (epoch < meta.epoch)
       throw err(KafkaErrorCode.INVALID_PRODUCER_EPOCH, `Epoch of producer ${producerId} is ${epoch}, which is smaller than the current epoch ${meta.epoch}`);
-    if (meta.state !== 'Ongoing' || !meta.partitions.has(tpKey(topic, partition)))
+    if (meta.state !== 'Ongoing' || !meta.partitions.has(topicPartitionKey({ topic, partition })))
       throw err(KafkaErrorCode.INVALID_TXN_STATE, `Partition ${topic}-${partition} was not added to the transaction of producer ${producerId} (AddPartitionsToTxn first)`);
   }
 }

@@ -1,14 +1,16 @@
 /**
  * Transaction states of the coordinator (Kafka's `TransactionState`) as a
- * transition table with a guarded transition function.
+ * transition table with a guarded transition function (the shared
+ * state-machine helper's `checkTransition`; the state lives on the
+ * coordinator's metadata record, which `describeTransaction` hands out).
  */
-import { IllegalStateError } from '../../../errors.js';
+import { checkTransition, type TransitionTable } from '../../../internal/state-machine.js';
 
 /** States of a transactional id. */
 export type TxnState = 'Empty' | 'Ongoing' | 'PrepareCommit' | 'PrepareAbort' | 'CompleteCommit' | 'CompleteAbort' | 'PrepareEpochFence';
 
 /** Allowed transitions: from -> to. */
-export const TXN_TRANSITIONS: Readonly<Record<TxnState, readonly TxnState[]>> = {
+export const TXN_TRANSITIONS: TransitionTable<TxnState> = {
   Empty: ['Empty', 'Ongoing'],
   Ongoing: ['PrepareCommit', 'PrepareAbort', 'PrepareEpochFence'],
   PrepareCommit: ['CompleteCommit'],
@@ -24,13 +26,10 @@ export interface HasTxnState {
   state: TxnState;
 }
 
-/** Moves `meta` to `to`, or throws an {@link IllegalStateError} naming the states that allow it. */
+/** Moves `meta` to `to`, or throws an `IllegalStateError` naming the states that allow it. */
 export function transition(meta: HasTxnState, to: TxnState): void {
-  if (!TXN_TRANSITIONS[meta.state].includes(to)) {
-    const allowed = (Object.keys(TXN_TRANSITIONS) as TxnState[]).filter((s) => TXN_TRANSITIONS[s].includes(to));
-    throw new IllegalStateError(
-      `Transaction ${meta.transactionalId} cannot move from ${meta.state} to ${to}; only from: ${allowed.join(', ')}`,
-    );
-  }
+  checkTransition(`Transaction ${meta.transactionalId}`, TXN_TRANSITIONS, meta.state, to, {
+    illegalTransition: (d) => `${d.what} cannot move from ${d.from} to ${d.to}; only from: ${d.allowedFrom.join(', ')}`,
+  });
   meta.state = to;
 }

@@ -12,6 +12,7 @@ import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 import { KafkaErrorCode, KafkaProtocolError } from '../../../errors.js';
 import type { AdminPort, NewTopic, TopicDescription } from '../../port.js';
 import { mapKafkaJsError } from './error-mapping.js';
+import { pollUntil, retryWhile } from '../../../internal/retry.js';
 
 const { ConfigResourceTypes } = kafkajs;
 
@@ -27,16 +28,11 @@ export function unknownTopic(name: string): KafkaProtocolError {
 }
 
 /** Retries a coordinator call on the retriable coordinator errors kafkajs' admin does not retry (up to ~10 s). */
-async function retryCoordinator<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn();
-    } catch (error) {
-      const retriable = error instanceof KafkaProtocolError && error.retriable;
-      if (!retriable || attempt >= 20) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 500)));
-    }
-  }
+function retryCoordinator<T>(fn: () => Promise<T>): Promise<T> {
+  return retryWhile(fn, {
+    retryIf: (error, attempt) => error instanceof KafkaProtocolError && error.retriable && attempt < 20,
+    delayMs: (attempt) => Math.min(50 * 2 ** attempt, 500),
+  });
 }
 
 /** Admin port backed by one lazily connected kafkajs admin client. */
@@ -106,26 +102,22 @@ export class KafkaJsAdmin implements AdminPort {
     if (!created) {
       throw new KafkaProtocolError(KafkaErrorCode.TOPIC_ALREADY_EXISTS, `TOPIC_ALREADY_EXISTS (36): topic '${name}' already exists`);
     }
-    for (const deadline = Date.now() + 15_000; ; ) {
-      const ready = await this.call(`metadata of '${name}'`, (a) => a.fetchTopicMetadata({ topics: [name] })).then(
-        (m) => m.topics[0]?.partitions.length === partitions && m.topics[0].partitions.every((p) => p.leader >= 0),
-        () => false,
-      );
-      if (ready) return;
-      if (Date.now() > deadline) throw unknownTopic(name);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const ready = await pollUntil(
+      () =>
+        this.call(`metadata of '${name}'`, (a) => a.fetchTopicMetadata({ topics: [name] })).then(
+          (m) => m.topics[0]?.partitions.length === partitions && m.topics[0].partitions.every((p) => p.leader >= 0),
+          () => false,
+        ),
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
+    if (!ready) throw unknownTopic(name);
   }
 
   /** Deletes a topic and waits (up to 10 s) until metadata no longer lists it, so it can be created again at once. */
   async deleteTopic(name: string): Promise<void> {
     await this.requireTopic(name);
     await this.call(`delete topic '${name}'`, (a) => a.deleteTopics({ topics: [name] }));
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
-      const topics = await this.call('list topics', (a) => a.listTopics());
-      if (!topics.includes(name)) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await pollUntil(async () => !(await this.call('list topics', (a) => a.listTopics())).includes(name), { timeoutMs: 10_000, intervalMs: 100 });
   }
 
   /** User topics; internal ones (`__consumer_offsets`, `__transaction_state`, ...) are left out, as Java's listTopics does. */
@@ -179,11 +171,13 @@ export class KafkaJsAdmin implements AdminPort {
     );
     // 3. Under KRaft the broker applies the change from its metadata log a little later: wait
     //    (up to 10 s) until DescribeConfigs shows it, so a describe right after reads the write.
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
-      const current = new Map((await this.configEntries(name)).map((e) => [e.configName, e.configValue]));
-      if (Object.entries(config).every(([key, value]) => current.get(key) === value)) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await pollUntil(
+      async () => {
+        const current = new Map((await this.configEntries(name)).map((e) => [e.configName, e.configValue]));
+        return Object.entries(config).every(([key, value]) => current.get(key) === value);
+      },
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
   }
 
   async endOffsets(topic: string): Promise<number[]> {

@@ -3,11 +3,10 @@
  * assignments and per-partition keys. Kept free of kafkajs for unit tests.
  */
 import type { TopicPartition } from '../../port.js';
+import { topicPartitionKey } from '../../../records/topic-partition.js';
 
-/** A map key for a topic-partition. */
-export function tpKey(tp: TopicPartition): string {
-  return `${tp.topic}\u0000${tp.partition}`;
-}
+/** A map key for a topic-partition (the shared `<topic>-<partition>` key). */
+export const tpKey = topicPartitionKey;
 
 /** kafkajs' `memberAssignment` (GROUP_JOIN payload) as a sorted list of topic-partitions. */
 export function fromMemberAssignment(memberAssignment: Record<string, number[]>): TopicPartition[] {

@@ -7,6 +7,7 @@
 import type { Admin, Kafka } from 'kafkajs';
 import type { TopicPartition, TopicPartitionOffset } from '../../port.js';
 import { mapKafkaJsError } from './error-mapping.js';
+import { topicPartitionKey } from '../../../records/topic-partition.js';
 
 /** Committed-offset reader of one group. */
 export class CommittedOffsetsReader {
@@ -30,10 +31,10 @@ export class CommittedOffsetsReader {
       const answer = await this.admin.fetchOffsets({ groupId: this.groupId, topics });
       const offsets = new Map<string, number>();
       for (const t of answer) {
-        for (const p of t.partitions) offsets.set(`${t.topic}\u0000${p.partition}`, Number(p.offset));
+        for (const p of t.partitions) offsets.set(topicPartitionKey({ topic: t.topic, partition: p.partition }), Number(p.offset));
       }
       return partitions.map((tp) => {
-        const offset = offsets.get(`${tp.topic}\u0000${tp.partition}`);
+        const offset = offsets.get(topicPartitionKey(tp));
         return { topic: tp.topic, partition: tp.partition, offset: offset === undefined || offset < 0 ? -1 : offset };
       });
     } catch (error) {

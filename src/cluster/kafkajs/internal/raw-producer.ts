@@ -28,6 +28,7 @@ import { IllegalStateError, KafkaProtocolError, KafkaErrorCode, ProducerFencedEr
 import type { Logger } from '../../../internal/logger.js';
 import type { ProduceAck, ProduceBatch, RawProducerOptions, RawProducerPort, TopicPartitionOffset, WireRecord } from '../../port.js';
 import { isProducerFencing, mapProducerError } from './error-mapping.js';
+import { topicPartitionKey } from '../../../records/topic-partition.js';
 
 /** kafkajs retry settings of the raw producer (see the module comment). */
 export const PRODUCER_RETRY = { retries: 5, initialRetryTime: 100, maxRetryTime: 1000 } as const;
@@ -100,7 +101,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
     if (!sender) throw new IllegalStateError(`${where}: a transactional producer needs beginTransaction() first`);
     if (records.length === 0) throw new IllegalStateError(`${where}: a batch needs at least one record`);
     // 1. Refuse new records after an unknown outcome (see the module comment).
-    const key = `${topic}\u0000${partition}`;
+    const key = topicPartitionKey({ topic, partition });
     const fingerprint = fingerprintOf(records);
     const pending = this.uncertain.get(key);
     if (pending !== undefined && pending !== fingerprint) {

@@ -31,6 +31,15 @@ export interface TopicDescription {
   config: Record<string, string>;
 }
 
+/** What the admin port tells about a consumer group (DescribeGroups). */
+export interface GroupDescription {
+  groupId: string;
+  /** Kafka's group state: `Empty`, `Stable`, `PreparingRebalance`, `CompletingRebalance` or `Dead`. */
+  state: string;
+  /** The current members and the partitions each was assigned. */
+  members: Array<{ memberId: string; clientId: string; assignment: TopicPartition[] }>;
+}
+
 /** Admin operations. Unknown topics reject with UNKNOWN_TOPIC_OR_PARTITION. */
 export interface AdminPort {
   createTopic(name: string, options?: NewTopic): Promise<void>;
@@ -43,6 +52,8 @@ export interface AdminPort {
   endOffsets(topic: string): Promise<number[]>;
   /** Committed offset of a group per partition, index = partition, -1 if none. */
   committedOffsets(groupId: string, topic: string): Promise<number[]>;
+  /** Members of a group and their assignments (both built-in adapters implement it). */
+  describeGroup?(groupId: string): Promise<GroupDescription>;
   close(): Promise<void>;
 }
 

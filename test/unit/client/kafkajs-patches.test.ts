@@ -54,7 +54,7 @@ describe('kafkajs patches: contained in sluice’s private copy', () => {
   it('refuses internals of another shape (a changed arity, a missing function), naming each, and patches nothing', () => {
     const copy = privatePackage('kafkajs', import.meta.url);
     const produce = copy.load<ProduceDefinitions & { protocol: unknown }>('src/protocol/requests/produce/index.js');
-    produce.protocol = (a: unknown, b: unknown) => [a, b];
+    (produce as { protocol: unknown }).protocol = (a: unknown, b: unknown) => [a, b];
     const errors = copy.load<Record<string, unknown>>('src/errors.js');
     delete errors.KafkaJSProtocolError;
     expect(() => patchKafkaJs(copy)).toThrow(

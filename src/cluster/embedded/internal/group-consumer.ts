@@ -69,7 +69,10 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     this.topics = [...new Set([...this.topics, ...topics])];
   }
 
-  /** Joins the group and starts the fetch loop; resolves once the first assignment was applied. */
+  /**
+   * Joins the group and starts the fetch loop; resolves once the first assignment was applied, rejects
+   * when close() was called meanwhile (the member then left the group), as the kafkajs adapter.
+   */
   async run(handlers: GroupConsumerHandlers): Promise<void> {
     if (this.running || this.closed) throw new IllegalStateError('run() may be called once, before close(); the consumer is ' + (this.closed ? 'closed' : 'running'));
     if (this.topics.length === 0) throw new IllegalStateError('run() needs subscribe(topics) first');
@@ -79,6 +82,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     const done = this.join();
     this.loopDone = this.loop();
     await done;
+    if (this.closed) throw new IllegalStateError(`run(): consumer '${this.options.groupId}' was closed while joining the group`);
   }
 
   private join(): Promise<void> {

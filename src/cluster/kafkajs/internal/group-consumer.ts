@@ -24,6 +24,9 @@
  *   no OffsetFetch `require_stable`; one slow partition delays the next fetch of
  *   every partition led by the same broker (kafkajs fetches, then waits for all
  *   batches of that fetch); the generation id is captured from JoinGroup answers.
+ *
+ * Start, crash, restart and close: `consumer-lifecycle.ts` (a consumer closed
+ * while joining never rejoins).
  */
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import { IllegalStateError, StreamsError } from '../../../errors.js';
@@ -40,6 +43,7 @@ import { mapKafkaJsError } from './error-mapping.js';
 import { forgetMember, generationOf } from './join-generation.js';
 import { PartitionSerializer, startHeartbeats, toConsumedRecord } from './batch-delivery.js';
 import { CommittedOffsetsReader } from './committed-offsets.js';
+import { ConsumerLifecycle, isRestartable } from './consumer-lifecycle.js';
 
 /** How many partitions' batches kafkajs hands out concurrently. */
 export const CONCURRENT_PARTITIONS = 8;
@@ -71,6 +75,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   private readonly paused = new Map<string, TopicPartition>();
   /** Per-partition chain of eachBatch calls. */
   private readonly serializer = new PartitionSerializer();
+  private readonly lifecycle: ConsumerLifecycle;
 
   constructor(kafka: Kafka, options: GroupConsumerOptions, logger: Logger) {
     this.options = options;
@@ -87,7 +92,10 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
       allowAutoTopicCreation: false,
       // Bounds how long close() waits for an idle fetch.
       maxWaitTimeInMs: 500,
+      // The adapter restarts after a crash itself, never once closed (consumer-lifecycle.ts).
+      retry: { restartOnFailure: async () => false },
     });
+    this.lifecycle = new ConsumerLifecycle(logger);
     this.offsets = new CommittedOffsetsReader(kafka, options.groupId);
   }
 
@@ -100,32 +108,56 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   }
 
   async subscribe(topics: string[]): Promise<void> {
+    if (this.closing) throw new IllegalStateError('subscribe(): the consumer is closed');
     if (this.running) throw new IllegalStateError('subscribe() must be called before run()');
-    await this.connect();
-    try {
-      await this.consumer.subscribe({ topics, fromBeginning: (this.options.autoOffsetReset ?? 'earliest') === 'earliest' });
-    } catch (error) {
-      throw mapKafkaJsError(error, `subscribe to ${topics.join(', ')}`);
-    }
+    await this.lifecycle.track(
+      (async () => {
+        await this.connect();
+        try {
+          await this.consumer.subscribe({ topics, fromBeginning: (this.options.autoOffsetReset ?? 'earliest') === 'earliest' });
+        } catch (error) {
+          throw mapKafkaJsError(error, `subscribe to ${topics.join(', ')}`);
+        }
+      })(),
+    );
   }
 
-  /** 1. listen to GROUP_JOIN and CRASH; 2. start kafkajs (resolves after the first join+sync). */
+  /**
+   * 1. listen to GROUP_JOIN, END_BATCH_PROCESS and CRASH; 2. start kafkajs (resolves after the first
+   * join+sync); 3. rejects when close() was called meanwhile (the consumer then left the group).
+   */
   async run(handlers: GroupConsumerHandlers): Promise<void> {
     if (this.closing) throw new IllegalStateError('run(): the consumer is closed');
     if (this.running) throw new IllegalStateError('run(): the consumer is already running');
     this.handlers = handlers;
     this.running = true;
-    await this.connect();
+    // 1.
     this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {
       this.onJoin(event.payload.memberId, event.payload.memberAssignment as Record<string, number[]>);
     });
     this.consumer.on(this.consumer.events.END_BATCH_PROCESS, (event) => this.onFilteredBatch(event.payload));
     this.consumer.on(this.consumer.events.CRASH, (event) => {
       const error = mapKafkaJsError(event.payload.error, `consumer '${this.options.groupId}'`);
-      this.logger.warn({ err: error, restart: event.payload.restart }, 'consumer crashed');
-      if (!event.payload.restart && !this.closing) handlers.onError?.(error);
+      if (this.closing) return this.logger.debug({ err: error }, 'consumer stopped while closing');
+      if (isRestartable(event.payload.error)) return this.lifecycle.scheduleRestart(error, () => this.startKafka());
+      this.logger.warn({ err: error }, 'consumer crashed');
+      handlers.onError?.(error);
     });
+    // 2.
     try {
+      await this.lifecycle.track(this.startKafka());
+    } catch (error) {
+      this.running = false;
+      throw error;
+    }
+    // 3.
+    if (this.closing) throw new IllegalStateError(`run(): consumer '${this.options.groupId}' was closed while joining the group`);
+  }
+
+  /** Starts kafkajs' consumer (first run, or a restart after a crash it stopped on). */
+  private async startKafka(): Promise<void> {
+    try {
+      await this.connect();
       await this.consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: true,
@@ -133,7 +165,6 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
         eachBatch: (payload) => this.onBatch(payload),
       });
     } catch (error) {
-      this.running = false;
       throw mapKafkaJsError(error, `consumer '${this.options.groupId}' run`);
     }
   }
@@ -308,9 +339,15 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     }
   }
 
-  /** Stops fetching, waits for running batches, leaves the group, disconnects. Idempotent. */
+  /**
+   * Idempotent. 1. no restart from now on, wait for a join in flight (consumer-lifecycle.ts);
+   * 2. stop fetching, wait for running batches, leave the group, disconnect.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      // 1.
+      await this.lifecycle.close();
+      // 2.
       try {
         await this.consumer.disconnect();
       } catch (error) {

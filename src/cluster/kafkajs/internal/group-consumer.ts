@@ -44,6 +44,7 @@ import { forgetMember, generationOf } from './join-generation.js';
 import { PartitionSerializer, startHeartbeats, toConsumedRecord } from './batch-delivery.js';
 import { CommittedOffsetsReader } from './committed-offsets.js';
 import { ConsumerLifecycle, isRestartable } from './consumer-lifecycle.js';
+import { SourceTopicWatch } from './source-topics.js';
 
 /** How many partitions' batches kafkajs hands out concurrently. */
 export const CONCURRENT_PARTITIONS = 8;
@@ -76,6 +77,8 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   /** Per-partition chain of eachBatch calls. */
   private readonly serializer = new PartitionSerializer();
   private readonly lifecycle: ConsumerLifecycle;
+  private readonly sourceTopics: SourceTopicWatch;
+  private topics: string[] = [];
 
   constructor(kafka: Kafka, options: GroupConsumerOptions, logger: Logger) {
     this.options = options;
@@ -97,6 +100,11 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     });
     this.lifecycle = new ConsumerLifecycle(logger);
     this.offsets = new CommittedOffsetsReader(kafka, options.groupId);
+    this.sourceTopics = new SourceTopicWatch({
+      missingTopics: (topics) => this.offsets.missingTopics(topics),
+      report: (error) => void (this.closing || this.handlers?.onError?.(error)),
+      logger,
+    });
   }
 
   private connect(): Promise<void> {
@@ -115,6 +123,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
         await this.connect();
         try {
           await this.consumer.subscribe({ topics, fromBeginning: (this.options.autoOffsetReset ?? 'earliest') === 'earliest' });
+          this.topics = [...new Set([...this.topics, ...topics])];
         } catch (error) {
           throw mapKafkaJsError(error, `subscribe to ${topics.join(', ')}`);
         }
@@ -139,7 +148,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     this.consumer.on(this.consumer.events.CRASH, (event) => {
       const error = mapKafkaJsError(event.payload.error, `consumer '${this.options.groupId}'`);
       if (this.closing) return this.logger.debug({ err: error }, 'consumer stopped while closing');
-      if (isRestartable(event.payload.error)) return this.lifecycle.scheduleRestart(error, () => this.startKafka());
+      if (isRestartable(event.payload.error)) return void this.restartAfterCrash(error);
       this.logger.warn({ err: error }, 'consumer crashed');
       handlers.onError?.(error);
     });
@@ -152,6 +161,12 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     }
     // 3.
     if (this.closing) throw new IllegalStateError(`run(): consumer '${this.options.groupId}' was closed while joining the group`);
+  }
+
+  /** After a retriable crash: restart, unless a source topic was deleted (then reported through onError). */
+  private async restartAfterCrash(error: Error): Promise<void> {
+    if (SourceTopicWatch.isUnknownTopic(error) && (await this.sourceTopics.deleted(this.topics))) return;
+    this.lifecycle.scheduleRestart(error, () => this.startKafka());
   }
 
   /** Starts kafkajs' consumer (first run, or a restart after a crash it stopped on). */
@@ -232,6 +247,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
       if ((await this.gates.get(key)) === false) return;
       if (!isRunning() || this.closing || !this.assignedKeys.has(key) || isStale()) return;
       const position = this.positions.get(key);
+      if (this.sourceTopics.replaced(batch.topic, batch.partition, Number(batch.highWatermark), position)) return;
       const seeks = this.seekCounts.get(key) ?? 0;
       const records = batch.messages
         .filter((m) => position === undefined || Number(m.offset) >= position)

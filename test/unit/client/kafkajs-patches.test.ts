@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { patchKafkaJs, sluiceKafkaJs, VERIFIED_KAFKAJS_VERSION } from '../../../src/cluster/kafkajs/internal/patches.js';
@@ -24,6 +26,12 @@ describe('kafkajs patches: contained in sluice’s private copy', () => {
     expect(sharedProduce.protocol).toBe(before.protocol);
     expect(sharedFetch.protocol).toBe(before.fetch);
     expect(Object.getOwnPropertySymbols(sharedProduce)).toEqual([]);
+  });
+
+  it('a plain Node ESM program importing kafkajs before and after making sluice clients gets the unpatched module', () => {
+    const script = fileURLToPath(new URL('./fixtures/esm-user.mts', import.meta.url));
+    const out = execFileSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual({ sameModule: true, sharedVersions: ['0', '1', '2', '3', '4', '5', '6', '7'], symbols: 0 });
   });
 
   it('the private copy is self-contained: lazily required modules and error classes come from the copy too', () => {

@@ -11,6 +11,22 @@
 
 export type { Headers, TopicPartition, TopicPartitionOffset, WireRecord, ConsumedRecord } from '../records/types.js';
 import type { TopicPartition, TopicPartitionOffset, WireRecord, ConsumedRecord } from '../records/types.js';
+import { StreamsError } from '../errors.js';
+
+/** Code of the error a group consumer reports through `onError` when a subscribed topic disappears (Kafka Streams' `MissingSourceTopicException`). */
+export const MISSING_SOURCE_TOPIC = 'MISSING_SOURCE_TOPIC';
+
+/**
+ * The error both adapters report through {@link GroupConsumerHandlers.onError} when a subscribed
+ * (source) topic was deleted, or deleted and re-created, while the consumer ran: fatal, names the topic.
+ */
+export function missingSourceTopicError(topic: string, what: string): StreamsError {
+  return new StreamsError(
+    `Source topic '${topic}' ${what} while the application was running; its records can no longer be processed in order. ` +
+      `Re-create the topic (or restore its data) and restart the application.`,
+    { code: MISSING_SOURCE_TOPIC, kind: 'fatal' },
+  );
+}
 
 /** Topic creation options. */
 export interface NewTopic {
@@ -31,6 +47,15 @@ export interface TopicDescription {
   config: Record<string, string>;
 }
 
+/** What the admin port tells about a consumer group (DescribeGroups). */
+export interface GroupDescription {
+  groupId: string;
+  /** Kafka's group state: `Empty`, `Stable`, `PreparingRebalance`, `CompletingRebalance` or `Dead`. */
+  state: string;
+  /** The current members and the partitions each was assigned. */
+  members: Array<{ memberId: string; clientId: string; assignment: TopicPartition[] }>;
+}
+
 /** Admin operations. Unknown topics reject with UNKNOWN_TOPIC_OR_PARTITION. */
 export interface AdminPort {
   createTopic(name: string, options?: NewTopic): Promise<void>;
@@ -43,6 +68,8 @@ export interface AdminPort {
   endOffsets(topic: string): Promise<number[]>;
   /** Committed offset of a group per partition, index = partition, -1 if none. */
   committedOffsets(groupId: string, topic: string): Promise<number[]>;
+  /** Members of a group and their assignments (both built-in adapters implement it). */
+  describeGroup?(groupId: string): Promise<GroupDescription>;
   close(): Promise<void>;
 }
 
@@ -145,7 +172,10 @@ export interface GroupConsumerHandlers {
    * delivered.
    */
   eachBatch(batch: FetchedBatch): Promise<void>;
-  /** The consumer crashed (unrecoverable error); it stopped. */
+  /**
+   * The consumer crashed (unrecoverable error); it stopped or is about to. A subscribed topic deleted
+   * (or deleted and re-created) while running is reported here as {@link missingSourceTopicError}.
+   */
   onError?(error: Error): void;
 }
 

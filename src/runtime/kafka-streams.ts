@@ -97,7 +97,8 @@ export class KafkaStreams {
    * 3. join the group `applicationId` (read_committed, no auto-commit) and subscribe;
    * 4. wait for the first assignment: every assigned task initialised (producer fenced-in, offsets re-read, seeks done);
    * 5. state RUNNING; start the commit/punctuation timer.
-   * A failure moves the app to ERROR and rejects.
+   * A failure moves the app to ERROR and rejects. A {@link close} meanwhile (at any step) wins: once the
+   * shutdown is done (the group left), start() rejects with an `IllegalStateError` "closed while starting".
    */
   async start(): Promise<void> {
     this.#sm.require('start', ['CREATED']);
@@ -147,6 +148,8 @@ export class KafkaStreams {
         onFatal: (error) => this.#onTaskFatal(error),
       });
       const first = new Promise<void>((resolve, reject) => (this.#firstAssignment = { resolve, reject }));
+      // A close() or failure may reject it before step 4 awaits it: never an unhandled rejection.
+      first.catch(() => undefined);
       await consumer.subscribe(this.#topology.sourceTopics());
       await consumer.run({
         onAssignment: (change) => this.#onAssignment(change),
@@ -164,9 +167,11 @@ export class KafkaStreams {
       this.#timer = setInterval(() => this.#manager?.tick(Date.now()), every);
       this.#log.info({ tasks: this.#manager.taskIds }, 'started');
     } catch (error) {
-      const err = error instanceof Error ? error : new Error(String(error));
-      await this.#fail(err);
-      throw err;
+      const cause = error instanceof Error ? error : new Error(String(error));
+      const closedWhileStarting = this.#shutdown !== undefined && this.#error === undefined;
+      await this.#fail(cause);
+      if (!closedWhileStarting) throw cause;
+      throw new IllegalStateError(`KafkaStreams was closed while starting (state ${this.state}); start() needs state CREATED`, { cause });
     }
   }
 

@@ -5,10 +5,10 @@
 import kafkajs from 'kafkajs';
 import type { Admin, Consumer, ConsumerConfig, Kafka as KafkaClient, KafkaConfig, Producer, ProducerConfig } from 'kafkajs';
 import { afterEach } from 'vitest';
-import { installAbortedTransactionFilter } from '../../src/cluster/kafkajs/internal/fetch-aborted-filter.js';
+import { sluiceKafkaJs } from '../../src/cluster/kafkajs/internal/patches.js';
 import { uniqueName } from './names.js';
 
-const { Kafka, logLevel } = kafkajs;
+const { logLevel } = kafkajs;
 
 /** kafkajs log level for tests: NOTHING unless SLUICE_KAFKAJS_LOG=error|warn|info|debug. */
 export function testLogLevel(): kafkajs.logLevel {
@@ -28,13 +28,12 @@ export function testLogLevel(): kafkajs.logLevel {
 
 /**
  * A kafkajs `Kafka` for tests: quiet logs, short retries, unique client id.
- * Installs sluice's read_committed fix (kafkajs 2.2.4 lets records of
- * interleaved aborted transactions through), so test readers see what a
- * correct read_committed consumer sees.
+ * Made from sluice's patched kafkajs copy (with its read_committed fix: kafkajs
+ * 2.2.4 lets records of interleaved aborted transactions through), so test
+ * readers see what a correct read_committed consumer sees.
  */
 export function quietKafka(brokers: string[], config: Partial<KafkaConfig> = {}): KafkaClient {
-  installAbortedTransactionFilter();
-  return new Kafka({
+  return new (sluiceKafkaJs().kafkajs.Kafka)({
     clientId: uniqueName('sluice-test'),
     brokers,
     logLevel: testLogLevel(),

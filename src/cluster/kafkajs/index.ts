@@ -7,11 +7,14 @@
  * await admin.createTopic('orders', { partitions: 3 });
  * ```
  *
- * Creating a cluster registers, once per process, Produce v8 (KIP-467 record
- * errors) and a JoinGroup generation-id capture on kafkajs' shared request
- * modules (see `internal/produce-v8.ts`, `internal/join-generation.ts`).
+ * Its kafkajs clients come from sluice's own patched copy of kafkajs (Produce
+ * v8 record errors, a correct read_committed filter, the JoinGroup generation
+ * id: `internal/patches.ts`); a kafkajs the application imports itself is
+ * never patched. Creating a cluster checks the kafkajs version and the patched
+ * internals first and throws `UNSUPPORTED_KAFKAJS` when they differ from what
+ * was verified.
  */
-import kafkajs from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import { componentLogger, type Logger } from '../../internal/logger.js';
 import type {
   AdminPort,
@@ -23,14 +26,9 @@ import type {
 } from '../port.js';
 import { KafkaJsAdmin } from './internal/admin.js';
 import { KafkaJsGroupConsumer } from './internal/group-consumer.js';
-import { registerJoinGenerationCapture } from './internal/join-generation.js';
 import { kafkaJsLevelFor, pinoLogCreator } from './internal/kafkajs-logger.js';
-import { registerProduceV8 } from './internal/produce-v8.js';
-import { installAbortedTransactionFilter } from './internal/fetch-aborted-filter.js';
+import { sluiceKafkaJs, type SluiceKafkaJs } from './internal/patches.js';
 import { KafkaJsRawProducer } from './internal/raw-producer.js';
-
-const { Kafka } = kafkajs;
-type Kafka = InstanceType<typeof Kafka>;
 
 export { mapKafkaJsError, mapProducerError } from './internal/error-mapping.js';
 
@@ -55,22 +53,21 @@ export class KafkaJsCluster implements ClusterPort {
   private readonly logger: Logger;
   private readonly kafkaLogger: Logger;
   private readonly clients = new Map<string, Kafka>();
+  private readonly patched: SluiceKafkaJs;
 
   constructor(options: KafkaClusterOptions) {
     if (options.bootstrapServers.length === 0) throw new TypeError('createKafkaCluster: bootstrapServers must name at least one broker');
     this.options = options;
     this.logger = componentLogger('kafka-cluster', options.logger);
     this.kafkaLogger = componentLogger('kafkajs', options.logger);
-    registerProduceV8();
-    installAbortedTransactionFilter();
-    registerJoinGenerationCapture();
+    this.patched = sluiceKafkaJs();
   }
 
   /** One kafkajs `Kafka` per client id (it only holds configuration; each client opens its own connections). */
   private kafka(clientId = this.options.clientId ?? 'sluice'): Kafka {
     let kafka = this.clients.get(clientId);
     if (!kafka) {
-      kafka = new Kafka({
+      kafka = new this.patched.kafkajs.Kafka({
         clientId,
         brokers: this.options.bootstrapServers,
         connectionTimeout: this.options.connectionTimeoutMs ?? 3_000,

@@ -1,9 +1,12 @@
+import { createRequire } from 'node:module';
 import kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { mapKafkaJsError, mapProducerError, rootKafkaJsError } from '../../../src/cluster/kafkajs/internal/error-mapping.js';
 import { parseProduceV8 } from '../../../src/cluster/kafkajs/internal/produce-v8.js';
 import { KafkaProtocolError, ProducerFencedError, StreamsError } from '../../../src/errors.js';
 
+/** The parser over the process-wide kafkajs graph: its errors are that graph's classes. */
+const sharedKafkaJs = { load: <T>(path: string) => createRequire(import.meta.url)(`kafkajs/src/${path}`) as T };
 const { KafkaJSProtocolError, KafkaJSNumberOfRetriesExceeded, KafkaJSConnectionError, KafkaJSRequestTimeoutError } = kafkajs;
 
 const protocolError = (type: string, code: number, retriable = false, message = `${type} happened`) =>
@@ -84,11 +87,11 @@ describe('Produce v8 parse errors', () => {
 
   it('returns a successful response unchanged', async () => {
     const ok = response(0, [], null);
-    await expect(parseProduceV8(ok)).resolves.toBe(ok);
+    await expect(parseProduceV8(sharedKafkaJs, ok)).resolves.toBe(ok);
   });
 
   it('throws a kafkajs protocol error that maps to KafkaProtocolError with record errors and message', async () => {
-    const thrown = await parseProduceV8(response(87, [{ batchIndex: 1, message: 'no key' }], 'One or more records have been rejected')).catch((e: unknown) => e);
+    const thrown = await parseProduceV8(sharedKafkaJs, response(87, [{ batchIndex: 1, message: 'no key' }], 'One or more records have been rejected')).catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(KafkaJSProtocolError);
     expect((thrown as { retriable: boolean }).retriable).toBe(false); // kafkajs must not retry it
     const mapped = mapKafkaJsError(thrown) as KafkaProtocolError;
@@ -97,7 +100,7 @@ describe('Produce v8 parse errors', () => {
   });
 
   it('builds a non-retriable error for codes kafkajs does not know', async () => {
-    const thrown = await parseProduceV8(response(90, [], null)).catch((e: unknown) => e);
+    const thrown = await parseProduceV8(sharedKafkaJs, response(90, [], null)).catch((e: unknown) => e);
     expect(thrown).toMatchObject({ type: 'PRODUCER_FENCED', code: 90, retriable: false });
     expect(mapProducerError(thrown, 'produce')).toBeInstanceOf(ProducerFencedError);
   });

@@ -1,8 +1,10 @@
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { sluiceKafkaJs } from '../../../src/cluster/kafkajs/internal/patches.js';
 import { decodeProduceV8, registerProduceV8 } from '../../../src/cluster/kafkajs/internal/produce-v8.js';
 
-const require = createRequire(import.meta.url);
+/** sluice's private kafkajs: the only copy the registration touches. */
+const { internals } = sluiceKafkaJs();
+const require = (path: string): unknown => internals.load(path.replace(/^kafkajs\/src\//, ''));
 
 interface Encoder {
   writeInt16(v: number): Encoder;
@@ -20,8 +22,8 @@ const produce = require('kafkajs/src/protocol/requests/produce/index.js') as {
 
 describe('Produce v8 registration', () => {
   it('adds version 8 once and keeps the other versions', () => {
-    registerProduceV8();
-    registerProduceV8();
+    registerProduceV8(internals);
+    registerProduceV8(internals);
     expect(produce.versions.filter((v) => v === '8')).toHaveLength(1);
     const args = { acks: -1, timeout: 1000, topicData: [] };
     expect(produce.protocol({ version: 8 })(args).request).toMatchObject({ apiKey: 0, apiVersion: 8 });
@@ -29,7 +31,7 @@ describe('Produce v8 registration', () => {
   });
 
   it('is what kafkajs picks against a broker that supports v8+', () => {
-    registerProduceV8();
+    registerProduceV8(internals);
     const { lookup } = require('kafkajs/src/protocol/requests/index.js') as {
       lookup: (v: Record<number, { minVersion: number; maxVersion: number }>) => (key: number, def: unknown) => unknown;
     };
@@ -58,7 +60,7 @@ describe('Produce v8 response decoding', () => {
         new Encoder().writeString('orders').writeArray([partition(0, 0, [], null), partition(1, 87, [[1, 'no key'], [4, null]], 'rejected')]),
       ])
       .writeInt32(25);
-    const decoded = await decodeProduceV8(body.buffer);
+    const decoded = await decodeProduceV8(internals, body.buffer);
     expect(decoded.clientSideThrottleTime).toBe(25);
     expect(decoded.topics[0]!.topicName).toBe('orders');
     expect(decoded.topics[0]!.partitions).toEqual([

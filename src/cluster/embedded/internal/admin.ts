@@ -1,5 +1,5 @@
 /** The embedded cluster's {@link AdminPort}: thin wrappers over the broker. */
-import type { AdminPort, NewTopic, TopicDescription } from '../../port.js';
+import type { AdminPort, GroupDescription, NewTopic, TopicDescription } from '../../port.js';
 import type { Broker } from './broker.js';
 
 /** Admin client of the embedded cluster. */
@@ -25,6 +25,14 @@ export class EmbeddedAdmin implements AdminPort {
   }
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {
     return this.broker.committedOffsets(groupId, topic);
+  }
+  async describeGroup(groupId: string): Promise<GroupDescription> {
+    const { members } = this.broker.groups.describeGroup(groupId);
+    return {
+      groupId,
+      state: members.length > 0 ? 'Stable' : 'Empty',
+      members: members.map((m) => ({ memberId: m.memberId, clientId: m.memberId.replace(/-[0-9a-f-]{36}$/, ''), assignment: m.assignment })),
+    };
   }
   async close(): Promise<void> {}
 }

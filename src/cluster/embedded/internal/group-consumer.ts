@@ -10,13 +10,19 @@
  * - A member removed by the coordinator (session expiry, fault injection)
  *   learns it on its next heartbeat or commit (UNKNOWN_MEMBER_ID /
  *   ILLEGAL_GENERATION), revokes everything and rejoins.
+ * - A subscribed topic deleted (its log gone) or deleted and re-created (a
+ *   different log object) while running stops the consumer with
+ *   `missingSourceTopicError` naming it, as Kafka Streams stops with a
+ *   `MissingSourceTopicException`.
  */
 import { IllegalStateError, KafkaErrorCode, KafkaProtocolError } from '../../../errors.js';
 import type {
   GroupConsumerHandlers, GroupConsumerOptions, GroupConsumerPort, TopicPartition, TopicPartitionOffset,
 } from '../../port.js';
+import { missingSourceTopicError } from '../../port.js';
 import type { Broker } from './broker.js';
 import { topicPartitionKey } from '../../../records/topic-partition.js';
+import type { PartitionLog } from './partition-log.js';
 import type { AssignorName } from './assignors.js';
 
 /** Embedded-only consumer options. */
@@ -35,6 +41,8 @@ interface PartitionState {
   seekEpoch: number;
   /** Log version at the last empty fetch (skip refetching until the partition changed). */
   emptyAt: number;
+  /** The partition's log when first fetched: another one later means the topic was re-created. */
+  log?: PartitionLog;
 }
 
 const key = topicPartitionKey;
@@ -70,7 +78,10 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     this.topics = [...new Set([...this.topics, ...topics])];
   }
 
-  /** Joins the group and starts the fetch loop; resolves once the first assignment was applied. */
+  /**
+   * Joins the group and starts the fetch loop; resolves once the first assignment was applied, rejects
+   * when close() was called meanwhile (the member then left the group), as the kafkajs adapter.
+   */
   async run(handlers: GroupConsumerHandlers): Promise<void> {
     if (this.running || this.closed) throw new IllegalStateError('run() may be called once, before close(); the consumer is ' + (this.closed ? 'closed' : 'running'));
     if (this.topics.length === 0) throw new IllegalStateError('run() needs subscribe(topics) first');
@@ -80,6 +91,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     const done = this.join();
     this.loopDone = this.loop();
     await done;
+    if (this.closed) throw new IllegalStateError(`run(): consumer '${this.options.groupId}' was closed while joining the group`);
   }
 
   private join(): Promise<void> {
@@ -202,18 +214,32 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
       .catch((err) => this.crash(err));
   }
 
-  /** One fetch + eachBatch of a partition; never rejects (errors crash the consumer, a deleted topic is skipped). */
+  /** The partition's log, or the missing-source-topic error when it was deleted or replaced since first fetched. */
+  private sourceLog(s: PartitionState): PartitionLog | Error {
+    let log: PartitionLog;
+    try {
+      log = this.broker.log(s.tp.topic, s.tp.partition);
+    } catch (e) {
+      if (e instanceof KafkaProtocolError && e.kafkaCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION) return missingSourceTopicError(s.tp.topic, 'was deleted');
+      return e instanceof Error ? e : new Error(String(e));
+    }
+    if (s.log && s.log !== log) return missingSourceTopicError(s.tp.topic, `partition ${s.tp.partition} was deleted and re-created`);
+    return (s.log = log);
+  }
+
+  /** One fetch + eachBatch of a partition; never rejects (errors, a deleted or re-created topic included, crash the consumer). */
   private async fetchOne(s: PartitionState): Promise<void> {
     const { topic, partition } = s.tp;
     const epoch = s.seekEpoch;
     const version = this.versionOf(s.tp);
     let result;
     try {
+      const log = this.sourceLog(s);
+      if (log instanceof Error) throw log;
       if (s.position === undefined) s.position = this.startOffset(s.tp);
       result = await this.broker.fetch(topic, partition, s.position, this.isolation, this.options.maxBytesPerPartition);
     } catch (e) {
-      if (e instanceof KafkaProtocolError && e.kafkaCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION) s.emptyAt = -2;
-      else this.crash(e);
+      this.crash(e);
       return;
     }
     // a seek, revocation or close made this fetch stale

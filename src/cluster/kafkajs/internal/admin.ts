@@ -10,11 +10,11 @@
  */
 import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 import { KafkaErrorCode, KafkaProtocolError } from '../../../errors.js';
-import type { AdminPort, NewTopic, TopicDescription } from '../../port.js';
+import type { AdminPort, GroupDescription, NewTopic, TopicDescription } from '../../port.js';
 import { mapKafkaJsError } from './error-mapping.js';
 import { pollUntil, retryWhile } from '../../../internal/retry.js';
 
-const { ConfigResourceTypes } = kafkajs;
+const { AssignerProtocol, ConfigResourceTypes } = kafkajs;
 
 /** `configSource` value of an explicitly set topic config (DescribeConfigs v1+). */
 const DYNAMIC_TOPIC_CONFIG = 1;
@@ -196,6 +196,20 @@ export class KafkaJsAdmin implements AdminPort {
     const result: number[] = [];
     for (const p of groups.find((g) => g.topic === topic)?.partitions ?? []) result[p.partition] = Number(p.offset);
     return Array.from(result, (o) => (o === undefined || o < 0 ? -1 : o));
+  }
+
+  async describeGroup(groupId: string): Promise<GroupDescription> {
+    const { groups } = await retryCoordinator(() => this.call(`describe group '${groupId}'`, (a) => a.describeGroups([groupId])));
+    const group = groups.find((g) => g.groupId === groupId);
+    return {
+      groupId,
+      state: group?.state ?? 'Dead',
+      members: (group?.members ?? []).map((m) => {
+        const decoded = m.memberAssignment.length > 0 ? AssignerProtocol.MemberAssignment.decode(m.memberAssignment) : null;
+        const assignment = Object.entries(decoded?.assignment ?? {}).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })));
+        return { memberId: m.memberId, clientId: m.clientId, assignment };
+      }),
+    };
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * Reads a group's committed offsets fresh from the group coordinator
- * (OffsetFetch through a lazily connected kafkajs admin client).
+ * (OffsetFetch through a lazily connected kafkajs admin client), and which
+ * subscribed topics still exist (the same admin client).
  * OffsetFetch goes without `require_stable` (kafkajs speaks < v7): offsets of
  * a transaction still being completed are not waited for (DESIGN.md §2).
  */
@@ -40,6 +41,19 @@ export class CommittedOffsetsReader {
     } catch (error) {
       this.connecting = undefined;
       throw mapKafkaJsError(error, `committed offsets of '${this.groupId}'`);
+    }
+  }
+
+  /** Which of `topics` do not exist now (fresh metadata through the same admin client). */
+  async missingTopics(topics: string[]): Promise<string[]> {
+    this.connecting ??= this.admin.connect();
+    try {
+      await this.connecting;
+      const existing = new Set(await this.admin.listTopics());
+      return topics.filter((t) => !existing.has(t));
+    } catch (error) {
+      this.connecting = undefined;
+      throw mapKafkaJsError(error, 'list topics');
     }
   }
 

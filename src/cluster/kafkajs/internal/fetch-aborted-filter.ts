@@ -1,5 +1,6 @@
 /**
- * Correct read_committed filtering for kafkajs 2.2.4, installed at run time.
+ * Correct read_committed filtering for kafkajs 2.2.4, installed at run time on
+ * sluice's private copy of kafkajs (`patches.ts`).
  *
  * kafkajs' `consumer/filterAbortedMessages.js` has two bugs that let records of
  * aborted transactions through a read_committed consumer:
@@ -19,9 +20,8 @@
  * only of aborted records is skipped ("empty due to filtering") instead of
  * looking empty and being fetched again forever.
  */
-import { createRequire } from 'node:module';
+import type { KafkaJsInternals } from './kafkajs-internals.js';
 
-const require = createRequire(import.meta.url);
 const PATCHED = Symbol.for('sluice.fetchAbortedFilter');
 
 /** A decoded record as kafkajs' RecordBatch decoder yields it. */
@@ -104,9 +104,9 @@ function wrapResponse(response: FetchResponseCodec): FetchResponseCodec {
   return codec;
 }
 
-/** Installs the filter on kafkajs' shared Fetch request module. Idempotent. */
-export function installAbortedTransactionFilter(): void {
-  const definitions = require('kafkajs/src/protocol/requests/fetch/index.js') as FetchRequestDefinitions;
+/** Installs the filter on the Fetch request module of `internals` (sluice's private kafkajs). Idempotent. */
+export function installAbortedTransactionFilter(internals: KafkaJsInternals): void {
+  const definitions = internals.load<FetchRequestDefinitions>('protocol/requests/fetch/index.js');
   if (definitions[PATCHED]) return;
   const original = definitions.protocol;
   definitions.protocol = ({ version }) => {

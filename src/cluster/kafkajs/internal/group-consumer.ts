@@ -24,6 +24,9 @@
  *   no OffsetFetch `require_stable`; one slow partition delays the next fetch of
  *   every partition led by the same broker (kafkajs fetches, then waits for all
  *   batches of that fetch); the generation id is captured from JoinGroup answers.
+ *
+ * Start, crash, restart and close: `consumer-lifecycle.ts` (a consumer closed
+ * while joining never rejoins).
  */
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import { IllegalStateError, StreamsError } from '../../../errors.js';
@@ -40,6 +43,9 @@ import { mapKafkaJsError } from './error-mapping.js';
 import { forgetMember, generationOf } from './join-generation.js';
 import { PartitionSerializer, startHeartbeats, toConsumedRecord } from './batch-delivery.js';
 import { CommittedOffsetsReader } from './committed-offsets.js';
+import { ConsumerLifecycle, isRestartable } from './consumer-lifecycle.js';
+import { PartitionPositions } from './positions.js';
+import { SourceTopicWatch } from './source-topics.js';
 
 /** How many partitions' batches kafkajs hands out concurrently. */
 export const CONCURRENT_PARTITIONS = 8;
@@ -62,15 +68,13 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   /** Promise of the onAssignment call that assigned a partition: false when that call failed. */
   private readonly gates = new Map<string, Promise<boolean>>();
   private assignmentChain: Promise<void> = Promise.resolve();
-  /** Next offset to deliver per partition (after a delivered batch or a seek). */
-  private readonly positions = new Map<string, number>();
-  /** Number of `seek()` calls per partition: a batch handled across a seek does not move the position. */
-  private readonly seekCounts = new Map<string, number>();
-  /** Seeks for partitions not (yet) assigned to this member. */
-  private readonly pendingSeeks = new Map<string, TopicPartitionOffset>();
-  private readonly paused = new Map<string, TopicPartition>();
+  /** Positions, seeks and pauses (positions.ts). */
+  private readonly positions: PartitionPositions;
   /** Per-partition chain of eachBatch calls. */
   private readonly serializer = new PartitionSerializer();
+  private readonly lifecycle: ConsumerLifecycle;
+  private readonly sourceTopics: SourceTopicWatch;
+  private topics: string[] = [];
 
   constructor(kafka: Kafka, options: GroupConsumerOptions, logger: Logger) {
     this.options = options;
@@ -87,8 +91,17 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
       allowAutoTopicCreation: false,
       // Bounds how long close() waits for an idle fetch.
       maxWaitTimeInMs: 500,
+      // The adapter restarts after a crash itself, never once closed (consumer-lifecycle.ts).
+      retry: { restartOnFailure: async () => false },
     });
+    this.lifecycle = new ConsumerLifecycle(logger);
+    this.positions = new PartitionPositions(this.consumer);
     this.offsets = new CommittedOffsetsReader(kafka, options.groupId);
+    this.sourceTopics = new SourceTopicWatch({
+      missingTopics: (topics) => this.offsets.missingTopics(topics),
+      report: (error) => void (this.closing || this.handlers?.onError?.(error)),
+      logger,
+    });
   }
 
   private connect(): Promise<void> {
@@ -100,32 +113,63 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   }
 
   async subscribe(topics: string[]): Promise<void> {
+    if (this.closing) throw new IllegalStateError('subscribe(): the consumer is closed');
     if (this.running) throw new IllegalStateError('subscribe() must be called before run()');
-    await this.connect();
-    try {
-      await this.consumer.subscribe({ topics, fromBeginning: (this.options.autoOffsetReset ?? 'earliest') === 'earliest' });
-    } catch (error) {
-      throw mapKafkaJsError(error, `subscribe to ${topics.join(', ')}`);
-    }
+    await this.lifecycle.track(
+      (async () => {
+        await this.connect();
+        try {
+          await this.consumer.subscribe({ topics, fromBeginning: (this.options.autoOffsetReset ?? 'earliest') === 'earliest' });
+          this.topics = [...new Set([...this.topics, ...topics])];
+        } catch (error) {
+          throw mapKafkaJsError(error, `subscribe to ${topics.join(', ')}`);
+        }
+      })(),
+    );
   }
 
-  /** 1. listen to GROUP_JOIN and CRASH; 2. start kafkajs (resolves after the first join+sync). */
+  /**
+   * 1. listen to GROUP_JOIN, END_BATCH_PROCESS and CRASH; 2. start kafkajs (resolves after the first
+   * join+sync); 3. rejects when close() was called meanwhile (the consumer then left the group).
+   */
   async run(handlers: GroupConsumerHandlers): Promise<void> {
     if (this.closing) throw new IllegalStateError('run(): the consumer is closed');
     if (this.running) throw new IllegalStateError('run(): the consumer is already running');
     this.handlers = handlers;
     this.running = true;
-    await this.connect();
+    // 1.
     this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {
       this.onJoin(event.payload.memberId, event.payload.memberAssignment as Record<string, number[]>);
     });
     this.consumer.on(this.consumer.events.END_BATCH_PROCESS, (event) => this.onFilteredBatch(event.payload));
     this.consumer.on(this.consumer.events.CRASH, (event) => {
       const error = mapKafkaJsError(event.payload.error, `consumer '${this.options.groupId}'`);
-      this.logger.warn({ err: error, restart: event.payload.restart }, 'consumer crashed');
-      if (!event.payload.restart && !this.closing) handlers.onError?.(error);
+      if (this.closing) return this.logger.debug({ err: error }, 'consumer stopped while closing');
+      if (isRestartable(event.payload.error)) return void this.restartAfterCrash(error);
+      this.logger.warn({ err: error }, 'consumer crashed');
+      handlers.onError?.(error);
     });
+    // 2.
     try {
+      await this.lifecycle.track(this.startKafka());
+    } catch (error) {
+      this.running = false;
+      throw error;
+    }
+    // 3.
+    if (this.closing) throw new IllegalStateError(`run(): consumer '${this.options.groupId}' was closed while joining the group`);
+  }
+
+  /** After a retriable crash: restart, unless a source topic was deleted (then reported through onError). */
+  private async restartAfterCrash(error: Error): Promise<void> {
+    if (SourceTopicWatch.isUnknownTopic(error) && (await this.sourceTopics.deleted(this.topics))) return;
+    this.lifecycle.scheduleRestart(error, () => this.startKafka());
+  }
+
+  /** Starts kafkajs' consumer (first run, or a restart after a crash it stopped on). */
+  private async startKafka(): Promise<void> {
+    try {
+      await this.connect();
       await this.consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: true,
@@ -133,7 +177,6 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
         eachBatch: (payload) => this.onBatch(payload),
       });
     } catch (error) {
-      this.running = false;
       throw mapKafkaJsError(error, `consumer '${this.options.groupId}' run`);
     }
   }
@@ -147,28 +190,9 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     this.joins += 1;
     this.assignedKeys.clear();
     for (const tp of next) this.assignedKeys.add(tpKey(tp));
-    // 1. Revoked partitions forget their position (a later owner starts from the committed offset).
-    for (const tp of revoked) {
-      this.positions.delete(tpKey(tp));
-      this.gates.delete(tpKey(tp));
-    }
-    // 2. Kept partitions continue where this member was; assigned ones take a seek made before.
-    for (const tp of kept) {
-      const pending = this.pendingSeeks.get(tpKey(tp));
-      if (pending) this.positions.set(tpKey(tp), pending.offset);
-      this.pendingSeeks.delete(tpKey(tp));
-      const position = this.positions.get(tpKey(tp));
-      if (position !== undefined) this.kafkaSeek({ ...tp, offset: position });
-    }
-    for (const tp of assigned) {
-      const seek = this.pendingSeeks.get(tpKey(tp));
-      if (seek) {
-        this.pendingSeeks.delete(tpKey(tp));
-        this.positions.set(tpKey(tp), seek.offset);
-        this.kafkaSeek(seek);
-      }
-    }
-    for (const tp of this.paused.values()) if (this.assignedKeys.has(tpKey(tp))) this.kafkaPause([tp]);
+    // 1.-2. Revoked partitions forget their position and gate; kept and assigned ones are re-positioned and re-paused.
+    for (const tp of revoked) this.gates.delete(tpKey(tp));
+    this.positions.onJoin({ assigned, revoked, kept }, this.assignedKeys);
     // 3. onAssignment after the previous one and after running batches of revoked partitions.
     const handlers = this.handlers;
     const generationId = generationOf(memberId) ?? this.joins;
@@ -200,8 +224,9 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     try {
       if ((await this.gates.get(key)) === false) return;
       if (!isRunning() || this.closing || !this.assignedKeys.has(key) || isStale()) return;
-      const position = this.positions.get(key);
-      const seeks = this.seekCounts.get(key) ?? 0;
+      const position = this.positions.position(key);
+      if (this.sourceTopics.replaced(batch.topic, batch.partition, Number(batch.highWatermark), position)) return;
+      const seeks = this.positions.seeks(key);
       const records = batch.messages
         .filter((m) => position === undefined || Number(m.offset) >= position)
         .map((m) => toConsumedRecord(batch.topic, batch.partition, m));
@@ -216,8 +241,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
         });
       }
       // The position moves unless the caller sought meanwhile (an internal re-positioning seek does not count).
-      const current = this.positions.get(key) ?? -1;
-      if (this.assignedKeys.has(key) && (this.seekCounts.get(key) ?? 0) === seeks && next > current) this.positions.set(key, next);
+      if (this.assignedKeys.has(key) && this.positions.seeks(key) === seeks) this.positions.advance(key, next);
     } catch (error) {
       this.logger.error({ err: error, topic: batch.topic, partition: batch.partition }, 'eachBatch handler failed; stopping');
       this.handlers?.onError?.(error instanceof Error ? error : new StreamsError(String(error)));
@@ -240,10 +264,10 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     const next = Number(p.lastOffset) + 1;
     void this.serializer.run(key, async () => {
       if ((await this.gates.get(key)) === false || this.closing || !this.assignedKeys.has(key)) return;
-      const position = this.positions.get(key);
+      const position = this.positions.position(key);
       if (position === undefined || first > position || next <= position) return;
       await this.handlers?.eachBatch({ topic: p.topic, partition: p.partition, records: [], highWatermark: Number(p.highWatermark), nextOffset: next });
-      if ((this.positions.get(key) ?? -1) < next) this.positions.set(key, next);
+      this.positions.advance(key, next);
     }).catch((error: unknown) => {
       this.logger.error({ err: error, topic: p.topic, partition: p.partition }, 'eachBatch handler failed; stopping');
       this.handlers?.onError?.(error instanceof Error ? error : new StreamsError(String(error)));
@@ -252,47 +276,15 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   }
 
   seek(tpo: TopicPartitionOffset): void {
-    const key = tpKey(tpo);
-    this.seekCounts.set(key, (this.seekCounts.get(key) ?? 0) + 1);
-    if (!this.running || !this.assignedKeys.has(key)) {
-      this.pendingSeeks.set(key, { ...tpo });
-      return;
-    }
-    this.positions.set(key, tpo.offset);
-    this.kafkaSeek(tpo);
-  }
-
-  /** kafkajs seek; kept for the next join when kafkajs has no consumer group (restarting after a crash). */
-  private kafkaSeek(tpo: TopicPartitionOffset): void {
-    try {
-      this.consumer.seek({ topic: tpo.topic, partition: tpo.partition, offset: String(tpo.offset) });
-    } catch {
-      this.pendingSeeks.set(tpKey(tpo), { ...tpo });
-    }
+    this.positions.seek(tpo, this.running && this.assignedKeys.has(tpKey(tpo)));
   }
 
   pause(partitions: TopicPartition[]): void {
-    for (const tp of partitions) this.paused.set(tpKey(tp), { ...tp });
-    if (this.running) this.kafkaPause(partitions.filter((tp) => this.assignedKeys.has(tpKey(tp))));
+    this.positions.pause(partitions, this.running ? partitions.filter((tp) => this.assignedKeys.has(tpKey(tp))) : []);
   }
 
   resume(partitions: TopicPartition[]): void {
-    for (const tp of partitions) this.paused.delete(tpKey(tp));
-    if (!this.running || this.assignment.length === 0) return;
-    try {
-      this.consumer.resume(partitions.map((tp) => ({ topic: tp.topic, partitions: [tp.partition] })));
-    } catch {
-      // No kafkajs consumer group right now (restarting): the next join re-applies only `paused`.
-    }
-  }
-
-  private kafkaPause(partitions: TopicPartition[]): void {
-    if (partitions.length === 0) return;
-    try {
-      this.consumer.pause(partitions.map((tp) => ({ topic: tp.topic, partitions: [tp.partition] })));
-    } catch {
-      // No kafkajs consumer group right now (restarting): the next join re-applies `paused`.
-    }
+    this.positions.resume(partitions, this.running && this.assignment.length > 0);
   }
 
   committed(partitions: TopicPartition[]): Promise<TopicPartitionOffset[]> {
@@ -308,9 +300,15 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     }
   }
 
-  /** Stops fetching, waits for running batches, leaves the group, disconnects. Idempotent. */
+  /**
+   * Idempotent. 1. no restart from now on, wait for a join in flight (consumer-lifecycle.ts);
+   * 2. stop fetching, wait for running batches, leave the group, disconnect.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      // 1.
+      await this.lifecycle.close();
+      // 2.
       try {
         await this.consumer.disconnect();
       } catch (error) {

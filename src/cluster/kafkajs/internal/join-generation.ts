@@ -1,21 +1,18 @@
 /**
  * kafkajs does not expose the group generation id (its GROUP_JOIN event
- * carries member id and assignment only). This wraps the shared JoinGroup
- * request definitions once, like the Produce v8 registration, and records the
- * generation id of every successful JoinGroup answer by member id.
+ * carries member id and assignment only). This wraps the JoinGroup request
+ * definitions of sluice's private kafkajs once (`patches.ts`), like the
+ * Produce v8 registration, and records the generation id of every successful
+ * JoinGroup answer by member id.
  */
-import { createRequire } from 'node:module';
-import type { KafkaJsRequestDefinitions } from './kafkajs-internals.js';
+import type { KafkaJsInternals, KafkaJsRequestDefinitions } from './kafkajs-internals.js';
 
-const require = createRequire(import.meta.url);
 const PATCHED = Symbol.for('sluice.kafkajs.joinGeneration');
 const generations = new Map<string, number>();
 
-/** Wraps JoinGroup's response parser (idempotent). */
-export function registerJoinGenerationCapture(): void {
-  const definitions = require('kafkajs/src/protocol/requests/joinGroup/index.js') as KafkaJsRequestDefinitions & {
-    [PATCHED]?: true;
-  };
+/** Wraps JoinGroup's response parser in `internals` (idempotent). */
+export function registerJoinGenerationCapture(internals: KafkaJsInternals): void {
+  const definitions = internals.load<KafkaJsRequestDefinitions & { [PATCHED]?: true }>('protocol/requests/joinGroup/index.js');
   if (definitions[PATCHED]) return;
   const original = definitions.protocol;
   definitions.protocol = ({ version }) => {

@@ -1,11 +1,9 @@
 /**
  * Typed access to the kafkajs 2.2.4 internals the adapter relies on. kafkajs
  * ships no types for `kafkajs/src/...`, so the few shapes used are declared
- * here and the modules are loaded with `createRequire` (they are CommonJS).
+ * here; the modules come from the {@link KafkaJsInternals} handed in (sluice's
+ * private copy of kafkajs, never the process-wide one).
  */
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
 
 /** kafkajs' protocol decoder (`src/protocol/decoder.js`), reduced to what the produce v8 parser reads. */
 export interface KafkaJsDecoder {
@@ -50,28 +48,29 @@ export type KafkaJsProtocolErrorCtor = new (entry: KafkaJsErrorCodeEntry) => Err
   retriable: boolean;
 };
 
-/** Loads a module below `kafkajs/src/`. */
-function loadInternal<T>(path: string): T {
-  return require(`kafkajs/src/${path}`) as T;
+/** The kafkajs module graph the internals are read from: sluice's private copy (see `patches.ts`). */
+export interface KafkaJsInternals {
+  /** Loads a module below `kafkajs/src/`, e.g. `'protocol/decoder.js'`. */
+  load<T>(path: string): T;
 }
 
-/** The shared produce request definitions (one module object for every kafkajs client of the process). */
-export function produceRequests(): KafkaJsRequestDefinitions {
-  return loadInternal<KafkaJsRequestDefinitions>('protocol/requests/produce/index.js');
+/** The produce request definitions of that copy (one module object for every client made from it). */
+export function produceRequests(internals: KafkaJsInternals): KafkaJsRequestDefinitions {
+  return internals.load<KafkaJsRequestDefinitions>('protocol/requests/produce/index.js');
 }
 
 /** A new decoder over a response payload. */
-export function newDecoder(raw: Buffer): KafkaJsDecoder {
-  const Decoder = loadInternal<new (raw: Buffer) => KafkaJsDecoder>('protocol/decoder.js');
+export function newDecoder(internals: KafkaJsInternals, raw: Buffer): KafkaJsDecoder {
+  const Decoder = internals.load<new (raw: Buffer) => KafkaJsDecoder>('protocol/decoder.js');
   return new Decoder(raw);
 }
 
 /** kafkajs' protocol error table. */
-export function protocolErrors(): KafkaJsProtocolErrorModule {
-  return loadInternal<KafkaJsProtocolErrorModule>('protocol/error.js');
+export function protocolErrors(internals: KafkaJsInternals): KafkaJsProtocolErrorModule {
+  return internals.load<KafkaJsProtocolErrorModule>('protocol/error.js');
 }
 
 /** kafkajs' `KafkaJSProtocolError` class (the very one its retrier checks `retriable` on). */
-export function kafkaJsProtocolErrorClass(): KafkaJsProtocolErrorCtor {
-  return loadInternal<{ KafkaJSProtocolError: KafkaJsProtocolErrorCtor }>('errors.js').KafkaJSProtocolError;
+export function kafkaJsProtocolErrorClass(internals: KafkaJsInternals): KafkaJsProtocolErrorCtor {
+  return internals.load<{ KafkaJSProtocolError: KafkaJsProtocolErrorCtor }>('errors.js').KafkaJSProtocolError;
 }

@@ -1,13 +1,15 @@
 /**
- * Produce v8 (KIP-467) for kafkajs 2.2.4, registered at run time.
+ * Produce v8 (KIP-467) for kafkajs 2.2.4, registered at run time on sluice's
+ * private copy of kafkajs (`patches.ts`).
  *
  * kafkajs speaks Produce v0–v7 and never decodes `record_errors`. Its request
  * lookup (`protocol/requests/index.js` `lookup`) takes, on every request,
  * `min(max(definition.versions), broker maxVersion)` and calls
- * `definition.protocol({ version })`; both are read from the one shared
- * module object `kafkajs/src/protocol/requests/produce/index.js`. Adding `'8'`
- * to `versions` and wrapping `protocol` therefore makes every kafkajs client of
- * the process send Produce v8 to brokers that support it (Kafka ≥ 2.4).
+ * `definition.protocol({ version })`; both are read from the module object
+ * `kafkajs/src/protocol/requests/produce/index.js` of the copy. Adding `'8'`
+ * to `versions` and wrapping `protocol` therefore makes every client made from
+ * that copy (sluice's, no one else's) send Produce v8 to brokers that support
+ * it (Kafka ≥ 2.4).
  *
  * v8 is not a flexible version (those start at v9): the request is byte-for-byte
  * the v7 request with `apiVersion: 8`; the response adds, per partition,
@@ -26,11 +28,9 @@ import {
   protocolErrors,
   type KafkaJsDecoder,
   type KafkaJsErrorCodeEntry,
+  type KafkaJsInternals,
   type KafkaJsProtocolRequest,
 } from './kafkajs-internals.js';
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
 
 /** The Produce API version this module adds. */
 export const PRODUCE_V8 = 8;
@@ -76,8 +76,8 @@ const decodePartition = (decoder: KafkaJsDecoder): PartitionResponseV8 => ({
 });
 
 /** Decodes a Produce v8 response body. */
-export async function decodeProduceV8(raw: Buffer): Promise<ProduceResponseV8> {
-  const decoder = newDecoder(raw);
+export async function decodeProduceV8(internals: KafkaJsInternals, raw: Buffer): Promise<ProduceResponseV8> {
+  const decoder = newDecoder(internals, raw);
   const topics = decoder.readArray((d) => ({
     topicName: d.readString() ?? '',
     partitions: d.readArray(decodePartition),
@@ -88,8 +88,8 @@ export async function decodeProduceV8(raw: Buffer): Promise<ProduceResponseV8> {
 }
 
 /** kafkajs' error-table entry for a code, or a non-retriable entry named after sluice's table. */
-function errorEntry(code: number): KafkaJsErrorCodeEntry {
-  const known = protocolErrors().errorCodes.find((e) => e.code === code);
+function errorEntry(internals: KafkaJsInternals, code: number): KafkaJsErrorCodeEntry {
+  const known = protocolErrors(internals).errorCodes.find((e) => e.code === code);
   if (known) return known;
   const type = kafkaErrorName(code);
   return { type, code, retriable: false, message: `${type} (${code})` };
@@ -99,12 +99,12 @@ function errorEntry(code: number): KafkaJsErrorCodeEntry {
  * Throws, for the first failed partition, a `KafkaJSProtocolError` carrying
  * {@link ProduceV8ErrorFields}; returns the response unchanged otherwise.
  */
-export async function parseProduceV8(data: ProduceResponseV8): Promise<ProduceResponseV8> {
+export async function parseProduceV8(internals: KafkaJsInternals, data: ProduceResponseV8): Promise<ProduceResponseV8> {
   for (const topic of data.topics) {
     for (const p of topic.partitions) {
       if (p.errorCode === 0) continue;
-      const KafkaJSProtocolError = kafkaJsProtocolErrorClass();
-      const entry = errorEntry(p.errorCode);
+      const KafkaJSProtocolError = kafkaJsProtocolErrorClass(internals);
+      const entry = errorEntry(internals, p.errorCode);
       const suffix = p.errorMessage ? `: ${p.errorMessage}` : '';
       const error = new KafkaJSProtocolError({ ...entry, message: `${entry.message}${suffix}` });
       const fields: ProduceV8ErrorFields = {
@@ -123,21 +123,21 @@ export async function parseProduceV8(data: ProduceResponseV8): Promise<ProduceRe
 const PATCHED = Symbol.for('sluice.kafkajs.produceV8');
 
 /**
- * Registers Produce v8 on kafkajs' shared produce request module. Idempotent:
- * a second call (or a second copy of sluice in the process) changes nothing.
+ * Registers Produce v8 on the produce request module of `internals` (sluice's
+ * private kafkajs). Idempotent: a second call changes nothing.
  */
-export function registerProduceV8(): void {
-  const definitions = produceRequests() as ReturnType<typeof produceRequests> & { [PATCHED]?: true };
+export function registerProduceV8(internals: KafkaJsInternals): void {
+  const definitions = produceRequests(internals) as ReturnType<typeof produceRequests> & { [PATCHED]?: true };
   if (definitions[PATCHED]) return;
   // 1. The v8 request is the v7 request with another version number.
-  const requestV7 = require('kafkajs/src/protocol/requests/produce/v7/request.js') as (
+  const requestV7 = internals.load<(
     args: Record<string, unknown>,
-  ) => KafkaJsProtocolRequest['request'];
+  ) => KafkaJsProtocolRequest['request']>('protocol/requests/produce/v7/request.js');
   const v8 = (args: Record<string, unknown>): KafkaJsProtocolRequest => ({
     request: { ...requestV7(args), apiVersion: PRODUCE_V8 },
     response: {
-      decode: decodeProduceV8,
-      parse: (data) => parseProduceV8(data as ProduceResponseV8),
+      decode: (raw) => decodeProduceV8(internals, raw),
+      parse: (data) => parseProduceV8(internals, data as ProduceResponseV8),
     },
   });
   // 2. Wrap `protocol` so version 8 resolves to it; other versions are unchanged.

@@ -1,0 +1,117 @@
+/**
+ * Every change sluice makes to kafkajs, in one place, applied to sluice's own
+ * private copy of kafkajs only.
+ *
+ * The patches (each in its own module):
+ * - Produce v8 with `record_errors` (`produce-v8.ts`);
+ * - the read_committed aborted-transaction filter on Fetch decode (`fetch-aborted-filter.ts`);
+ * - the JoinGroup generation-id capture (`join-generation.ts`).
+ *
+ * Containment: the patched module objects belong to a private copy of the
+ * kafkajs module graph (`private-module.ts`); every kafkajs client sluice
+ * creates is made from that copy's `Kafka`. A user's `import 'kafkajs'` or
+ * `require('kafkajs')`, in the same process, before or after, ESM or CommonJS,
+ * gets Node's shared, unpatched kafkajs.
+ *
+ * Safety: the patches reach into kafkajs' internals, verified on kafkajs
+ * {@link VERIFIED_KAFKAJS_VERSION}. Before anything is patched, the version and
+ * every patched shape are checked; a mismatch throws a {@link StreamsError}
+ * (`UNSUPPORTED_KAFKAJS`) naming the version found and the one verified.
+ */
+import type * as KafkaJsModule from 'kafkajs';
+import { StreamsError } from '../../../errors.js';
+import { installAbortedTransactionFilter } from './fetch-aborted-filter.js';
+import { registerJoinGenerationCapture } from './join-generation.js';
+import type { KafkaJsInternals } from './kafkajs-internals.js';
+import { privatePackage, type PrivatePackage } from './private-module.js';
+import { registerProduceV8 } from './produce-v8.js';
+
+/** The kafkajs version the patches were written and tested against. */
+export const VERIFIED_KAFKAJS_VERSION = '2.2.4';
+
+/** sluice's patched kafkajs: the module to build clients from, and its internals. */
+export interface SluiceKafkaJs {
+  /** The private kafkajs module (`Kafka`, `logLevel`, ...), patched. */
+  readonly kafkajs: typeof KafkaJsModule;
+  /** Internal modules of the same copy (what the patches changed). */
+  readonly internals: KafkaJsInternals;
+  /** The kafkajs version found. */
+  readonly version: string;
+}
+
+/** One expected shape: a module below `src/`, a property path, its type and (for functions) its arity. */
+interface Shape {
+  module: string;
+  path: string[];
+  type: 'function' | 'array';
+  arity?: number;
+}
+
+/** What the patches read or replace (`produce-v8.ts`, `fetch-aborted-filter.ts`, `join-generation.ts`, `kafkajs-internals.ts`). */
+const SHAPES: readonly Shape[] = [
+  { module: 'protocol/requests/index.js', path: ['lookup'], type: 'function', arity: 1 },
+  { module: 'protocol/requests/produce/index.js', path: ['versions'], type: 'array' },
+  { module: 'protocol/requests/produce/index.js', path: ['protocol'], type: 'function', arity: 1 },
+  { module: 'protocol/requests/produce/v7/request.js', path: [], type: 'function', arity: 1 },
+  { module: 'protocol/requests/fetch/index.js', path: ['protocol'], type: 'function', arity: 1 },
+  { module: 'protocol/requests/joinGroup/index.js', path: ['protocol'], type: 'function', arity: 1 },
+  { module: 'protocol/decoder.js', path: [], type: 'function', arity: 1 },
+  ...['readInt16', 'readInt32', 'readInt64', 'readString'].map((m): Shape => ({ module: 'protocol/decoder.js', path: ['prototype', m], type: 'function', arity: 0 })),
+  { module: 'protocol/decoder.js', path: ['prototype', 'readArray'], type: 'function', arity: 1 },
+  { module: 'protocol/error.js', path: ['errorCodes'], type: 'array' },
+  { module: 'errors.js', path: ['KafkaJSProtocolError'], type: 'function' },
+  { module: '../index.js', path: ['Kafka'], type: 'function' },
+];
+
+function unsupported(found: string, detail: string): StreamsError {
+  return new StreamsError(
+    `sluice patches kafkajs internals verified on kafkajs ${VERIFIED_KAFKAJS_VERSION}, but found kafkajs ${found}${detail}; ` +
+      `install kafkajs@${VERIFIED_KAFKAJS_VERSION} (the version sluice depends on)`,
+    { code: 'UNSUPPORTED_KAFKAJS', kind: 'fatal' },
+  );
+}
+
+/** Describes what is wrong with `shape` in `internals`, or undefined when it matches. */
+function shapeMismatch(internals: KafkaJsInternals, shape: Shape): string | undefined {
+  const where = `${shape.module}${shape.path.map((p) => `.${p}`).join('')}`;
+  let value: unknown;
+  try {
+    value = shape.path.reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], internals.load(shape.module));
+  } catch (error) {
+    return `${where} cannot be loaded (${(error as Error).message})`;
+  }
+  if (shape.type === 'array') return Array.isArray(value) ? undefined : `${where} is not an array`;
+  if (typeof value !== 'function') return `${where} is not a function`;
+  if (shape.arity !== undefined && value.length !== shape.arity) return `${where} takes ${value.length} arguments, expected ${shape.arity}`;
+  return undefined;
+}
+
+/**
+ * Checks a private kafkajs copy and patches it:
+ * 1. the version is {@link VERIFIED_KAFKAJS_VERSION};
+ * 2. every shape the patches touch is there, with the expected arity;
+ * 3. Produce v8, the aborted-transaction filter, the JoinGroup capture.
+ * Throws `UNSUPPORTED_KAFKAJS` (nothing patched) when 1 or 2 fails.
+ */
+export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'>): SluiceKafkaJs {
+  const version = copy.packageJson.version ?? 'unknown';
+  const internals: KafkaJsInternals = { load: <T>(path: string) => copy.load<T>(`src/${path}`) };
+  // 1. version
+  if (version !== VERIFIED_KAFKAJS_VERSION) throw unsupported(version, '');
+  // 2. shapes
+  const mismatches = SHAPES.map((shape) => shapeMismatch(internals, shape)).filter((m): m is string => m !== undefined);
+  if (mismatches.length > 0) throw unsupported(version, ` with other internals: ${mismatches.join('; ')}`);
+  // 3. patches
+  registerProduceV8(internals);
+  installAbortedTransactionFilter(internals);
+  registerJoinGenerationCapture(internals);
+  return { kafkajs: copy.load<typeof KafkaJsModule>('index.js'), internals, version };
+}
+
+let shared: SluiceKafkaJs | undefined;
+
+/** sluice's patched private kafkajs, made on first use (one per process, shared by every sluice cluster). */
+export function sluiceKafkaJs(): SluiceKafkaJs {
+  shared ??= patchKafkaJs(privatePackage('kafkajs', import.meta.url));
+  return shared;
+}

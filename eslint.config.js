@@ -85,6 +85,16 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  // Type-aware rules for src/ (typed linting through the TypeScript project service).
+  {
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'error',
+    },
+  },
   // Layer rules: src/ only (tests, bench, examples and scripts may import anything).
   {
     files: ['src/**/*.ts'],

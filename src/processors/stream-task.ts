@@ -25,6 +25,7 @@ import {
   type TaskId,
   type TaskProcessor,
 } from './task-contract.js';
+import { defined } from '../internal/defined.js';
 
 /** Options of a task beyond the contract. */
 export interface StreamTaskOptions {
@@ -89,7 +90,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     for (const node of this.ordered) {
       if (!node.processor?.init) continue;
       try {
-        node.processor.init(node.context!);
+        node.processor.init(defined(node.context, `context of processor '${node.def.name}'`));
       } catch (error) {
         if (error instanceof StreamsError) throw error;
         throw new StreamsError(`Processor '${node.def.name}' failed to initialize in task ${this.label}`, {
@@ -187,7 +188,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   // ---- ContextHost ----
 
   forwardFrom(nodeName: string, record: Record<unknown, unknown>, childName?: string): void {
-    const node = this.nodes.get(nodeName)!;
+    const node = defined(this.nodes.get(nodeName), `node '${nodeName}' of task ${this.label}`);
     if (childName === undefined) return this.forwardTo(node.children, record);
     const child = node.children.find((c) => c.def.name === childName);
     if (child === undefined) {
@@ -237,7 +238,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
 
   private processAt(node: TaskNode, record: Record<unknown, unknown>): void {
     try {
-      node.processor!.process(record);
+      defined(node.processor, `processor of node '${node.def.name}'`).process(record);
     } catch (error) {
       if (error instanceof PropagatingError) throw error;
       this.onProcessingError(node.def.name, record, error);

@@ -128,14 +128,16 @@ export class TopologyTestDriver {
   private processOne(record: Omit<ConsumedRecord, 'offset'>): void {
     const offset = this.offsets.get(record.topic) ?? 0;
     this.offsets.set(record.topic, offset + 1);
-    const task = this.taskByTopic.get(record.topic)!;
+    const task = this.taskByTopic.get(record.topic);
+    if (task === undefined) {
+      throw new TopologyError(`Topic '${record.topic}' is not read by the topology; its source topics are [${[...this.taskByTopic.keys()].join(', ')}]`);
+    }
     task.process({ ...record, offset });
     this.commit();
   }
 
   private drain(): void {
-    while (this.pending.length > 0) {
-      const next = this.pending.shift()!;
+    for (let next = this.pending.shift(); next !== undefined; next = this.pending.shift()) {
       this.processOne({ ...next, partition: 0 });
     }
   }

@@ -10,6 +10,7 @@ import type { Deserializer, Serializer } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import { describePlan, type TopologyDescription } from './description.js';
 import { TopologyGraph } from './internal/graph.js';
+import { defined } from '../internal/defined.js';
 
 /** Deserializers of a source node (a serde works as a deserializer); default: `Serdes.Buffer()`. */
 export interface SourceOptions<K = unknown, V = unknown> {
@@ -75,7 +76,7 @@ export class Topology {
   }
 
   private get graph(): TopologyGraph {
-    return graphs.get(this)!;
+    return defined(graphs.get(this), 'graph of this Topology (set by its constructor)');
   }
 
   /** Adds a source node `name` reading `topics`. */

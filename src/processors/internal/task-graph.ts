@@ -8,6 +8,7 @@ import type { StateStore } from '../state/state-store.js';
 import type { NodeDef, SubtopologyPlan, TopologyPlan } from '../plan.js';
 import { ProcessorContextImpl, type ContextHost } from './processor-context-impl.js';
 import type { ManagedStateStore } from '../task-contract.js';
+import { defined } from '../../internal/defined.js';
 
 /** One node of one task. */
 export interface TaskNode {
@@ -30,10 +31,10 @@ export interface TaskGraph {
 export function buildTaskGraph(plan: TopologyPlan, sub: SubtopologyPlan, host: ContextHost): TaskGraph {
   const graph: TaskGraph = { nodes: new Map(), ordered: [], sourceByTopic: new Map(), storeByName: new Map() };
   for (const name of sub.stores) {
-    graph.storeByName.set(name, plan.stores.get(name)!.builder.build() as StateStore & ManagedStateStore);
+    graph.storeByName.set(name, defined(plan.stores.get(name), `store '${name}' of the plan`).builder.build() as StateStore & ManagedStateStore);
   }
   for (const name of sub.nodes) {
-    const def = plan.nodes.get(name)!;
+    const def = defined(plan.nodes.get(name), `node '${name}' of the plan`);
     const node: TaskNode = { def, children: [] };
     if (def.kind === 'processor') {
       node.processor = supplyProcessor(def.supplier);
@@ -44,7 +45,7 @@ export function buildTaskGraph(plan: TopologyPlan, sub: SubtopologyPlan, host: C
     graph.ordered.push(node);
   }
   for (const node of graph.ordered) {
-    node.children = (plan.children.get(node.def.name) ?? []).map((child) => graph.nodes.get(child)!);
+    node.children = (plan.children.get(node.def.name) ?? []).map((child) => defined(graph.nodes.get(child), `node '${child}' of the task`));
   }
   return graph;
 }
@@ -58,7 +59,7 @@ const TRANSITIONS: { [S in TaskState]: readonly TaskState[] } = {
   CLOSED: [],
 };
 
-const ALLOWED: { [op: string]: readonly TaskState[] } = {
+const ALLOWED: Record<'init' | 'process' | 'punctuateWallClock', readonly TaskState[]> = {
   init: ['CREATED'],
   process: ['RUNNING'],
   punctuateWallClock: ['RUNNING'],
@@ -70,8 +71,8 @@ export class TaskStateMachine {
 
   constructor(private readonly label: string) {}
 
-  guard(op: string): void {
-    const allowed = ALLOWED[op]!;
+  guard(op: keyof typeof ALLOWED): void {
+    const allowed = ALLOWED[op];
     if (!allowed.includes(this.state)) {
       throw new IllegalStateError(`Task ${this.label} cannot ${op} in state ${this.state}; allowed in: ${allowed.join(', ')}`);
     }

@@ -17,6 +17,7 @@ import { commitTask } from './commit-protocol.js';
 import type { StateMachine } from '../../internal/state-machine.js';
 import { createTaskStateMachine, tpKey, type TaskState } from './task-state.js';
 import type { TaskProducer, TaskProducerFactory } from './task-producer.js';
+import { defined } from '../../internal/defined.js';
 
 /** What a task needs from the app. */
 export interface RuntimeTaskDeps {
@@ -63,6 +64,19 @@ export class RuntimeTask {
 
   get state(): TaskState {
     return this.#sm.state;
+  }
+
+  /** The producer, processor and collector exist from `initialize()` on (steps 1 and 4); only later steps use these. */
+  get #liveProducer(): TaskProducer {
+    return defined(this.#producer, `producer of task ${this.id}`);
+  }
+
+  get #liveProcessor(): TaskProcessor {
+    return defined(this.#processor, `processor of task ${this.id}`);
+  }
+
+  get #liveCollector(): TaskRecordCollector {
+    return defined(this.#collector, `record collector of task ${this.id}`);
   }
 
   /** Outputs sent and not yet acknowledged. */
@@ -146,8 +160,8 @@ export class RuntimeTask {
   processBatch(batch: FetchedBatch, generation: number): Promise<void> {
     return this.#queue.add(async () => {
       if (this.state !== 'RUNNING' || generation !== this.#generation) return;
-      const processor = this.#processor!;
-      const collector = this.#collector!;
+      const processor = this.#liveProcessor;
+      const collector = this.#liveCollector;
       const metrics = this.deps.metrics;
       const bound = this.deps.config.maxPendingOutputRecordsPerTask;
       const key = tpKey(batch);
@@ -206,8 +220,8 @@ export class RuntimeTask {
     return this.#queue.add(() => {
       this.#punctuateQueued = false;
       if (this.state !== 'RUNNING') return;
-      this.#processor!.punctuateWallClock(Math.max(now, Date.now()));
-      this.#collector!.checkHealthy();
+      this.#liveProcessor.punctuateWallClock(Math.max(now, Date.now()));
+      this.#liveCollector.checkHealthy();
     });
   }
 
@@ -240,7 +254,7 @@ export class RuntimeTask {
 
   #ensureTransaction(): void {
     if (!this.#exactlyOnce || this.#inTransaction) return;
-    this.#producer!.beginTransaction();
+    this.#liveProducer.beginTransaction();
     this.#inTransaction = true;
   }
 
@@ -251,7 +265,7 @@ export class RuntimeTask {
       return;
     }
     const offsets = this.#dirty
-      ? this.partitions.map((tp) => ({ ...tp, offset: this.#position.get(tpKey(tp))! })).filter((o) => o.offset !== this.#committed.get(tpKey(o)))
+      ? this.partitions.map((tp) => ({ ...tp, offset: defined(this.#position.get(tpKey(tp)), `position of ${tpKey(tp)}`) })).filter((o) => o.offset !== this.#committed.get(tpKey(o)))
       : [];
     if (offsets.length === 0 && !this.#inTransaction) {
       this.#dirty = false;
@@ -262,10 +276,10 @@ export class RuntimeTask {
     await commitTask({
       exactlyOnce: this.#exactlyOnce,
       groupId: this.deps.config.applicationId,
-      producer: this.#producer!,
+      producer: this.#liveProducer,
       consumer: this.deps.consumer,
-      collector: this.#collector!,
-      stores: this.#processor!.stores,
+      collector: this.#liveCollector,
+      stores: this.#liveProcessor.stores,
       offsets,
       ensureTransaction: () => this.#ensureTransaction(),
     });
@@ -273,7 +287,7 @@ export class RuntimeTask {
     for (const o of offsets) this.#committed.set(tpKey(o), o.offset);
     this.#dirty = false;
     this.#lastCommitAt = Date.now();
-    this.#processor!.clearCommitRequest();
+    this.#liveProcessor.clearCommitRequest();
     this.deps.metrics.commits++;
     this.deps.logger.debug({ offsets }, 'committed');
   }
@@ -285,7 +299,7 @@ export class RuntimeTask {
     if (dirty && (this.#inTransaction || this.#dirty)) {
       this.deps.metrics.aborts++;
       if (this.#inTransaction) {
-        await this.#producer!.abortTransaction().catch((error: unknown) => log.debug({ err: error }, 'abort failed (producer unusable)'));
+        await this.#liveProducer.abortTransaction().catch((error: unknown) => log.debug({ err: error }, 'abort failed (producer unusable)'));
       }
     }
     this.#inTransaction = false;

@@ -14,7 +14,7 @@ import { incrementSequence } from './producer-state.js';
 type ProducerState = 'UNINITIALIZED' | 'READY' | 'IN_TRANSACTION' | 'ENDING' | 'FATAL' | 'CLOSED';
 
 /** Which methods each state allows. */
-const ALLOWED: Record<string, readonly ProducerState[]> = {
+const ALLOWED: Record<'connect' | 'beginTransaction' | 'produce' | 'sendOffsets' | 'endTransaction', readonly ProducerState[]> = {
   connect: ['UNINITIALIZED'],
   beginTransaction: ['READY'],
   produce: ['READY', 'IN_TRANSACTION'],
@@ -52,8 +52,14 @@ export class EmbeddedRawProducer implements RawProducerPort {
 
   private guard(method: keyof typeof ALLOWED): void {
     if (this.state === 'FATAL') throw this.fatalError ?? new ProducerFencedError('The producer was fenced; close it and create a new one');
-    if (!ALLOWED[method]!.includes(this.state))
-      throw new IllegalStateError(`${method}() is not allowed in producer state ${this.state}; allowed in: ${ALLOWED[method]!.join(', ')}`);
+    if (!ALLOWED[method].includes(this.state))
+      throw new IllegalStateError(`${method}() is not allowed in producer state ${this.state}; allowed in: ${ALLOWED[method].join(', ')}`);
+  }
+
+  /** The transactional id, for the transactional calls (their state guards admit only a transactional producer). */
+  private get txnId(): string {
+    if (this.transactionalId === undefined) throw new IllegalStateError('This call needs a producer created with a transactionalId');
+    return this.transactionalId;
   }
 
   /**
@@ -111,10 +117,11 @@ export class EmbeddedRawProducer implements RawProducerPort {
     if (this.state === 'FATAL') throw this.fatalError;
     try {
       // 3.
-      const transactional = this.transactionalId !== undefined;
+      const txnId = this.transactionalId;
+      const transactional = txnId !== undefined;
       if (transactional && !this.txnPartitions.has(key)) {
         this.broker.log(batch.topic, batch.partition);
-        this.broker.txn.addPartitions(this.transactionalId!, this.producerId, this.epoch, [batch]);
+        this.broker.txn.addPartitions(txnId, this.producerId, this.epoch, [batch]);
         this.txnPartitions.add(key);
       }
       // 4.
@@ -138,12 +145,13 @@ export class EmbeddedRawProducer implements RawProducerPort {
 
   async sendOffsets(groupId: string, offsets: TopicPartitionOffset[]): Promise<void> {
     this.guard('sendOffsets');
+    const txnId = this.txnId;
     try {
       if (!this.txnGroups.has(groupId)) {
-        this.broker.txn.addOffsets(this.transactionalId!, this.producerId, this.epoch, groupId);
+        this.broker.txn.addOffsets(txnId, this.producerId, this.epoch, groupId);
         this.txnGroups.add(groupId);
       }
-      this.broker.txn.txnOffsetCommit(this.transactionalId!, this.producerId, this.epoch, groupId, offsets);
+      this.broker.txn.txnOffsetCommit(txnId, this.producerId, this.epoch, groupId, offsets);
     } catch (e) {
       this.failed(e);
     }
@@ -164,7 +172,7 @@ export class EmbeddedRawProducer implements RawProducerPort {
     await Promise.allSettled([...this.chains.values()]);
     if (this.state !== 'ENDING') throw this.fatalError;
     try {
-      if (this.txnPartitions.size > 0 || this.txnGroups.size > 0) this.broker.txn.endTxn(this.transactionalId!, this.producerId, this.epoch, commit);
+      if (this.txnPartitions.size > 0 || this.txnGroups.size > 0) this.broker.txn.endTxn(this.txnId, this.producerId, this.epoch, commit);
       this.state = 'READY';
     } catch (e) {
       this.failed(e, true);

@@ -1,5 +1,5 @@
 /**
- * `TxnSendOption` (KIP-1059, `shared/seeds/000`): how a failed send affects the
+ * `TxnSendOption` (KIP-1059): how a failed send affects the
  * open transaction, and the mapping of a handler's answer onto it.
  */
 import { normalizeHandlerAnswer } from '../handlers/normalize.js';

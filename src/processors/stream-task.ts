@@ -23,6 +23,7 @@ import { handled, type Pending } from './internal/pending.js';
 import { DropLog } from './internal/drop-log.js';
 import { NodeRunner } from './internal/node-runner.js';
 import { NO_RECORD, TaskHandling } from './internal/task-handling.js';
+import { defined } from '../internal/defined.js';
 import {
   formatTaskId,
   type ManagedStateStore,
@@ -87,7 +88,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     for (const node of this.ordered) {
       if (!node.processor?.init) continue;
       try {
-        node.processor.init(node.context!);
+        node.processor.init(defined(node.context, `context of ${node.def.name}`));
       } catch (error) {
         if (error instanceof StreamsError) throw error;
         throw new StreamsError(`Processor '${node.def.name}' failed to initialize in task ${this.label}`, {
@@ -222,7 +223,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   // ---- ContextHost ----
 
   forwardFrom(nodeName: string, record: Record<unknown, unknown>, childName?: string): void {
-    const node = this.nodes.get(nodeName)!;
+    const node = defined(this.nodes.get(nodeName), `node ${nodeName}`);
     if (!node.busy) {
       throw new IllegalStateError(
         `Processor '${nodeName}' of task ${this.label} called forward() while it is not processing: forward is only allowed during ` +

@@ -16,11 +16,11 @@ export function murmur2(data: Uint8Array): number {
   const r = 24;
   // 1. h = seed ^ length
   let h = (0x9747b28c ^ length) | 0;
-  // 2. mix 4 bytes at a time (little-endian)
+  // 2. mix 4 bytes at a time (little-endian); every index below is < length, `?? 0` only satisfies the type
   const length4 = length >>> 2;
   for (let i = 0; i < length4; i += 1) {
     const i4 = i * 4;
-    let k = (data[i4]! & 0xff) | ((data[i4 + 1]! & 0xff) << 8) | ((data[i4 + 2]! & 0xff) << 16) | ((data[i4 + 3]! & 0xff) << 24);
+    let k = ((data[i4] ?? 0) & 0xff) | (((data[i4 + 1] ?? 0) & 0xff) << 8) | (((data[i4 + 2] ?? 0) & 0xff) << 16) | (((data[i4 + 3] ?? 0) & 0xff) << 24);
     k = Math.imul(k, m);
     k ^= k >>> r;
     k = Math.imul(k, m);
@@ -30,10 +30,10 @@ export function murmur2(data: Uint8Array): number {
   // 3. the last 1–3 bytes (Java's fall-through switch)
   const tail = length & ~3;
   const rest = length % 4;
-  if (rest === 3) h ^= (data[tail + 2]! & 0xff) << 16;
-  if (rest >= 2) h ^= (data[tail + 1]! & 0xff) << 8;
+  if (rest === 3) h ^= ((data[tail + 2] ?? 0) & 0xff) << 16;
+  if (rest >= 2) h ^= ((data[tail + 1] ?? 0) & 0xff) << 8;
   if (rest >= 1) {
-    h ^= data[tail]! & 0xff;
+    h ^= (data[tail] ?? 0) & 0xff;
     h = Math.imul(h, m);
   }
   // 4. final avalanche

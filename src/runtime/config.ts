@@ -13,6 +13,7 @@ import type {
 } from '../handlers/types.js';
 import { FailProductionExceptionHandler, LogAndFailDeserializationExceptionHandler, LogAndFailProcessingExceptionHandler } from '../handlers/fail.js';
 import { checkBrokerList } from './bootstrap-servers.js';
+import { defined } from '../internal/defined.js';
 
 /** `exactly_once` (transactions, the default) or `at_least_once`. */
 export type ProcessingGuarantee = 'exactly_once' | 'at_least_once';
@@ -126,7 +127,7 @@ function positiveInt(config: Record<string, unknown>, key: string, fallback: num
 
 function handlerOf<T>(config: Record<string, unknown>, key: string): T {
   const value = config[key];
-  if (value === undefined) return DEFAULT_HANDLERS[key]!() as T;
+  if (value === undefined) return defined(DEFAULT_HANDLERS[key], `default handler of ${key}`)() as T;
   if (typeof value !== 'object' || value === null || typeof (value as { handle?: unknown }).handle !== 'function') {
     throw new ConfigError(`Config '${key}' must be an object with a handle(context, record, error) method`);
   }

@@ -27,6 +27,7 @@ import { checkOutputTopics } from './internal/topic-checks.js';
 import type { StateMachine } from '../internal/state-machine.js';
 import { TaskManager } from './internal/task-manager.js';
 import { aggregateMetrics, type KafkaStreamsMetrics } from './metrics.js';
+import { defined } from '../internal/defined.js';
 
 /** The state of a {@link KafkaStreams} app (Kafka Streams' `KafkaStreams.State`). */
 export type KafkaStreamsState = AppState;
@@ -106,7 +107,7 @@ export class KafkaStreams {
     const config = this.#config;
     try {
       // 1. connect
-      this.#cluster = config.cluster ?? createKafkaCluster({ bootstrapServers: config.bootstrapServers!, clientId: config.clientId, logger: config.logger });
+      this.#cluster = config.cluster ?? createKafkaCluster({ bootstrapServers: defined(config.bootstrapServers, "config 'bootstrapServers' (set whenever 'cluster' is not)"), clientId: config.clientId, logger: config.logger });
       this.#admin = this.#cluster.admin();
       // 2. topics
       const counts = new PartitionCounts(this.#admin, this.#log);
@@ -199,7 +200,7 @@ export class KafkaStreams {
   async #onAssignment(change: Parameters<TaskManager['onAssignment']>[0]): Promise<void> {
     if (STOPPED.includes(this.state)) return;
     this.#sm.tryTransition('REBALANCING');
-    await this.#manager!.onAssignment(change);
+    await defined(this.#manager, 'task manager (created by start() before the consumer runs)').onAssignment(change);
     if (this.#sm.tryTransition('RUNNING')) this.#firstAssignment?.resolve();
   }
 

@@ -19,6 +19,7 @@ import { DriverCollector, type CapturedRecord } from './internal/driver-collecto
 import { DriverRunner, type Pending } from './internal/driver-runner.js';
 import { TestInputTopic, type TestInputTopicOptions } from './test-input-topic.js';
 import { TestOutputTopic } from './test-output-topic.js';
+import { defined } from '../internal/defined.js';
 
 /** Configuration of a {@link TopologyTestDriver}. Handlers default to FAIL. */
 export interface TopologyTestDriverConfig {
@@ -129,7 +130,7 @@ export class TopologyTestDriver {
   private processOne(record: Omit<ConsumedRecord, 'offset'>): Pending {
     const offset = this.offsets.get(record.topic) ?? 0;
     this.offsets.set(record.topic, offset + 1);
-    const task = this.taskByTopic.get(record.topic)!;
+    const task = defined(this.taskByTopic.get(record.topic), `task of topic ${record.topic}`);
     const outcome = task.process({ ...record, partition: 0, offset });
     if (typeof outcome !== 'string') return outcome.then(() => this.commit());
     this.commit();
@@ -156,7 +157,7 @@ export class TopologyTestDriver {
   /** Wall-clock punctuation of the tasks from `index` on, each after the previous one settled; then a commit. */
   private punctuateFrom(index: number): Pending {
     for (let i = index; i < this.tasks.length; i++) {
-      const pending = this.tasks[i]!.punctuateWallClock(this.wallClockMs);
+      const pending = defined(this.tasks[i], `task ${i}`).punctuateWallClock(this.wallClockMs);
       if (pending !== undefined) return pending.then(() => this.punctuateFrom(i + 1));
     }
     this.commit();

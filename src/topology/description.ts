@@ -3,6 +3,7 @@
  * Streams' text layout (`toString()`) or as a Mermaid flowchart (`toMermaid()`).
  */
 import type { TopologyPlan } from '../processors/plan.js';
+import { defined } from '../internal/defined.js';
 
 /** A source node: reads topics. */
 export interface SourceNodeDescription {
@@ -59,7 +60,7 @@ export function describePlan(plan: TopologyPlan): TopologyDescription {
   const size = (name: string): number => {
     let s = sizes.get(name);
     if (s === undefined) {
-      s = 1 + plan.children.get(name)!.reduce((sum, kid) => sum + size(kid), 0);
+      s = 1 + (plan.children.get(name) ?? []).reduce((sum, kid) => sum + size(kid), 0);
       sizes.set(name, s);
     }
     return s;
@@ -67,8 +68,8 @@ export function describePlan(plan: TopologyPlan): TopologyDescription {
   // Kafka's NODE_COMPARATOR: larger sub-tree first, then by name.
   const order = (a: string, b: string): number => size(b) - size(a) || (a < b ? -1 : a > b ? 1 : 0);
   const describeNode = (name: string): NodeDescription => {
-    const def = plan.nodes.get(name)!;
-    const successors = [...plan.children.get(name)!].sort(order);
+    const def = defined(plan.nodes.get(name), `node '${name}' of the plan`);
+    const successors = [...(plan.children.get(name) ?? [])].sort(order);
     const predecessors = [...(parents.get(name) ?? [])].sort(order);
     switch (def.kind) {
       case 'source':

@@ -10,6 +10,7 @@ import type { Deserializer, Serde, Serializer } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import { describePlan, type TopologyDescription } from './description.js';
 import { TopologyGraph } from './internal/graph.js';
+import { defined } from '../internal/defined.js';
 
 /**
  * Deserializers of a source node; default: `Serdes.Buffer()`. Give either a
@@ -84,7 +85,7 @@ export class Topology {
   }
 
   private get graph(): TopologyGraph {
-    return graphs.get(this)!;
+    return defined(graphs.get(this), 'graph of this Topology (set by its constructor)');
   }
 
   /** Adds a source node `name` reading `topics`. */

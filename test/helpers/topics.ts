@@ -40,8 +40,8 @@ export async function createTopic(brokers: string[], name: string, options: Crea
     }
     if (!created) throw new Error(`topic ${name} exists already`);
     await waitFor(async () => {
-      const { topics } = await admin.fetchTopicMetadata({ topics: [name] });
-      return topics[0]?.partitions.length === topic.numPartitions && topics[0].partitions.every((p) => p.leader >= 0);
+      const [meta] = (await admin.fetchTopicMetadata({ topics: [name] })).topics;
+      return meta !== undefined && meta.partitions.length === topic.numPartitions && meta.partitions.every((p) => p.leader >= 0);
     }, { timeoutMs: 15_000, message: `leaders of the ${topic.numPartitions} partition(s) of ${name}` });
     return name;
   } finally {

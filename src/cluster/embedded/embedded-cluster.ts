@@ -144,8 +144,9 @@ export class EmbeddedKafkaCluster implements ClusterPort {
     records.forEach((record, index) => {
       const key = toBuffer(record.key);
       const p = record.partition ?? (key ? partitionFor(key, n) : this.roundRobin++ % n);
-      if (!byPartition.has(p)) byPartition.set(p, []);
-      byPartition.get(p)!.push({ index, record });
+      const items = byPartition.get(p) ?? [];
+      byPartition.set(p, items);
+      items.push({ index, record });
     });
     const out: PlainRecordMetadata[] = new Array(records.length);
     for (const [partition, items] of byPartition) {

@@ -32,6 +32,7 @@ import { brokerRecordError, validateRecord } from './record-validator.js';
 import { TopicConfigCache, type TopicInfo } from './topic-config-cache.js';
 import { checkProducerRecord } from './record-checks.js';
 import { BufferMemory, RECORD_OVERHEAD_BYTES } from './buffer-memory.js';
+import { defined } from '../../internal/defined.js';
 
 /** Room left in a produce request for its headers and the topic name. */
 const REQUEST_OVERHEAD = 128;
@@ -297,7 +298,7 @@ export class PartitionSender {
       return;
     }
     if (records.length === 1) {
-      return records[0]!.settle(brokerRecordError(error, error instanceof KafkaProtocolError ? error.errorMessage : null, topic, partition), null);
+      return defined(records[0], 'the record of a one-record batch').settle(brokerRecordError(error, error instanceof KafkaProtocolError ? error.errorMessage : null, topic, partition), null);
     }
     const mid = Math.ceil(records.length / 2);
     await this.#deliver(topic, partition, records.slice(0, mid));
@@ -336,7 +337,7 @@ export class PartitionSender {
           this.owner.recordFailed(thrown instanceof Error ? thrown : new Error(String(thrown)), 'NONE');
         }
         if (error) reject(error);
-        else resolve(metadata!);
+        else resolve(defined(metadata ?? undefined, 'metadata of a delivered record'));
       } finally {
         if (--this.#pending === 0) for (const wake of this.#idle.splice(0)) wake();
       }

@@ -18,6 +18,7 @@ import { handled, isThenable, thenOrNow, type Pending } from './pending.js';
 import type { PunctuationQueue, PunctuationSchedule } from './punctuation-queue.js';
 import type { TaskNode } from './task-graph.js';
 import { NO_RECORD, type TaskHandling } from './task-handling.js';
+import { defined } from '../../internal/defined.js';
 
 /** Runs nodes and punctuations of one task; see the module comment. */
 export class NodeRunner {
@@ -52,7 +53,8 @@ export class NodeRunner {
       this.handling.sink(child.def, record);
       return undefined;
     }
-    return this.runAs(child, child.processor!.process, child.processor, record, record);
+    const processor = defined(child.processor, `processor of node ${child.def.name}`);
+    return this.runAs(child, processor.process, processor, record, record);
   }
 
   /**
@@ -89,7 +91,7 @@ export class NodeRunner {
 
   /** One punctuation, as the work of its node; the current record and its skipped flag are restored after it. */
   private punctuate(schedule: PunctuationSchedule, timestamp: number): Pending {
-    const node = this.nodes.get(schedule.nodeName)!;
+    const node = defined(this.nodes.get(schedule.nodeName), `node ${schedule.nodeName}`);
     const state = this.handling;
     const saved = state.current;
     const savedSkipped = state.skipped; // a punctuation failure does not make the current record skipped

@@ -7,6 +7,7 @@ import type { StateStore } from '../state/state-store.js';
 import type { NodeDef, SubtopologyPlan, TopologyPlan } from '../plan.js';
 import { ProcessorContextImpl, type ContextHost } from './processor-context-impl.js';
 import type { ManagedStateStore } from '../task-contract.js';
+import { defined } from '../../internal/defined.js';
 
 /** One node of one task. */
 export interface TaskNode {
@@ -33,10 +34,10 @@ export interface TaskGraph {
 export function buildTaskGraph(plan: TopologyPlan, sub: SubtopologyPlan, host: ContextHost): TaskGraph {
   const graph: TaskGraph = { nodes: new Map(), ordered: [], sourceByTopic: new Map(), storeByName: new Map() };
   for (const name of sub.stores) {
-    graph.storeByName.set(name, plan.stores.get(name)!.builder.build() as StateStore & ManagedStateStore);
+    graph.storeByName.set(name, defined(plan.stores.get(name), `store ${name}`).builder.build() as StateStore & ManagedStateStore);
   }
   for (const name of sub.nodes) {
-    const def = plan.nodes.get(name)!;
+    const def = defined(plan.nodes.get(name), `node ${name}`);
     const node: TaskNode = { def, children: [], busy: false, tail: undefined };
     if (def.kind === 'processor') {
       node.processor = supplyProcessor(def.supplier);
@@ -47,7 +48,7 @@ export function buildTaskGraph(plan: TopologyPlan, sub: SubtopologyPlan, host: C
     graph.ordered.push(node);
   }
   for (const node of graph.ordered) {
-    node.children = (plan.children.get(node.def.name) ?? []).map((child) => graph.nodes.get(child)!);
+    node.children = (plan.children.get(node.def.name) ?? []).map((child) => defined(graph.nodes.get(child), `node ${child}`));
   }
   return graph;
 }

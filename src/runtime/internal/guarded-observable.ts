@@ -51,7 +51,8 @@ export class GuardedObservable<T> extends Observable<T> {
     return super.subscribe({
       next: (value) => call('next', () => observer.next?.call(observer, value)),
       error: (err: unknown) => {
-        if (typeof observer.error === 'function') call('error', () => observer.error!.call(observer, err));
+        const onError = observer.error;
+        if (typeof onError === 'function') call('error', () => onError.call(observer, err));
         else report(err, 'unhandled error notification');
       },
       complete: () => call('complete', () => observer.complete?.call(observer)),

@@ -19,6 +19,7 @@ import type { ResolvedConfig } from '../config.js';
 import type { TaskMetrics } from '../metrics.js';
 import type { StateMachine } from '../../internal/state-machine.js';
 import { createTaskStateMachine, tpKey, type TaskState } from './task-state.js';
+import { defined } from '../../internal/defined.js';
 
 /** Creates the producer of a task; `transactionalId` is undefined under at_least_once. */
 export type TaskProducerFactory = (options: { transactionalId: string | undefined; taskId: string }) => StreamsProducer;
@@ -68,6 +69,19 @@ export class TaskExecutor {
   get state(): TaskState {
     return this.#sm.state;
   }
+  /** The producer, processor and collector exist from `initialize()` on (steps 1 and 4); only later steps use these. */
+  get #liveProducer(): StreamsProducer {
+    return defined(this.#producer, `producer of task ${this.id}`);
+  }
+
+  get #liveProcessor(): TaskProcessor {
+    return defined(this.#processor, `processor of task ${this.id}`);
+  }
+
+  get #liveCollector(): TaskRecordCollector {
+    return defined(this.#collector, `record collector of task ${this.id}`);
+  }
+
 
   /** Outputs sent and not yet acknowledged. */
   get pendingOutputs(): number {
@@ -141,8 +155,8 @@ export class TaskExecutor {
   processBatch(batch: FetchedBatch, generation: number): Promise<void> {
     return this.#queue.add(async () => {
       if (this.state !== 'RUNNING' || generation !== this.#generation) return;
-      const processor = this.#processor!;
-      const collector = this.#collector!;
+      const processor = this.#liveProcessor;
+      const collector = this.#liveCollector;
       const metrics = this.deps.metrics;
       const bound = this.deps.config.maxPendingOutputRecordsPerTask;
       const key = tpKey(batch);
@@ -203,9 +217,9 @@ export class TaskExecutor {
     return this.#queue.add(async () => {
       this.#punctuateQueued = false;
       if (this.state !== 'RUNNING') return;
-      const punctuated = this.#processor!.punctuateWallClock(Math.max(now, Date.now()));
+      const punctuated = this.#liveProcessor.punctuateWallClock(Math.max(now, Date.now()));
       if (punctuated) await punctuated; // a promise only when a punctuator is async
-      this.#collector!.checkHealthy();
+      this.#liveCollector.checkHealthy();
     });
   }
 
@@ -259,9 +273,9 @@ export class TaskExecutor {
    * 6. record the committed offsets and metrics; the next transaction begins lazily.
    */
   async #commitNow(): Promise<void> {
-    const producer = this.#producer!;
+    const producer = this.#liveProducer;
     const offsets = this.#dirty
-      ? this.partitions.map((tp) => ({ ...tp, offset: this.#position.get(tpKey(tp))! })).filter((o) => o.offset !== this.#committed.get(tpKey(o)))
+      ? this.partitions.map((tp) => ({ ...tp, offset: defined(this.#position.get(tpKey(tp)), `position of ${tpKey(tp)}`) })).filter((o) => o.offset !== this.#committed.get(tpKey(o)))
       : [];
     // 1.
     if (offsets.length === 0 && !this.#inTransaction()) {
@@ -271,11 +285,11 @@ export class TaskExecutor {
       return;
     }
     // 2.
-    for (const store of this.#processor!.stores) store.flush();
+    for (const store of this.#liveProcessor.stores) store.flush();
     // 3.
     await producer.flush();
     // 4.
-    this.#collector!.checkHealthy();
+    this.#liveCollector.checkHealthy();
     // 5.
     if (this.#exactlyOnce) {
       if (offsets.length > 0) {
@@ -290,7 +304,7 @@ export class TaskExecutor {
     for (const o of offsets) this.#committed.set(tpKey(o), o.offset);
     this.#dirty = false;
     this.#lastCommitAt = Date.now();
-    this.#processor!.clearCommitRequest();
+    this.#liveProcessor.clearCommitRequest();
     this.deps.metrics.commits++;
     this.deps.logger.debug({ offsets }, 'committed');
   }
@@ -302,7 +316,7 @@ export class TaskExecutor {
     if (dirty && (this.#inTransaction() || this.#dirty)) {
       this.deps.metrics.aborts++;
       if (this.#inTransaction()) {
-        await this.#producer!.abortTransaction().catch((error: unknown) => log.debug({ err: error }, 'abort failed (producer unusable)'));
+        await this.#liveProducer.abortTransaction().catch((error: unknown) => log.debug({ err: error }, 'abort failed (producer unusable)'));
       }
     }
     this.#dirty = false;

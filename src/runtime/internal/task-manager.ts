@@ -128,7 +128,10 @@ export class TaskManager {
   /** Aggregated metrics. */
   metrics(): KafkaStreamsMetrics {
     const result = aggregateMetrics(this.#metrics, new Set(this.#tasks.keys()), this.#rebalances);
-    for (const [id, task] of this.#tasks) result.tasks[id]!.pendingOutputs = task.pendingOutputs;
+    for (const [id, task] of this.#tasks) {
+      const entry = result.tasks[id];
+      if (entry) entry.pendingOutputs = task.pendingOutputs;
+    }
     return result;
   }
 

@@ -4,6 +4,7 @@
  */
 import { TopologyError } from '../../errors.js';
 import type { NodeDef, StoreDef, SubtopologyPlan, TopologyPlan } from '../../processors/plan.js';
+import { defined } from '../../internal/defined.js';
 
 /** Nodes, stores and store connections, as added. */
 export class TopologyGraph {
@@ -20,9 +21,10 @@ export class TopologyGraph {
     if (typeof def.name !== 'string' || def.name === '') {
       throw new TopologyError(`A ${def.kind} node needs a non-empty name; got ${JSON.stringify(def.name)}`);
     }
-    if (this.nodes.has(def.name)) {
+    const existing = this.nodes.get(def.name);
+    if (existing !== undefined) {
       throw new TopologyError(
-        `Node name '${def.name}' is already used by a ${this.nodes.get(def.name)!.kind} node; give the new ${def.kind} node another name`,
+        `Node name '${def.name}' is already used by a ${existing.kind} node; give the new ${def.kind} node another name`,
       );
     }
     if (def.kind === 'source') {
@@ -73,7 +75,7 @@ export class TopologyGraph {
         if (p.kind === 'sink') {
           throw new TopologyError(`${label(def)} '${def.name}' has sink '${parent}' as parent; a sink cannot have children, use a processor as parent`);
         }
-        children.get(parent)!.push(def.name);
+        defined(children.get(parent), `children of '${parent}'`).push(def.name);
       }
     }
     checkCycles(nodes, children);
@@ -122,7 +124,7 @@ function checkCycles(nodes: Map<string, NodeDef>, children: Map<string, string[]
       throw new TopologyError(`Processor '${name}' is part of a cycle (${cycle.join(' -> ')}); a topology must be acyclic, remove one of these parent links`);
     }
     state.set(name, 'visiting');
-    for (const child of children.get(name)!) visit(child, [...path, name]);
+    for (const child of children.get(name) ?? []) visit(child, [...path, name]);
     state.set(name, 'done');
   };
   for (const name of nodes.keys()) visit(name, []);
@@ -136,7 +138,7 @@ function subtopologies(
   const parent = new Map<string, string>();
   const find = (x: string): string => {
     let root = x;
-    while (parent.get(root) !== root) root = parent.get(root)!;
+    for (let up = parent.get(root); up !== undefined && up !== root; up = parent.get(root)) root = up;
     parent.set(x, root);
     return root;
   };
@@ -161,8 +163,8 @@ function subtopologies(
   }
   const plans: SubtopologyPlan[] = [...Array(ids.size)].map((_, id) => ({ id, nodes: [], sourceTopics: [], sinkTopics: [], stores: [] }));
   for (const name of topologicalOrder(nodes, children)) {
-    const plan = plans[ids.get(find(name))!]!;
-    const def = nodes.get(name)!;
+    const plan = defined(plans[ids.get(find(name)) ?? -1], `sub-topology of node '${name}'`);
+    const def = defined(nodes.get(name), `node '${name}'`);
     plan.nodes.push(name);
     if (def.kind === 'source') plan.sourceTopics.push(...def.topics);
     if (def.kind === 'sink' && typeof def.topic === 'string' && !plan.sinkTopics.includes(def.topic)) plan.sinkTopics.push(def.topic);
@@ -175,14 +177,13 @@ function subtopologies(
 function topologicalOrder(nodes: Map<string, NodeDef>, children: Map<string, string[]>): string[] {
   const indegree = new Map<string, number>();
   for (const name of nodes.keys()) indegree.set(name, 0);
-  for (const kids of children.values()) for (const kid of kids) indegree.set(kid, indegree.get(kid)! + 1);
+  for (const kids of children.values()) for (const kid of kids) indegree.set(kid, (indegree.get(kid) ?? 0) + 1);
   const order: string[] = [];
   const ready = [...nodes.keys()].filter((n) => indegree.get(n) === 0);
-  while (ready.length > 0) {
-    const name = ready.shift()!;
+  for (let name = ready.shift(); name !== undefined; name = ready.shift()) {
     order.push(name);
-    for (const kid of children.get(name)!) {
-      const d = indegree.get(kid)! - 1;
+    for (const kid of children.get(name) ?? []) {
+      const d = (indegree.get(kid) ?? 0) - 1;
       indegree.set(kid, d);
       if (d === 0) ready.push(kid);
     }

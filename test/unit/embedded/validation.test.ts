@@ -63,7 +63,7 @@ describe('codec', () => {
 describe('batch-level rules', () => {
   it('CRC mismatch -> CORRUPT_MESSAGE (2), retriable', () => {
     const bytes = encodeBatch({ records: [r('a')] });
-    bytes[bytes.length - 1] ^= 0xff;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 1) ^ 0xff, bytes.length - 1);
     const e = rejected('t', bytes);
     expect(e.kafkaCode).toBe(KafkaErrorCode.CORRUPT_MESSAGE);
     expect(e.kind).toBe('retriable');

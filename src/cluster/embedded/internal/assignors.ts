@@ -3,6 +3,7 @@
  * RangeAssignor, per topic) and `roundrobin`.
  */
 import type { TopicPartition } from '../../port.js';
+import { defined } from '../../../internal/defined.js';
 
 /** Assignor names. */
 export type AssignorName = 'range' | 'roundrobin';
@@ -28,7 +29,8 @@ export function rangeAssign(members: AssignorMember[], partitionsOf: (topic: str
     let next = 0;
     subs.forEach((id, i) => {
       const count = per + (i < extra ? 1 : 0);
-      for (let k = 0; k < count; k++) out.get(id)!.push({ topic, partition: next++ });
+      const assigned = defined(out.get(id), `assignment of member ${id}`);
+      for (let k = 0; k < count; k++) assigned.push({ topic, partition: next++ });
     });
   }
   return out;
@@ -43,9 +45,9 @@ export function roundRobinAssign(members: AssignorMember[], partitionsOf: (topic
   for (const topic of topics) {
     for (let p = 0; p < partitionsOf(topic); p++) {
       for (let tries = 0; tries < sorted.length; tries++) {
-        const m = sorted[cursor++ % sorted.length]!;
+        const m = defined(sorted[cursor++ % sorted.length], 'round-robin member');
         if (m.topics.includes(topic)) {
-          out.get(m.memberId)!.push({ topic, partition: p });
+          defined(out.get(m.memberId), `assignment of member ${m.memberId}`).push({ topic, partition: p });
           break;
         }
       }

@@ -15,6 +15,7 @@ const TABLE: Uint32Array = (() => {
 /** CRC32C of `bytes` as an unsigned 32-bit number. */
 export function crc32c(bytes: Uint8Array): number {
   let crc = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) crc = TABLE[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
+  // Both indexes are in range (i < length, a byte indexes 256 entries); `?? 0` only satisfies the type.
+  for (const byte of bytes) crc = (TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }

@@ -28,8 +28,8 @@ export class FaultInjector {
   /** Consumes one scheduled coordinator failure, if any. */
   takeTxnError(api: TxnFault['api'], transactionalId: string): KafkaProtocolError | undefined {
     const i = this.txnFaults.findIndex((f) => f.api === api && f.transactionalId === transactionalId && f.remaining > 0);
-    if (i < 0) return undefined;
-    const f = this.txnFaults[i]!;
+    const f = this.txnFaults[i];
+    if (f === undefined) return undefined;
     if (--f.remaining === 0) this.txnFaults.splice(i, 1);
     return new KafkaProtocolError(f.code, `${kafkaErrorName(f.code)} (${f.code}): injected fault for ${api} of ${transactionalId}`, { errorMessage: null });
   }
@@ -49,8 +49,8 @@ export class FaultInjector {
   /** Consumes one scheduled failure for the partition, if any, as the error to answer (`afterAppend`: after handling the request). */
   takeProduceError(topic: string, partition: number): (KafkaProtocolError & { afterAppend?: boolean }) | undefined {
     const i = this.produceFaults.findIndex((f) => f.topic === topic && (f.partition === undefined || f.partition === partition) && f.remaining > 0);
-    if (i < 0) return undefined;
-    const f = this.produceFaults[i]!;
+    const f = this.produceFaults[i];
+    if (f === undefined) return undefined;
     f.remaining -= 1;
     if (f.remaining === 0) this.produceFaults.splice(i, 1);
     const error = new KafkaProtocolError(f.code, `${kafkaErrorName(f.code)} (${f.code}): injected fault for ${topic}-${partition}${f.errorMessage ? `: ${f.errorMessage}` : ''}`, {

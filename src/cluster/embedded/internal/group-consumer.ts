@@ -24,6 +24,7 @@ import type { Broker } from './broker.js';
 import { topicPartitionKey } from '../../../records/topic-partition.js';
 import type { PartitionLog } from './partition-log.js';
 import type { AssignorName } from './assignors.js';
+import { defined } from '../../../internal/defined.js';
 
 /** Embedded-only consumer options. */
 export interface EmbeddedConsumerOptions extends GroupConsumerOptions {
@@ -142,7 +143,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     // 4.
     if (!this.delivered || revoked.length || assigned.length) {
       this.delivered = true;
-      await this.handlers!.onAssignment({ assigned, revoked: revoked.map((s) => s.tp), generationId, memberId: this.memberId });
+      await defined(this.handlers, 'consumer handlers (set by run())').onAssignment({ assigned, revoked: revoked.map((s) => s.tp), generationId, memberId: this.memberId });
     }
     // 5.
     for (const s of added) s.held = false;
@@ -252,7 +253,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
       if (result.nextOffset <= from) return;
     }
     try {
-      await this.handlers!.eachBatch({ topic, partition, records: result.records, highWatermark: result.highWatermark, nextOffset: result.nextOffset });
+      await defined(this.handlers, 'consumer handlers (set by run())').eachBatch({ topic, partition, records: result.records, highWatermark: result.highWatermark, nextOffset: result.nextOffset });
     } catch (e) {
       this.crash(e);
     }

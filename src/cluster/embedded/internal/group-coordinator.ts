@@ -175,12 +175,13 @@ export class GroupCoordinator {
    */
   private async runRebalance(g: Group): Promise<void> {
     const members = [...g.members.values()];
-    if (members.length === 0) {
+    const [leader] = members;
+    if (leader === undefined) {
       g.generationId += 1;
       return;
     }
     // 1.
-    const target = assign(members[0]!.handle.assignor, members.map((m) => ({ memberId: m.memberId, topics: m.handle.topics })), (t) => this.deps.partitionsOf(t));
+    const target = assign(leader.handle.assignor, members.map((m) => ({ memberId: m.memberId, topics: m.handle.topics })), (t) => this.deps.partitionsOf(t));
     const ownedBy = new Map<string, string>();
     for (const m of members) for (const tp of m.owned) ownedBy.set(key(tp), m.memberId);
     // 2.

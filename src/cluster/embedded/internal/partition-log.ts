@@ -7,6 +7,7 @@ import type { ConsumedRecord, Headers } from '../../port.js';
 import { BatchAttr, decodeBatch, encodeControlBatch, isControl, isTransactional, lastOffset, withBaseOffset, CRC_OFFSET, type RecordBatch } from './record-batch.js';
 import { ProducerStateTable } from './producer-state.js';
 import { crc32c } from './crc32c.js';
+import { defined } from '../../../internal/defined.js';
 
 /** A batch stored in the log. */
 export interface LogEntry {
@@ -70,7 +71,7 @@ export class PartitionLog {
 
   /** First offset of the earliest open transaction, or the high watermark when none is open. */
   get lastStableOffset(): number {
-    const firsts = this.producers.ongoing().map((e) => e.currentTxnFirstOffset!);
+    const firsts = this.producers.ongoing().flatMap((e) => (e.currentTxnFirstOffset === null ? [] : [e.currentTxnFirstOffset]));
     return firsts.length ? Math.min(...firsts) : this.highWatermark;
   }
 
@@ -120,7 +121,7 @@ export class PartitionLog {
     let hi = this.entries.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.entries[mid]!.lastOffset < offset) lo = mid + 1;
+      if (defined(this.entries[mid], 'log entry').lastOffset < offset) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -148,8 +149,8 @@ export class PartitionLog {
     let next = fromOffset;
     let bytes = 0;
     for (let i = this.firstEntryFrom(fromOffset); i < this.entries.length; i++) {
-      const entry = this.entries[i]!;
-      if (entry.baseOffset >= limit) break;
+      const entry = this.entries[i];
+      if (entry === undefined || entry.baseOffset >= limit) break;
       if (bytes > 0 && bytes + entry.bytes.length > maxBytes) break;
       bytes += entry.bytes.length;
       next = entry.lastOffset + 1;

@@ -87,7 +87,7 @@ export class ProducerStateTable {
       return { kind: 'append' };
     }
     // 5.
-    const currentLast = entry.batches.length ? entry.batches[entry.batches.length - 1]!.lastSeq : -1;
+    const currentLast = entry.batches.at(-1)?.lastSeq ?? -1;
     if (entry.batches.length && !inSequence(currentLast, firstSeq)) {
       const msg = `Out of order sequence number for producer ${batch.producerId} at offset ${nextOffset} in partition ${tp}: ${firstSeq} (incoming seq. number), ${currentLast} (current end sequence number)`;
       throw brokerError(KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, msg);

@@ -57,6 +57,12 @@ export class EmbeddedRawProducer implements RawProducerPort {
   constructor(private readonly broker: Broker, private readonly options: RawProducerOptions) {
     this.transactionalId = options.transactionalId;
   }
+  /** The transactional id, for the transactional calls (their state guards admit only a transactional producer). */
+  private get txnId(): string {
+    if (this.transactionalId === undefined) throw new IllegalStateError('This call needs a producer created with a transactionalId');
+    return this.transactionalId;
+  }
+
 
   private get state(): ProducerState {
     return this.sm.state;
@@ -125,7 +131,7 @@ export class EmbeddedRawProducer implements RawProducerPort {
       const transactional = this.transactionalId !== undefined;
       if (transactional && !this.txnPartitions.has(key)) {
         this.broker.log(batch.topic, batch.partition);
-        this.broker.txn.addPartitions(this.transactionalId!, this.producerId, this.epoch, [batch]);
+        this.broker.txn.addPartitions(this.txnId, this.producerId, this.epoch, [batch]);
         this.txnPartitions.add(key);
       }
       // 4.
@@ -151,10 +157,10 @@ export class EmbeddedRawProducer implements RawProducerPort {
     this.guard('sendOffsets');
     try {
       if (!this.txnGroups.has(groupId)) {
-        this.broker.txn.addOffsets(this.transactionalId!, this.producerId, this.epoch, groupId);
+        this.broker.txn.addOffsets(this.txnId, this.producerId, this.epoch, groupId);
         this.txnGroups.add(groupId);
       }
-      this.broker.txn.txnOffsetCommit(this.transactionalId!, this.producerId, this.epoch, groupId, offsets);
+      this.broker.txn.txnOffsetCommit(this.txnId, this.producerId, this.epoch, groupId, offsets);
     } catch (e) {
       this.failed(e);
     }
@@ -175,7 +181,7 @@ export class EmbeddedRawProducer implements RawProducerPort {
     await Promise.allSettled([...this.chains.values()]);
     if (this.state !== 'ENDING') throw this.fatalError;
     try {
-      if (this.txnPartitions.size > 0 || this.txnGroups.size > 0) this.broker.txn.endTxn(this.transactionalId!, this.producerId, this.epoch, commit);
+      if (this.txnPartitions.size > 0 || this.txnGroups.size > 0) this.broker.txn.endTxn(this.txnId, this.producerId, this.epoch, commit);
       this.sm.transition('READY');
     } catch (e) {
       this.failed(e, true);

@@ -50,8 +50,9 @@ export function validateProduce(bytes: Buffer, ctx: ValidationContext): RecordBa
   } catch (e) {
     throw fail(KafkaErrorCode.CORRUPT_MESSAGE, (e as Error).message);
   }
-  if (parts.length === 0) throw fail(KafkaErrorCode.INVALID_RECORD, `Produce requests must have at least one record batch per partition (${tp})`);
-  const magic = peekMagic(parts[0]!);
+  const [raw] = parts;
+  if (raw === undefined) throw fail(KafkaErrorCode.INVALID_RECORD, `Produce requests must have at least one record batch per partition (${tp})`);
+  const magic = peekMagic(raw);
   if (magic !== 2) {
     // A Kafka 4 broker answers INVALID_RECORD here (ProduceRequest v3+ only allows magic 2; verified
     // with a raw Produce v8 request against Kafka 4.4). UNSUPPORTED_FOR_MESSAGE_FORMAT is the seed's
@@ -59,7 +60,6 @@ export function validateProduce(bytes: Buffer, ctx: ValidationContext): RecordBa
     throw fail(KafkaErrorCode.INVALID_RECORD, `Produce requests are only allowed to contain record batches with magic version 2 (got ${magic}) in ${tp}`);
   }
   if (parts.length > 1) throw fail(KafkaErrorCode.INVALID_RECORD, `Produce requests are only allowed to contain exactly one record batch per partition (${tp})`);
-  const raw = parts[0]!;
   // 2. base offset
   const baseOffset = Number(raw.readBigInt64BE(0));
   if (baseOffset !== 0) throw fail(KafkaErrorCode.INVALID_RECORD, `The baseOffset of the record batch in the append to ${tp} should be 0, but it is ${baseOffset}`);

@@ -57,7 +57,7 @@ export function filterAbortedRecords<M extends FetchedMessage>(messages: M[], ab
   let next = 0;
   return messages.filter((message) => {
     const offset = BigInt(message.offset);
-    while (next < pending.length && pending[next]!.firstOffset <= offset) abortedProducers.add(pending[next++]!.producerId);
+    for (let t = pending[next]; t !== undefined && t.firstOffset <= offset; t = pending[++next]) abortedProducers.add(t.producerId);
     const { producerId, inTransaction } = message.batchContext;
     if (message.isControlRecord) {
       if (message.key && Buffer.from(message.key).equals(ABORT_MARKER_KEY)) abortedProducers.delete(producerId);

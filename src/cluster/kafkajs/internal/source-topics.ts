@@ -48,7 +48,8 @@ export class SourceTopicWatch {
       return [];
     });
     if (missing.length === 0) return false;
-    this.fail(missing[0]!, 'was deleted', { missing });
+    const first = missing[0];
+      if (first !== undefined) this.fail(first, 'was deleted', { missing });
     return true;
   }
 

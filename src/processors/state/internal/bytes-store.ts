@@ -2,6 +2,7 @@
  * An in-memory key-value store of bytes, ordered by key bytes
  * (`Buffer.compare`, i.e. unsigned lexicographic, as Kafka's `Bytes`).
  */
+import { defined } from '../../../internal/defined.js';
 
 /** One entry of a bytes store. */
 export interface BytesEntry {
@@ -26,7 +27,7 @@ export class InMemoryBytesStore {
     let hi = this.entries.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const cmp = Buffer.compare(this.entries[mid]!.key, key);
+      const cmp = Buffer.compare(defined(this.entries[mid], 'store entry').key, key);
       if (cmp === 0) return mid;
       if (cmp < 0) lo = mid + 1;
       else hi = mid - 1;
@@ -36,16 +37,17 @@ export class InMemoryBytesStore {
 
   get(key: Buffer): Buffer | null {
     const i = this.search(key);
-    return i >= 0 ? this.entries[i]!.value : null;
+    return i >= 0 ? defined(this.entries[i], 'store entry').value : null;
   }
 
   put(key: Buffer, value: Buffer | null): Buffer | null {
     const i = this.search(key);
-    const previous = i >= 0 ? this.entries[i]!.value : null;
+    const found = i >= 0 ? defined(this.entries[i], 'store entry') : undefined;
+    const previous = found?.value ?? null;
     if (value === null) {
-      if (i >= 0) this.entries.splice(i, 1);
-    } else if (i >= 0) {
-      this.entries[i] = { key: this.entries[i]!.key, value: Buffer.from(value) };
+      if (found) this.entries.splice(i, 1);
+    } else if (found) {
+      this.entries[i] = { key: found.key, value: Buffer.from(value) };
     } else {
       this.entries.splice(-i - 1, 0, { key: Buffer.from(key), value: Buffer.from(value) });
     }
@@ -63,8 +65,8 @@ export class InMemoryBytesStore {
     }
     const out: BytesEntry[] = [];
     for (let i = start; i < this.entries.length; i++) {
-      const entry = this.entries[i]!;
-      if (to && Buffer.compare(entry.key, to) > 0) break;
+      const entry = this.entries[i];
+      if (entry === undefined || (to && Buffer.compare(entry.key, to) > 0)) break;
       out.push(entry);
     }
     return out;

@@ -11,7 +11,7 @@ import { createKafkaCluster } from '../../src/cluster/kafkajs/index.js';
 import { EmbeddedKafkaCluster } from '../../src/cluster/embedded/embedded-cluster.js';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import { createTopic, describeKafka, uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
-import { expectInvariant, invariantTopology, produceInputs, readCommittedByMarkers } from './support.js';
+import { expectInvariant, invariantTopology, produceInputs, readCommittedByMarkers, readForInvariant } from './support.js';
 
 const PARTITIONS = 8;
 const apps: KafkaStreams[] = [];
@@ -64,10 +64,8 @@ describeKafka('REBALANCE: two instances, one joins, one leaves (real Kafka)', (b
     });
 
     // Mid-run invariant: committed offsets read before and after the outputs.
-    const before = await admin.committedOffsets(applicationId, input);
-    const midOutputs = await readCommittedByMarkers(brokers, output);
-    const after = await admin.committedOffsets(applicationId, input);
-    expectInvariant(midOutputs, PARTITIONS, before, after);
+    const mid = await readForInvariant(() => readCommittedByMarkers(brokers, output), () => admin.committedOffsets(applicationId, input), PARTITIONS);
+    expectInvariant(mid.outputs, PARTITIONS, mid.before, mid.after);
 
     // The first instance leaves while the last 30,000 inputs arrive; the second takes everything over.
     await Promise.all([a.close(), produceInputs(brokers, input, PARTITIONS, 70_000, 30_000)]);
@@ -109,8 +107,11 @@ describe('REBALANCE: the same app on the embedded cluster', () => {
       await a.start();
       await waitFor(() => processed(a) >= 500);
       const b = app(cluster, applicationId, input, output);
-      await Promise.all([b.start(), produce(total / 2, total / 2)]);
-      await waitFor(() => processed(b) > 0);
+      await b.start();
+      // the second half goes in once b owns tasks, so b has records to process however fast a is
+      await waitFor(() => Object.values(b.metrics().tasks).some((t) => t.owned), { timeoutMs: 30_000 });
+      await produce(total / 2, total / 2);
+      await waitFor(() => processed(b) > 0, { timeoutMs: 30_000 });
       await a.close();
       await waitFor(async () => (await cluster.committedOffsets(applicationId, input)).every((c) => c === total / PARTITIONS));
       await b.close();

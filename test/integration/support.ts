@@ -43,6 +43,36 @@ export function inputIndexOf(record: Pick<ReadRecord, 'value'>): number {
  * no output twice; every input below `before` has its output; no output whose
  * input is at or above `after`. With a stopped app, before = after.
  */
+/**
+ * Reads the outputs of a running app for {@link expectInvariant}: committed
+ * offsets `before`, the outputs, committed offsets `after`. A transaction's
+ * commit makes its offsets visible when its marker reaches `__consumer_offsets`,
+ * and its outputs when their markers reach the output partitions: Kafka writes
+ * those markers one after the other, so for a moment the offsets can be visible
+ * before the outputs. The read is repeated (for at most `settleMs`) until every
+ * input below `before` has its output; the check itself stays strict.
+ */
+export async function readForInvariant(
+  read: () => Promise<Pick<ReadRecord, 'value'>[]>,
+  committed: () => Promise<number[]>,
+  partitions: number,
+  settleMs = 10_000,
+): Promise<{ outputs: Pick<ReadRecord, 'value'>[]; before: number[]; after: number[] }> {
+  const before = await committed();
+  const deadline = Date.now() + settleMs;
+  for (;;) {
+    const outputs = await read();
+    const after = await committed();
+    const seen = new Set(outputs.map(inputIndexOf));
+    const complete = before.every((end, p) => {
+      for (let offset = 0; offset < end; offset++) if (!seen.has(offset * partitions + p)) return false;
+      return true;
+    });
+    if (complete || Date.now() > deadline) return { outputs, before, after };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 export function expectInvariant(outputs: Pick<ReadRecord, 'value'>[], partitions: number, before: number[], after: number[]): void {
   const seen = new Map<number, number>();
   for (const r of outputs) {

@@ -84,6 +84,7 @@ export function checkProducerRecord(record: unknown): StreamsError | null {
   if (topicProblem) {
     return new InvalidRecordError(`Cannot send a record: ${topicProblem}; fix the record's topic (a sink's to() or its topic extractor)`, {
       code: 'INVALID_TOPIC_EXCEPTION',
+      kind: 'record',
     });
   }
   const topic = r.topic as string;

@@ -11,8 +11,10 @@ describe('KafkaStreams.state$ completion', () => {
   it('completes after close() reaches NOT_RUNNING, for early and late subscribers', async () => {
     const cluster = closer.cluster();
     const input = uniqueTopic('in');
+    const output = uniqueTopic('out');
     await cluster.createTopic(input, { partitions: 1 });
-    const app = closer.app(upperTopology(input, uniqueTopic('out')), { applicationId: uniqueGroup('app'), cluster });
+    await cluster.createTopic(output, { partitions: 1 });
+    const app = closer.app(upperTopology(input, output), { applicationId: uniqueGroup('app'), cluster });
     const states = lastValueFrom(app.state$.pipe(toArray()));
     await app.start();
     await app.close();

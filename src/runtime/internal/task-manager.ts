@@ -120,7 +120,14 @@ export class TaskManager {
       const tasks = [...this.#tasks.values()];
       this.#tasks.clear();
       await Promise.all(
-        tasks.map((task) => task.closeClean().catch((error: unknown) => this.#logDirtyClose(task.id, error, 'close'))),
+        tasks.map((task) =>
+          task.closeClean().catch((error: unknown) => {
+            this.#logDirtyClose(task.id, error, 'close');
+            // A final commit that failed for another reason than fencing is a task failure: the app
+            // records it (app.error), so a worker stopped by a signal still exits non-zero.
+            if (errorKindOf(error) !== 'fencing') this.deps.onFatal(error instanceof Error ? error : new Error(String(error)));
+          }),
+        ),
       );
     });
   }

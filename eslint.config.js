@@ -24,7 +24,7 @@ import boundaries from 'eslint-plugin-boundaries';
  * @type {Record<string, { folders?: string[]; files?: string[]; mayImport: string[] }>}
  */
 export const LAYERS = {
-  ground: { files: ['src/errors.ts'], folders: ['src/records', 'src/internal'], mayImport: [] },
+  ground: { files: ['src/errors.ts', 'src/error-table.ts'], folders: ['src/records', 'src/internal'], mayImport: [] },
   serdes: { folders: ['src/serdes'], mayImport: ['ground'] },
   'cluster-port': { files: ['src/cluster/port.ts'], mayImport: ['ground'] },
   'cluster-kafkajs': { folders: ['src/cluster/kafkajs'], mayImport: ['cluster-port', 'ground'] },

@@ -9,35 +9,18 @@
  * producer's state (src/eos/streams-producer.ts), not tracked here.
  */
 import PQueue from 'p-queue';
-import type { Logger } from 'pino';
-import type { FetchedBatch, GroupConsumerPort, TopicPartition, TopicPartitionOffset } from '../../cluster/port.js';
+import type { FetchedBatch, TopicPartition, TopicPartitionOffset } from '../../cluster/port.js';
 import { TaskRecordCollector } from '../../eos/record-collector.js';
 import type { StreamsProducer } from '../../eos/streams-producer.js';
 import { TxnSendOption } from '../../eos/txn-send-option.js';
-import type { TaskId, TaskProcessor, TopologyRuntime } from '../../processors/task-contract.js';
-import type { ResolvedConfig } from '../config.js';
-import type { TaskMetrics } from '../metrics.js';
+import type { TaskProcessor } from '../../processors/task-contract.js';
 import type { StateMachine } from '../../internal/state-machine.js';
-import { createTaskStateMachine, tpKey, type TaskState } from './task-state.js';
+import { createTaskStateMachine, type TaskState } from './task-state.js';
+import { topicPartitionKey as tpKey } from '../../records/topic-partition.js';
 import { defined } from '../../internal/defined.js';
+import type { TaskExecutorDeps } from './task-deps.js';
 
-/** Creates the producer of a task; `transactionalId` is undefined under at_least_once. */
-export type TaskProducerFactory = (options: { transactionalId: string | undefined; taskId: string }) => StreamsProducer;
-
-/** What a task needs from the app. */
-export interface TaskExecutorDeps {
-  taskId: TaskId;
-  id: string;
-  /** The input partitions of this task that this instance is assigned. */
-  partitions: TopicPartition[];
-  topology: TopologyRuntime;
-  consumer: GroupConsumerPort;
-  producerFactory: TaskProducerFactory;
-  config: ResolvedConfig;
-  partitionCount: (topic: string) => number | undefined;
-  metrics: TaskMetrics;
-  logger: Logger;
-}
+export type { TaskExecutorDeps, TaskProducerFactory } from './task-deps.js';
 
 /** One task; see the module comment. */
 export class TaskExecutor {
@@ -81,7 +64,6 @@ export class TaskExecutor {
   get #liveCollector(): TaskRecordCollector {
     return defined(this.#collector, `record collector of task ${this.id}`);
   }
-
 
   /** Outputs sent and not yet acknowledged. */
   get pendingOutputs(): number {

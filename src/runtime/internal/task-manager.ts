@@ -14,7 +14,7 @@ import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMe
 import { componentLogger } from '../../internal/logger.js';
 import { sleep } from '../../internal/backoff.js';
 import { TaskExecutor, type TaskProducerFactory } from './task-executor.js';
-import { tpKey } from './task-state.js';
+import { topicPartitionKey as tpKey } from '../../records/topic-partition.js';
 
 /** What the task manager needs from the app. */
 export interface TaskManagerDeps {

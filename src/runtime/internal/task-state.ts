@@ -3,5 +3,3 @@
  * processor task (see `processors/task-state.ts`).
  */
 export { createTaskStateMachine, TASK_TRANSITIONS, type TaskState } from '../../processors/task-state.js';
-/** @deprecated use `topicPartitionKey` from `records/topic-partition.ts`. */
-export { topicPartitionKey as tpKey } from '../../records/topic-partition.js';

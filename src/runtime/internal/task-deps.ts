@@ -1,0 +1,25 @@
+/** What a task executor needs from the app (see `task-executor.ts`). */
+import type { Logger } from 'pino';
+import type { GroupConsumerPort, TopicPartition } from '../../cluster/port.js';
+import type { StreamsProducer } from '../../eos/streams-producer.js';
+import type { TaskId, TopologyRuntime } from '../../processors/task-contract.js';
+import type { ResolvedConfig } from '../config.js';
+import type { TaskMetrics } from '../metrics.js';
+
+/** Creates the producer of a task; `transactionalId` is undefined under at_least_once. */
+export type TaskProducerFactory = (options: { transactionalId: string | undefined; taskId: string }) => StreamsProducer;
+
+/** What a task needs from the app. */
+export interface TaskExecutorDeps {
+  taskId: TaskId;
+  id: string;
+  /** The input partitions of this task that this instance is assigned. */
+  partitions: TopicPartition[];
+  topology: TopologyRuntime;
+  consumer: GroupConsumerPort;
+  producerFactory: TaskProducerFactory;
+  config: ResolvedConfig;
+  partitionCount: (topic: string) => number | undefined;
+  metrics: TaskMetrics;
+  logger: Logger;
+}

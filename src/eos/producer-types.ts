@@ -10,6 +10,7 @@ import { DEFAULT_MAX_BLOCK_MS } from './internal/metadata-wait.js';
 import type { ClusterPort } from '../cluster/port.js';
 import { ConfigError, IllegalStateError } from '../errors.js';
 import type { Logger } from '../internal/logger.js';
+import type { TopicMetadataCache } from './topic-metadata.js';
 import { StateMachine, type TransitionTable } from '../internal/state-machine.js';
 
 /** A record to send. Keys and values are already bytes or strings (UTF-8 encoded on send). */
@@ -77,6 +78,14 @@ export interface StreamsProducerOptions {
   transactionTimeoutMs?: number;
   /** pino logger; a child logger is derived from it. */
   logger?: Logger;
+  /**
+   * A topic-metadata cache shared with others (the runtime passes the app's,
+   * built on the app's admin client, to every task producer). With it the
+   * producer creates no admin client of its own and closes none; without it
+   * (a standalone producer) it builds its own cache on its own admin client.
+   * Its own `maxBlockMs`, delivery timeout and back-off still bound its lookups.
+   */
+  topicMetadata?: TopicMetadataCache;
 }
 
 /** Names of the producer states. */

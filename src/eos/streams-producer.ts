@@ -13,6 +13,7 @@ import { PartitionSender, type SenderOwner } from './internal/partition-sender.j
 import { ProducerState, TxnStateMachine, resolveSettings, type ProducerRecord, type ProducerSettings, type ProducerStateName, type RecordMetadata, type SendCallback, type StreamsProducerOptions } from './producer-types.js';
 import { checkTxnOffsets } from './internal/offset-checks.js';
 import { TxnSendOption } from './txn-send-option.js';
+import { TopicMetadataCache } from './topic-metadata.js';
 
 const S = ProducerState;
 
@@ -23,7 +24,10 @@ export class StreamsProducer {
   readonly #sm = new TxnStateMachine();
   readonly #log: Logger;
   readonly #sender: PartitionSender;
+  /** Topic metadata: the shared cache of `options.topicMetadata`, else this producer's own (on {@link #admin}). */
+  readonly #metadata: TopicMetadataCache;
   #raw: RawProducerPort | undefined;
+  /** This producer's own admin client: only without a shared `topicMetadata` (created on connect, closed on close). */
   #admin: AdminPort | undefined;
   /** The raw producer's beginTransaction of the open transaction: every request of it waits for it. */
   #begun: Promise<void> | undefined;
@@ -38,8 +42,8 @@ export class StreamsProducer {
     this.#options = options;
     this.#settings = resolveSettings(options);
     this.#log = componentLogger('transactional-producer', options.logger, { transactionalId: options.transactionalId });
+    this.#metadata = options.topicMetadata ?? new TopicMetadataCache(() => this.#admin ?? notInitialised());
     const owner: SenderOwner = {
-      admin: () => this.#admin ?? notInitialised(),
       produce: (batch) => this.#produce(batch),
       stopError: () => this.#sm.causeIn(S.FATAL_ERROR, S.ABORTING, S.CLOSED),
       fatalError: () => this.#sm.causeIn(S.FATAL_ERROR),
@@ -52,7 +56,7 @@ export class StreamsProducer {
       toFatal: (error) => this.#toFatal(error),
       ready: () => this.#init ?? Promise.resolve(),
     };
-    this.#sender = new PartitionSender(this.#settings, owner);
+    this.#sender = new PartitionSender(this.#settings, owner, this.#metadata);
   }
 
   /** The current state (`UNINITIALIZED`, `READY`, `IN_TRANSACTION`, `ABORTABLE_ERROR`, `FATAL_ERROR`, ...). */
@@ -126,7 +130,7 @@ export class StreamsProducer {
     this.#throwIfFailed();
     this.#sm.guard('sendOffsetsToTransaction');
     // IllegalArgumentError before any I/O of the commit (offset-checks.ts); the transaction stays usable
-    await checkTxnOffsets(offsets, groupId, (t) => this.#sender.topicInfo(t), (t) => (this.#admin ?? notInitialised()).describeTopic(t));
+    await checkTxnOffsets(offsets, groupId, (t) => this.#sender.topicInfo(t), (t) => this.#metadata.describe(t));
     this.#sm.guard('sendOffsetsToTransaction');
     try {
       await retryRetriable(async () => {
@@ -271,7 +275,7 @@ export class StreamsProducer {
 
   async #connect(): Promise<void> {
     const cluster = this.#options.cluster;
-    this.#admin ??= cluster.admin();
+    if (!this.#options.topicMetadata) this.#admin ??= cluster.admin(); // a shared cache brings its own (the app's) admin
     const { transactionalId, transactionTimeoutMs } = this.#options;
     this.#raw = cluster.producer({ transactionalId, transactionTimeoutMs, clientId: transactionalId ?? 'sluice-idempotent-producer' });
     await this.#raw.connect();

@@ -23,6 +23,7 @@ import { createAppStateMachine, type AppState } from './internal/app-state.js';
 import { GuardedObservable } from './internal/guarded-observable.js';
 import { ensureInternalTopics } from './internal/internal-topics.js';
 import { PartitionCounts } from './internal/partition-counts.js';
+import { TopicMetadataCache } from '../eos/topic-metadata.js';
 import { checkOutputTopics } from './internal/topic-checks.js';
 import type { StateMachine } from '../internal/state-machine.js';
 import { TaskManager } from './internal/task-manager.js';
@@ -108,9 +109,10 @@ export class KafkaStreams {
     try {
       // 1. connect
       this.#cluster = config.cluster ?? createKafkaCluster({ bootstrapServers: defined(config.bootstrapServers, "config 'bootstrapServers' (set whenever 'cluster' is not)"), clientId: config.clientId, logger: config.logger });
-      this.#admin = this.#cluster.admin();
-      // 2. topics
-      const counts = new PartitionCounts(this.#admin, this.#log);
+      const admin = (this.#admin = this.#cluster.admin());
+      // 2. topics (one metadata cache per app, on the app's admin: the partition counts and every task producer read it)
+      const metadata = new TopicMetadataCache(() => admin);
+      const counts = new PartitionCounts(metadata, this.#log);
       const internal = new Set(this.#topology.internalTopics.map((t) => t.name));
       await counts.loadSources(this.#topology.sourceTopics().filter((t) => !internal.has(t)));
       if (internal.size > 0) {
@@ -144,6 +146,7 @@ export class KafkaStreams {
             cluster,
             transactionTimeoutMs: config.transactionTimeoutMs,
             deliveryTimeoutMs: config.deliveryTimeoutMs,
+            topicMetadata: metadata,
             logger: componentLogger('task-producer', config.logger, { taskId }),
           }),
         onFatal: (error) => this.#onTaskFatal(error),

@@ -13,8 +13,8 @@ import type { StreamsProducerOptions } from '../eos/producer-types.js';
 export type { ProducerRecord, RecordMetadata, SendCallback, ProducerStateName } from '../eos/producer-types.js';
 export { ProducerState } from '../eos/producer-types.js';
 
-/** Options of {@link TransactionalProducer}: those of the producer, with `cluster` or `bootstrapServers`. */
-export interface TransactionalProducerOptions extends Omit<StreamsProducerOptions, 'cluster'> {
+/** Options of {@link TransactionalProducer}: those of the producer, with `cluster` or `bootstrapServers` (it always builds its own topic-metadata cache). */
+export interface TransactionalProducerOptions extends Omit<StreamsProducerOptions, 'cluster' | 'topicMetadata'> {
   /** The cluster to use; otherwise one is created from `bootstrapServers` (kafkajs). */
   cluster?: ClusterPort;
   /** Brokers of a real Kafka cluster, used when `cluster` is absent. */
@@ -40,7 +40,7 @@ export interface TransactionalProducerOptions extends Omit<StreamsProducerOption
  */
 export class TransactionalProducer extends StreamsProducer {
   constructor(options: TransactionalProducerOptions) {
-    super({ ...options, cluster: clusterOf(options) });
+    super({ ...options, cluster: clusterOf(options), topicMetadata: undefined }); // never a shared cache: it builds its own
   }
 }
 

@@ -2,8 +2,8 @@
  * The send path below `StreamsProducer.send()` (DESIGN.md §2, §4):
  *
  * 1. convert the record to wire form and validate it against the topic's
- *    cached configs (helpers `record-size`, `record-validator`,
- *    `topic-config-cache`); a failure is that record's own, before any I/O;
+ *    cached configs (helpers `record-size`, `record-validator`, and the
+ *    `topic-metadata` cache, possibly the app's shared one); a failure is that record's own, before any I/O;
  * 2. choose the partition: explicit, murmur2 of the key, else sticky;
  * 3. batch per topic-partition until `lingerMs` or the byte limit; sealed
  *    batches of one partition go out strictly one at a time, in order, and
@@ -20,7 +20,7 @@
  *    does the record stop counting as pending for `flush()`.
  */
 import PQueue from 'p-queue';
-import type { AdminPort, ProduceAck, ProduceBatch } from '../../cluster/port.js';
+import type { ProduceAck, ProduceBatch } from '../../cluster/port.js';
 import { DeliveryTimeoutError, KafkaProtocolError, StreamsError, errorKindOf, isOutcomeUnknown } from '../../errors.js';
 import { backoffDelay, sleep } from '../../internal/backoff.js';
 import { partitionFor } from '../../records/partitioner.js';
@@ -29,7 +29,7 @@ import type { ProducerRecord, ProducerSettings, RecordMetadata, SendCallback } f
 import type { TxnSendOption } from '../txn-send-option.js';
 import { RECORD_BATCH_OVERHEAD, recordSizeUpperBound, toWireRecord } from './record-size.js';
 import { brokerRecordError, validateRecord } from './record-validator.js';
-import { TopicConfigCache, type TopicInfo } from './topic-config-cache.js';
+import type { TopicInfo, TopicMetadataCache } from '../topic-metadata.js';
 import { checkProducerRecord } from './record-checks.js';
 import { BufferMemory, RECORD_OVERHEAD_BYTES } from './buffer-memory.js';
 import { defined } from '../../internal/defined.js';
@@ -40,7 +40,6 @@ const REQUEST_OVERHEAD = 128;
 
 /** What the sender needs of its producer (the one place that holds the transaction state). */
 export interface SenderOwner {
-  admin(): AdminPort;
   /** One produce request for one topic-partition (after the transaction's begin). */
   produce(batch: ProduceBatch): Promise<ProduceAck>;
   /** Why records not yet written must fail now (fatal, aborting, closed). */
@@ -76,7 +75,6 @@ interface PartitionBuffer {
 
 /** Batching, delivery and pending-send accounting of one producer. See the module comment. */
 export class PartitionSender {
-  readonly #cache: TopicConfigCache;
   readonly #queue: PQueue;
   readonly #buffers = new Map<string, PartitionBuffer>();
   readonly #sticky = new Map<string, number>();
@@ -91,8 +89,9 @@ export class PartitionSender {
   constructor(
     private readonly settings: ProducerSettings,
     private readonly owner: SenderOwner,
+    /** The producer's topic metadata: its own cache, or the app's shared one. */
+    private readonly metadata: TopicMetadataCache,
   ) {
-    this.#cache = new TopicConfigCache(() => owner.admin(), { ...settings, stopError: () => owner.stopError() });
     this.#queue = new PQueue({ concurrency: settings.maxInFlightPartitions });
     this.#memory = new BufferMemory(settings.bufferMemoryBytes);
   }
@@ -125,7 +124,12 @@ export class PartitionSender {
 
   /** A topic's partition count and configs, from the cache (for offset checks). */
   topicInfo(topic: string): Promise<TopicInfo> {
-    return this.#cache.get(topic);
+    return this.#lookup(topic);
+  }
+
+  /** The topic's info within this producer's own bounds (maxBlockMs, delivery timeout, stop error). */
+  #lookup(topic: string): Promise<TopicInfo> {
+    return this.metadata.get(topic, { ...this.settings, stopError: () => this.owner.stopError() });
   }
 
   /** Steps 1–3 once the record may take buffer memory: wire form, reservation, validation, routing. */
@@ -152,7 +156,7 @@ export class PartitionSender {
     }
     release = this.#memory.reserve(recordSizeUpperBound(wire) + RECORD_OVERHEAD_BYTES);
     const topic = record.topic;
-    const cached = this.#cache.peek(topic);
+    const cached = this.metadata.peek(topic);
     if (cached && !this.#waiting.get(topic)) {
       route(cached, inSend);
       return;
@@ -162,7 +166,7 @@ export class PartitionSender {
       let info: TopicInfo;
       try {
         await this.owner.ready();
-        info = await this.#cache.get(topic);
+        info = await this.#lookup(topic);
       } catch (error) {
         const kind = errorKindOf(error);
         return fail(kind === 'fencing' || kind === 'fatal' ? this.owner.toFatal(error) : (error as Error), false);
@@ -265,7 +269,7 @@ export class PartitionSender {
       } catch (error) {
         const kind = errorKindOf(error);
         if (kind === 'record' && error instanceof StreamsError) {
-          this.#cache.refresh(topic);
+          this.metadata.refresh(topic);
           return this.#isolateCulprits(topic, partition, records, error);
         }
         if (kind !== 'retriable') return settleAll(records, this.owner.toFatal(error));
@@ -312,7 +316,7 @@ export class PartitionSender {
   }
 
   #batchLimit(topic: string): number {
-    const maxMessageBytes = this.#cache.peek(topic)?.maxMessageBytes ?? this.settings.batchBytes;
+    const maxMessageBytes = this.metadata.peek(topic)?.maxMessageBytes ?? this.settings.batchBytes;
     const requestRoom = this.settings.maxRequestSize - REQUEST_OVERHEAD - Buffer.byteLength(topic);
     return Math.max(RECORD_BATCH_OVERHEAD + 1, Math.min(this.settings.batchBytes, maxMessageBytes, requestRoom));
   }

@@ -7,7 +7,7 @@
 import type { WireRecord } from '../../records/types.js';
 import { InvalidRecordError, InvalidTimestampError, KafkaErrorCode, KafkaProtocolError, RecordTooLargeError, type StreamsError } from '../../errors.js';
 import { singleRecordBatchSize } from './record-size.js';
-import type { TopicInfo } from './topic-config-cache.js';
+import type { TopicInfo } from '../topic-metadata.js';
 
 /**
  * Returns the record-level error of `record` for `info`, or null when it is valid.

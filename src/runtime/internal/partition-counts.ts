@@ -1,19 +1,22 @@
 /**
- * Partition counts of source and sink topics, read once through the admin
- * API (the collector partitions keyed records with murmur2 modulo the count).
+ * Partition counts of source and sink topics (the collector partitions keyed
+ * records with murmur2 modulo the count), read from the app's one
+ * {@link TopicMetadataCache} — the cache its task producers share — so a topic
+ * is described once per app and the runtime and the producers agree on it.
  */
 import type { Logger } from 'pino';
-import type { AdminPort } from '../../cluster/port.js';
 import { KafkaProtocolError, KafkaErrorCode, StreamsError } from '../../errors.js';
+import type { TopicMetadataCache } from '../../eos/topic-metadata.js';
 
-/** A cache of partition counts, filled at start and lazily for topics first seen at run time. */
+/** How long a topic that could not be described is not asked for again by {@link PartitionCounts.get} (ms). */
+const FAILED_RETRY_MS = 5_000;
+
+/** The partition counts of the app, filled at start and lazily for topics first seen at run time. */
 export class PartitionCounts {
-  readonly #counts = new Map<string, number>();
-  readonly #loading = new Set<string>();
   readonly #failedAt = new Map<string, number>();
 
   constructor(
-    private readonly admin: AdminPort,
+    private readonly metadata: TopicMetadataCache,
     private readonly logger: Logger,
   ) {}
 
@@ -21,7 +24,7 @@ export class PartitionCounts {
   async loadSources(topics: string[]): Promise<void> {
     for (const topic of topics) {
       try {
-        this.#counts.set(topic, (await this.admin.describeTopic(topic)).partitions);
+        await this.metadata.describe(topic);
       } catch (error) {
         if (error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION) {
           throw new StreamsError(`Source topic '${topic}' does not exist; create it (with the partition count you want) before starting the app`, {
@@ -37,31 +40,28 @@ export class PartitionCounts {
 
   /** Describes topics whose count is not known yet; failures are logged, not thrown (the producer partitions then). */
   async prefetch(topics: string[]): Promise<void> {
-    await Promise.all([...new Set(topics)].filter((t) => !this.#counts.has(t)).map((t) => this.#load(t)));
+    await Promise.all([...new Set(topics)].filter((t) => !this.metadata.peek(t)).map((t) => this.#load(t)));
   }
 
   /** The count of `topic`, or undefined (a background describe is started). */
   get(topic: string): number | undefined {
-    const count = this.#counts.get(topic);
+    const count = this.metadata.peek(topic)?.partitions;
     if (count === undefined) void this.#load(topic);
     return count;
   }
 
   /** The known counts. */
   snapshot(): ReadonlyMap<string, number> {
-    return new Map(this.#counts);
+    return this.metadata.partitionCounts();
   }
 
   async #load(topic: string): Promise<void> {
-    if (this.#loading.has(topic) || Date.now() - (this.#failedAt.get(topic) ?? 0) < 5_000) return;
-    this.#loading.add(topic);
+    if (Date.now() - (this.#failedAt.get(topic) ?? 0) < FAILED_RETRY_MS) return;
     try {
-      this.#counts.set(topic, (await this.admin.describeTopic(topic)).partitions);
+      await this.metadata.describe(topic); // joins a describe in flight
     } catch (error) {
       this.#failedAt.set(topic, Date.now());
       this.logger.debug({ err: error, topic }, 'could not describe an output topic');
-    } finally {
-      this.#loading.delete(topic);
     }
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRecordError, InvalidTimestampError, RecordTooLargeError, SerializationError } from '../../../src/errors.js';
 import { singleRecordBatchSize, toWireRecord, varintSize } from '../../../src/eos/internal/record-size.js';
 import { validateRecord } from '../../../src/eos/internal/record-validator.js';
-import { toTopicInfo } from '../../../src/eos/internal/topic-config-cache.js';
+import { toTopicInfo } from '../../../src/eos/topic-metadata.js';
 
 const now = 1_700_000_000_000;
 

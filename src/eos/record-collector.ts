@@ -1,6 +1,8 @@
 /**
  * The record collector of a stream task (Kafka Streams' RecordCollectorImpl),
- * the heart of the production-handler mapping (DESIGN.md §6 step 3):
+ * the heart of the production-handler mapping (DESIGN.md §6 step 3). Steps 1
+ * and 2 and the handler decision of step 4 are the shared synchronous part
+ * in ./record-collection.ts (the TopologyTestDriver's collector uses it too):
  *
  * 1. serialize key and value with the sink's serializers (a failure goes to
  *    `handleSerializationException`, origin KEY or VALUE);
@@ -21,16 +23,14 @@
  *    (NONE): one that cannot be written fails the task, naming its handler.
  */
 import type { Logger } from 'pino';
-import { SerializationError, StreamsError, errorKindOf } from '../errors.js';
-import { invokeProductionHandler } from '../handlers/invoke.js';
+import { StreamsError, errorKindOf } from '../errors.js';
 import type { DeadLetterRecord, ErrorHandlerContext, FailedOutputRecord, ProductionExceptionHandler } from '../handlers/types.js';
 import type { OutputRecord, RecordCollector } from '../processors/task-contract.js';
-import { partitionFor } from '../records/partitioner.js';
 import type { ProducerRecord, RecordMetadata, SendCallback } from './producer-types.js';
+import { type CollectedRecord, deadLetterToWrite, decideOnRecordError, prepareOutput } from './record-collection.js';
 import type { TxnSendOption } from './txn-send-option.js';
 
-/** A record handed to the producer. */
-export type CollectedRecord = ProducerRecord & { key: Buffer | null; value: Buffer | null };
+export type { CollectedRecord } from './record-collection.js';
 
 /** What the collector needs of a producer (a `TransactionalProducer` satisfies it). */
 export interface CollectorProducer {
@@ -75,14 +75,6 @@ export class TaskRecordCollector implements RecordCollector {
     return this.options.partitionCount(topic);
   }
 
-  /** The sink's partition, else murmur2 of the key bytes when the count is known, else the producer's choice. */
-  #partition(topic: string, key: Buffer | null, explicit: number | undefined): number | undefined {
-    if (explicit !== undefined) return explicit;
-    if (key === null) return undefined;
-    const count = this.options.partitionCount(topic);
-    return count === undefined ? undefined : partitionFor(key, count);
-  }
-
   /** The first error that must stop the task (FAIL, a throwing handler, a fencing or fatal send error). */
   get failure(): StreamsError | undefined {
     return this.#failure;
@@ -119,41 +111,14 @@ export class TaskRecordCollector implements RecordCollector {
       const { topic, key, value, headers, timestamp } = record;
       return this.#sendDeadLetter({ topic, key: key as Buffer | null, value: value as Buffer | null, headers, timestamp }, record.deadLetterOf);
     }
-    const failed: FailedOutputRecord = {
-      topic: record.topic,
-      partition: record.partition,
-      key: record.key,
-      value: record.value,
-      headers: record.headers,
-      timestamp: record.timestamp,
-    };
-    // 1. serialize
-    let keyBytes: Buffer | null;
-    let valueBytes: Buffer | null;
-    try {
-      keyBytes = record.keySerializer.serialize(record.topic, record.key, record.headers);
-      failed.keyBytes = keyBytes;
-    } catch (error) {
-      this.#onRecordError(context, failed, serializationError(error, 'KEY', record.topic), true);
-      return;
-    }
-    try {
-      valueBytes = record.valueSerializer.serialize(record.topic, record.value, record.headers);
-      failed.valueBytes = valueBytes;
-    } catch (error) {
-      this.#onRecordError(context, failed, serializationError(error, 'VALUE', record.topic), true);
-      return;
-    }
-    // 2. partition
-    const partition = this.#partition(record.topic, keyBytes, record.partition);
+    // 1. serialize; 2. partition
+    const prepared = prepareOutput(record, this.options.partitionCount);
+    if (!prepared.ok) return this.#onRecordError(context, prepared.failed, prepared.error, true);
+    const { record: collected, failed } = prepared;
     // 3. send; 4. the callback asks the handler
-    this.#send(
-      { topic: record.topic, key: keyBytes, value: valueBytes, partition, headers: record.headers, timestamp: record.timestamp },
-      this.options.sendOption,
-      (error) => {
-        if (error) this.#onRecordError(context, { ...failed, partition: partition ?? failed.partition }, error, false);
-      },
-    );
+    this.#send(collected, this.options.sendOption, (error) => {
+      if (error) this.#onRecordError(context, { ...failed, partition: collected.partition ?? failed.partition }, error, false);
+    });
   }
 
   #send(record: CollectedRecord, option: TxnSendOption, onDone: (error: Error | null) => void): void {
@@ -187,13 +152,8 @@ export class TaskRecordCollector implements RecordCollector {
   }
 
   #onRecordError(context: ErrorHandlerContext, record: FailedOutputRecord, error: Error, synchronous: boolean): void {
-    const kind = errorKindOf(error);
-    if (kind === 'fencing' || kind === 'unknown_outcome' || (kind === 'fatal' && !(error instanceof SerializationError))) {
-      // 4. never asked: the task migrated, the producer cannot go on, or the record may be in the log
-      this.#fail(error instanceof StreamsError ? error : new StreamsError(String(error.message), { cause: error }), synchronous);
-      return;
-    }
-    const decision = askProductionHandler(this.options.handler, context, record, error);
+    // 4. fencing, fatal and unknown-outcome errors are never asked (record-collection.ts step 3)
+    const decision = decideOnRecordError(this.options.handler, context, record, error);
     if (decision.response === 'CONTINUE') {
       this.options.counters.droppedRecords++;
       this.options.logger.warn(
@@ -211,19 +171,12 @@ export class TaskRecordCollector implements RecordCollector {
       for (const dead of decision.deadLetterRecords) this.#sendDeadLetter(dead, 'productionExceptionHandler');
       return;
     }
-    if (!synchronous) this.#markAbortable(error);
+    if (decision.asked && !synchronous) this.#markAbortable(error);
     this.#fail(decision.error, synchronous);
   }
 
   #sendDeadLetter(dead: DeadLetterRecord, slot: string): void {
-    const record: CollectedRecord = {
-      topic: dead.topic,
-      key: dead.key,
-      value: dead.value,
-      partition: this.#partition(dead.topic, dead.key, undefined),
-      headers: dead.headers ?? {},
-      timestamp: dead.timestamp ?? Date.now(),
-    };
+    const record = deadLetterToWrite(dead, this.options.partitionCount, Date.now());
     try {
       this.#send(record, this.options.deadLetterOption, (error) => {
         // Nothing lost silently: a dead-letter record that cannot be written fails the task.
@@ -268,33 +221,4 @@ export class TaskRecordCollector implements RecordCollector {
     }
     this.#waiters = still;
   }
-}
-
-/** A normalised production-handler decision. */
-type ProductionDecision =
-  | { response: 'CONTINUE'; deadLetterRecords: DeadLetterRecord[] }
-  /** `error` is what the task fails with: FAIL (kind of the table, cause = the send error) or a broken handler (fatal). */
-  | { response: 'FAIL'; error: StreamsError };
-
-/** Asks the handler about `error` for `record` (serialization errors go to `handleSerializationException` when it has one). */
-function askProductionHandler(handler: ProductionExceptionHandler, context: ErrorHandlerContext, record: FailedOutputRecord, error: Error): ProductionDecision {
-  let answer;
-  try {
-    answer = invokeProductionHandler(handler, context, record, error, error instanceof SerializationError ? (error.origin ?? 'VALUE') : undefined);
-  } catch (thrown) {
-    const fatal = thrown instanceof StreamsError && thrown.kind === 'fatal';
-    return { response: 'FAIL', error: fatal ? thrown : new StreamsError(`productionExceptionHandler failed: ${String((thrown as Error)?.message ?? thrown)}`, { code: 'HANDLER_THREW', cause: thrown }) };
-  }
-  if (answer.response === 'CONTINUE') return { response: 'CONTINUE', deadLetterRecords: answer.deadLetterRecords };
-  const where = `Output record of task ${context.taskId} to topic ${record.topic} failed (input ${context.topic}-${context.partition}@${context.offset})`;
-  return { response: 'FAIL', error: new StreamsError(`${where} and productionExceptionHandler answered FAIL: ${error.message}`, { code: 'PRODUCTION_FAILED', cause: error }) };
-}
-
-function serializationError(error: unknown, origin: 'KEY' | 'VALUE', topic: string): SerializationError {
-  if (error instanceof SerializationError) return error;
-  return new SerializationError(`Could not serialize the ${origin.toLowerCase()} of a record to ${topic}: ${String((error as Error)?.message ?? error)}`, {
-    origin,
-    topic,
-    cause: error,
-  });
 }

@@ -17,10 +17,10 @@
  *    innocent records; anything else is fatal for the producer;
  * 5. settle each record once: the producer learns of a failure first (its
  *    transaction state), then the callback runs, then the promise; only then
- *    does the record stop counting as pending for `flush()`.
+ *    does the record stop counting as pending for `flush()` (`pending-send.ts`).
  */
 import PQueue from 'p-queue';
-import type { ProduceAck, ProduceBatch } from '../../cluster/port.js';
+import type { ProduceAck } from '../../cluster/port.js';
 import { DeliveryTimeoutError, KafkaProtocolError, StreamsError, errorKindOf, isOutcomeUnknown } from '../../errors.js';
 import { backoffDelay, sleep } from '../../internal/backoff.js';
 import { partitionFor } from '../../records/partitioner.js';
@@ -32,48 +32,16 @@ import { brokerRecordError, validateRecord } from './record-validator.js';
 import type { TopicInfo, TopicMetadataCache } from '../topic-metadata.js';
 import { checkProducerRecord } from './record-checks.js';
 import { BufferMemory, RECORD_OVERHEAD_BYTES } from './buffer-memory.js';
+import { PendingSends, settleAll, type PartitionBuffer, type Pending, type SenderOwner } from './pending-send.js';
 import { defined } from '../../internal/defined.js';
 
 /** Room left in a produce request for its headers and the topic name. */
 const REQUEST_OVERHEAD = 128;
 
 
-/** What the sender needs of its producer (the one place that holds the transaction state). */
-export interface SenderOwner {
-  /** One produce request for one topic-partition (after the transaction's begin). */
-  produce(batch: ProduceBatch): Promise<ProduceAck>;
-  /** Why records not yet written must fail now (fatal, aborting, closed). */
-  stopError(): Error | undefined;
-  /** The fatal error: records acknowledged after it still fail (their transaction cannot commit). */
-  fatalError(): Error | undefined;
-  /** A record failed with `option` (or its callback threw): the transaction learns it first. */
-  recordFailed(error: Error, option: TxnSendOption): void;
-  /** Moves the producer to FATAL_ERROR; returns the error every record gets. */
-  toFatal(error: unknown): Error;
-  /** Resolves once connected (lazy connect of an idempotent producer). */
-  ready(): Promise<void>;
-}
-
-/** A validated record waiting in a batch or in flight. */
-interface Pending {
-  wire: WireRecord;
-  size: number;
-  /** Epoch ms after which retries stop. */
-  deadline: number;
-  settle(error: Error | null, metadata: RecordMetadata | null): void;
-}
-
-interface PartitionBuffer {
-  topic: string;
-  partition: number;
-  open: Pending[];
-  openBytes: number;
-  timer: NodeJS.Timeout | undefined;
-  sealed: Pending[][];
-  sending: boolean;
-}
-
 /** Batching, delivery and pending-send accounting of one producer. See the module comment. */
+export type { SenderOwner } from './pending-send.js';
+
 export class PartitionSender {
   readonly #queue: PQueue;
   readonly #buffers = new Map<string, PartitionBuffer>();
@@ -81,8 +49,7 @@ export class PartitionSender {
   /** Records per topic waiting for an asynchronous config lookup (keeps send order). */
   readonly #waiting = new Map<string, number>();
   readonly #memory: BufferMemory;
-  #pending = 0;
-  #idle: Array<() => void> = [];
+  readonly #sends: PendingSends;
   /** While > 0 (flush), open batches are sealed on the next tick instead of after lingerMs. */
   #urgent = 0;
 
@@ -94,17 +61,18 @@ export class PartitionSender {
   ) {
     this.#queue = new PQueue({ concurrency: settings.maxInFlightPartitions });
     this.#memory = new BufferMemory(settings.bufferMemoryBytes);
+    this.#sends = new PendingSends(owner);
   }
 
   /** Records sent and not yet settled. */
   get pending(): number {
-    return this.#pending;
+    return this.#sends.count;
   }
 
   /** Steps 1–3 for one record (the producer's state guards already ran). */
   submit(record: ProducerRecord, callback: SendCallback | undefined, option: TxnSendOption): Promise<RecordMetadata> {
     const now = Date.now();
-    const { promise, settle: tracked } = this.#track(callback, option);
+    const { promise, settle: tracked } = this.#sends.track(callback, option);
     // 0. every user-supplied field is checked before it can reach an encoder (record-level error, record-checks.ts)
     const invalid = checkProducerRecord(record);
     if (invalid) return queueMicrotask(() => tracked(invalid, null)), promise;
@@ -179,7 +147,7 @@ export class PartitionSender {
 
   /** A send the producer refused (abortable or fatal state): rejects and calls back asynchronously. */
   refuse(callback: SendCallback | undefined, option: TxnSendOption, error: Error): Promise<RecordMetadata> {
-    const { promise, settle } = this.#track(callback, option);
+    const { promise, settle } = this.#sends.track(callback, option);
     queueMicrotask(() => settle(error, null));
     return promise;
   }
@@ -190,12 +158,12 @@ export class PartitionSender {
     try {
       for (;;) {
         for (const buf of this.#buffers.values()) this.#seal(buf);
-        if (this.#pending > 0) {
-          await new Promise<void>((resolve) => this.#idle.push(resolve));
+        if (this.#sends.count > 0) {
+          await this.#sends.idle();
           continue;
         }
         await new Promise<void>((resolve) => setImmediate(resolve));
-        if (this.#pending === 0) return;
+        if (this.#sends.count === 0) return;
       }
     } finally {
       this.#urgent--;
@@ -320,36 +288,4 @@ export class PartitionSender {
     const requestRoom = this.settings.maxRequestSize - REQUEST_OVERHEAD - Buffer.byteLength(topic);
     return Math.max(RECORD_BATCH_OVERHEAD + 1, Math.min(this.settings.batchBytes, maxMessageBytes, requestRoom));
   }
-
-  // 5. settling
-
-  #track(callback: SendCallback | undefined, option: TxnSendOption): { promise: Promise<RecordMetadata>; settle: Pending['settle'] } {
-    let resolve!: (m: RecordMetadata) => void;
-    let reject!: (e: Error) => void;
-    const promise = new Promise<RecordMetadata>((res, rej) => ((resolve = res), (reject = rej)));
-    promise.catch(() => undefined); // a caller relying on the callback (or on commit) need not await it
-    this.#pending++;
-    let settled = false;
-    const settle: Pending['settle'] = (error, metadata) => {
-      if (settled) return;
-      settled = true;
-      try {
-        if (error) this.owner.recordFailed(error, option);
-        try {
-          callback?.(error, metadata);
-        } catch (thrown) {
-          this.owner.recordFailed(thrown instanceof Error ? thrown : new Error(String(thrown)), 'NONE');
-        }
-        if (error) reject(error);
-        else resolve(defined(metadata ?? undefined, 'metadata of a delivered record'));
-      } finally {
-        if (--this.#pending === 0) for (const wake of this.#idle.splice(0)) wake();
-      }
-    };
-    return { promise, settle };
-  }
-}
-
-function settleAll(records: Pending[], error: Error): void {
-  for (const r of records) r.settle(error, null);
 }

@@ -60,6 +60,8 @@ export class TopologyTestDriver {
   private readonly taskByTopic = new Map<string, TaskProcessor>();
   private readonly outputs = new Map<string, CapturedRecord[]>();
   private readonly offsets = new Map<string, number>();
+  /** Every topic a sink wrote to, in first-write order; kept after its records are read (as Kafka's driver does). */
+  private readonly produced = new Set<string>();
   private readonly runner: DriverRunner;
   private wallClockMs: number;
   private state: DriverState = 'RUNNING';
@@ -98,6 +100,7 @@ export class TopologyTestDriver {
 
   private capture(record: CapturedRecord, sink: string): void {
     this.queueOf(record.topic).push(record);
+    this.produced.add(record.topic);
     if (this.taskByTopic.has(record.topic)) this.runner.writeBack(record, sink);
   }
 
@@ -194,10 +197,10 @@ export class TopologyTestDriver {
     return this.getStateStore<KeyValueStore<K, V>>(name);
   }
 
-  /** Names of the topics written so far. */
+  /** Names of the topics written so far, including those whose records were already read (as Kafka's `producedTopicNames()`). */
   producedTopicNames(): string[] {
     this.runner.requireSettled('list produced topics');
-    return [...this.outputs.entries()].filter(([, q]) => q.length > 0).map(([t]) => t);
+    return [...this.produced];
   }
 
   /**

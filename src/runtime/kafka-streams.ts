@@ -128,7 +128,7 @@ export class KafkaStreams {
       const consumer = cluster.consumer({
         groupId: config.applicationId,
         isolationLevel: 'read_committed',
-        autoOffsetReset: 'earliest',
+        autoOffsetReset: config.autoOffsetReset,
         sessionTimeoutMs: config.sessionTimeoutMs,
         heartbeatIntervalMs: config.heartbeatIntervalMs,
         clientId: `${config.clientId}-consumer`,
@@ -139,6 +139,7 @@ export class KafkaStreams {
         topology: this.#topology,
         consumer,
         partitionCount: (topic) => counts.get(topic),
+        endOffsets: (topic) => admin.endOffsets(topic),
         logger: componentLogger('task-manager', config.logger, { applicationId: config.applicationId }),
         producerFactory: ({ transactionalId, taskId }) =>
           new StreamsProducer({

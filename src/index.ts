@@ -81,7 +81,7 @@ export type {
 } from './runtime/transactional-producer.js';
 export { KafkaStreams } from './runtime/kafka-streams.js';
 export type { KafkaStreamsState } from './runtime/kafka-streams.js';
-export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy } from './runtime/config.js';
+export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy, AutoOffsetReset, LogLevel } from './runtime/config.js';
 export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
 // ---- topology, Processor API, state stores, serdes (issue #3) ----
 export { StreamsBuilder } from './topology/streams-builder.js';

@@ -14,6 +14,7 @@ import type {
 import { FailProductionExceptionHandler, LogAndFailDeserializationExceptionHandler, LogAndFailProcessingExceptionHandler } from '../handlers/fail.js';
 import { checkBrokerList } from './bootstrap-servers.js';
 import { defined } from '../internal/defined.js';
+import type { Serde } from '../serdes/serde.js';
 import { appLogger, checkNumStreamThreads, LOG_LEVELS, type AutoOffsetReset, type LogLevel } from './config-conveniences.js';
 
 export type { AutoOffsetReset, LogLevel } from './config-conveniences.js';
@@ -91,6 +92,15 @@ export interface KafkaStreamsConfig {
   deliveryTimeoutMs?: number;
   /** Client id prefix for logs and broker metrics. Default: the applicationId. */
   clientId?: string;
+  /**
+   * Key serde of every `builder.stream(topic)` that names none (and of the
+   * sinks and stores that inherit it), as Kafka Streams' `default.key.serde`;
+   * resolved when the app is created. A StreamsBuilder's own default wins.
+   * Default `Serdes.Buffer()`.
+   */
+  defaultKeySerde?: Serde<unknown>;
+  /** Value serde counterpart of {@link KafkaStreamsConfig.defaultKeySerde} (`default.value.serde`). */
+  defaultValueSerde?: Serde<unknown>;
 }
 
 /** The validated configuration with every default filled in. */
@@ -122,7 +132,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'productionExceptionHandler', 'deserializationExceptionHandler', 'processingExceptionHandler',
   'uncaughtExceptionPolicy', 'taskRestartBackoffMs', 'logger', 'maxPendingOutputRecordsPerTask',
   'sessionTimeoutMs', 'heartbeatIntervalMs', 'transactionTimeoutMs', 'deliveryTimeoutMs', 'clientId',
-  'autoOffsetReset', 'logLevel', 'numStreamThreads',
+  'autoOffsetReset', 'logLevel', 'numStreamThreads', 'defaultKeySerde', 'defaultValueSerde',
 ]);
 
 /** A config value as the user wrote it (`NaN`, `Infinity`, `'70000'`), for error messages; JSON would print NaN as null. */

@@ -57,7 +57,11 @@ export class KafkaStreams {
    */
   constructor(topology: Topology | TopologyRuntime, config: KafkaStreamsConfig) {
     this.#config = resolveConfig(config);
-    this.#topology = isRuntime(topology) ? topology : toRuntime(topology, { applicationId: this.#config.applicationId });
+    this.#topology = isRuntime(topology) ? topology : toRuntime(topology, {
+          applicationId: this.#config.applicationId,
+          ...(config.defaultKeySerde ? { defaultKeySerde: config.defaultKeySerde } : {}),
+          ...(config.defaultValueSerde ? { defaultValueSerde: config.defaultValueSerde } : {}),
+        });
     this.#log = componentLogger('kafka-streams', this.#config.logger, { applicationId: this.#config.applicationId });
     const { logger, productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler } = this.#config;
     if (logger) for (const handler of [productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler]) handler.useAppLogger?.(logger);

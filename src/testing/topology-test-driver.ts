@@ -12,7 +12,7 @@ import type {
 } from '../handlers/types.js';
 import type { TaskProcessor } from '../processors/task-contract.js';
 import type { KeyValueStore, StateStore } from '../processors/state/state-store.js';
-import type { Deserializer, Serializer } from '../serdes/serde.js';
+import type { Deserializer, Serde, Serializer } from '../serdes/serde.js';
 import { toRuntime } from '../topology/topology-runtime.js';
 import type { Topology } from '../topology/topology.js';
 import { DriverCollector, type CapturedRecord } from './internal/driver-collector.js';
@@ -30,6 +30,10 @@ export interface TopologyTestDriverConfig {
   deserializationExceptionHandler?: DeserializationExceptionHandler;
   processingExceptionHandler?: ProcessingExceptionHandler;
   productionExceptionHandler?: ProductionExceptionHandler;
+  /** Key serde of the sources that name none (and what inherits it), as Kafka's `default.key.serde`; default `Serdes.Buffer()`. */
+  defaultKeySerde?: Serde<unknown>;
+  /** Value serde of the sources that name none (and what inherits it), as Kafka's `default.value.serde`; default `Serdes.Buffer()`. */
+  defaultValueSerde?: Serde<unknown>;
 }
 
 const FAIL = { handle: () => 'FAIL' as const };
@@ -68,7 +72,11 @@ export class TopologyTestDriver {
 
   constructor(topology: Topology, config: TopologyTestDriverConfig = {}) {
     this.wallClockMs = config.initialWallClockTimeMs ?? Date.now();
-    const runtime = toRuntime(topology, { applicationId: config.applicationId ?? 'test-driver' });
+    const runtime = toRuntime(topology, {
+      applicationId: config.applicationId ?? 'test-driver',
+      ...(config.defaultKeySerde ? { defaultKeySerde: config.defaultKeySerde } : {}),
+      ...(config.defaultValueSerde ? { defaultValueSerde: config.defaultValueSerde } : {}),
+    });
     this.runner = new DriverRunner((record) => this.processOne(record));
     const collector = new DriverCollector(config.productionExceptionHandler ?? FAIL, (record, sink) => this.capture(record, sink));
     const handlers = {

@@ -81,7 +81,7 @@ export type {
 } from './runtime/transactional-producer.js';
 export { KafkaStreams } from './runtime/kafka-streams.js';
 export type { KafkaStreamsState } from './runtime/kafka-streams.js';
-export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy } from './runtime/config.js';
+export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy, AutoOffsetReset, LogLevel } from './runtime/config.js';
 export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
 // ---- topology, Processor API, state stores, serdes (issue #3) ----
 export { StreamsBuilder } from './topology/streams-builder.js';
@@ -104,6 +104,13 @@ export type {
 } from './topology/description.js';
 export { KeyValue } from './processors/key-value.js';
 export { Record } from './processors/record.js';
+/**
+ * The Processor API {@link Record} under a name that does not shadow
+ * TypeScript's global `Record<K, V>` when imported: the same class
+ * (`StreamRecord === Record`), so `new StreamRecord(key, value, timestamp)`,
+ * `record.withValue(...)` and `instanceof` behave identically.
+ */
+export { Record as StreamRecord } from './processors/record.js';
 export type {
   Processor,
   ProcessorContext,

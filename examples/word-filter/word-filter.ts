@@ -11,7 +11,7 @@
  * - {@link buildWithProcessorApi}: low-level Topology with processors and a state store.
  */
 import {
-  Record,
+  StreamRecord,
   Serdes,
   Stores,
   StreamsBuilder,
@@ -62,7 +62,7 @@ class SplitProcessor implements Processor<string, string, string, string> {
   init(context: ProcessorContext<string, string>): void {
     this.context = context;
   }
-  process(record: Record<string, string>): void {
+  process(record: StreamRecord<string, string>): void {
     if (record.value === null) return;
     for (const word of keptWords(record.value)) this.context.forward(record.withValue(word));
   }
@@ -76,7 +76,7 @@ class CountProcessor implements Processor<string, string, string, number> {
     this.context = context;
     this.store = context.getStateStore<KeyValueStore<string, number>>('word-counts');
   }
-  process(record: Record<string, string>): void {
+  process(record: StreamRecord<string, string>): void {
     const count = (this.store.get(record.key) ?? 0) + 1;
     this.store.put(record.key, count);
     this.context.forward(record.withValue(count));
@@ -95,7 +95,7 @@ export function buildWithProcessorApi(): Topology {
         let context: ProcessorContext<string, string>;
         return {
           init: (c: ProcessorContext<string, string>) => void (context = c),
-          process: (r: Record<string, string>) => context.forward(r.withKey(r.value)),
+          process: (r: StreamRecord<string, string>) => context.forward(r.withKey(r.value)),
         };
       },
       'split',

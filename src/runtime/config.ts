@@ -14,6 +14,10 @@ import type {
 import { FailProductionExceptionHandler, LogAndFailDeserializationExceptionHandler, LogAndFailProcessingExceptionHandler } from '../handlers/fail.js';
 import { checkBrokerList } from './bootstrap-servers.js';
 import { defined } from '../internal/defined.js';
+import type { Serde } from '../serdes/serde.js';
+import { appLogger, checkNumStreamThreads, LOG_LEVELS, type AutoOffsetReset, type LogLevel } from './config-conveniences.js';
+
+export type { AutoOffsetReset, LogLevel } from './config-conveniences.js';
 
 /** `exactly_once` (transactions, the default) or `at_least_once`. */
 export type ProcessingGuarantee = 'exactly_once' | 'at_least_once';
@@ -38,8 +42,26 @@ export interface KafkaStreamsConfig {
   bootstrapServers?: string[] | string;
   /** A cluster port, e.g. an `EmbeddedKafkaCluster`. Exactly one of `bootstrapServers` and `cluster`. */
   cluster?: ClusterPort;
-  /** Default `exactly_once`. */
-  processingGuarantee?: ProcessingGuarantee;
+  /** Default `exactly_once`; `exactly_once_v2` (Kafka Streams' name) is accepted as an alias of `exactly_once`. */
+  processingGuarantee?: ProcessingGuarantee | 'exactly_once_v2';
+  /**
+   * Where a task starts reading an input partition that has no committed
+   * offset: `earliest` (default, as Kafka Streams) or `latest` (only records
+   * written after the task started). A committed offset always wins.
+   */
+  autoOffsetReset?: AutoOffsetReset;
+  /**
+   * The level of sluice's logging, so an app need not import pino. Without a
+   * `logger` sluice logs JSON to stdout at this level (default: `LOG_LEVEL`
+   * from the environment, else `warn`; `silent` under vitest). With a `logger`,
+   * its child at this level.
+   */
+  logLevel?: LogLevel;
+  /**
+   * Only `1` (the default) is accepted: sluice runs one processing loop per
+   * process. Scale by running more processes with the same `applicationId`.
+   */
+  numStreamThreads?: number;
   /** How often each task commits. Default 100 under `exactly_once`, 30000 under `at_least_once`. */
   commitIntervalMs?: number;
   /** Asked when an output record cannot be serialized or produced. Default: FAIL. */
@@ -70,6 +92,15 @@ export interface KafkaStreamsConfig {
   deliveryTimeoutMs?: number;
   /** Client id prefix for logs and broker metrics. Default: the applicationId. */
   clientId?: string;
+  /**
+   * Key serde of every `builder.stream(topic)` that names none (and of the
+   * sinks and stores that inherit it), as Kafka Streams' `default.key.serde`;
+   * resolved when the app is created. A StreamsBuilder's own default wins.
+   * Default `Serdes.Buffer()`.
+   */
+  defaultKeySerde?: Serde<unknown>;
+  /** Value serde counterpart of {@link KafkaStreamsConfig.defaultKeySerde} (`default.value.serde`). */
+  defaultValueSerde?: Serde<unknown>;
 }
 
 /** The validated configuration with every default filled in. */
@@ -78,13 +109,16 @@ export interface ResolvedConfig {
   bootstrapServers: string[] | undefined;
   cluster: ClusterPort | undefined;
   processingGuarantee: ProcessingGuarantee;
+  autoOffsetReset: AutoOffsetReset;
+  numStreamThreads: 1;
   commitIntervalMs: number;
   productionExceptionHandler: ProductionExceptionHandler;
   deserializationExceptionHandler: DeserializationExceptionHandler;
   processingExceptionHandler: ProcessingExceptionHandler;
   uncaughtExceptionPolicy: UncaughtExceptionPolicy;
   taskRestartBackoffMs: number;
-  logger: Logger | undefined;
+  /** The given logger (at `logLevel` if set), else a default pino logger (see {@link KafkaStreamsConfig.logLevel}). */
+  logger: Logger;
   maxPendingOutputRecordsPerTask: number;
   sessionTimeoutMs: number | undefined;
   heartbeatIntervalMs: number | undefined;
@@ -98,6 +132,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'productionExceptionHandler', 'deserializationExceptionHandler', 'processingExceptionHandler',
   'uncaughtExceptionPolicy', 'taskRestartBackoffMs', 'logger', 'maxPendingOutputRecordsPerTask',
   'sessionTimeoutMs', 'heartbeatIntervalMs', 'transactionTimeoutMs', 'deliveryTimeoutMs', 'clientId',
+  'autoOffsetReset', 'logLevel', 'numStreamThreads', 'defaultKeySerde', 'defaultValueSerde',
 ]);
 
 /** A config value as the user wrote it (`NaN`, `Infinity`, `'70000'`), for error messages; JSON would print NaN as null. */
@@ -189,11 +224,14 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
   if (cluster !== undefined && (typeof cluster !== 'object' || typeof cluster.consumer !== 'function')) {
     throw new ConfigError(`Config 'cluster' must be a ClusterPort (e.g. an EmbeddedKafkaCluster)`);
   }
-  const processingGuarantee = oneOf(config, 'processingGuarantee', ['exactly_once', 'at_least_once'] as const, 'exactly_once');
-  const logger = config.logger as Logger | undefined;
-  if (logger !== undefined && (typeof logger !== 'object' || typeof logger.child !== 'function')) {
+  const guarantee = oneOf(config, 'processingGuarantee', ['exactly_once', 'exactly_once_v2', 'at_least_once'] as const, 'exactly_once');
+  const processingGuarantee: ProcessingGuarantee = guarantee === 'exactly_once_v2' ? 'exactly_once' : guarantee;
+  const givenLogger = config.logger as Logger | undefined;
+  if (givenLogger !== undefined && (typeof givenLogger !== 'object' || typeof givenLogger.child !== 'function')) {
     throw new ConfigError(`Config 'logger' must be a pino logger`);
   }
+  const logLevel = config.logLevel === undefined ? undefined : oneOf<LogLevel>(config, 'logLevel', LOG_LEVELS, 'warn');
+  const logger = appLogger(givenLogger, logLevel);
   const clientId = config.clientId ?? applicationId;
   if (typeof clientId !== 'string' || clientId.length === 0) throw new ConfigError(`Config 'clientId' must be a non-empty string`);
   const commitIntervalMs = positiveInt(config, 'commitIntervalMs', processingGuarantee === 'exactly_once' ? 100 : 30_000);
@@ -204,6 +242,8 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     bootstrapServers,
     cluster,
     processingGuarantee,
+    autoOffsetReset: oneOf(config, 'autoOffsetReset', ['earliest', 'latest'] as const, 'earliest'),
+    numStreamThreads: checkNumStreamThreads(config.numStreamThreads),
     commitIntervalMs,
     productionExceptionHandler: handlerOf<ProductionExceptionHandler>(config, 'productionExceptionHandler'),
     deserializationExceptionHandler: handlerOf<DeserializationExceptionHandler>(config, 'deserializationExceptionHandler'),

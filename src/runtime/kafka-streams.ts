@@ -57,7 +57,11 @@ export class KafkaStreams {
    */
   constructor(topology: Topology | TopologyRuntime, config: KafkaStreamsConfig) {
     this.#config = resolveConfig(config);
-    this.#topology = isRuntime(topology) ? topology : toRuntime(topology, { applicationId: this.#config.applicationId });
+    this.#topology = isRuntime(topology) ? topology : toRuntime(topology, {
+          applicationId: this.#config.applicationId,
+          ...(config.defaultKeySerde ? { defaultKeySerde: config.defaultKeySerde } : {}),
+          ...(config.defaultValueSerde ? { defaultValueSerde: config.defaultValueSerde } : {}),
+        });
     this.#log = componentLogger('kafka-streams', this.#config.logger, { applicationId: this.#config.applicationId });
     const { logger, productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler } = this.#config;
     if (logger) for (const handler of [productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler]) handler.useAppLogger?.(logger);
@@ -128,7 +132,7 @@ export class KafkaStreams {
       const consumer = cluster.consumer({
         groupId: config.applicationId,
         isolationLevel: 'read_committed',
-        autoOffsetReset: 'earliest',
+        autoOffsetReset: config.autoOffsetReset,
         sessionTimeoutMs: config.sessionTimeoutMs,
         heartbeatIntervalMs: config.heartbeatIntervalMs,
         clientId: `${config.clientId}-consumer`,
@@ -139,6 +143,7 @@ export class KafkaStreams {
         topology: this.#topology,
         consumer,
         partitionCount: (topic) => counts.get(topic),
+        endOffsets: (topic) => admin.endOffsets(topic),
         logger: componentLogger('task-manager', config.logger, { applicationId: config.applicationId }),
         producerFactory: ({ transactionalId, taskId }) =>
           new StreamsProducer({

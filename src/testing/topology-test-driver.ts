@@ -12,7 +12,7 @@ import type {
 } from '../handlers/types.js';
 import type { TaskProcessor } from '../processors/task-contract.js';
 import type { KeyValueStore, StateStore } from '../processors/state/state-store.js';
-import type { Deserializer, Serializer } from '../serdes/serde.js';
+import type { Deserializer, Serde, Serializer } from '../serdes/serde.js';
 import { toRuntime } from '../topology/topology-runtime.js';
 import type { Topology } from '../topology/topology.js';
 import { DriverCollector, type CapturedRecord } from './internal/driver-collector.js';
@@ -30,6 +30,10 @@ export interface TopologyTestDriverConfig {
   deserializationExceptionHandler?: DeserializationExceptionHandler;
   processingExceptionHandler?: ProcessingExceptionHandler;
   productionExceptionHandler?: ProductionExceptionHandler;
+  /** Key serde of the sources that name none (and what inherits it), as Kafka's `default.key.serde`; default `Serdes.Buffer()`. */
+  defaultKeySerde?: Serde<unknown>;
+  /** Value serde of the sources that name none (and what inherits it), as Kafka's `default.value.serde`; default `Serdes.Buffer()`. */
+  defaultValueSerde?: Serde<unknown>;
 }
 
 const FAIL = { handle: () => 'FAIL' as const };
@@ -60,13 +64,19 @@ export class TopologyTestDriver {
   private readonly taskByTopic = new Map<string, TaskProcessor>();
   private readonly outputs = new Map<string, CapturedRecord[]>();
   private readonly offsets = new Map<string, number>();
+  /** Every topic a sink wrote to, in first-write order; kept after its records are read (as Kafka's driver does). */
+  private readonly produced = new Set<string>();
   private readonly runner: DriverRunner;
   private wallClockMs: number;
   private state: DriverState = 'RUNNING';
 
   constructor(topology: Topology, config: TopologyTestDriverConfig = {}) {
     this.wallClockMs = config.initialWallClockTimeMs ?? Date.now();
-    const runtime = toRuntime(topology, { applicationId: config.applicationId ?? 'test-driver' });
+    const runtime = toRuntime(topology, {
+      applicationId: config.applicationId ?? 'test-driver',
+      ...(config.defaultKeySerde ? { defaultKeySerde: config.defaultKeySerde } : {}),
+      ...(config.defaultValueSerde ? { defaultValueSerde: config.defaultValueSerde } : {}),
+    });
     this.runner = new DriverRunner((record) => this.processOne(record));
     const collector = new DriverCollector(config.productionExceptionHandler ?? FAIL, (record, sink) => this.capture(record, sink));
     const handlers = {
@@ -98,6 +108,7 @@ export class TopologyTestDriver {
 
   private capture(record: CapturedRecord, sink: string): void {
     this.queueOf(record.topic).push(record);
+    this.produced.add(record.topic);
     if (this.taskByTopic.has(record.topic)) this.runner.writeBack(record, sink);
   }
 
@@ -194,10 +205,10 @@ export class TopologyTestDriver {
     return this.getStateStore<KeyValueStore<K, V>>(name);
   }
 
-  /** Names of the topics written so far. */
+  /** Names of the topics written so far, including those whose records were already read (as Kafka's `producedTopicNames()`). */
   producedTopicNames(): string[] {
     this.runner.requireSettled('list produced topics');
-    return [...this.outputs.entries()].filter(([, q]) => q.length > 0).map(([t]) => t);
+    return [...this.produced];
   }
 
   /**

@@ -4,11 +4,11 @@
 import { TopologyError } from '../errors.js';
 import type { StateStore, StoreBuilder } from '../processors/state/state-store.js';
 import type { Serde } from '../serdes/serde.js';
-import { Serdes } from '../serdes/serdes.js';
 import { nameOr, type BuilderContext } from './internal/builder-context.js';
 import { KStream } from './kstream.js';
 import type { Consumed, ConsumedWithSerdes } from './options.js';
 import { Topology } from './topology.js';
+import { DefaultSerde } from './topology-runtime.js';
 
 /** Options of a {@link StreamsBuilder}; `KD`/`VD` are the key and value types of its default serdes. */
 export interface StreamsBuilderOptions<KD = unknown, VD = unknown> {
@@ -30,6 +30,8 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
   private readonly topology = new Topology();
   private index = 0;
   private readonly ctx: BuilderContext;
+  /** The sides of sources that name no serde: bound to the runtime's default serdes, else Buffer (see {@link DefaultSerde}). */
+  readonly #runtimeDefaults = { key: new DefaultSerde('key'), value: new DefaultSerde('value') };
 
   constructor(options: StreamsBuilderOptions<KD, VD> = {}) {
     this.ctx = {
@@ -42,9 +44,13 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
 
   /**
    * A stream of the records of `topics`, deserialized with `consumed`'s serdes.
-   * A side without a serde uses the builder's default serde, else
-   * `Serdes.Buffer()`, and is typed accordingly (`KD`/`VD`); naming stream
-   * types that differ therefore needs the serdes that produce them.
+   * A side without a serde uses the builder's default serde, else the
+   * runtime's `defaultKeySerde` / `defaultValueSerde` (KafkaStreams or
+   * TopologyTestDriver config, resolved when the topology is built for it),
+   * else `Serdes.Buffer()`, and is typed accordingly (`KD`/`VD`: type the
+   * builder, `new StreamsBuilder<string, string>()`, when the config gives
+   * String defaults); naming stream types that differ therefore needs the
+   * serdes that produce them.
    */
   stream<K, V>(topics: string | readonly string[], consumed: ConsumedWithSerdes<K, V>): KStream<K, V>;
   stream<K>(topics: string | readonly string[], consumed: Consumed<K, VD> & { keySerde: Serde<K> }): KStream<K, VD>;
@@ -60,14 +66,14 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
     return new KStream<K, V>(this.ctx, name, { key: keySerde, value: valueSerde }, false);
   }
 
-  /** The builder's default key serde, else `Serdes.Buffer()` (then `KD` is `Buffer`). */
+  /** The builder's default key serde, else the runtime's (`Serdes.Buffer()` without one; then `KD` is `Buffer`). */
   get #defaultKeySerde(): Serde<KD> | Serde<Buffer> {
-    return (this.ctx.defaultKeySerde as Serde<KD> | undefined) ?? Serdes.Buffer();
+    return (this.ctx.defaultKeySerde as Serde<KD> | undefined) ?? (this.#runtimeDefaults.key as Serde<Buffer>);
   }
 
-  /** The builder's default value serde, else `Serdes.Buffer()` (then `VD` is `Buffer`). */
+  /** The builder's default value serde, else the runtime's (`Serdes.Buffer()` without one; then `VD` is `Buffer`). */
   get #defaultValueSerde(): Serde<VD> | Serde<Buffer> {
-    return (this.ctx.defaultValueSerde as Serde<VD> | undefined) ?? Serdes.Buffer();
+    return (this.ctx.defaultValueSerde as Serde<VD> | undefined) ?? (this.#runtimeDefaults.value as Serde<Buffer>);
   }
 
   /** Adds a state store for `stream.process(supplier, storeName)`. */

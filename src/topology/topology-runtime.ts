@@ -5,8 +5,11 @@
  * (repartition) topics `<name>` are resolved to `<applicationId>-<name>`;
  * without one they keep their unresolved names (as `describe()` prints them).
  */
-import { TopologyError } from '../errors.js';
+import { ConfigError, TopologyError } from '../errors.js';
+import type { Headers } from '../records/types.js';
 import type { TopologyPlan } from '../processors/plan.js';
+import type { Serde } from '../serdes/serde.js';
+import { Serdes } from '../serdes/serdes.js';
 import { StreamTask, type StreamTaskOptions } from '../processors/stream-task.js';
 import { internalTopicInfos, internalTopicPartitionCounts, resolvePlan } from './internal/internal-topics.js';
 import {
@@ -76,14 +79,84 @@ export class PlanRuntime implements TopologyRuntime {
   }
 }
 
+const DEFAULT_SERDE = Symbol.for('sluice.DefaultSerde');
+
+/**
+ * The serde of a `builder.stream(topic)` side that names none (and whose
+ * builder has no default serde): the app's `defaultKeySerde` /
+ * `defaultValueSerde`, bound by {@link toRuntime} when the topology is built
+ * for a runtime (as Kafka Streams resolves `default.key.serde` from the
+ * config), else `Serdes.Buffer()` (the behaviour without defaults). Sinks,
+ * stores and processors that inherit it follow the binding. A topology built
+ * for two runtimes uses the defaults of the last one.
+ * @internal Created by the StreamsBuilder.
+ */
+export class DefaultSerde implements Serde<unknown> {
+  readonly [DEFAULT_SERDE] = true;
+  #bound: Serde<unknown> | undefined;
+  constructor(readonly side: 'key' | 'value') {}
+
+  get name(): string {
+    return this.#target.name ?? 'default';
+  }
+
+  get #target(): Serde<unknown> {
+    return this.#bound ?? (Serdes.Buffer() as Serde<unknown>);
+  }
+
+  /** Binds the runtime's default serde (`undefined`: back to `Serdes.Buffer()`). */
+  bind(serde: Serde<unknown> | undefined): void {
+    this.#bound = serde;
+  }
+
+  serialize(topic: string, data: unknown, headers?: Headers): Buffer | null {
+    return this.#target.serialize(topic, data, headers);
+  }
+
+  deserialize(topic: string, data: Buffer | null, headers?: Headers): unknown {
+    return this.#target.deserialize(topic, data, headers);
+  }
+}
+
+function isDefaultSerde(value: unknown): value is DefaultSerde {
+  return typeof value === 'object' && value !== null && (value as { [DEFAULT_SERDE]?: unknown })[DEFAULT_SERDE] === true;
+}
+
+function checkSerde(serde: unknown, key: string): Serde<unknown> | undefined {
+  if (serde === undefined) return undefined;
+  const s = serde as Partial<Serde<unknown>> | null;
+  if (typeof s !== 'object' || s === null || typeof s.serialize !== 'function' || typeof s.deserialize !== 'function') {
+    throw new ConfigError(`Config '${key}' must be a serde with serialize(topic, data) and deserialize(topic, bytes), e.g. Serdes.String()`);
+  }
+  return s as Serde<unknown>;
+}
+
 /** Options of {@link toRuntime}. */
 export interface ToRuntimeOptions {
   /** Resolves internal topic names to `<applicationId>-<name>`. */
   applicationId?: string;
+  /** Key serde of the sources (and what inherits their serdes) that name none; default `Serdes.Buffer()`. */
+  defaultKeySerde?: Serde<unknown>;
+  /** Value serde of the sources (and what inherits their serdes) that name none; default `Serdes.Buffer()`. */
+  defaultValueSerde?: Serde<unknown>;
 }
 
-/** Validates `topology` and returns its executor seam. Throws TopologyError when invalid or empty. */
+/**
+ * Validates `topology` and returns its executor seam:
+ * 1. take its validated plan (a TopologyError when invalid or empty);
+ * 2. bind every default-serde side of its sources and sinks to
+ *    `defaultKeySerde` / `defaultValueSerde` (else `Serdes.Buffer()`);
+ * 3. resolve internal topic names with the application id.
+ */
 export function toRuntime(topology: Topology, options: ToRuntimeOptions = {}): PlanRuntime {
+  // 1. plan
   const plan = planOf(topology);
+  // 2. default serdes
+  const defaults = { key: checkSerde(options.defaultKeySerde, 'defaultKeySerde'), value: checkSerde(options.defaultValueSerde, 'defaultValueSerde') };
+  for (const node of plan.nodes.values()) {
+    const serdes = node.kind === 'source' ? [node.keyDeserializer, node.valueDeserializer] : node.kind === 'sink' ? [node.keySerializer, node.valueSerializer] : [];
+    for (const serde of serdes) if (isDefaultSerde(serde)) serde.bind(defaults[serde.side]);
+  }
+  // 3. internal topic names
   return new PlanRuntime(options.applicationId === undefined ? plan : resolvePlan(plan, options.applicationId));
 }

@@ -20,6 +20,8 @@ export interface TaskExecutorDeps {
   producerFactory: TaskProducerFactory;
   config: ResolvedConfig;
   partitionCount: (topic: string) => number | undefined;
+  /** End offsets of `topic` (index = partition): where `autoOffsetReset: 'latest'` starts a partition with no committed offset. */
+  endOffsets?: (topic: string) => Promise<number[]>;
   metrics: TaskMetrics;
   logger: Logger;
 }

@@ -86,9 +86,23 @@ export class TaskExecutor {
    *    previous owner and completes or aborts its open transaction);
    * 2. re-read the task's committed offsets from the group coordinator (only
    *    now are they final);
-   * 3. seek every input partition there (offset 0, i.e. earliest, if none);
+   * 3. seek every input partition there; one with no committed offset starts
+   *    per `autoOffsetReset`: offset 0 (`earliest`) or its end offset (`latest`);
    * 4. create the processors and call their `init`.
    */
+  /** Under `autoOffsetReset: 'latest'`, the end offset of each partition that has no committed offset (else nothing: those start at 0). */
+  async #resetOffsets(committed: TopicPartitionOffset[]): Promise<Map<string, number>> {
+    const reset = new Map<string, number>();
+    const { config, endOffsets } = this.deps;
+    if (config.autoOffsetReset !== 'latest' || endOffsets === undefined) return reset;
+    const uncommitted = this.partitions.filter((tp) => !committed.some((c) => c.topic === tp.topic && c.partition === tp.partition && c.offset >= 0));
+    for (const topic of new Set(uncommitted.map((tp) => tp.topic))) {
+      const ends = await endOffsets(topic);
+      for (const tp of uncommitted) if (tp.topic === topic) reset.set(tpKey(tp), ends[tp.partition] ?? 0);
+    }
+    return reset;
+  }
+
   initialize(): Promise<void> {
     return this.#queue.add(async () => {
       this.#sm.require('initialize', ['CREATED']);
@@ -102,9 +116,11 @@ export class TaskExecutor {
       const committed = await consumer.committed(this.partitions);
       if (this.state !== 'CREATED') return;
       // 3. seek
+      const resetTo = await this.#resetOffsets(committed);
+      if (this.state !== 'CREATED') return;
       for (const tp of this.partitions) {
         const found = committed.find((c) => c.topic === tp.topic && c.partition === tp.partition);
-        const offset = found && found.offset >= 0 ? found.offset : 0;
+        const offset = found && found.offset >= 0 ? found.offset : (resetTo.get(tpKey(tp)) ?? 0);
         consumer.seek({ ...tp, offset });
         this.#position.set(tpKey(tp), offset);
         this.#committed.set(tpKey(tp), offset);

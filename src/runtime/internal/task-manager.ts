@@ -23,6 +23,8 @@ export interface TaskManagerDeps {
   consumer: GroupConsumerPort;
   producerFactory: TaskProducerFactory;
   partitionCount: (topic: string) => number | undefined;
+  /** End offset per partition of `topic` (index = partition), where `autoOffsetReset: 'latest'` starts a partition with no committed offset. */
+  endOffsets?: (topic: string) => Promise<number[]>;
   logger: Logger;
   /** A task failed in a way that stops the app (fatal error, or any non-fencing error under SHUTDOWN_CLIENT). */
   onFatal(error: Error): void;
@@ -174,6 +176,7 @@ export class TaskManager {
       producerFactory: this.deps.producerFactory,
       config: this.deps.config,
       partitionCount: this.deps.partitionCount,
+      ...(this.deps.endOffsets ? { endOffsets: this.deps.endOffsets } : {}),
       metrics: this.#metricsOf(id),
       logger: componentLogger('stream-task', this.deps.config.logger, { applicationId: this.deps.config.applicationId, taskId: id }),
     });

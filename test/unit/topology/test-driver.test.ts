@@ -60,6 +60,16 @@ describe('TopologyTestDriver topics', () => {
     expect(() => out.readRecord()).toThrow(/Output topic 'out' is empty/);
   });
 
+  it('producedTopicNames keeps a topic after its records are read (as Kafka TopologyTestDriver does)', () => {
+    driver = new TopologyTestDriver(passThrough());
+    const out = driver.createOutputTopic('out', S, S);
+    expect(driver.producedTopicNames()).toEqual([]);
+    driver.createInputTopic('in', S, S).pipeInput('k', 'v');
+    expect(out.readValuesToList()).toEqual(['v']);
+    expect(out.isEmpty()).toBe(true);
+    expect(driver.producedTopicNames()).toEqual(['out']);
+  });
+
   it('refuses input topics the topology does not read', () => {
     driver = new TopologyTestDriver(passThrough());
     expect(() => driver!.createInputTopic('nope', S, S)).toThrow(TopologyError);

@@ -1,0 +1,43 @@
+/**
+ * The Kafka Streams-style convenience keys of {@link KafkaStreamsConfig}:
+ * `autoOffsetReset`, `logLevel`, `numStreamThreads`, and the
+ * `exactly_once_v2` alias of `processingGuarantee`.
+ */
+import { pino, type Logger } from 'pino';
+import { ConfigError } from '../errors.js';
+
+/** Where a task starts reading a partition that has no committed offset (Kafka's `auto.offset.reset`). */
+export type AutoOffsetReset = 'earliest' | 'latest';
+
+/** The level of sluice's own logging when no `logger` is given (pino's levels). */
+export type LogLevel = 'silent' | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/** Accepted values of `logLevel`. */
+export const LOG_LEVELS: readonly LogLevel[] = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'];
+
+/**
+ * The logger of an app:
+ * 1. a given `logger` is used as is, or as a child at `logLevel` when that is set too;
+ * 2. else a pino logger at `logLevel`, else `LOG_LEVEL` from the environment,
+ *    else `silent` under vitest and `warn` otherwise: a library does not print
+ *    INFO JSON to stdout unless asked to (the `sluice` CLI passes its own logger).
+ */
+export function appLogger(logger: Logger | undefined, logLevel: LogLevel | undefined): Logger {
+  if (logger !== undefined) return logLevel === undefined ? logger : logger.child({}, { level: logLevel });
+  const level = logLevel ?? process.env.LOG_LEVEL ?? (process.env.VITEST ? 'silent' : 'warn');
+  return pino({ level, base: { app: 'sluice' } });
+}
+
+/**
+ * `numStreamThreads` is accepted only as 1: sluice runs one event loop per
+ * process (its tasks interleave on it, never block it); to process more in
+ * parallel, run more processes with the same `applicationId`; the group
+ * spreads the tasks across them.
+ */
+export function checkNumStreamThreads(value: unknown): 1 {
+  if (value === undefined || value === 1) return 1;
+  throw new ConfigError(
+    `Config 'numStreamThreads' must be 1, got ${String(value)}: sluice runs one processing loop per process (Node.js has one event loop); ` +
+      `to scale out, start more processes with the same applicationId and the consumer group spreads the tasks across them`,
+  );
+}

@@ -8,6 +8,7 @@ import type { ProcessorSupplier } from '../processors/processor.js';
 import { Stores } from '../processors/state/stores.js';
 import type { Serde } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
+import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
 import { addRepartition } from './internal/repartition.js';
 import { KStream } from './kstream.js';
@@ -76,7 +77,7 @@ export class KGroupedStream<K, V> {
     materialized: Materialized<K, A>,
     defaultValueSerde: Serde<A>,
   ): KTable<K, A> {
-    const storeName = materialized.storeName ?? this.ctx.newName(`${prefix}STATE-STORE-`);
+    const storeName = materialized.storeName === undefined ? this.ctx.newName(`${prefix}STATE-STORE-`) : validateName(materialized.storeName);
     const processorName = this.ctx.newName(prefix);
     const keySerde = materialized.keySerde ?? this.serdes.key ?? Serdes.Json<K>();
     const valueSerde = materialized.valueSerde ?? defaultValueSerde;
@@ -91,11 +92,14 @@ export class KGroupedStream<K, V> {
 
   /** Counts the records per key. */
   count(materialized: Materialized<K, number> = {}): KTable<K, number> {
+    requireNonNull(materialized, 'materialized');
     return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, number>(store, () => 0, (_k, _v, n) => n + 1), materialized, Serdes.Json<number>());
   }
 
   /** Combines the values per key: the first value as is, then `reducer(aggregate, value)`. */
   reduce(reducer: (aggregate: V, value: V) => V, materialized: Materialized<K, V> = {}): KTable<K, V> {
+    requireFunction(reducer, 'reducer');
+    requireNonNull(materialized, 'materialized');
     return this.materialize('KSTREAM-REDUCE-', (store) => reduceSupplier<K, V>(store, reducer), materialized, this.serdes.value ?? Serdes.Json<V>());
   }
 
@@ -105,6 +109,9 @@ export class KGroupedStream<K, V> {
     aggregator: (key: K, value: V, aggregate: A) => A,
     materialized: Materialized<K, A> = {},
   ): KTable<K, A> {
+    requireFunction(initializer, 'initializer');
+    requireFunction(aggregator, 'aggregator');
+    requireNonNull(materialized, 'materialized');
     return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, A>(store, initializer, aggregator), materialized, Serdes.Json<A>());
   }
 }

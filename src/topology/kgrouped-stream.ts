@@ -59,16 +59,27 @@ export class KGroupedStream<K, V> {
     private readonly repartition?: RepartitionRequired,
   ) {}
 
-  /** The aggregation's parent: this stream's node, or the source of a new repartition topic. */
+  /** The source node of this grouping's repartition topic, once created (named groupings only). */
+  private repartitionSource: string | undefined;
+
+  /**
+   * The aggregation's parent: this stream's node, or the source of a
+   * repartition topic. A named grouping (`Grouped.as`) creates its topic once
+   * and every aggregation on it reads that one topic, as Kafka Streams reuses
+   * the repartition node; an unnamed one gets a new topic per aggregation.
+   */
   private parentFor(storeName: string): string {
     if (this.repartition === undefined) return this.nodeName;
-    return addRepartition<K, V>(this.ctx, {
+    if (this.repartitionSource !== undefined) return this.repartitionSource;
+    const source = addRepartition<K, V>(this.ctx, {
       parent: this.nodeName,
       groupedName: this.repartition.name,
       fallbackPrefix: storeName,
       keySerde: this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined) ?? Serdes.Json<K>(),
       valueSerde: this.serdes.value ?? (this.ctx.defaultValueSerde as Serde<V> | undefined) ?? Serdes.Json<V>(),
     });
+    if (this.repartition.name !== undefined) this.repartitionSource = source;
+    return source;
   }
 
   private materialize<A>(

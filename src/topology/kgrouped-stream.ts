@@ -49,6 +49,13 @@ export interface RepartitionRequired {
  * records through a repartition topic `<applicationId>-<name>-repartition`
  * (name: `Grouped.name`, else the state store's name), which starts a new
  * sub-topology, as in Kafka Streams.
+ *
+ * Serdes of the store, the repartition topic and the resulting KTable, per
+ * side: `Materialized`'s (store only), else the grouping's (`Grouped` or the
+ * stream's known serde), else the builder's default serde, else — when none
+ * is known, e.g. after `groupBy` without `Grouped.with(keySerde, ...)` nor a
+ * default — `Serdes.Json()` (a string key is then written as `"green"`,
+ * with quotes). Counts default to `Serdes.Long()`.
  */
 export class KGroupedStream<K, V> {
   /** @internal Use `KStream.groupByKey()` or `KStream.groupBy()`. */
@@ -90,7 +97,7 @@ export class KGroupedStream<K, V> {
   ): KTable<K, A> {
     const storeName = materialized.storeName === undefined ? this.ctx.newName(`${prefix}STATE-STORE-`) : validateName(materialized.storeName);
     const processorName = this.ctx.newName(prefix);
-    const keySerde = materialized.keySerde ?? this.serdes.key ?? Serdes.Json<K>();
+    const keySerde = materialized.keySerde ?? this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined) ?? Serdes.Json<K>();
     const valueSerde = materialized.valueSerde ?? defaultValueSerde;
     const parent = this.parentFor(storeName);
     this.ctx.topology.addProcessor(processorName, supplier(storeName), parent);
@@ -101,17 +108,21 @@ export class KGroupedStream<K, V> {
     return new KTable<K, A>(this.ctx, processorName, storeName, { key: keySerde, value: valueSerde });
   }
 
-  /** Counts the records per key. */
+  /**
+   * Counts the records per key. The counts are stored and, by default,
+   * written with `Serdes.Long()` (8-byte big-endian, Java's `LongSerializer`),
+   * as Kafka Streams does; `materialized.valueSerde` overrides it.
+   */
   count(materialized: Materialized<K, number> = {}): KTable<K, number> {
     requireNonNull(materialized, 'materialized');
-    return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, number>(store, () => 0, (_k, _v, n) => n + 1), materialized, Serdes.Json<number>());
+    return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, number>(store, () => 0, (_k, _v, n) => n + 1), materialized, Serdes.Long());
   }
 
   /** Combines the values per key: the first value as is, then `reducer(aggregate, value)`. */
   reduce(reducer: (aggregate: V, value: V) => V, materialized: Materialized<K, V> = {}): KTable<K, V> {
     requireFunction(reducer, 'reducer');
     requireNonNull(materialized, 'materialized');
-    return this.materialize('KSTREAM-REDUCE-', (store) => reduceSupplier<K, V>(store, reducer), materialized, this.serdes.value ?? Serdes.Json<V>());
+    return this.materialize('KSTREAM-REDUCE-', (store) => reduceSupplier<K, V>(store, reducer), materialized, this.serdes.value ?? (this.ctx.defaultValueSerde as Serde<V> | undefined) ?? Serdes.Json<V>());
   }
 
   /** Folds the values per key, starting from `initializer()`. */

@@ -168,6 +168,9 @@ export class KStream<K, V> {
    * when given) followed, at each aggregation, by a repartition topic
    * `<applicationId>-<name>-repartition` written with `grouped`'s serdes
    * (else the stream's value serde, the builder's defaults, `Serdes.Json()`).
+   * The key serde is `grouped.keySerde`, else the builder's default key
+   * serde; with neither, keys fall back to `Serdes.Json()` (the new key's
+   * type is unknown to sluice), so pass `Grouped.with(keySerde, valueSerde)`.
    */
   groupBy<KR>(selector: (key: K, value: V) => KR, grouped: Grouped<NoInfer<KR>, V> = {}): KGroupedStream<KR, V> {
     requireFunction(selector, 'keySelector');

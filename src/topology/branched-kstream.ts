@@ -5,6 +5,7 @@
 import { IllegalStateError } from '../errors.js';
 import { branchSupplier, passThroughSupplier } from '../processors/dsl/stateless.js';
 import type { ProcessorSupplier } from '../processors/processor.js';
+import { requireFunction, requireNonNull } from './internal/checks.js';
 import type { BuilderContext } from './internal/builder-context.js';
 import type { KStream } from './kstream.js';
 
@@ -79,6 +80,8 @@ export class BranchedKStream<K, V> {
 
   /** Adds a branch taking the records (not taken by an earlier branch) for which `predicate` is true. */
   branch(predicate: (key: K, value: V) => boolean, branched: Branched<K, V> = {}): this {
+    requireFunction(predicate, 'predicate');
+    requireNonNull(branched, 'branched');
     this.ensureOpen('branch()');
     const childName = this.splitName + (branched.name ?? String(this.branches.length + 1));
     this.branches.push({ predicate, child: childName });
@@ -88,6 +91,7 @@ export class BranchedKStream<K, V> {
 
   /** Adds the branch of the records no predicate took, and returns the branches by name. */
   defaultBranch(branched: Branched<K, V> = {}): Map<string, KStream<K, V>> {
+    requireNonNull(branched, 'branched');
     this.ensureOpen('defaultBranch()');
     const childName = this.splitName + (branched.name ?? '0');
     this.defaultChild.name = childName;

@@ -8,6 +8,7 @@ import type { ProcessorSupplier } from '../processors/processor.js';
 import { Stores } from '../processors/state/stores.js';
 import type { Serde } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
+import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
 import { addRepartition } from './internal/repartition.js';
 import { KStream } from './kstream.js';
@@ -48,6 +49,13 @@ export interface RepartitionRequired {
  * records through a repartition topic `<applicationId>-<name>-repartition`
  * (name: `Grouped.name`, else the state store's name), which starts a new
  * sub-topology, as in Kafka Streams.
+ *
+ * Serdes of the store, the repartition topic and the resulting KTable, per
+ * side: `Materialized`'s (store only), else the grouping's (`Grouped` or the
+ * stream's known serde), else the builder's default serde, else — when none
+ * is known, e.g. after `groupBy` without `Grouped.with(keySerde, ...)` nor a
+ * default — `Serdes.Json()` (a string key is then written as `"green"`,
+ * with quotes). Counts default to `Serdes.Long()`.
  */
 export class KGroupedStream<K, V> {
   /** @internal Use `KStream.groupByKey()` or `KStream.groupBy()`. */
@@ -58,16 +66,27 @@ export class KGroupedStream<K, V> {
     private readonly repartition?: RepartitionRequired,
   ) {}
 
-  /** The aggregation's parent: this stream's node, or the source of a new repartition topic. */
+  /** The source node of this grouping's repartition topic, once created (named groupings only). */
+  private repartitionSource: string | undefined;
+
+  /**
+   * The aggregation's parent: this stream's node, or the source of a
+   * repartition topic. A named grouping (`Grouped.as`) creates its topic once
+   * and every aggregation on it reads that one topic, as Kafka Streams reuses
+   * the repartition node; an unnamed one gets a new topic per aggregation.
+   */
   private parentFor(storeName: string): string {
     if (this.repartition === undefined) return this.nodeName;
-    return addRepartition<K, V>(this.ctx, {
+    if (this.repartitionSource !== undefined) return this.repartitionSource;
+    const source = addRepartition<K, V>(this.ctx, {
       parent: this.nodeName,
       groupedName: this.repartition.name,
       fallbackPrefix: storeName,
       keySerde: this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined) ?? Serdes.Json<K>(),
       valueSerde: this.serdes.value ?? (this.ctx.defaultValueSerde as Serde<V> | undefined) ?? Serdes.Json<V>(),
     });
+    if (this.repartition.name !== undefined) this.repartitionSource = source;
+    return source;
   }
 
   private materialize<A>(
@@ -76,9 +95,9 @@ export class KGroupedStream<K, V> {
     materialized: Materialized<K, A>,
     defaultValueSerde: Serde<A>,
   ): KTable<K, A> {
-    const storeName = materialized.storeName ?? this.ctx.newName(`${prefix}STATE-STORE-`);
+    const storeName = materialized.storeName === undefined ? this.ctx.newName(`${prefix}STATE-STORE-`) : validateName(materialized.storeName);
     const processorName = this.ctx.newName(prefix);
-    const keySerde = materialized.keySerde ?? this.serdes.key ?? Serdes.Json<K>();
+    const keySerde = materialized.keySerde ?? this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined) ?? Serdes.Json<K>();
     const valueSerde = materialized.valueSerde ?? defaultValueSerde;
     const parent = this.parentFor(storeName);
     this.ctx.topology.addProcessor(processorName, supplier(storeName), parent);
@@ -89,14 +108,21 @@ export class KGroupedStream<K, V> {
     return new KTable<K, A>(this.ctx, processorName, storeName, { key: keySerde, value: valueSerde });
   }
 
-  /** Counts the records per key. */
+  /**
+   * Counts the records per key. The counts are stored and, by default,
+   * written with `Serdes.Long()` (8-byte big-endian, Java's `LongSerializer`),
+   * as Kafka Streams does; `materialized.valueSerde` overrides it.
+   */
   count(materialized: Materialized<K, number> = {}): KTable<K, number> {
-    return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, number>(store, () => 0, (_k, _v, n) => n + 1), materialized, Serdes.Json<number>());
+    requireNonNull(materialized, 'materialized');
+    return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, number>(store, () => 0, (_k, _v, n) => n + 1), materialized, Serdes.Long());
   }
 
   /** Combines the values per key: the first value as is, then `reducer(aggregate, value)`. */
   reduce(reducer: (aggregate: V, value: V) => V, materialized: Materialized<K, V> = {}): KTable<K, V> {
-    return this.materialize('KSTREAM-REDUCE-', (store) => reduceSupplier<K, V>(store, reducer), materialized, this.serdes.value ?? Serdes.Json<V>());
+    requireFunction(reducer, 'reducer');
+    requireNonNull(materialized, 'materialized');
+    return this.materialize('KSTREAM-REDUCE-', (store) => reduceSupplier<K, V>(store, reducer), materialized, this.serdes.value ?? (this.ctx.defaultValueSerde as Serde<V> | undefined) ?? Serdes.Json<V>());
   }
 
   /** Folds the values per key, starting from `initializer()`. */
@@ -105,6 +131,9 @@ export class KGroupedStream<K, V> {
     aggregator: (key: K, value: V, aggregate: A) => A,
     materialized: Materialized<K, A> = {},
   ): KTable<K, A> {
+    requireFunction(initializer, 'initializer');
+    requireFunction(aggregator, 'aggregator');
+    requireNonNull(materialized, 'materialized');
     return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, A>(store, initializer, aggregator), materialized, Serdes.Json<A>());
   }
 }

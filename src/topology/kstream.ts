@@ -7,6 +7,7 @@ import type { KeyValue } from '../processors/key-value.js';
 import type { ProcessorSupplier, TopicNameExtractor } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
 import { BranchedKStream } from './branched-kstream.js';
+import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
 import { KGroupedStream } from './kgrouped-stream.js';
 import type { Grouped, Named, Produced } from './options.js';
@@ -35,6 +36,7 @@ export class KStream<K, V> {
     keyChanged: boolean,
     parents: string[] = [this.nodeName],
   ): KStream<K2, V2> {
+    if (named === null) requireNonNull(named, 'named');
     const name = nameOr(this.ctx, named, prefix);
     this.ctx.topology.addProcessor(name, supplier, ...parents);
     return new KStream<K2, V2>(this.ctx, name, serdes, keyChanged);
@@ -42,41 +44,49 @@ export class KStream<K, V> {
 
   /** Keeps the records for which `predicate` is true. */
   filter(predicate: (key: K, value: V) => boolean, named?: Named | string): KStream<K, V> {
+    requireFunction(predicate, 'predicate');
     return this.add('KSTREAM-FILTER-', dsl.filterSupplier(predicate, false), named, this.serdes, this.keyChanged);
   }
 
   /** Drops the records for which `predicate` is true. */
   filterNot(predicate: (key: K, value: V) => boolean, named?: Named | string): KStream<K, V> {
+    requireFunction(predicate, 'predicate');
     return this.add('KSTREAM-FILTER-', dsl.filterSupplier(predicate, true), named, this.serdes, this.keyChanged);
   }
 
   /** Replaces key and value: `mapper` returns `{ key, value }`. */
   map<KR, VR>(mapper: (key: K, value: V) => KeyValue<KR, VR>, named?: Named | string): KStream<KR, VR> {
+    requireFunction(mapper, 'mapper');
     return this.add('KSTREAM-MAP-', dsl.mapSupplier(mapper), named, {}, true);
   }
 
   /** Replaces the value; the key is unchanged. */
   mapValues<VR>(mapper: (value: V, key: K) => VR, named?: Named | string): KStream<K, VR> {
+    requireFunction(mapper, 'valueMapper');
     return this.add('KSTREAM-MAPVALUES-', dsl.mapValuesSupplier(mapper), named, { key: this.serdes.key }, this.keyChanged);
   }
 
   /** Replaces the key with `mapper(key, value)`. */
   selectKey<KR>(mapper: (key: K, value: V) => KR, named?: Named | string): KStream<KR, V> {
+    requireFunction(mapper, 'mapper');
     return this.add('KSTREAM-KEY-SELECT-', dsl.selectKeySupplier(mapper), named, { value: this.serdes.value }, true);
   }
 
   /** Turns each record into zero or more records. */
   flatMap<KR, VR>(mapper: (key: K, value: V) => Iterable<KeyValue<KR, VR>>, named?: Named | string): KStream<KR, VR> {
+    requireFunction(mapper, 'mapper');
     return this.add('KSTREAM-FLATMAP-', dsl.flatMapSupplier(mapper), named, {}, true);
   }
 
   /** Turns each value into zero or more values with the same key. */
   flatMapValues<VR>(mapper: (value: V, key: K) => Iterable<VR>, named?: Named | string): KStream<K, VR> {
+    requireFunction(mapper, 'valueMapper');
     return this.add('KSTREAM-FLATMAPVALUES-', dsl.flatMapValuesSupplier(mapper), named, { key: this.serdes.key }, this.keyChanged);
   }
 
   /** Calls `action` for each record and passes it on (an action returning a promise is awaited first). */
   peek(action: (key: K, value: V) => unknown, named?: Named | string): KStream<K, V> {
+    requireFunction(action, 'action');
     return this.add('KSTREAM-PEEK-', dsl.peekSupplier(action, true), named, this.serdes, this.keyChanged);
   }
 
@@ -87,11 +97,13 @@ export class KStream<K, V> {
    * must be synchronous.
    */
   foreach(action: (key: K, value: V) => unknown, named?: Named | string): void {
+    requireFunction(action, 'action');
     this.add('KSTREAM-FOREACH-', dsl.peekSupplier(action, false), named, this.serdes, this.keyChanged);
   }
 
   /** Merges `other` into one stream (records of both, each in its own order). */
   merge(other: KStream<K, V>, named?: Named | string): KStream<K, V> {
+    requireNonNull(other, 'stream');
     if (!(other instanceof KStream) || other.ctx !== this.ctx) {
       throw new TopologyError(`merge: both streams must come from the same StreamsBuilder (merging into '${this.nodeName}')`);
     }
@@ -102,6 +114,7 @@ export class KStream<K, V> {
 
   /** Splits the stream into branches: `split().branch(p1).branch(p2).defaultBranch()`. */
   split(named?: Named | string): BranchedKStream<K, V> {
+    if (named === null) requireNonNull(named, 'named');
     const name = nameOr(this.ctx, named, 'KSTREAM-BRANCH-');
     return new BranchedKStream<K, V>(this.ctx, this, name, (n, supplier, parents, keyChanged) =>
       this.add<K, V>(n, supplier, n, this.serdes, keyChanged, parents),
@@ -113,6 +126,8 @@ export class KStream<K, V> {
    * optionally preceded by a `Named`. Returns the stream of what it forwards.
    */
   process<KOut, VOut>(supplier: ProcessorSupplier<K, V, KOut, VOut>, ...args: Array<string | Named>): KStream<KOut, VOut> {
+    requireNonNull(supplier, 'processorSupplier');
+    for (const a of args) requireNonNull(a, 'stateStoreNames');
     const named = args.find((a): a is Named => typeof a === 'object');
     const stores = args.filter((a): a is string => typeof a === 'string');
     const out = this.add<KOut, VOut>('KSTREAM-PROCESSOR-', supplier, named, {}, true);
@@ -122,6 +137,8 @@ export class KStream<K, V> {
 
   /** Writes the stream to `topic`, or to the topic `extractor(key, value, context)` names. */
   to(topic: string | TopicNameExtractor<K, V>, produced: Produced<K, V> = {}): void {
+    requireNonNull(topic, 'topic');
+    requireNonNull(produced, 'produced');
     const name = nameOr(this.ctx, produced.name, 'KSTREAM-SINK-');
     this.ctx.topology.addSink<K, V>(
       name,
@@ -140,6 +157,8 @@ export class KStream<K, V> {
    * aggregation first repartitions through an internal topic (see {@link KGroupedStream}).
    */
   groupByKey(grouped: Grouped<K, V> = {}): KGroupedStream<K, V> {
+    requireNonNull(grouped, 'grouped');
+    if (grouped.name !== undefined) validateName(grouped.name);
     const serdes = { key: grouped.keySerde ?? this.serdes.key, value: grouped.valueSerde ?? this.serdes.value };
     return new KGroupedStream<K, V>(this.ctx, this.nodeName, serdes, this.keyChanged ? { name: grouped.name } : undefined);
   }
@@ -149,8 +168,14 @@ export class KStream<K, V> {
    * when given) followed, at each aggregation, by a repartition topic
    * `<applicationId>-<name>-repartition` written with `grouped`'s serdes
    * (else the stream's value serde, the builder's defaults, `Serdes.Json()`).
+   * The key serde is `grouped.keySerde`, else the builder's default key
+   * serde; with neither, keys fall back to `Serdes.Json()` (the new key's
+   * type is unknown to sluice), so pass `Grouped.with(keySerde, valueSerde)`.
    */
   groupBy<KR>(selector: (key: K, value: V) => KR, grouped: Grouped<NoInfer<KR>, V> = {}): KGroupedStream<KR, V> {
+    requireFunction(selector, 'keySelector');
+    requireNonNull(grouped, 'grouped');
+    if (grouped.name !== undefined) validateName(grouped.name);
     const rekeyed = this.selectKey<KR>(selector, grouped.name);
     const serdes = { key: grouped.keySerde, value: grouped.valueSerde ?? this.serdes.value };
     return new KGroupedStream<KR, V>(this.ctx, rekeyed.nodeName, serdes, { name: grouped.name });

@@ -3,6 +3,7 @@
  */
 import type { StreamPartitioner } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
+import { requireNonNull, validateName } from './internal/checks.js';
 
 /** A processor name chosen by the user instead of a generated one. */
 export interface Named {
@@ -11,9 +12,9 @@ export interface Named {
 
 /** Helpers for {@link Named}. */
 export const Named = {
-  /** `{ name }`. */
+  /** `{ name }`; throws at once when `name` is not 1-249 of `[a-zA-Z0-9._-]` (Kafka's `Named.validate`). */
   as(name: string): Named {
-    return { name };
+    return { name: validateName(requireNonNull(name, 'name')) };
   },
 };
 
@@ -69,7 +70,7 @@ export interface Grouped<K, V> {
 export const Grouped = {
   /** Names the grouping (and its repartition topic `<name>-repartition`); fits a `Grouped` of any types. */
   as(name: string): { readonly name: string } {
-    return { name };
+    return { name: validateName(requireNonNull(name, 'name')) };
   },
   /** Groups with these serdes. */
   with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): Grouped<K, V> {
@@ -89,9 +90,9 @@ export interface Materialized<K, V> {
 
 /** Helpers for {@link Materialized}. */
 export const Materialized = {
-  /** A store named `storeName`. */
+  /** A store named `storeName` (validated at once as Kafka's `Named.validate`). */
   as<K, V>(storeName: string): Materialized<K, V> {
-    return { storeName };
+    return { storeName: validateName(requireNonNull(storeName, 'storeName')) };
   },
   /** Default store name, these serdes. */
   with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): Materialized<K, V> {

@@ -4,6 +4,7 @@
 import { TopologyError } from '../errors.js';
 import type { StateStore, StoreBuilder } from '../processors/state/state-store.js';
 import type { Serde } from '../serdes/serde.js';
+import { requireNonNull } from './internal/checks.js';
 import { nameOr, type BuilderContext } from './internal/builder-context.js';
 import { KStream } from './kstream.js';
 import type { Consumed, ConsumedWithSerdes } from './options.js';
@@ -78,6 +79,7 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
 
   /** Adds a state store for `stream.process(supplier, storeName)`. */
   addStateStore(storeBuilder: StoreBuilder<StateStore>): this {
+    requireNonNull(storeBuilder, 'builder');
     this.topology.addStateStore(storeBuilder);
     return this;
   }

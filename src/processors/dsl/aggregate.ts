@@ -5,6 +5,12 @@
  * does: one WARN "Skipping record due to null key or value" (throttled) and the
  * input record counts in metric `recordsSkipped`. Initializer, aggregator and
  * reducer must be synchronous.
+ *
+ * Each update is stamped, as Kafka Streams stamps it, with the maximum
+ * timestamp seen for its key (the first record's own timestamp, then
+ * `max(record, previous)`). sluice's stores hold values only, so the per-key
+ * maximum is kept beside the store in the task's memory: after the store is
+ * restored (a restart or a task move) it starts again from the next record.
  */
 import type { ProcessorContext, ProcessorSupplier } from '../processor.js';
 import type { KeyValueStore } from '../state/state-store.js';
@@ -20,6 +26,26 @@ function dropsNull(context: ProcessorContext<unknown, unknown>, key: unknown, va
   return true;
 }
 
+/** The maximum timestamp per key, keyed by an identity of the key (primitives as is, else JSON or hex). */
+class MaxTimestamps {
+  private readonly byKey = new Map<unknown, number>();
+
+  /** Step: `max(timestamp, previous)` when the key had an aggregate, else `timestamp`; remembered. */
+  next(key: unknown, timestamp: number, hadAggregate: boolean): number {
+    const id = identity(key);
+    const previous = hadAggregate ? this.byKey.get(id) : undefined;
+    const next = previous === undefined ? timestamp : Math.max(previous, timestamp);
+    this.byKey.set(id, next);
+    return next;
+  }
+}
+
+function identity(key: unknown): unknown {
+  if (typeof key !== 'object' || key === null) return key;
+  if (Buffer.isBuffer(key)) return `buffer:${key.toString('hex')}`;
+  return `json:${JSON.stringify(key)}`;
+}
+
 /** Aggregates into `storeName`: `aggregator(key, value, previous ?? initializer())`. */
 export function aggregateSupplier<K, V, A>(
   storeName: string,
@@ -29,6 +55,7 @@ export function aggregateSupplier<K, V, A>(
   return () => {
     let context: ProcessorContext<K, A>;
     let store: KeyValueStore<K, A>;
+    const timestamps = new MaxTimestamps();
     return {
       init(c) {
         context = c;
@@ -40,7 +67,7 @@ export function aggregateSupplier<K, V, A>(
         const initial = previous === null ? syncResult('aggregate', 'initializer', initializer()) : previous;
         const next = syncResult('aggregate', 'aggregator', aggregator(record.key, record.value, initial));
         store.put(record.key, next);
-        context.forward(record.withValue(next));
+        context.forward(record.withValue(next).withTimestamp(timestamps.next(record.key, record.timestamp, previous !== null)));
       },
     };
   };
@@ -51,6 +78,7 @@ export function reduceSupplier<K, V>(storeName: string, reducer: (aggregate: V, 
   return () => {
     let context: ProcessorContext<K, V>;
     let store: KeyValueStore<K, V>;
+    const timestamps = new MaxTimestamps();
     return {
       init(c) {
         context = c;
@@ -61,7 +89,7 @@ export function reduceSupplier<K, V>(storeName: string, reducer: (aggregate: V, 
         const previous = store.get(record.key);
         const next = previous === null ? record.value : syncResult('reduce', 'reducer', reducer(previous, record.value));
         store.put(record.key, next);
-        context.forward(record.withValue(next));
+        context.forward(record.withValue(next).withTimestamp(timestamps.next(record.key, record.timestamp, previous !== null)));
       },
     };
   };

@@ -8,7 +8,23 @@ import type { Processor, ProcessorContext, ProcessorSupplier } from '../processo
 import type { Record } from '../record.js';
 import type { KeyValue } from '../key-value.js';
 import { isThenable } from '../internal/pending.js';
+import { StreamsError } from '../../errors.js';
 import { syncResult } from './sync-result.js';
+
+/** Kafka's message when a map / flatMap mapper returns null. */
+export const NULL_KEY_VALUE_MAPPER_RESULT = 'The provided KeyValueMapper returned null which is not allowed.';
+
+/**
+ * Returns `result`, or throws Kafka's "The provided KeyValueMapper returned
+ * null ..." as a record-level processing error (the processing exception
+ * handler decides) when it is null or undefined.
+ */
+function nonNullMapperResult<T>(result: T): NonNullable<T> {
+  if (result === null || result === undefined) {
+    throw new StreamsError(NULL_KEY_VALUE_MAPPER_RESULT, { code: 'NULL_MAPPER_RESULT', kind: 'record' });
+  }
+  return result as NonNullable<T>;
+}
 
 /** A processor whose body is `(record, context) => void` (or a promise, for peek/foreach). */
 function simple<KIn, VIn, KOut, VOut>(
@@ -34,10 +50,10 @@ export function filterSupplier<K, V>(predicate: (key: K, value: V) => boolean, n
   });
 }
 
-/** Replaces key and value. */
+/** Replaces key and value; a null result is a processing error with Kafka's message. */
 export function mapSupplier<K, V, KR, VR>(mapper: (key: K, value: V) => KeyValue<KR, VR>): ProcessorSupplier<K, V, KR, VR> {
   return simple<K, V, KR, VR>((r, c) => {
-    const kv = syncResult('map', 'mapper', mapper(r.key, r.value));
+    const kv = nonNullMapperResult(syncResult('map', 'mapper', mapper(r.key, r.value)));
     c.forward(r.withKey(kv.key).withValue(kv.value));
   });
 }
@@ -52,10 +68,10 @@ export function selectKeySupplier<K, V, KR>(mapper: (key: K, value: V) => KR): P
   return simple<K, V, KR, V>((r, c) => c.forward(r.withKey(syncResult('selectKey', 'mapper', mapper(r.key, r.value)))));
 }
 
-/** One record in, any number of records out. */
+/** One record in, any number of records out; a null result is a processing error with Kafka's message. */
 export function flatMapSupplier<K, V, KR, VR>(mapper: (key: K, value: V) => Iterable<KeyValue<KR, VR>>): ProcessorSupplier<K, V, KR, VR> {
   return simple<K, V, KR, VR>((r, c) => {
-    for (const kv of syncResult('flatMap', 'mapper', mapper(r.key, r.value))) c.forward(r.withKey(kv.key).withValue(kv.value));
+    for (const kv of nonNullMapperResult(syncResult('flatMap', 'mapper', mapper(r.key, r.value)))) c.forward(r.withKey(kv.key).withValue(kv.value));
   });
 }
 

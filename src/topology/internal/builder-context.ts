@@ -4,6 +4,7 @@
 import type { Serde } from '../../serdes/serde.js';
 import type { Topology } from '../topology.js';
 import type { Named } from '../options.js';
+import { validateName } from './checks.js';
 
 /** The builder state DSL objects write into. */
 export interface BuilderContext {
@@ -23,5 +24,5 @@ export interface StreamSerdes<K, V> {
 /** The user's name, or a generated one with `prefix`. */
 export function nameOr(ctx: BuilderContext, named: Named | string | undefined, prefix: string): string {
   if (named === undefined) return ctx.newName(prefix);
-  return typeof named === 'string' ? named : named.name;
+  return validateName(typeof named === 'string' ? named : named.name);
 }

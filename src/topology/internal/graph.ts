@@ -5,6 +5,7 @@
 import { TopologyError } from '../../errors.js';
 import type { NodeDef, StoreDef, SubtopologyPlan, TopologyPlan } from '../../processors/plan.js';
 import { defined } from '../../internal/defined.js';
+import { validateName } from './checks.js';
 
 /** Nodes, stores and store connections, as added. */
 export class TopologyGraph {
@@ -21,6 +22,7 @@ export class TopologyGraph {
     if (typeof def.name !== 'string' || def.name === '') {
       throw new TopologyError(`A ${def.kind} node needs a non-empty name; got ${JSON.stringify(def.name)}`);
     }
+    validateName(def.name);
     const existing = this.nodes.get(def.name);
     if (existing !== undefined) {
       throw new TopologyError(
@@ -42,6 +44,7 @@ export class TopologyGraph {
   }
 
   addStore(store: StoreDef): void {
+    validateName(store.name);
     if (this.stores.has(store.name)) {
       throw new TopologyError(`State store '${store.name}' is already added; add each store once and connect it to several processors instead`);
     }

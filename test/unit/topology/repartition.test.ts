@@ -119,11 +119,13 @@ describe('repartitioning: topology', () => {
     expect(runtime.subtopologies).toHaveLength(3);
   });
 
-  it('the same Grouped name twice is a TopologyError', () => {
+  it('the same Grouped name on two groupings is a TopologyError (one grouping reuses its topic, as Kafka)', () => {
     const b = new StreamsBuilder();
-    const grouped = b.stream<string, string>('lines', STR).groupBy((_k, v) => v, Grouped.as('g'));
+    const lines = b.stream<string, string>('lines', STR);
+    const grouped = lines.groupBy((_k, v) => v, Grouped.as('g'));
     grouped.count();
-    expect(() => grouped.count()).toThrow(/g-repartition/);
+    expect(() => grouped.count()).not.toThrow();
+    expect(() => lines.selectKey((_k, v) => v).groupByKey(Grouped.as('g')).count()).toThrow(/g-repartition/);
   });
 });
 

@@ -195,8 +195,14 @@ for (const backend of await backends()) {
           });
           expect(producer.state).toBe('IN_TRANSACTION');
           await producer.commitTransaction();
-          const seen = await committedIds(run);
           const expected = built.filter((b) => b.valid).map((b) => b.id).sort();
+          // Kafka answers EndTxn once the commit is decided and writes the markers right after:
+          // a read at once may not see the last partitions yet, so read again (bounded) until it does.
+          let seen = await committedIds(run);
+          for (const deadline = Date.now() + 10_000; expected.some((id) => !seen.has(id)) && Date.now() < deadline; ) {
+            await new Promise((r) => setTimeout(r, 100));
+            seen = await committedIds(run);
+          }
           stats.valid += expected.length;
           stats.invalid += built.length - expected.length;
           expect([...seen.keys()].sort()).toEqual(expected);

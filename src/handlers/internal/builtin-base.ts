@@ -37,7 +37,8 @@ export abstract class BuiltinExceptionHandler {
    * already follows another app's (the first app wins). Called by the `KafkaStreams` constructor.
    */
   useAppLogger(logger: Logger): void {
-    if (this.#ownLogger) return;
+    // `this` may be a copy of a built-in (`{ ...handler, handle }`) that lacks the private fields: leave it be
+    if (!(#ownLogger in this) || this.#ownLogger) return;
     this.log = logger.child({ component: 'exception-handler', handler: this.name });
     this.#ownLogger = true;
   }

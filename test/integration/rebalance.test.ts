@@ -53,7 +53,10 @@ describeKafka('REBALANCE: two instances, one joins, one leaves (real Kafka)', (b
 
     // The second instance joins mid-run while more input arrives.
     const b = app(cluster, applicationId, input, output);
-    await Promise.all([b.start(), produceInputs(brokers, input, PARTITIONS, 40_000, 30_000)]);
+    await b.start();
+    // the next 30,000 inputs go in once b owns tasks, so b has records to process however fast a is
+    await waitFor(() => Object.values(b.metrics().tasks).some((t) => t.owned), { timeoutMs: 60_000, message: 'second instance owns tasks' });
+    await produceInputs(brokers, input, PARTITIONS, 40_000, 30_000);
     await waitFor(() => Object.values(b.metrics().tasks).some((t) => t.owned) && processed(b) > 0, {
       timeoutMs: 60_000,
       message: 'second instance owns tasks and processes',

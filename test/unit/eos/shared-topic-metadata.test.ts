@@ -6,6 +6,7 @@ import { TopicMetadataCache } from '../../../src/eos/topic-metadata.js';
 import { TxnSendOption } from '../../../src/eos/txn-send-option.js';
 import { TransactionAbortableError, UnknownTopicError } from '../../../src/errors.js';
 import { TransactionalProducer } from '../../../src/runtime/transactional-producer.js';
+import { spyOnAdmins } from '../../helpers/admin-spy.js';
 
 const IGNORE = TxnSendOption.IGNORE_SEND_ERRORS;
 const clusters: EmbeddedKafkaCluster[] = [];
@@ -19,20 +20,7 @@ async function countingCluster(): Promise<{ cluster: EmbeddedKafkaCluster; admin
   const cluster = new EmbeddedKafkaCluster();
   clusters.push(cluster);
   await cluster.createTopic('out', { partitions: 2 });
-  const admins: AdminPort[] = [];
-  const describes: string[] = [];
-  let closes = 0;
-  const original = cluster.admin.bind(cluster);
-  vi.spyOn(cluster, 'admin').mockImplementation(() => {
-    const admin = original();
-    const describe = admin.describeTopic.bind(admin);
-    const close = admin.close.bind(admin);
-    admin.describeTopic = (topic) => (describes.push(topic), describe(topic));
-    admin.close = () => (closes++, close());
-    admins.push(admin);
-    return admin;
-  });
-  return { cluster, admins, describes, closes: () => closes };
+  return { cluster, ...spyOnAdmins(cluster) };
 }
 
 async function sendOne(p: StreamsProducer, value: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AdminPort } from '../../../src/cluster/port.js';
 import { uniqueGroup, uniqueTopic, waitFor } from '../../helpers/index.js';
+import { spyOnAdmins } from '../../helpers/admin-spy.js';
 import { Closer, produceN, upperTopology } from './fixtures.js';
 
 const closer = new Closer();
@@ -16,19 +16,7 @@ describe('one topic-metadata cache per app (issue 13)', () => {
     const output = uniqueTopic('out');
     await cluster.createTopic(input, { partitions: 3 });
     await cluster.createTopic(output, { partitions: 3 });
-    const admins: AdminPort[] = [];
-    const describes: string[] = [];
-    let closes = 0;
-    const original = cluster.admin.bind(cluster);
-    vi.spyOn(cluster, 'admin').mockImplementation(() => {
-      const admin = original();
-      const describe = admin.describeTopic.bind(admin);
-      const close = admin.close.bind(admin);
-      admin.describeTopic = (topic) => (describes.push(topic), describe(topic));
-      admin.close = () => (closes++, close());
-      admins.push(admin);
-      return admin;
-    });
+    const { admins, describes, closes: closeCount } = spyOnAdmins(cluster);
     await produceN(cluster, input, 30);
     const app = closer.app(upperTopology(input, output), { applicationId: uniqueGroup('app'), cluster });
     await app.start();
@@ -37,6 +25,6 @@ describe('one topic-metadata cache per app (issue 13)', () => {
     await app.close();
     expect(admins).toHaveLength(1);
     expect(describes.filter((t) => t === output)).toHaveLength(1); // described once for the app, not once per producer
-    expect(closes).toBe(1);
+    expect(closeCount()).toBe(1);
   });
 });

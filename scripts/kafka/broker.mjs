@@ -73,7 +73,7 @@ function format(version, props, log) {
   // A short-lived tool JVM: C1 only, serial GC, small heap start faster.
   const args = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xmx256m', '-cp', classpath(version),
     `-Dlog4j2.configurationFile=${log4jConfigFile}`, 'kafka.tools.StorageTool',
-    'format', '-t', randomClusterId(), '-c', props, '--standalone', '--ignore-formatted'];
+    'format', `--cluster-id=${randomClusterId()}`, '-c', props, '--standalone', '--ignore-formatted'];
   const res = spawnSync(javaCommand(), args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   writeFileSync(log, `$ java ${args.join(' ')}\n${res.stdout ?? ''}${res.stderr ?? ''}\n`);
   if (res.status !== 0) {

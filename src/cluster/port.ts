@@ -199,6 +199,40 @@ export interface GroupConsumerPort {
   close(): Promise<void>;
 }
 
+/** Options of a {@link PartitionReaderPort}. */
+export interface PartitionReaderOptions {
+  /** Default `read_committed`. */
+  isolationLevel?: 'read_committed' | 'read_uncommitted';
+  clientId?: string;
+}
+
+/** What one {@link PartitionReaderPort.fetch} read. */
+export interface PartitionReadResult {
+  /** Data records in offset order (under read_committed: no aborted record, no control record). */
+  records: ConsumedRecord[];
+  /** The offset after everything the fetch covered (markers and aborted records included); where the next fetch starts. */
+  nextOffset: number;
+  /** The partition's end under the reader's isolation level when fetched: the last stable offset (read_committed) or the high watermark. */
+  endOffset: number;
+}
+
+/**
+ * A reader of explicitly chosen partitions, outside any consumer group (Kafka's
+ * `assign()` consumer): state restoration reads changelogs with it, and later
+ * standby tasks and global tables. It never commits offsets.
+ */
+export interface PartitionReaderPort {
+  /** End offset per partition (index = partition) under the reader's isolation level: read_committed gives the last stable offset. */
+  endOffsets(topic: string): Promise<number[]>;
+  /**
+   * Reads `tp` from `offset`. Resolves with what is there (possibly nothing,
+   * after waiting up to `maxWaitMs`, default 500). Rejects with
+   * OFFSET_OUT_OF_RANGE when `offset` is beyond the end or before the log start.
+   */
+  fetch(tp: TopicPartition, offset: number, options?: { maxBytes?: number; maxWaitMs?: number }): Promise<PartitionReadResult>;
+  close(): Promise<void>;
+}
+
 /** A cluster: the factory of admin, producer and consumer clients. */
 export interface ClusterPort {
   /** `embedded` or `kafka`, for logs and metrics. */
@@ -206,4 +240,6 @@ export interface ClusterPort {
   admin(): AdminPort;
   producer(options: RawProducerOptions): RawProducerPort;
   consumer(options: GroupConsumerOptions): GroupConsumerPort;
+  /** An assign-based partition reader (restoration, standbys, global tables); both built-in clusters implement it, a stateful app needs it. */
+  reader?(options?: PartitionReaderOptions): PartitionReaderPort;
 }

@@ -6,8 +6,7 @@
  */
 import type {
   AdminPort, ClusterPort, ConsumedRecord, GroupConsumerOptions, GroupConsumerPort, Headers, NewTopic,
-  RawProducerOptions, RawProducerPort, TopicDescription, TopicPartition,
-} from '../port.js';
+  RawProducerOptions, RawProducerPort, TopicDescription, TopicPartition, PartitionReaderOptions, PartitionReaderPort } from '../port.js';
 import { Broker } from './internal/broker.js';
 import { EmbeddedAdmin } from './internal/admin.js';
 import { EmbeddedRawProducer, toRecordHeaders } from './internal/raw-producer.js';
@@ -105,6 +104,11 @@ export class EmbeddedKafkaCluster implements ClusterPort {
     return p;
   }
   /** A group consumer (read_committed by default). */
+  /** An assign-based partition reader (restoration); see PartitionReaderPort. */
+  reader(_options?: PartitionReaderOptions): PartitionReaderPort {
+    throw new Error('reader() is not implemented yet');
+  }
+
   consumer(options: GroupConsumerOptions | EmbeddedConsumerOptions): GroupConsumerPort {
     const c = new EmbeddedGroupConsumer(this.#broker, options);
     this.clients.add(c);

@@ -22,8 +22,7 @@ import type {
   GroupConsumerOptions,
   GroupConsumerPort,
   RawProducerOptions,
-  RawProducerPort,
-} from '../port.js';
+  RawProducerPort, PartitionReaderOptions, PartitionReaderPort } from '../port.js';
 import { KafkaJsAdmin } from './internal/admin.js';
 import { KafkaJsGroupConsumer } from './internal/group-consumer.js';
 import { kafkaJsLevelFor, pinoLogCreator } from './internal/kafkajs-logger.js';
@@ -87,6 +86,11 @@ export class KafkaJsCluster implements ClusterPort {
   producer(options: RawProducerOptions = {}): RawProducerPort {
     const logger = this.logger.child({ client: 'producer', transactionalId: options.transactionalId });
     return new KafkaJsRawProducer(this.kafka(options.clientId), options, logger);
+  }
+
+  /** An assign-based partition reader (restoration); see PartitionReaderPort. */
+  reader(_options?: PartitionReaderOptions): PartitionReaderPort {
+    throw new Error('reader() is not implemented yet');
   }
 
   consumer(options: GroupConsumerOptions): GroupConsumerPort {

@@ -3,6 +3,7 @@
  */
 import type { StreamPartitioner } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
+import type { KeyValueBytesStoreSupplier } from '../processors/state/bytes-store-contract.js';
 import { requireNonNull, validateName } from './internal/checks.js';
 
 /** A processor name chosen by the user instead of a generated one. */
@@ -86,6 +87,16 @@ export interface Materialized<K, V> {
   storeName?: string;
   keySerde?: Serde<K>;
   valueSerde?: Serde<V>;
+  /** The store type: `Materialized.as(Stores.inMemoryKeyValueStore('s'))`; default a persistent store, as Kafka. */
+  storeSupplier?: KeyValueBytesStoreSupplier;
+  /** Default true: the store is changelogged. */
+  loggingEnabled?: boolean;
+  /** Extra changelog topic configs. */
+  logConfig?: Record<string, string>;
+  /** Default true for DSL stores, as Kafka: the record cache sits in front of the store. */
+  cachingEnabled?: boolean;
+  /** Retention of window/session stores (ms). */
+  retentionMs?: number;
 }
 
 /** Helpers for {@link Materialized}. */

@@ -43,10 +43,20 @@ export interface KeyValueStore<K, V> extends StateStore {
   approximateNumEntries(): number;
 }
 
-/** Builds one store instance per task. */
+/** Builds one store instance per task (Kafka's `StoreBuilder`). Logging is enabled and caching disabled by default, as in Kafka. */
 export interface StoreBuilder<S extends StateStore = StateStore> {
   /** The name of the stores it builds. */
   readonly name: string;
   /** A new store instance (called once per task that uses the store). */
   build(): S;
+  /** Logs writes to `<applicationId>-<name>-changelog`, with these extra topic configs. */
+  withLoggingEnabled(config?: Record<string, string>): this;
+  withLoggingDisabled(): this;
+  /** Puts the record cache (`statestoreCacheMaxBytes`) in front of the store. */
+  withCachingEnabled(): this;
+  withCachingDisabled(): this;
+  readonly loggingEnabled: boolean;
+  /** The extra changelog topic configs given to `withLoggingEnabled`. */
+  readonly logConfig: Readonly<Record<string, string>>;
+  readonly cachingEnabled: boolean;
 }

@@ -3,7 +3,7 @@
  */
 import type { Serde } from '../../serdes/serde.js';
 import { InMemoryKeyValueStore } from './in-memory-key-value-store.js';
-import type { KeyValueStore, StoreBuilder } from './state-store.js';
+import type { KeyValueStore, StateStore, StoreBuilder } from './state-store.js';
 
 /** Says which kind of bytes store to create, under which name. */
 export interface KeyValueBytesStoreSupplier {
@@ -25,9 +25,34 @@ export const Stores = {
     keySerde: Serde<K>,
     valueSerde: Serde<V>,
   ): StoreBuilder<KeyValueStore<K, V>> {
-    return {
-      name: supplier.name,
-      build: () => new InMemoryKeyValueStore<K, V>(supplier.name, keySerde, valueSerde),
-    };
+    return new SimpleStoreBuilder(supplier.name, () => new InMemoryKeyValueStore<K, V>(supplier.name, keySerde, valueSerde));
   },
 };
+
+/** Placeholder builder carrying the logging / caching flags (replaced by the layered builders). */
+class SimpleStoreBuilder<S extends StateStore> implements StoreBuilder<S> {
+  loggingEnabled = true;
+  logConfig: Readonly<Record<string, string>> = {};
+  cachingEnabled = false;
+  constructor(readonly name: string, private readonly make: () => S) {}
+  build(): S {
+    return this.make();
+  }
+  withLoggingEnabled(config: Record<string, string> = {}): this {
+    this.loggingEnabled = true;
+    this.logConfig = { ...config };
+    return this;
+  }
+  withLoggingDisabled(): this {
+    this.loggingEnabled = false;
+    return this;
+  }
+  withCachingEnabled(): this {
+    this.cachingEnabled = true;
+    return this;
+  }
+  withCachingDisabled(): this {
+    this.cachingEnabled = false;
+    return this;
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Branched, Named, Serdes, StreamsBuilder, Topology } from '../../../src/index.js';
+import { Branched, Named, Serdes, Stores, StreamsBuilder, Topology } from '../../../src/index.js';
 
 const S = Serdes.String();
 const STR = { keySerde: S, valueSerde: S };
@@ -108,7 +108,7 @@ describe('Topology.describe()', () => {
       .addProcessor('p2', () => ({ process() {} }), 's2');
     expect(t.describe().subtopologies.map((s) => s.nodes.map((n) => n.name))).toEqual([['s1', 'p1'], ['s2', 'p2']]);
     t.connectProcessorAndStateStores('p1', 'shared').connectProcessorAndStateStores('p2', 'shared');
-    t.addStateStore({ name: 'shared', build: () => ({ name: 'shared', flush() {}, close() {}, isOpen: () => true }) });
+    t.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('shared'), Serdes.String(), Serdes.String()));
     const joined = t.describe();
     expect(joined.subtopologies).toHaveLength(1);
     expect(joined.subtopologies[0]!.nodes.map((n) => n.name).sort()).toEqual(['p1', 'p2', 's1', 's2']);

@@ -27,6 +27,7 @@ import { defined } from '../internal/defined.js';
 import {
   formatTaskId,
   type ManagedStateStore,
+  type StoreRecordContext,
   type ProcessOutcome,
   type RecordCollector,
   type TaskHandlers,
@@ -218,6 +219,16 @@ export class StreamTask implements TaskProcessor, ContextHost {
       }
     }
     if (first !== undefined) throw first;
+  }
+
+  recordContext(): StoreRecordContext {
+    const current = this.handling.current;
+    if (current === NO_RECORD) return { timestamp: Math.max(this.streamTimeMs, 0), headers: {} };
+    return { timestamp: current.timestamp, headers: current.headers ?? {}, topic: current.topic, partition: current.partition, offset: current.offset };
+  }
+
+  flushStores(): void {
+    for (const store of this.stores) store.flush();
   }
 
   // ---- ContextHost ----

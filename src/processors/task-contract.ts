@@ -81,13 +81,9 @@ export type ProcessOutcome =
   /** Skipped because a handler answered CONTINUE (deserialization or processing error). */
   | 'skipped';
 
-/** A state store as the executor sees it: for flushing and closing. */
-export interface ManagedStateStore {
-  readonly name: string;
-  /** Makes writes since the last commit durable (and, later, visible in the changelog). */
-  flush(): void;
-  close(): void;
-}
+/** A state store as the executor sees it (lifecycle steps in ./state/store-contract.ts). */
+export type { ManagedStateStore, StoreRecordContext } from './state/store-contract.js';
+import type { ManagedStateStore, StoreRecordContext } from './state/store-contract.js';
 
 /** One task of a topology: the processor nodes of one subtopology for one partition. */
 export interface TaskProcessor {
@@ -113,8 +109,16 @@ export interface TaskProcessor {
   /** True when a processor called `context.commit()` since the last `clearCommitRequest()`. */
   readonly commitRequested: boolean;
   clearCommitRequest(): void;
-  /** The task's state stores. */
+  /** The task's state stores (the runner calls `init`, restores them, and `commit`s them after each transaction). */
   readonly stores: ReadonlyArray<ManagedStateStore>;
+  /** The context of the record being processed (or of the punctuation): what a store stamps its changelog records and cache entries with. */
+  recordContext(): StoreRecordContext;
+  /**
+   * Step 5 of the store lifecycle, at every commit before the transaction
+   * commits: flushes every store (a caching store forwards its dirty entries
+   * downstream and into the changelog, so processors may forward from here).
+   */
+  flushStores(): void;
   /** Calls `close` on every processor and store. */
   close(): void;
 }

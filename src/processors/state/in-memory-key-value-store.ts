@@ -5,7 +5,7 @@
 import { IllegalStateError } from '../../errors.js';
 import type { Serde } from '../../serdes/serde.js';
 import { checkedDeserialize, checkedSerialize } from '../../serdes/checked-serde.js';
-import type { ManagedStateStore } from '../task-contract.js';
+import type { ChangelogRecord, ManagedStateStore } from './store-contract.js';
 import type { KeyValue } from '../key-value.js';
 import type { KeyValueStore } from './state-store.js';
 import { InMemoryBytesStore, type PendingWrite } from './internal/bytes-store.js';
@@ -26,6 +26,9 @@ export class InMemoryKeyValueStore<K, V> implements KeyValueStore<K, V>, Managed
   private readonly bytes = new InMemoryBytesStore();
   private readonly listeners: FlushListener[] = [];
   private state: StoreState = 'OPEN';
+  readonly persistent = false;
+  readonly loggingEnabled = false;
+  readonly changelogConfig: Readonly<Record<string, string>> = {};
 
   constructor(
     readonly name: string,
@@ -110,6 +113,19 @@ export class InMemoryKeyValueStore<K, V> implements KeyValueStore<K, V>, Managed
     if (writes.length === 0) return;
     for (const listener of this.listeners) listener(this.name, writes);
   }
+
+  init(): void {}
+
+  checkpoint(): number | undefined {
+    return undefined;
+  }
+
+  restoreBatch(records: readonly ChangelogRecord[]): void {
+    for (const r of records) this.bytes.put(r.key, r.value);
+    this.bytes.drainPendingWrites();
+  }
+
+  commit(): void {}
 
   close(): void {
     if (this.state === 'CLOSED') return;

@@ -283,7 +283,7 @@ export class TaskExecutor {
       return;
     }
     // 2.
-    for (const store of this.#liveProcessor.stores) store.flush();
+    this.#liveProcessor.flushStores();
     // 3.
     await producer.flush();
     // 4.

@@ -187,12 +187,21 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   PROCESSING_FAILED: { kind: 'fatal', reaction: 'policy' },
   /** A dead-letter record of a handler could not be written (nothing may be lost silently). */
   DEAD_LETTER_FAILED: { kind: 'record', reaction: 'policy' },
+  /** A changelog record could not be written: state changes are never dropped, the task fails (the policy decides). */
+  CHANGELOG_WRITE_FAILED: { kind: 'record', reaction: 'policy' },
+  /** A persistent store is ahead of its changelog (e.g. the topic was re-created): its folder was wiped, the task is re-created and restores in full. */
+  TASK_CORRUPTED: retriable,
+  /** A stateful task on a cluster without a partition reader, or a changelog topic that is missing. */
+  STATE_RESTORE_FAILED: { kind: 'fatal', reaction: 'policy' },
   /** A broken handler stops the app whatever the policy. */
   HANDLER_THREW: stop,
   INVALID_HANDLER_ANSWER: stop,
   /** Anything else a client library threw: the policy decides. */
   KAFKA_CLIENT_ERROR: { kind: 'fatal', reaction: 'policy' },
   ILLEGAL_STATE: { kind: 'usage' },
+  /** An interactive query on a store that is restoring, not local, or of an app that is not running. */
+  INVALID_STATE_STORE: { kind: 'usage' },
+  STATE_DIR_LOCKED: { kind: 'fatal' },
   INVALID_CONFIG: { kind: 'usage' },
   INVALID_TOPOLOGY: { kind: 'usage' },
 };

@@ -27,6 +27,7 @@ import { StreamsError, errorKindOf } from '../errors.js';
 import type { DeadLetterRecord, ErrorHandlerContext, FailedOutputRecord, ProductionExceptionHandler } from '../handlers/types.js';
 import type { OutputRecord, RecordCollector } from '../processors/task-contract.js';
 import type { ProducerRecord, RecordMetadata, SendCallback } from './producer-types.js';
+import type { Headers } from '../records/types.js';
 import { type CollectedRecord, deadLetterToWrite, decideOnRecordError, prepareOutput } from './record-collection.js';
 import type { TxnSendOption } from './txn-send-option.js';
 
@@ -67,6 +68,7 @@ export class TaskRecordCollector implements RecordCollector {
   #waiters: Array<{ max: number; resolve: () => void }> = [];
   #closed = false;
   #pending = 0;
+  readonly #changelogNext = new Map<string, number>();
 
   constructor(private readonly options: RecordCollectorOptions) {}
 
@@ -121,17 +123,52 @@ export class TaskRecordCollector implements RecordCollector {
     });
   }
 
-  #send(record: CollectedRecord, option: TxnSendOption, onDone: (error: Error | null) => void): void {
+  /**
+   * Sends one changelog record of a state store (store lifecycle step 4, in
+   * src/processors/state/store-contract.ts) in the task's transaction, with
+   * `deadLetterOption` (NONE): it is never handed to the production handler
+   * and never dropped; a failure marks the transaction abortable and fails the
+   * task (code CHANGELOG_WRITE_FAILED). The acknowledged offsets are kept per
+   * changelog topic for the stores' checkpoints ({@link changelogNextOffset}).
+   */
+  sendChangelog(topic: string, partition: number, key: Buffer, value: Buffer | null, timestamp: number, headers?: Headers): void {
+    if (this.#closed) throw new StreamsError(`Record collector of task ${this.options.taskId} is closed`, { code: 'TASK_CLOSED' });
+    this.checkHealthy();
+    const record: CollectedRecord = { topic, partition, key, value, timestamp, headers: headers ?? {} };
+    this.#send(record, this.options.deadLetterOption, (error, metadata) => {
+      if (!error) {
+        if (metadata) this.#changelogNext.set(topic, Math.max(this.#changelogNext.get(topic) ?? 0, metadata.offset + 1));
+        return;
+      }
+      this.#markAbortable(error);
+      this.#fail(
+        new StreamsError(`A changelog record to ${topic}-${partition} (task ${this.options.taskId}) could not be written: ${error.message}. ` +
+          'State changes are never dropped: the task fails and its transaction aborts', {
+          code: 'CHANGELOG_WRITE_FAILED',
+          kind: errorKindOf(error) === 'fencing' ? 'fencing' : 'record',
+          cause: error,
+        }),
+        false,
+      );
+    });
+  }
+
+  /** The changelog offset after the last acknowledged record of `topic` sent through this collector (undefined: none). */
+  changelogNextOffset(topic: string): number | undefined {
+    return this.#changelogNext.get(topic);
+  }
+
+  #send(record: CollectedRecord, option: TxnSendOption, onDone: (error: Error | null, metadata: RecordMetadata | null) => void): void {
     const counters = this.options.counters;
     this.options.beforeSend?.();
     this.#pending++;
     let settled = false;
-    const callback: SendCallback = (error) => {
+    const callback: SendCallback = (error, metadata) => {
       if (settled) return;
       settled = true;
       if (!error) counters.recordsProduced++;
       try {
-        onDone(error);
+        onDone(error, metadata);
       } finally {
         this.#pending--;
         this.#release();

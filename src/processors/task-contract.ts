@@ -144,6 +144,17 @@ export interface InternalTopicInfo {
   readBy: number[];
 }
 
+/** The changelog topic of a logged state store. */
+export interface ChangelogTopicInfo {
+  storeName: string;
+  /** `<applicationId>-<storeName>-changelog`. */
+  topic: string;
+  /** The sub-topology whose tasks own the store: the changelog has as many partitions as its source topics. */
+  subtopology: number;
+  /** Topic configs to create it with (`cleanup.policy=compact`, window stores `compact,delete` and `retention.ms`). */
+  config: Readonly<Record<string, string>>;
+}
+
 /** A built topology, as executors see it. */
 export interface TopologyRuntime {
   readonly subtopologies: ReadonlyArray<SubtopologyInfo>;
@@ -162,6 +173,8 @@ export interface TopologyRuntime {
    * (topic → partitions); throws a TopologyError naming the topics otherwise.
    */
   validatePartitionCounts(partitionCounts: ReadonlyMap<string, number>): void;
+  /** The changelog topics of the logged stores (optional for hand-written runtimes: none then). */
+  changelogTopics?(applicationId: string): ChangelogTopicInfo[];
   /** Creates the task `taskId` writing to `collector`. */
   createTask(taskId: TaskId, collector: RecordCollector, handlers: TaskHandlers, options?: TaskOptions): TaskProcessor;
 }

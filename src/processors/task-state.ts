@@ -4,21 +4,24 @@
  *
  * ```
  * CREATED ──init──▶ RUNNING ──close──▶ CLOSED
- *    │                 │                 ▲
+ *    │  └─▶ RESTORING ─┘│                 ▲
  *    └──── failure ────┴──▶ FAILED ──────┘ (closed dirty, then re-created or the app stops)
  * ```
  *
- * The processor task never enters FAILED itself (the runtime task does, when
+ * RESTORING: the runtime task restores its state stores from their
+ * changelogs before it processes (its partitions stay paused meanwhile).
+ * The processor task never enters RESTORING or FAILED itself (the runtime task does, when
  * an error was seen and recovery is under way); CLOSED is final.
  */
 import { StateMachine, type GuardTable, type TransitionTable } from '../internal/state-machine.js';
 
 /** Task states (Kafka Streams' `Task.State`, reduced). */
-export type TaskState = 'CREATED' | 'RUNNING' | 'FAILED' | 'CLOSED';
+export type TaskState = 'CREATED' | 'RESTORING' | 'RUNNING' | 'FAILED' | 'CLOSED';
 
 /** The task transition table. */
 export const TASK_TRANSITIONS: TransitionTable<TaskState> = {
-  CREATED: ['RUNNING', 'FAILED', 'CLOSED'],
+  CREATED: ['RESTORING', 'RUNNING', 'FAILED', 'CLOSED'],
+  RESTORING: ['RUNNING', 'FAILED', 'CLOSED'],
   RUNNING: ['FAILED', 'CLOSED'],
   FAILED: ['CLOSED'],
   CLOSED: [],
@@ -28,6 +31,7 @@ export const TASK_TRANSITIONS: TransitionTable<TaskState> = {
 export const TASK_GUARDS: GuardTable<TaskState> = {
   init: ['CREATED'],
   initialize: ['CREATED'],
+  restore: ['RESTORING'],
   process: ['RUNNING'],
   punctuateWallClock: ['RUNNING'],
 };

@@ -5,6 +5,8 @@
 import type { Logger } from 'pino';
 import type { ClusterPort } from '../cluster/port.js';
 import { inspect } from 'node:util';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import type {
   DeserializationExceptionHandler,
@@ -101,6 +103,12 @@ export interface KafkaStreamsConfig {
   defaultKeySerde?: Serde<unknown>;
   /** Value serde counterpart of {@link KafkaStreamsConfig.defaultKeySerde} (`default.value.serde`). */
   defaultValueSerde?: Serde<unknown>;
+  /** Root of the state directories (`<stateDir>/<applicationId>/<taskId>/`, one lock per task folder). Default `<os tmpdir>/sluice`. */
+  stateDir?: string;
+  /** The record cache's byte budget for all caching stores of the instance, as Kafka's `statestore.cache.max.bytes`. Default 10 MiB; 0 disables caching. */
+  statestoreCacheMaxBytes?: number;
+  /** Task folders of the state directory unused for this long (ms) are deleted (Kafka's `state.cleanup.delay.ms`). Default 600000. */
+  stateCleanupDelayMs?: number;
 }
 
 /** The validated configuration with every default filled in. */
@@ -125,6 +133,9 @@ export interface ResolvedConfig {
   transactionTimeoutMs: number;
   deliveryTimeoutMs: number;
   clientId: string;
+  stateDir: string;
+  statestoreCacheMaxBytes: number;
+  stateCleanupDelayMs: number;
 }
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set([
@@ -133,6 +144,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'uncaughtExceptionPolicy', 'taskRestartBackoffMs', 'logger', 'maxPendingOutputRecordsPerTask',
   'sessionTimeoutMs', 'heartbeatIntervalMs', 'transactionTimeoutMs', 'deliveryTimeoutMs', 'clientId',
   'autoOffsetReset', 'logLevel', 'numStreamThreads', 'defaultKeySerde', 'defaultValueSerde',
+  'stateDir', 'statestoreCacheMaxBytes', 'stateCleanupDelayMs',
 ]);
 
 /** A config value as the user wrote it (`NaN`, `Infinity`, `'70000'`), for error messages; JSON would print NaN as null. */
@@ -257,5 +269,22 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     transactionTimeoutMs,
     deliveryTimeoutMs: positiveInt(config, 'deliveryTimeoutMs', 120_000),
     clientId,
+    stateDir: stateDirOf(config),
+    statestoreCacheMaxBytes: cacheBytesOf(config),
+    stateCleanupDelayMs: positiveInt(config, 'stateCleanupDelayMs', 600_000),
   };
+}
+
+function stateDirOf(config: Record<string, unknown>): string {
+  const dir = config.stateDir ?? join(tmpdir(), 'sluice');
+  if (typeof dir !== 'string' || dir.trim() === '') throw new ConfigError(`Config 'stateDir' must be a non-empty directory path, got ${showValue(dir)}`);
+  return dir;
+}
+
+function cacheBytesOf(config: Record<string, unknown>): number {
+  const bytes = config.statestoreCacheMaxBytes ?? 10 * 1024 * 1024;
+  if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0) {
+    throw new ConfigError(`Config 'statestoreCacheMaxBytes' must be a whole number of bytes >= 0 (0 disables the record cache), got ${showValue(bytes)}`);
+  }
+  return bytes;
 }

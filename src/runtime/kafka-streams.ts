@@ -10,7 +10,7 @@
  * ```
  */
 import type { Observable } from 'rxjs';
-import type { AdminPort, ClusterPort, GroupConsumerPort } from '../cluster/port.js';
+import type { AdminPort, ClusterPort, GroupConsumerPort, PartitionReaderPort } from '../cluster/port.js';
 import { createKafkaCluster } from '../cluster/kafkajs/index.js';
 import { StreamsProducer } from '../eos/streams-producer.js';
 import { IllegalStateError, StreamsError } from '../errors.js';
@@ -29,6 +29,12 @@ import type { StateMachine } from '../internal/state-machine.js';
 import { TaskManager } from './internal/task-manager.js';
 import { aggregateMetrics, type KafkaStreamsMetrics } from './metrics.js';
 import { defined } from '../internal/defined.js';
+import { ensureChangelogTopics } from './internal/changelog-topics.js';
+import { interimTaskDirectories } from './internal/interim-task-directories.js';
+import { RestoreProgress } from './internal/restore-progress.js';
+import type { StateRuntime } from './internal/state-manager.js';
+import type { RestoreMetrics, StateRestoreListener } from './state-restore-listener.js';
+import { keyValueView, type ReadOnlyKeyValueStore, type StoreQueryParameters } from './interactive-queries.js';
 
 /** The state of a {@link KafkaStreams} app (Kafka Streams' `KafkaStreams.State`). */
 export type KafkaStreamsState = AppState;
@@ -50,6 +56,10 @@ export class KafkaStreams {
   #shutdown: Promise<void> | undefined;
   #firstAssignment: { resolve: () => void; reject: (error: Error) => void } | undefined;
   #state$: Observable<KafkaStreamsState> | undefined;
+  readonly #progress: RestoreProgress;
+  #reader: PartitionReaderPort | undefined;
+  /** Incremented by every assignment: only the latest one's restoration moves the app to RUNNING. */
+  #assignmentRound = 0;
 
   /**
    * Validates `config` (a {@link ConfigError} names the offending key) and the
@@ -63,6 +73,7 @@ export class KafkaStreams {
           ...(config.defaultValueSerde ? { defaultValueSerde: config.defaultValueSerde } : {}),
         });
     this.#log = componentLogger('kafka-streams', this.#config.logger, { applicationId: this.#config.applicationId });
+    this.#progress = new RestoreProgress(componentLogger('state-restore', this.#config.logger, { applicationId: this.#config.applicationId }));
     const { logger, productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler } = this.#config;
     if (logger) for (const handler of [productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler]) handler.useAppLogger?.(logger);
   }
@@ -124,6 +135,7 @@ export class KafkaStreams {
         await counts.loadSources([...internal]);
       }
       this.#topology.validatePartitionCounts(counts.snapshot());
+      await ensureChangelogTopics(admin, this.#topology, config.applicationId, counts.snapshot(), this.#log);
       await checkOutputTopics(this.#admin, this.#topology, config);
       await counts.prefetch(this.#topology.subtopologies.flatMap((s) => s.sinkTopics));
       this.#checkRunning();
@@ -155,6 +167,7 @@ export class KafkaStreams {
             logger: componentLogger('task-producer', config.logger, { taskId }),
           }),
         onFatal: (error) => this.#onTaskFatal(error),
+        state: this.#stateRuntime(cluster),
       });
       const first = new Promise<void>((resolve, reject) => (this.#firstAssignment = { resolve, reject }));
       // A close() or failure may reject it before step 4 awaits it: never an unhandled rejection.
@@ -188,7 +201,7 @@ export class KafkaStreams {
    * Stops the app; idempotent, allowed in every state. Steps:
    * 1. state PENDING_SHUTDOWN; stop the timer;
    * 2. close every task: clean ones commit their transaction, failed ones abort; producers close;
-   * 3. leave the group (close the consumer) and close the admin client;
+   * 3. leave the group (close the consumer), close the admin client and the restore reader;
    * 4. state NOT_RUNNING.
    * In PENDING_ERROR it waits for the error shutdown (the app ends in ERROR).
    */
@@ -205,11 +218,53 @@ export class KafkaStreams {
     return this.#manager?.metrics() ?? aggregateMetrics(new Map(), new Set(), 0);
   }
 
+  /**
+   * Sets the listener told about every store restoration (Kafka's
+   * `setGlobalStateRestoreListener`). Allowed in state CREATED only.
+   */
+  setGlobalStateRestoreListener(listener: StateRestoreListener): void {
+    this.#sm.require('setGlobalStateRestoreListener', ['CREATED']);
+    this.#progress.listener = listener;
+  }
+
+  /**
+   * A read-only view of a local state store (Kafka's `store(StoreQueryParameters)`);
+   * see src/runtime/interactive-queries.ts. Calls on it throw an
+   * `InvalidStateStoreError` while the store restores or is not local.
+   */
+  store<T = ReadOnlyKeyValueStore<unknown, unknown>>(params: StoreQueryParameters<T>): T {
+    if (!params || typeof params.storeName !== 'string' || !params.queryableStoreType) {
+      throw new TypeError("app.store() takes { storeName, queryableStoreType }, e.g. { storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore() }");
+    }
+    return keyValueView(params as StoreQueryParameters<unknown>, () => ({ appState: this.state, stores: this.#manager?.storesNamed(params.storeName) ?? [] })) as T;
+  }
+
+  /** Restoration counters: records restored, remaining, rate (see {@link RestoreMetrics}). */
+  restoreMetrics(): RestoreMetrics {
+    return this.#progress.metrics();
+  }
+
+  #stateRuntime(cluster: ClusterPort): StateRuntime {
+    const config = this.#config;
+    return {
+      applicationId: config.applicationId,
+      directories: interimTaskDirectories(config.stateDir, config.applicationId),
+      reader: () => (this.#reader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-restore` })),
+      cache: undefined,
+      progress: this.#progress,
+    };
+  }
+
+  /** Handles an assignment; the app is RUNNING once every task restored its state (REBALANCING meanwhile, as Kafka Streams). */
   async #onAssignment(change: Parameters<TaskManager['onAssignment']>[0]): Promise<void> {
     if (STOPPED.includes(this.state)) return;
     this.#sm.tryTransition('REBALANCING');
-    await defined(this.#manager, 'task manager (created by start() before the consumer runs)').onAssignment(change);
-    if (this.#sm.tryTransition('RUNNING')) this.#firstAssignment?.resolve();
+    const manager = defined(this.#manager, 'task manager (created by start() before the consumer runs)');
+    await manager.onAssignment(change);
+    const round = ++this.#assignmentRound;
+    void manager.whenRestored().then(() => {
+      if (round === this.#assignmentRound && this.#sm.tryTransition('RUNNING')) this.#firstAssignment?.resolve();
+    });
   }
 
   #checkRunning(): void {
@@ -248,6 +303,7 @@ export class KafkaStreams {
     // 3. group and admin
     await this.#consumer?.close().catch((error: unknown) => this.#log.warn({ err: error }, 'closing the consumer failed'));
     await this.#admin?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the admin client failed'));
+    await this.#reader?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the restore reader failed'));
     this.#log.info({ state: this.state }, 'stopped');
   }
 }

@@ -21,8 +21,10 @@ import {
   type TaskId,
   type TaskProcessor,
   type TopologyRuntime,
+  type ChangelogTopicInfo,
 } from '../processors/task-contract.js';
 import { planOf, type Topology } from './topology.js';
+import { changelogTopicInfos } from './internal/changelogs.js';
 
 /** A TopologyRuntime over a validated plan. */
 export class PlanRuntime implements TopologyRuntime {
@@ -39,6 +41,10 @@ export class PlanRuntime implements TopologyRuntime {
       sinkTopics: [...s.sinkTopics],
     }));
     this.internalTopics = internalTopicInfos(plan);
+  }
+
+  changelogTopics(applicationId: string): ChangelogTopicInfo[] {
+    return changelogTopicInfos(this.plan, applicationId);
   }
 
   internalTopicPartitionCounts(external: ReadonlyMap<string, number>): Map<string, number> {

@@ -5,6 +5,7 @@ import type { StreamsProducer } from '../../eos/streams-producer.js';
 import type { TaskId, TopologyRuntime } from '../../processors/task-contract.js';
 import type { ResolvedConfig } from '../config.js';
 import type { TaskMetrics } from '../metrics.js';
+import type { StateRuntime } from './state-manager.js';
 
 /** Creates the producer of a task; `transactionalId` is undefined under at_least_once. */
 export type TaskProducerFactory = (options: { transactionalId: string | undefined; taskId: string }) => StreamsProducer;
@@ -24,4 +25,6 @@ export interface TaskExecutorDeps {
   endOffsets?: (topic: string) => Promise<number[]>;
   metrics: TaskMetrics;
   logger: Logger;
+  /** What the task's state manager shares with the other tasks of the instance. */
+  state: StateRuntime;
 }

@@ -13,12 +13,13 @@ import type { FetchedBatch, TopicPartition, TopicPartitionOffset } from '../../c
 import { TaskRecordCollector } from '../../eos/record-collector.js';
 import type { StreamsProducer } from '../../eos/streams-producer.js';
 import { TxnSendOption } from '../../eos/txn-send-option.js';
-import type { TaskProcessor } from '../../processors/task-contract.js';
+import type { ManagedStateStore, TaskProcessor } from '../../processors/task-contract.js';
 import type { StateMachine } from '../../internal/state-machine.js';
 import { createTaskStateMachine, type TaskState } from './task-state.js';
 import { topicPartitionKey as tpKey } from '../../records/topic-partition.js';
 import { defined } from '../../internal/defined.js';
 import type { TaskExecutorDeps } from './task-deps.js';
+import { TaskStateManager } from './state-manager.js';
 
 export type { TaskExecutorDeps, TaskProducerFactory } from './task-deps.js';
 
@@ -32,6 +33,7 @@ export class TaskExecutor {
   #producer: StreamsProducer | undefined;
   #processor: TaskProcessor | undefined;
   #collector: TaskRecordCollector | undefined;
+  #state: TaskStateManager | undefined;
   /** Next offset to process, per partition. */
   readonly #position = new Map<string, number>();
   /** Last committed next offset, per partition. */
@@ -41,6 +43,8 @@ export class TaskExecutor {
   #commitQueued = false;
   #punctuateQueued = false;
   #generation = 0;
+  /** Set at once by a close, so a restoration under way stops at its next batch instead of holding up the close. */
+  #closeRequested = false;
 
   constructor(private readonly deps: TaskExecutorDeps) {
     this.id = deps.id;
@@ -65,6 +69,11 @@ export class TaskExecutor {
     return defined(this.#collector, `record collector of task ${this.id}`);
   }
 
+  /** The task's instance of state store `name` (from step 4 of the recovery sequence on). */
+  store(name: string): ManagedStateStore | undefined {
+    return this.#processor?.stores.find((s) => s.name === name);
+  }
+
   /** Outputs sent and not yet acknowledged. */
   get pendingOutputs(): number {
     return this.#collector?.pending ?? 0;
@@ -81,14 +90,22 @@ export class TaskExecutor {
   }
 
   /**
-   * The recovery sequence, run on assignment and on every re-acquisition:
+   * The recovery sequence, run on assignment and on every re-acquisition
+   * (`initialize()` runs steps 1–4 inside the rebalance callback,
+   * `restoreAndStart()` steps 5–6 afterwards, so a restoring task never holds
+   * up the rebalance or the other tasks):
    * 1. create and initialise the task's producer (InitProducerId fences the
    *    previous owner and completes or aborts its open transaction);
    * 2. re-read the task's committed offsets from the group coordinator (only
    *    now are they final);
-   * 3. seek every input partition there; one with no committed offset starts
-   *    per `autoOffsetReset`: offset 0 (`earliest`) or its end offset (`latest`);
-   * 4. create the processors and call their `init`.
+   * 3. seek every input partition there and keep it paused; one with no
+   *    committed offset starts per `autoOffsetReset`: offset 0 (`earliest`)
+   *    or its end offset (`latest`);
+   * 4. create the processors, their stores and the record collector (state RESTORING);
+   * 5. restore the state stores from their changelogs (`TaskStateManager`:
+   *    lock the task folder, init the stores, read each changelog to its end);
+   * 6. call the processors' `init`, seek again to the positions of step 3 and
+   *    resume the partitions (state RUNNING).
    */
   /** Under `autoOffsetReset: 'latest'`, the end offset of each partition that has no committed offset (else nothing: those start at 0). */
   async #resetOffsets(committed: TopicPartitionOffset[]): Promise<Map<string, number>> {
@@ -125,9 +142,7 @@ export class TaskExecutor {
         this.#position.set(tpKey(tp), offset);
         this.#committed.set(tpKey(tp), offset);
       }
-      this.#generation++;
-      consumer.resume(this.partitions);
-      // 4. init processors
+      // 4. processors, stores and collector
       // (the option itself goes down: IGNORE_SEND_ERRORS inside a transaction, NONE for dead letters and at_least_once)
       const { productionExceptionHandler: handler, deserializationExceptionHandler: deserialization, processingExceptionHandler: processing } = config;
       this.#collector = new TaskRecordCollector({
@@ -136,8 +151,29 @@ export class TaskExecutor {
         deadLetterOption: TxnSendOption.NONE,
         beforeSend: () => this.#ensureTransaction(),
       });
-      this.#processor = this.deps.topology.createTask(this.deps.taskId, this.#collector, { deserialization, processing }, { logger: this.deps.logger });
-      this.#processor.init();
+      const processor = this.deps.topology.createTask(this.deps.taskId, this.#collector, { deserialization, processing }, { logger: this.deps.logger });
+      this.#processor = processor;
+      this.#state = new TaskStateManager({
+        taskId: this.deps.taskId, id, stores: processor.stores, collector: this.#collector, runtime: this.deps.state,
+        recordContext: () => processor.recordContext(), logger: this.deps.logger, stopped: () => this.state !== 'RESTORING' || this.#closeRequested,
+      });
+      this.#sm.transition('RESTORING');
+    });
+  }
+
+  /** Steps 5 and 6 of the recovery sequence (see {@link initialize}); rejects when restoration fails (the task manager recovers the task). */
+  restoreAndStart(): Promise<void> {
+    return this.#queue.add(async () => {
+      if (this.state !== 'RESTORING') return;
+      // 5. restore
+      await defined(this.#state, `state manager of task ${this.id}`).initializeAndRestore();
+      if (this.state !== 'RESTORING') return;
+      // 6. init processors, resume
+      this.#liveProcessor.init();
+      const { consumer } = this.deps;
+      for (const tp of this.partitions) consumer.seek({ ...tp, offset: defined(this.#position.get(tpKey(tp)), `position of ${tpKey(tp)}`) });
+      this.#generation++;
+      consumer.resume(this.partitions);
       this.#lastCommitAt = Date.now();
       this.#sm.transition('RUNNING');
       this.deps.logger.info({ offsets: this.committedOffsets }, 'task initialized at the committed offsets');
@@ -228,6 +264,7 @@ export class TaskExecutor {
 
   /** Clean close (revocation, app close): commit, then close. A failing commit falls back to a dirty close and rethrows. */
   closeClean(): Promise<void> {
+    this.#closeRequested = true;
     return this.#queue.add(async () => {
       if (this.state === 'CLOSED') return;
       if (this.state === 'RUNNING') {
@@ -245,6 +282,7 @@ export class TaskExecutor {
 
   /** Dirty close: abort the open transaction (nothing of it becomes visible), close processors and producer. */
   closeDirty(): Promise<void> {
+    this.#closeRequested = true;
     return this.#queue.add(() => this.#shutdown(true));
   }
 
@@ -268,7 +306,8 @@ export class TaskExecutor {
    * 5. exactly_once: `sendOffsetsToTransaction` with the next offsets of every consumed input record
    *    (records skipped by a handler included), group = applicationId, then `commitTransaction()`;
    *    at_least_once: `consumer.commitOffsets` (only now that every output of those inputs is acknowledged);
-   * 6. record the committed offsets and metrics; the next transaction begins lazily.
+   * 6. the state stores commit (a persistent store applies its buffered writes with the new checkpoint);
+   *    record the committed offsets and metrics; the next transaction begins lazily.
    */
   async #commitNow(): Promise<void> {
     const producer = this.#liveProducer;
@@ -299,6 +338,7 @@ export class TaskExecutor {
       await this.deps.consumer.commitOffsets(offsets);
     }
     // 6.
+    this.#state?.committed();
     for (const o of offsets) this.#committed.set(tpKey(o), o.offset);
     this.#dirty = false;
     this.#lastCommitAt = Date.now();
@@ -324,6 +364,7 @@ export class TaskExecutor {
       log.warn({ err: error }, 'closing the processors failed');
     }
     await this.#producer?.close().catch((error: unknown) => log.debug({ err: error }, 'closing the producer failed'));
+    this.#state?.release();
     this.deps.metrics.lag = {};
     this.#sm.transition('CLOSED');
     log.debug({ dirty }, 'task closed');

@@ -14,6 +14,8 @@ import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMe
 import { componentLogger } from '../../internal/logger.js';
 import { sleep } from '../../internal/backoff.js';
 import { TaskExecutor, type TaskProducerFactory } from './task-executor.js';
+import type { StateRuntime } from './state-manager.js';
+import type { ManagedStateStore } from '../../processors/state/store-contract.js';
 import { topicPartitionKey as tpKey } from '../../records/topic-partition.js';
 
 /** What the task manager needs from the app. */
@@ -28,6 +30,8 @@ export interface TaskManagerDeps {
   logger: Logger;
   /** A task failed in a way that stops the app (fatal error, or any non-fencing error under SHUTDOWN_CLIENT). */
   onFatal(error: Error): void;
+  /** What the tasks' state managers share (state directory, partition reader, record cache, restore progress). */
+  state: StateRuntime;
 }
 
 const FENCED_RETRY_MS = 100;
@@ -42,9 +46,26 @@ export class TaskManager {
   readonly #subtopologyOf = new Map<string, number>();
   #closing = false;
   #rebalances = 0;
+  /** Restorations under way (step 5–6 of a task's recovery sequence). */
+  readonly #restoring = new Set<Promise<void>>();
 
   constructor(private readonly deps: TaskManagerDeps) {
     for (const sub of deps.topology.subtopologies) for (const topic of sub.sourceTopics) this.#subtopologyOf.set(topic, sub.id);
+  }
+
+  /** Resolves once no task of this instance is restoring (tasks created meanwhile included). */
+  async whenRestored(): Promise<void> {
+    while (this.#restoring.size > 0) await Promise.all([...this.#restoring]);
+  }
+
+  /** The instance of store `name` of every task this instance runs, with the task's id and state (for interactive queries). */
+  storesNamed(name: string): Array<{ taskId: string; state: TaskExecutor['state']; store: ManagedStateStore }> {
+    const found: Array<{ taskId: string; state: TaskExecutor['state']; store: ManagedStateStore }> = [];
+    for (const [taskId, task] of this.#tasks) {
+      const store = task.store(name);
+      if (store) found.push({ taskId, state: task.state, store });
+    }
+    return found;
   }
 
   /** Ids of the tasks this instance runs now. */
@@ -179,13 +200,18 @@ export class TaskManager {
       ...(this.deps.endOffsets ? { endOffsets: this.deps.endOffsets } : {}),
       metrics: this.#metricsOf(id),
       logger: componentLogger('stream-task', this.deps.config.logger, { applicationId: this.deps.config.applicationId, taskId: id }),
+      state: this.deps.state,
     });
     this.#tasks.set(id, task);
     try {
       await task.initialize();
     } catch (error) {
       void this.#onTaskFailure(task, error);
+      return;
     }
+    // Steps 5–6 (restore, then run) go on outside the rebalance: other tasks are not held up.
+    const restoring: Promise<void> = task.restoreAndStart().catch((error: unknown) => void this.#onTaskFailure(task, error)).finally(() => this.#restoring.delete(restoring));
+    this.#restoring.add(restoring);
   }
 
   /**

@@ -1,0 +1,119 @@
+/**
+ * Local interactive queries (Kafka Streams' `KafkaStreams.store(StoreQueryParameters)`):
+ * read-only views over the stores of the tasks this instance runs.
+ *
+ * ```ts
+ * const counts = app.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() });
+ * counts.get('hello'); counts.range('a', 'm'); counts.all(); counts.approximateNumEntries();
+ * ```
+ *
+ * A view looks the stores up at every call, so it follows rebalances. While a
+ * task holding the store restores, or when no task of this instance holds
+ * it, a call throws an {@link InvalidStateStoreError} saying which and what
+ * to do (retry, or ask another instance).
+ */
+import { StreamsError } from '../errors.js';
+import type { KeyValue } from '../processors/key-value.js';
+import type { ManagedStateStore } from '../processors/state/store-contract.js';
+import type { TaskState } from './internal/task-state.js';
+
+/** The kind of store a view reads (Kafka's `QueryableStoreType`). */
+export interface QueryableStoreType<T> {
+  readonly kind: 'keyValue' | 'timestampedKeyValue';
+  /** Type carrier only. */
+  readonly __view?: T;
+}
+
+/** A read-only key-value view (Kafka's `ReadOnlyKeyValueStore`). */
+export interface ReadOnlyKeyValueStore<K, V> {
+  get(key: K): V | null;
+  /** Entries with `from <= key <= to` of every local task's store (per task in key order). */
+  range(from: K | null, to: K | null): KeyValue<K, V>[];
+  all(): KeyValue<K, V>[];
+  approximateNumEntries(): number;
+}
+
+/** A value with the timestamp of its last update. */
+export interface TimestampedValue<V> {
+  value: V;
+  timestamp: number;
+}
+
+/** Factories of {@link QueryableStoreType}s, as Kafka's `QueryableStoreTypes`. */
+export const QueryableStoreTypes = {
+  /** Values only (a timestamped store's timestamps are dropped, as Kafka's facade does). */
+  keyValueStore<K, V>(): QueryableStoreType<ReadOnlyKeyValueStore<K, V>> {
+    return { kind: 'keyValue' };
+  },
+  /** Values with their timestamps. */
+  timestampedKeyValueStore<K, V>(): QueryableStoreType<ReadOnlyKeyValueStore<K, TimestampedValue<V>>> {
+    return { kind: 'timestampedKeyValue' };
+  },
+};
+
+/** What `app.store()` takes (Kafka's `StoreQueryParameters`). */
+export interface StoreQueryParameters<T> {
+  storeName: string;
+  queryableStoreType: QueryableStoreType<T>;
+}
+
+/** A store that cannot be queried now (Kafka's `InvalidStateStoreException`): restoring, not local, or the app is not running. */
+export class InvalidStateStoreError extends StreamsError {
+  constructor(message: string) {
+    super(message, { code: 'INVALID_STATE_STORE', kind: 'usage' });
+    this.name = 'InvalidStateStoreError';
+  }
+}
+
+/** The local instances of a store, as the app finds them at the moment of a call. */
+export type LocalStores = () => { appState: string; stores: Array<{ taskId: string; state: TaskState; store: ManagedStateStore }> };
+
+interface TypedKeyValue {
+  get(key: unknown): unknown;
+  range(from: unknown, to: unknown): KeyValue<unknown, unknown>[];
+  approximateNumEntries(): number;
+}
+
+/** A view of store `storeName` over the local tasks. */
+export function keyValueView<K, V>(params: StoreQueryParameters<unknown>, local: LocalStores): ReadOnlyKeyValueStore<K, V> {
+  const { storeName, queryableStoreType } = params;
+  const stores = (): TypedKeyValue[] => {
+    const { appState, stores: found } = local();
+    if (appState !== 'RUNNING' && appState !== 'REBALANCING') {
+      throw new InvalidStateStoreError(`Store '${storeName}' cannot be queried while the app is ${appState}; query it once the app is RUNNING`);
+    }
+    const restoring = found.filter((s) => s.state !== 'RUNNING');
+    if (restoring.length > 0) {
+      throw new InvalidStateStoreError(
+        `Store '${storeName}' is not available: task(s) ${restoring.map((s) => s.taskId).join(', ')} of this instance are ${restoring[0]?.state === 'RESTORING' ? 'restoring it' : 'not running'}; retry shortly`,
+      );
+    }
+    if (found.length === 0) {
+      throw new InvalidStateStoreError(`Store '${storeName}' is not held by any task of this instance (no task of it is assigned here, or no such store); query the instance that runs it, or retry after the rebalance`);
+    }
+    return found.map((s) => s.store as unknown as TypedKeyValue);
+  };
+  const unwrap = (value: unknown): unknown => {
+    const timestamped = typeof value === 'object' && value !== null && 'timestamp' in value && 'value' in value;
+    if (queryableStoreType.kind === 'keyValue' && timestamped) return (value as TimestampedValue<unknown>).value;
+    return value;
+  };
+  return {
+    get(key: K): V | null {
+      for (const store of stores()) {
+        const value = store.get(key);
+        if (value !== null && value !== undefined) return unwrap(value) as V;
+      }
+      return null;
+    },
+    range(from: K | null, to: K | null): KeyValue<K, V>[] {
+      return stores().flatMap((s) => s.range(from, to).map((e) => ({ key: e.key as K, value: unwrap(e.value) as V })));
+    },
+    all(): KeyValue<K, V>[] {
+      return this.range(null, null);
+    },
+    approximateNumEntries(): number {
+      return stores().reduce((n, s) => n + s.approximateNumEntries(), 0);
+    },
+  };
+}

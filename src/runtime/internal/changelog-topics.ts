@@ -1,0 +1,59 @@
+/**
+ * Creates the changelog topics of the logged state stores before the app
+ * subscribes, as Kafka Streams' InternalTopicManager does: each
+ * `<applicationId>-<storeName>-changelog` gets the partition count of the
+ * source topics of the sub-topology owning the store (task partition p logs
+ * to changelog partition p) and the store's topic configs
+ * (`cleanup.policy=compact`, window stores `compact,delete`); an existing one
+ * must have that count.
+ */
+import type { Logger } from 'pino';
+import type { AdminPort } from '../../cluster/port.js';
+import { KafkaErrorCode, KafkaProtocolError, StreamsError } from '../../errors.js';
+import type { TopologyRuntime } from '../../processors/task-contract.js';
+
+/** Ensures every changelog topic exists with the partition count of its sub-topology's sources. Returns the topics created or checked. */
+export async function ensureChangelogTopics(
+  admin: AdminPort,
+  topology: TopologyRuntime,
+  applicationId: string,
+  partitionCounts: ReadonlyMap<string, number>,
+  logger: Logger,
+): Promise<string[]> {
+  const topics = topology.changelogTopics?.(applicationId) ?? [];
+  for (const info of topics) {
+    const sub = topology.subtopologies.find((s) => s.id === info.subtopology);
+    const partitions = Math.max(0, ...(sub?.sourceTopics ?? []).map((t) => partitionCounts.get(t) ?? 0));
+    if (partitions === 0) continue;
+    let existing = await partitionsOf(admin, info.topic);
+    if (existing === undefined) {
+      try {
+        await admin.createTopic(info.topic, { partitions, config: { ...info.config } });
+        logger.info({ topic: info.topic, partitions, store: info.storeName }, 'created changelog topic');
+        continue;
+      } catch (error) {
+        // Another instance created it first: check its count.
+        if (!(error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.TOPIC_ALREADY_EXISTS)) throw error;
+        existing = await partitionsOf(admin, info.topic);
+      }
+    }
+    if (existing !== partitions) {
+      throw new StreamsError(
+        `Changelog topic '${info.topic}' of store '${info.storeName}' exists with ${existing} partitions, but the store's tasks need ${partitions} ` +
+          '(the partition count of the source topics of its sub-topology); the state in it cannot be mapped to the tasks. ' +
+          'Reset the application (delete its internal topics) or change the source topics back, then restart',
+        { code: 'INTERNAL_TOPIC_PARTITIONS_MISMATCH', kind: 'fatal' },
+      );
+    }
+  }
+  return topics.map((t) => t.topic);
+}
+
+async function partitionsOf(admin: AdminPort, topic: string): Promise<number | undefined> {
+  try {
+    return (await admin.describeTopic(topic)).partitions;
+  } catch (error) {
+    if (error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The state of one task (Kafka Streams' `ProcessorStateManager` +
+ * `StoreChangelogReader`, for the active task): locks the task's state
+ * folder, initialises its stores, restores them from their changelogs before
+ * the task processes, and commits them once the task's transaction committed.
+ *
+ * The restore sequence (run by the task executor after the producer fenced
+ * the previous owner, so no transaction of it is open any more):
+ * 1. lock `<stateDir>/<applicationId>/<taskId>` (a second process gets a
+ *    clear error naming the folder);
+ * 2. `init` every store with its context (changelog sink, record cache, the
+ *    task's record context);
+ * 3. for every logged store: read the end offset of its changelog partition
+ *    (read_committed: the last stable offset) and the store's checkpoint
+ *    (persistent) or 0 (in-memory); a checkpoint beyond the end means the
+ *    store is ahead of its changelog: wipe its folder, fail with
+ *    TASK_CORRUPTED (the task is re-created and restores in full);
+ * 4. read the changelog from there to the end in batches, read_committed,
+ *    applying each batch with `restoreBatch`, reporting start / batch / end to
+ *    the restore listener and the counters; stop early if the task closes.
+ *
+ * After every committed transaction (at_least_once: offset commit),
+ * `committed()` hands each store its changelog position (lifecycle step 6).
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { PartitionReaderPort, TopicPartition } from '../../cluster/port.js';
+import { StreamsError } from '../../errors.js';
+import type { TaskRecordCollector } from '../../eos/record-collector.js';
+import { changelogTopicName, type ChangelogRecord, type ManagedStateStore, type RecordCacheLike, type StoreRecordContext } from '../../processors/state/store-contract.js';
+import type { TaskId } from '../../records/task-id.js';
+import type { RestoreProgress } from './restore-progress.js';
+import { defined } from '../../internal/defined.js';
+
+/** The state directory as a task needs it (see ./state-directory.ts). */
+export interface TaskDirectories {
+  /** Creates and locks the task's folder; returns its path. Throws when another process holds it. */
+  lockTask(taskId: string): string;
+  unlockTask(taskId: string): void;
+}
+
+/** What the state managers of an instance share. */
+export interface StateRuntime {
+  applicationId: string;
+  directories: TaskDirectories;
+  /** The partition reader restoration uses; undefined on a cluster without one (a logged store then fails the task). */
+  reader: () => PartitionReaderPort | undefined;
+  cache: RecordCacheLike | undefined;
+  progress: RestoreProgress;
+}
+
+/** Options of one task's state manager. */
+export interface TaskStateOptions {
+  taskId: TaskId;
+  id: string;
+  stores: readonly ManagedStateStore[];
+  collector: TaskRecordCollector;
+  recordContext: () => StoreRecordContext;
+  runtime: StateRuntime;
+  logger: Logger;
+  /** True once the task is closing or failed: restoration stops at the next batch. */
+  stopped: () => boolean;
+}
+
+const RESTORE_BATCH_BYTES = 4 * 1024 * 1024;
+
+/** The state of one task; see the module comment for the steps. */
+export class TaskStateManager {
+  #dir: string | undefined;
+
+  constructor(private readonly options: TaskStateOptions) {}
+
+  /** True when the task has state stores at all. */
+  get stateful(): boolean {
+    return this.options.stores.length > 0;
+  }
+
+  /** Steps 1–4. Resolves once every store is restored (or the task stopped). */
+  async initializeAndRestore(): Promise<void> {
+    const { stores, runtime, collector, taskId, id, logger } = this.options;
+    if (stores.length === 0) return;
+    // 1. lock
+    this.#dir = runtime.directories.lockTask(id);
+    const dir = this.#dir;
+    // 2. init
+    for (const store of stores) {
+      const topic = changelogTopicName(runtime.applicationId, store.name);
+      store.init({
+        applicationId: runtime.applicationId,
+        taskId,
+        stateDir: dir,
+        changelog: store.loggingEnabled
+          ? { send: (_name, key, value, timestamp, headers) => collector.sendChangelog(topic, taskId.partition, key, value, timestamp, headers) }
+          : undefined,
+        cache: runtime.cache,
+        recordContext: this.options.recordContext,
+        logger: logger.child({ store: store.name }),
+      });
+    }
+    // 3.–4. restore the logged stores
+    for (const store of stores) {
+      if (!store.loggingEnabled || this.options.stopped()) continue;
+      await this.#restore(store, { topic: changelogTopicName(runtime.applicationId, store.name), partition: taskId.partition });
+    }
+  }
+
+  async #restore(store: ManagedStateStore, tp: TopicPartition): Promise<void> {
+    const { runtime, logger } = this.options;
+    const reader = runtime.reader();
+    if (reader === undefined) {
+      throw new StreamsError(`Task ${this.options.id} has the logged store '${store.name}' but the cluster offers no partition reader to restore it; use the kafkajs or embedded cluster`, { code: 'STATE_RESTORE_FAILED' });
+    }
+    // 3. end offset and checkpoint
+    const ends = await reader.endOffsets(tp.topic);
+    const end = ends[tp.partition];
+    if (end === undefined) {
+      throw new StreamsError(`Changelog topic '${tp.topic}' has no partition ${tp.partition} (it has ${ends.length}); it must have as many partitions as the task's source topics: delete it and reset the application`, { code: 'STATE_RESTORE_FAILED' });
+    }
+    const checkpoint = store.checkpoint();
+    if (checkpoint !== undefined && checkpoint > end) {
+      store.close();
+      if (this.#dir) rmSync(join(this.#dir, store.name), { recursive: true, force: true });
+      throw new StreamsError(
+        `Store '${store.name}' of task ${this.options.id} is at changelog offset ${checkpoint}, beyond the end of ${tp.topic}-${tp.partition} (${end}): ` +
+          'the changelog was re-created or truncated. The local copy was wiped; the task restarts and restores it in full',
+        { code: 'TASK_CORRUPTED' },
+      );
+    }
+    const start = checkpoint ?? 0;
+    // 4. read to the end
+    const progress = runtime.progress;
+    progress.start(tp, store.name, start, end);
+    const began = Date.now();
+    let position = start;
+    let total = 0;
+    try {
+      while (position < end && !this.options.stopped()) {
+        const read = await reader.fetch(tp, position, { maxBytes: RESTORE_BATCH_BYTES, maxWaitMs: 200 });
+        const records: ChangelogRecord[] = [];
+        for (const r of read.records) {
+          if (r.offset >= end) break;
+          records.push({ key: r.key ?? Buffer.alloc(0), value: r.value, timestamp: r.timestamp, headers: r.headers, offset: r.offset });
+        }
+        if (records.length > 0 && !this.options.stopped()) {
+          store.restoreBatch(records);
+          total += records.length;
+          progress.batch(tp, store.name, defined(records[records.length - 1], 'last restored record').offset, records.length);
+        }
+        position = Math.max(position, Math.min(read.nextOffset, end));
+        if (read.records.length === 0 && read.nextOffset <= position && read.endOffset <= position) break;
+      }
+    } finally {
+      progress.end(tp, store.name, total, position >= end);
+    }
+    if (total > 0 || start > 0) {
+      logger.info({ store: store.name, changelog: `${tp.topic}-${tp.partition}`, from: start, to: end, restored: total, ms: Date.now() - began }, `restored store '${store.name}': ${total} records`);
+    }
+  }
+
+  /** Lifecycle step 6: the task's transaction (or offset commit) succeeded. */
+  committed(): void {
+    const { stores, collector, runtime } = this.options;
+    for (const store of stores) {
+      store.commit(store.loggingEnabled ? collector.changelogNextOffset(changelogTopicName(runtime.applicationId, store.name)) : undefined);
+    }
+  }
+
+  /** Releases the task folder (the stores were closed with the processors). */
+  release(): void {
+    if (this.#dir === undefined) return;
+    this.#dir = undefined;
+    this.options.runtime.directories.unlockTask(this.options.id);
+  }
+}

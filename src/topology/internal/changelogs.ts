@@ -1,0 +1,26 @@
+/**
+ * The changelog topics of a plan's logged stores (Kafka Streams'
+ * `InternalTopologyBuilder.stateChangelogTopics`): one per logged store,
+ * `<applicationId>-<storeName>-changelog`, owned by the sub-topology whose
+ * processors use the store.
+ */
+import type { TopologyPlan } from '../../processors/plan.js';
+import type { ChangelogTopicInfo } from '../../processors/task-contract.js';
+import type { ManagedStateStore } from '../../processors/state/store-contract.js';
+import { changelogTopicName } from '../../processors/state/store-contract.js';
+import { defined } from '../../internal/defined.js';
+
+/** One entry per logged store; a store's logging flag and topic configs are read from an unopened instance of its builder. */
+export function changelogTopicInfos(plan: TopologyPlan, applicationId: string): ChangelogTopicInfo[] {
+  const infos: ChangelogTopicInfo[] = [];
+  for (const sub of plan.subtopologies) {
+    for (const storeName of sub.stores) {
+      const builder = defined(plan.stores.get(storeName), `store ${storeName}`).builder;
+      const probe = builder.build() as Partial<ManagedStateStore>;
+      const logged = probe.loggingEnabled ?? false;
+      const config = { ...(probe.changelogConfig ?? { 'cleanup.policy': 'compact' }) };
+      if (logged) infos.push({ storeName, topic: changelogTopicName(applicationId, storeName), subtopology: sub.id, config });
+    }
+  }
+  return infos;
+}

@@ -83,6 +83,9 @@ export { KafkaStreams } from './runtime/kafka-streams.js';
 export type { KafkaStreamsState } from './runtime/kafka-streams.js';
 export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy, AutoOffsetReset, LogLevel } from './runtime/config.js';
 export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
+export { QueryableStoreTypes, InvalidStateStoreError } from './runtime/interactive-queries.js';
+export type { QueryableStoreType, ReadOnlyKeyValueStore, StoreQueryParameters, TimestampedValue } from './runtime/interactive-queries.js';
+export type { StateRestoreListener, RestoreMetrics } from './runtime/state-restore-listener.js';
 // ---- topology, Processor API, state stores, serdes (issue #3) ----
 export { StreamsBuilder } from './topology/streams-builder.js';
 export type { StreamsBuilderOptions } from './topology/streams-builder.js';

@@ -94,6 +94,31 @@ export function createMetricsRegistry(source: MetricsSource, options: { defaults
       }
     },
   });
+  new Counter({
+    name: 'sluice_restore_records_total',
+    help: 'State store records restored from changelogs since start.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(source.metrics()?.restore?.restoredRecords ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'sluice_restore_remaining_records',
+    help: 'Changelog records still to restore by the restorations under way.',
+    registers: [registry],
+    collect() {
+      this.set(source.metrics()?.restore?.remainingRecords ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'sluice_restore_rate',
+    help: 'Records restored per second by the restorations under way.',
+    registers: [registry],
+    collect() {
+      this.set(source.metrics()?.restore?.rate ?? 0);
+    },
+  });
   new Gauge({
     name: 'sluice_tasks_owned',
     help: 'Tasks this instance runs now.',

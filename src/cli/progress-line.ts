@@ -17,8 +17,10 @@ export function formatProgress(
   const processed = now?.recordsProcessed ?? 0;
   const delta = processed - (previous?.recordsProcessed ?? 0);
   const rate = elapsedMs > 0 ? Math.max(0, Math.round((delta * 1000) / elapsedMs)) : 0;
+  const restore = now?.restore;
   return [
     `${state ?? 'STARTING'}`,
+    ...(restore && restore.activeRestorations > 0 ? [formatRestore(restore)] : []),
     `${fmt.format(rate)} rec/s`,
     `processed ${fmt.format(processed)}`,
     `lag ${fmt.format(now?.consumerLag ?? 0)}`,
@@ -26,6 +28,19 @@ export function formatProgress(
     `dropped ${fmt.format(now?.droppedRecords ?? 0)}`,
     `aborts ${fmt.format(now?.aborts ?? 0)}`,
   ].join(' | ');
+}
+
+/** `restoring 63% (1.2 M / 1.9 M, 180 k/s)`: the restorations under way. */
+export function formatRestore(restore: NonNullable<KafkaStreamsMetrics['restore']>): string {
+  const done = restore.totalRecords - restore.remainingRecords;
+  const percent = restore.totalRecords > 0 ? Math.floor((done * 100) / restore.totalRecords) : 100;
+  return `restoring ${percent}% (${compact(done)} / ${compact(restore.totalRecords)}, ${compact(restore.rate)}/s)`;
+}
+
+function compact(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)} M`;
+  if (n >= 1_000) return `${Math.round(n / 1_000)} k`;
+  return String(n);
 }
 
 /** A running progress line. */

@@ -140,15 +140,16 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
       metricsServer = await startMetricsServer({ registry: createMetricsRegistry(source), port: options.metricsPort, host: options.metricsHost, health });
       log.info({ port: metricsServer.port }, `Prometheus metrics on http://${options.metricsHost}:${metricsServer.port}/metrics`);
     }
+    // The progress line runs from the start: restoration (before RUNNING) shows as `restoring 63% (...)`.
+    if (options.progress && (io.stderr as { isTTY?: boolean }).isTTY) {
+      progress = startProgressLine({ source, stream: io.stderr as NodeJS.WriteStream });
+    }
     const started = app.start().then(() => 'started' as const);
     started.catch(() => undefined); // a stop during start() makes it reject: that is the stop, not a failure
     const first = await Promise.race([started, ended]);
     if (first instanceof Error) throw first;
     if (first === 'started') {
       log.info({ applicationId: config.applicationId, cluster: placement.cluster.kind, name: def.name }, 'app running');
-      if (options.progress && (io.stderr as { isTTY?: boolean }).isTTY) {
-        progress = startProgressLine({ source, stream: io.stderr as NodeJS.WriteStream });
-      }
       hooks.onRunning?.(app, { metricsPort: metricsServer?.port });
       const end = await ended;
       if (end instanceof Error) throw end;

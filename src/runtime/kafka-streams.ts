@@ -215,7 +215,7 @@ export class KafkaStreams {
 
   /** Counters of the app and of each task (see {@link KafkaStreamsMetrics}). Allowed in every state. */
   metrics(): KafkaStreamsMetrics {
-    return this.#manager?.metrics() ?? aggregateMetrics(new Map(), new Set(), 0);
+    return { ...(this.#manager?.metrics() ?? aggregateMetrics(new Map(), new Set(), 0)), restore: this.#progress.metrics() };
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
  * The metrics shape returned by `KafkaStreams.metrics()`.
  */
+import type { RestoreMetrics } from './state-restore-listener.js';
 
 /** Counters of one task (kept across restarts and re-acquisitions of the task on this instance). */
 export interface TaskMetrics {
@@ -40,6 +41,8 @@ export interface KafkaStreamsMetrics {
   consumerLag: number;
   /** Per-task counters, keyed by task id (e.g. `0_3`); `owned` says whether this instance runs it now. */
   tasks: Record<string, TaskMetrics & { owned: boolean }>;
+  /** State restoration: records restored since start, remaining and rate of the restorations under way. */
+  restore?: RestoreMetrics;
 }
 
 /** Creates zeroed task counters. */

@@ -30,6 +30,14 @@ describe('progress line', () => {
     expect(line).toBe('RUNNING | 5,000 rec/s | processed 3,500 | lag 120 | commits 7 | dropped 3 | aborts 2');
     expect(formatProgress(undefined, undefined, undefined, 0)).toContain('STARTING | 0 rec/s');
   });
+
+  it('shows the restorations under way as `restoring 63% (1.2 M / 1.9 M, 180 k/s)` and nothing when none is', () => {
+    const restore = { restoredRecords: 1_200_000, remainingRecords: 700_000, totalRecords: 1_900_000, rate: 180_000, activeRestorations: 2 };
+    const line = formatProgress('REBALANCING', snapshot(0, { restore }), snapshot(0), 1000);
+    expect(line).toContain('REBALANCING | restoring 63% (1.2 M / 1.9 M, 180 k/s)');
+    const idle = formatProgress('RUNNING', snapshot(10, { restore: { ...restore, remainingRecords: 0, totalRecords: 0, activeRestorations: 0 } }), snapshot(0), 1000);
+    expect(idle).not.toContain('restoring');
+  });
 });
 
 describe('Prometheus metrics', () => {
@@ -56,8 +64,11 @@ describe('Prometheus metrics', () => {
     expect(first).toContain('sluice_tasks_owned 1');
     expect(first).toContain('sluice_app_state{state="RUNNING"} 1');
     expect(first).toContain('# TYPE sluice_commits_total counter');
-    current = snapshot(25, { commits: 9 });
+    current = snapshot(25, { commits: 9, restore: { restoredRecords: 5000, remainingRecords: 1500, totalRecords: 4000, rate: 900, activeRestorations: 1 } });
     const second = await scrape();
+    expect(second).toContain('sluice_restore_records_total 5000');
+    expect(second).toContain('sluice_restore_remaining_records 1500');
+    expect(second).toContain('sluice_restore_rate 900');
     expect(second).toContain('sluice_records_processed_total 25');
     expect(second).toContain('sluice_commits_total 9');
     expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(503);

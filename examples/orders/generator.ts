@@ -35,6 +35,8 @@ export interface ExpectedOutputs {
   dropped: number;
   /** `seq` of every order expected on each region topic, and on the status topic. */
   seqs: { regions: Record<Region, number[]>; status: number[] };
+  /** Revenue (sum of order totals) of every valid order, per region: what the revenue store must end with. */
+  revenue: Record<Region, number>;
 }
 
 /** Options of {@link generateOrders}. */
@@ -70,6 +72,7 @@ export function generateOrders(options: GenerateOptions): { records: GeneratedRe
     inputs: count, garbled: 0, invalid: 0, tooLarge: 0, missingKey: 0,
     regions: { eu: 0, na: 0, apac: 0 }, status: 0, deadLettered: 0, dropped: 0,
     seqs: { regions: { eu: [], na: [], apac: [] }, status: [] },
+    revenue: { eu: 0, na: 0, apac: 0 },
   };
   const records: GeneratedRecord[] = [];
   const t0 = Date.now();
@@ -97,7 +100,9 @@ export function generateOrders(options: GenerateOptions): { records: GeneratedRe
       createdAt: t0 + seq,
     };
     const region = regionOf(country)!;
+    let valid = true;
     if (r < (edge += rates.invalid)) {
+      valid = false;
       expected.invalid++;
       order.items = rnd() < 0.5 ? [] : order.items.map((i) => ({ ...i, qty: 0 }));
     } else if (r < (edge += rates.tooLarge)) {
@@ -112,6 +117,7 @@ export function generateOrders(options: GenerateOptions): { records: GeneratedRe
       expected.seqs.regions[region].push(seq);
       expected.seqs.status.push(seq);
     }
+    if (valid) expected.revenue[region] += order.items.reduce((sum, i) => sum + i.qty * i.price, 0);
     records.push({ key: order.id, value: JSON.stringify(order), partition });
   }
   for (const region of ['eu', 'na', 'apac'] as const) expected.regions[region] = expected.seqs.regions[region].length;

@@ -1,13 +1,18 @@
 /**
  * Runs the orders pipeline end to end and summarizes it: generate input,
- * create topics, run the app exactly-once until the input is consumed and
- * committed, read the committed outputs back, close everything.
+ * create topics, run the app exactly-once over the first half of the input,
+ * stop it, start it again (same applicationId and state directory: the
+ * revenue store continues where it was) for the second half, read the
+ * committed outputs back, close everything.
  */
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import type { ClusterPort } from '../../src/cluster/port.js';
 import { createKafkaCluster } from '../../src/cluster/kafkajs/index.js';
-import { KafkaStreams, deadLetterQueueHandler, type KafkaStreamsConfig } from '../../src/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KafkaStreams, Serdes, deadLetterQueueHandler, type KafkaStreamsConfig } from '../../src/index.js';
 import { EmbeddedKafkaCluster } from '../../src/testing.js';
 import { generateOrders, type ExpectedOutputs } from './generator.js';
 import { produceRecords, readCommitted, waitUntilConsumed } from './io.js';
@@ -60,6 +65,10 @@ export interface OrdersSummary {
   throughput: number;
   /** Final app state after close. */
   finalState: string;
+  /** The last committed revenue per region (read_committed from the revenue topic). */
+  revenue: Record<'eu' | 'na' | 'apac', number>;
+  /** Revenue-store records the restarted app restored from the changelog (0: the persistent store resumed from its checkpoint). */
+  restoredOnRestart: number;
 }
 
 /** Runs the pipeline once and returns its summary. */
@@ -82,32 +91,45 @@ export async function runOrdersPipeline(options: OrdersRunOptions = {}): Promise
   } finally {
     await admin.close();
   }
-  await produceRecords(cluster, topics.input, records);
-
   const dlq = deadLetterQueueHandler({ topic: topics.deadLetter, logger, logLevel: 'debug' });
-  const app = new KafkaStreams(buildOrdersTopology(topics), {
-    applicationId,
-    cluster,
-    processingGuarantee: 'exactly_once',
-    productionExceptionHandler: dlq,
-    deserializationExceptionHandler: dlq,
-    logger,
-    ...options.config,
-  });
-  const started = Date.now();
+  const stateDir = mkdtempSync(join(tmpdir(), 'sluice-orders-'));
+  const half = Math.floor(records.length / 2);
+  const totals = { recordsProcessed: 0, droppedRecords: 0, recordsSkipped: 0, commits: 0, aborts: 0 };
   let elapsedMs = 0;
-  try {
-    await app.start();
-    await waitUntilConsumed(cluster, applicationId, topics.input, {
-      timeoutMs: options.timeoutMs ?? 180_000,
-      failed: () => (app.state === 'ERROR' || app.state === 'PENDING_ERROR' ? (app.error ?? new Error(`app in state ${app.state}`)) : undefined),
+  let restoredOnRestart = 0;
+  let finalState = 'NOT_RUNNING';
+  // Two runs of the same app: the second one is a restart, and its state (the revenue per region) continues.
+  for (const [phase, slice] of [records.slice(0, half), records.slice(half)].entries()) {
+    await produceRecords(cluster, topics.input, slice);
+    const app = new KafkaStreams(buildOrdersTopology(topics), {
+      applicationId,
+      cluster,
+      processingGuarantee: 'exactly_once',
+      productionExceptionHandler: dlq,
+      deserializationExceptionHandler: dlq,
+      logger,
+      stateDir,
+      ...options.config,
     });
-    elapsedMs = Date.now() - started;
-  } finally {
-    await app.close();
+    if (phase === 1) app.setGlobalStateRestoreListener({ onBatchRestored: (_tp, _store, _end, n) => (restoredOnRestart += n) });
+    const started = Date.now();
+    try {
+      await app.start();
+      await waitUntilConsumed(cluster, applicationId, topics.input, {
+        timeoutMs: options.timeoutMs ?? 180_000,
+        failed: () => (app.state === 'ERROR' || app.state === 'PENDING_ERROR' ? (app.error ?? new Error(`app in state ${app.state}`)) : undefined),
+      });
+      elapsedMs += Date.now() - started;
+    } finally {
+      await app.close();
+    }
+    const m = app.metrics();
+    for (const k of Object.keys(totals) as Array<keyof typeof totals>) totals[k] += m[k];
+    finalState = app.state;
   }
-  const metrics = app.metrics();
-  const committed = await readCommitted(cluster, outputTopics(topics));
+  rmSync(stateDir, { recursive: true, force: true });
+  const metrics = totals;
+  const committed = await readCommitted(cluster, [...outputTopics(topics), topics.revenue]);
   if (ownCluster && cluster instanceof EmbeddedKafkaCluster) await cluster.close();
   const n = (t: string): number => committed.get(t)?.length ?? 0;
   const regions = { eu: n(topics.regions.eu), na: n(topics.regions.na), apac: n(topics.regions.apac) };
@@ -126,8 +148,21 @@ export async function runOrdersPipeline(options: OrdersRunOptions = {}): Promise
     aborts: metrics.aborts,
     elapsedMs,
     throughput: elapsedMs > 0 ? Math.round((metrics.recordsProcessed * 1000) / elapsedMs) : 0,
-    finalState: app.state,
+    finalState,
+    revenue: lastRevenue(committed.get(topics.revenue) ?? []),
+    restoredOnRestart,
   };
+}
+
+/** The last value per region of the revenue topic (8-byte longs). */
+function lastRevenue(records: ReadonlyArray<{ key: Buffer | null; value: Buffer | null }>): Record<'eu' | 'na' | 'apac', number> {
+  const revenue = { eu: 0, na: 0, apac: 0 };
+  const long = Serdes.Long();
+  for (const r of records) {
+    const region = r.key?.toString() as keyof typeof revenue | undefined;
+    if (region && region in revenue && r.value) revenue[region] = long.deserialize('revenue-by-region', r.value) ?? 0;
+  }
+  return revenue;
 }
 
 /** The summary as printable lines. */
@@ -142,6 +177,8 @@ export function formatSummary(s: OrdersSummary): string {
     `  outputs committed      ${f(s.outputsCommitted.total)}  (eu ${f(s.outputsCommitted.regions.eu)}, na ${f(s.outputsCommitted.regions.na)}, apac ${f(s.outputsCommitted.regions.apac)}, status ${f(s.outputsCommitted.status)}; expected ${f(goodOutputs)})`,
     `  dropped outputs        ${f(s.dropped)}  (expected ${f(e.dropped)})`,
     `  dead-lettered          ${f(s.deadLettered)}  (expected ${f(e.deadLettered)}) -> ${s.topics.deadLetter}`,
+    `  revenue per region     eu ${f(s.revenue.eu)}, na ${f(s.revenue.na)}, apac ${f(s.revenue.apac)}  (expected eu ${f(e.revenue.eu)}, na ${f(e.revenue.na)}, apac ${f(e.revenue.apac)})`,
+    `  restart after half     the revenue store continued; ${f(s.restoredOnRestart)} records restored from its changelog`,
     `  commits / aborts       ${f(s.commits)} / ${f(s.aborts)}`,
     `  throughput             ${f(s.throughput)} records/s  (${(s.elapsedMs / 1000).toFixed(2)} s)`,
   ].join('\n');
@@ -157,6 +194,9 @@ export function summaryMatchesExpected(s: OrdersSummary): boolean {
     s.outputsCommitted.status === e.status &&
     s.deadLettered === e.deadLettered &&
     s.dropped === e.dropped &&
+    s.revenue.eu === e.revenue.eu &&
+    s.revenue.na === e.revenue.na &&
+    s.revenue.apac === e.revenue.apac &&
     s.recordsProcessed >= e.inputs
   );
 }

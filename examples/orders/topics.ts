@@ -11,6 +11,8 @@ export interface OrdersTopics {
   /** Compacted, keyed by order id: a null key is poison. */
   status: string;
   deadLetter: string;
+  /** Compacted, keyed by region: the running revenue per region (a stateful step, restored after a restart). */
+  revenue: string;
 }
 
 /** `max.message.bytes` of the region topics: small, so an order with a huge note is poison. */
@@ -23,6 +25,7 @@ export function ordersTopics(prefix = ''): OrdersTopics {
     regions: { eu: `${prefix}orders-eu`, na: `${prefix}orders-na`, apac: `${prefix}orders-apac` },
     status: `${prefix}order-status`,
     deadLetter: `${prefix}orders-dlq`,
+    revenue: `${prefix}revenue-by-region`,
   };
 }
 
@@ -36,6 +39,7 @@ export function topicSpecs(topics: OrdersTopics, partitions = 3): Array<[string,
     [topics.regions.apac, { partitions, config: small }],
     [topics.status, { partitions, config: { 'cleanup.policy': 'compact' } }],
     [topics.deadLetter, { partitions: 1 }],
+    [topics.revenue, { partitions, config: { 'cleanup.policy': 'compact' } }],
   ];
 }
 

@@ -1,9 +1,11 @@
 /**
  * The orders pipeline: parse JSON orders → drop invalid ones → enrich with
  * totals and region → route to one topic per region, and write the order's
- * status to a compacted topic keyed by order id.
+ * status to a compacted topic keyed by order id; and keep the revenue per
+ * region in a state store (`revenue-by-region`, changelogged, restored after a
+ * restart), written to a compacted topic keyed by region.
  */
-import { Branched, Serdes, StreamsBuilder, type Topology } from '../../src/index.js';
+import { Branched, Grouped, Materialized, Serdes, StreamsBuilder, type Topology } from '../../src/index.js';
 import { enrich, isValidOrder, statusOf, type EnrichedOrder, type Order, type OrderStatus, type Region } from './model.js';
 import type { OrdersTopics } from './topics.js';
 
@@ -30,6 +32,12 @@ export function buildOrdersTopology(topics: OrdersTopics): Topology {
   enriched
     .mapValues((o): OrderStatus => statusOf(o), 'order-status')
     .to(topics.status, { keySerde: key, valueSerde: Serdes.Json<OrderStatus>(), name: 'to-status' });
+
+  enriched
+    .groupBy((_id, o): string => o.region, { ...Grouped.with(key, Serdes.Json<EnrichedOrder>()), name: 'by-region' })
+    .aggregate(() => 0, (_region, o, revenue) => revenue + o.total, { ...Materialized.as<string, number>('revenue-by-region'), keySerde: key, valueSerde: Serdes.Long() })
+    .toStream()
+    .to(topics.revenue, { keySerde: key, valueSerde: Serdes.Long(), name: 'to-revenue' });
 
   return builder.build();
 }

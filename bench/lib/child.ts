@@ -38,6 +38,16 @@ export interface ChildUsage {
   exitCode: number | null;
 }
 
+/**
+ * What the child said went wrong: the message of its `error` event (a
+ * contender that cannot start prints why on a BENCH line, e.g. a missing
+ * sluice API), or undefined.
+ */
+export function childFailure(child: Pick<RunningChild, 'events'>): string | undefined {
+  const error = child.events.find((e) => e.event === 'error');
+  return typeof error?.['message'] === 'string' ? `the contender failed: ${error['message']}` : undefined;
+}
+
 /** Spawns `command args` with `env` added to this process's environment. */
 export function spawnChild(command: string, args: string[], env: Record<string, string> = {}): RunningChild {
   const proc = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });

@@ -192,6 +192,7 @@ async function main(): Promise<void> {
   console.log(`\n${LEGEND}`);
   for (const line of skipped) console.log(`\n${line}`);
   for (const r of results.filter((x) => !x.ok)) console.log(`\nFAILED ${r.id} round ${r.round}: ${r.reason ?? ''}`);
+  for (const [id, notes] of new Map(results.filter((r) => r.notes).map((r) => [r.id, [...new Set(r.notes)]]))) for (const n of notes) console.log(`\nNOTE ${id}: ${n}`);
   for (const [id, profileFile] of profileFiles) {
     if (!existsSync(profileFile)) continue;
     console.log(`\nCPU profile of ${id}, round 1, steady state (${profileFile}):\n`);

@@ -48,6 +48,11 @@ export function childFailure(child: Pick<RunningChild, 'events'>): string | unde
   return typeof error?.['message'] === 'string' ? `the contender failed: ${error['message']}` : undefined;
 }
 
+/** What the child noted about its run (`note` events, e.g. a setting this sluice build does not know yet). */
+export function childNotes(child: Pick<RunningChild, 'events'>): string[] {
+  return child.events.filter((e) => e.event === 'note' && typeof e['message'] === 'string').map((e) => String(e['message']));
+}
+
 /** Spawns `command args` with `env` added to this process's environment. */
 export function spawnChild(command: string, args: string[], env: Record<string, string> = {}): RunningChild {
   const proc = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });

@@ -32,6 +32,8 @@ export interface RunResult {
   /** Restore runs: records restored (sum of the listener's totalRestored) and spawn → RUNNING (ms). */
   restoredRecords?: number;
   toRunningMs?: number;
+  /** What the contender noted about its run (printed under the table). */
+  notes?: string[];
   /** Wall time of the whole run: topics, load, child, check, cleanup (seconds). */
   wallSeconds?: number;
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kafka as KafkaClient } from 'kafkajs';
-import { childFailure, spawnChild } from './child.js';
+import { childFailure, childNotes, spawnChild } from './child.js';
 import type { ContenderSpec, LaunchContext } from './contenders.js';
 import { committedTotal, createRunTopics, deleteGroups, deleteTopics, deleteTopicsWithPrefix, endOffsetTotal } from './kafka.js';
 import { loadInput } from './loader.js';
@@ -113,8 +113,9 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
     const stopMs = Date.now() - stopAt;
     const seconds = (waited.at - first) / 1000;
     const metricsEvent = child.events.find((e) => e.event === 'metrics');
+    const notes = childNotes(child);
     const base = {
-      ...(metricsEvent ? { childMetrics: metricsEvent['metrics'] } : {}),
+      ...(metricsEvent ? { childMetrics: metricsEvent['metrics'] } : {}), ...(notes.length > 0 ? { notes } : {}),
       loadMs, startupMs: first - child.spawnedAt, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds,
       usageSource: usage.source, seconds,
     };

@@ -27,7 +27,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kafka as KafkaClient } from 'kafkajs';
-import { childFailure, spawnChild, type BenchEvent } from './child.js';
+import { childFailure, childNotes, spawnChild, type BenchEvent } from './child.js';
 import { createChangelogTopic, loadChangelog } from './changelog-loader.js';
 import type { ContenderSpec, LaunchContext } from './contenders.js';
 import { createRunTopics, deleteGroups, deleteTopicsWithPrefix, withAdmin } from './kafka.js';
@@ -157,7 +157,8 @@ async function runRestoreOnce(spec: ContenderSpec, o: RestoreRunOptions): Promis
       waitError = err instanceof Error ? err.message : String(err);
     });
     const usage = await child.stop();
-    const base = { loadMs, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds, usageSource: usage.source };
+    const notes = childNotes(child);
+    const base = { loadMs, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds, usageSource: usage.source, ...(notes.length > 0 ? { notes } : {}) };
     const failure = childFailure(child);
     if (failure !== undefined || !child.events.some((e) => e.event === 'store')) {
       return fail(failure ?? waitError ?? 'the contender stopped before reading the store back', base);

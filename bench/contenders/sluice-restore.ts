@@ -22,11 +22,19 @@ function supplierOf(sluice: StatefulSluice, store: string | undefined): unknown 
   return sluice.Stores.persistentKeyValueStore(RESTORE_STORE);
 }
 
-/** Reads the restored store back (retrying while it is not queryable yet, at most 120 s) and reports it. */
+/** When the restore listener last reported something (the store may stay unqueryable while a restore goes on). */
+let lastRestoreEvent = Date.now();
+
+/**
+ * Reads the restored store back and reports it, retrying while it is not
+ * queryable yet (RUNNING may come before every task restored): at most 120 s
+ * after the restore listener's last call.
+ */
 async function reportStore(sluice: StatefulSluice, app: AppLike, samples: string[]): Promise<void> {
   if (typeof app.store !== 'function' || !sluice.QueryableStoreTypes) throw new Error(`sluice has no app.store / QueryableStoreTypes yet: ${NOT_YET}`);
-  const deadline = Date.now() + 120_000;
+  const started = Date.now();
   for (;;) {
+    const deadline = Math.max(started, lastRestoreEvent) + 120_000;
     try {
       const store = app.store({ storeName: RESTORE_STORE, queryableStoreType: sluice.QueryableStoreTypes.keyValueStore() });
       let entries = 0;
@@ -61,9 +69,15 @@ async function main(): Promise<void> {
   }, args.stateDir, true);
   if (typeof app.setGlobalStateRestoreListener !== 'function') throw new Error(`sluice has no KafkaStreams.setGlobalStateRestoreListener yet: ${NOT_YET}`);
   app.setGlobalStateRestoreListener({
-    onRestoreStart: (tp, store, start, end) => emit('restore-start', { partition: tp.partition, store, start, end }),
-    onBatchRestored: () => undefined,
-    onRestoreEnd: (tp, store, totalRestored) => emit('restore-end', { partition: tp.partition, store, totalRestored }),
+    onRestoreStart: (tp, store, start, end) => {
+      lastRestoreEvent = Date.now();
+      emit('restore-start', { partition: tp.partition, store, start, end });
+    },
+    onBatchRestored: () => void (lastRestoreEvent = Date.now()),
+    onRestoreEnd: (tp, store, totalRestored) => {
+      lastRestoreEvent = Date.now();
+      emit('restore-end', { partition: tp.partition, store, totalRestored });
+    },
   });
   onStop(async () => {
     emit('metrics', { metrics: app.metrics() });

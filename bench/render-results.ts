@@ -11,4 +11,7 @@ for (const file of process.argv.slice(2)) {
   console.log(`${file}: ${JSON.stringify(parsed.meta)}\n`);
   console.log(formatTable(aggregate(parsed.results)));
   console.log(`\n${LEGEND}\n`);
+  // A FAILED row always comes with its reason.
+  for (const r of parsed.results.filter((x) => !x.ok)) console.log(`FAILED ${r.id} round ${r.round}: ${r.reason ?? ''}`);
+  for (const r of parsed.results) for (const n of new Set(r.notes ?? [])) console.log(`NOTE ${r.id} round ${r.round}: ${n}`);
 }

@@ -3,13 +3,17 @@
  *
  *   npm run bench [-- --records N] [--rounds R] [--only a,b] [--profile | --profile-all]
  *   npm run bench -- --compare [--records N] [--rounds R]
+ *   npm run bench -- --workload count|restore|pipeline,count,... [--keys K] [--restore-records N] [--restore-keys K]
  *   --tsx: run the Node contenders through tsx instead of compiling them with tsc first
  *
- * Default: sluice exactly_once, sluice at_least_once and a plain kafkajs
- * exactly-once loop, 500,000 records, 1 round. --compare adds the broker limit
- * (ProducerPerformance/ConsumerPerformance) and Java Kafka Streams (EOS v2),
- * 3 rounds. Every run uses fresh topics and its own child process; its output
- * is verified (read_committed, complete, duplicate-free) before it counts.
+ * Default: the stateless pipeline on sluice exactly_once, sluice
+ * at_least_once and a plain kafkajs exactly-once loop, 500,000 records, 1
+ * round. --compare adds the broker limit (ProducerPerformance /
+ * ConsumerPerformance), Java Kafka Streams (EOS v2) and the stateful
+ * workloads (count per key; restore throughput), 3 rounds. Every run uses
+ * fresh topics and its own child process; its output is verified
+ * (read_committed, complete, duplicate-free; counts exact; restore complete)
+ * before it counts.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureBroker } from './lib/broker.js';
-import { CONTENDERS, type ContenderId } from './lib/contenders.js';
+import { CONTENDERS, isJava, WORKLOAD_CONTENDERS, WORKLOADS, type ContenderId, type Workload } from './lib/contenders.js';
 import { formatSelfTimes, topSelfTimes } from './lib/cpuprofile.js';
 import { compileContenders } from './lib/compile.js';
 import { buildJavaBench, DEFAULT_JAVA_KAFKA_VERSION } from './lib/java.js';
@@ -27,6 +31,8 @@ import { aggregate, formatTable, LEGEND, writeJson } from './lib/report.js';
 import type { RunResult } from './lib/result.js';
 import { runBrokerLimit } from './lib/run-broker.js';
 import { awaitCleanups, runPipeline } from './lib/run-pipeline.js';
+import { awaitRestoreCleanups, cleanupRestore, prepareRestore, runRestore, type PreparedRestore } from './lib/run-restore.js';
+import { checkKeys, COUNT_KEYS, RESTORE_KEYS, RESTORE_RECORDS } from './lib/stateful-workload.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(benchDir, '..');
@@ -43,27 +49,49 @@ function options() {
       'profile-all': { type: 'boolean', default: false },
       'timeout-s': { type: 'string' },
       tsx: { type: 'boolean', default: false },
+      workload: { type: 'string' },
+      keys: { type: 'string', default: String(COUNT_KEYS) },
+      'restore-records': { type: 'string', default: String(RESTORE_RECORDS) },
+      'restore-keys': { type: 'string', default: String(RESTORE_KEYS) },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
-    console.log('usage: npm run bench -- [--records N] [--compare] [--rounds R] [--only broker,java-eos,sluice-eos,sluice-alos,kafkajs] [--profile|--profile-all] [--timeout-s S] [--tsx]');
+    console.log('usage: npm run bench -- [--records N] [--compare] [--rounds R] [--workload pipeline,count,restore] [--only <ids>] [--keys K] ' +
+      '[--restore-records N] [--restore-keys K] [--profile|--profile-all] [--timeout-s S] [--tsx]\n' +
+      `contender ids: ${WORKLOADS.map((w) => `${w}: ${WORKLOAD_CONTENDERS[w].join(',')}`).join('; ')}`);
     process.exit(0);
   }
   const records = Number(values.records);
   const rounds = Number(values.rounds ?? (values.compare ? 3 : 1));
+  const keys = Number(values.keys);
+  const restoreRecords = Number(values['restore-records']);
+  const restoreKeys = Number(values['restore-keys']);
   if (!Number.isInteger(records) || records < 10 || records > 10_000_000) throw new Error(`--records: 10..10000000, got ${values.records}`);
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) throw new Error(`--rounds: 1..20, got ${values.rounds}`);
-  const order: ContenderId[] = values.compare
-    ? ['broker', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs']
-    : ['sluice-eos', 'sluice-alos', 'kafkajs'];
+  if (!Number.isInteger(restoreRecords) || restoreRecords < 10 || restoreRecords > 10_000_000) throw new Error(`--restore-records: 10..10000000, got ${values['restore-records']}`);
+  checkKeys(keys);
+  checkKeys(restoreKeys);
+  // --workload picks the workloads; without it: the pipeline, and with --compare every workload.
+  const workloads = (values.workload ? values.workload.split(',').map((w) => w.trim()) : values.compare ? [...WORKLOADS] : ['pipeline']) as Workload[];
+  const badWorkloads = workloads.filter((w) => !WORKLOADS.includes(w));
+  if (badWorkloads.length > 0) throw new Error(`--workload: unknown workload(s) ${badWorkloads.join(', ')}; known: ${WORKLOADS.join(', ')}`);
+  // The pipeline's JVM rows (broker limit, Java KS) need --compare; the stateful workloads always run side by side with Java.
+  const defaultOrder = WORKLOADS.filter((w) => workloads.includes(w))
+    .flatMap((w) => WORKLOAD_CONTENDERS[w].filter((c) => w !== 'pipeline' || values.compare || !isJava(c)));
   const only = values.only ? values.only.split(',').map((s) => s.trim()) : undefined;
-  const unknown = only?.filter((id) => !['broker', ...Object.keys(CONTENDERS)].includes(id)) ?? [];
-  if (unknown.length > 0) throw new Error(`--only: unknown contender(s) ${unknown.join(', ')}`);
-  const contenders = only ? (['broker', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs'] as ContenderId[]).filter((c) => only.includes(c)) : order;
+  const known: string[] = WORKLOADS.flatMap((w) => WORKLOAD_CONTENDERS[w]);
+  const unknown = only?.filter((id) => !known.includes(id)) ?? [];
+  if (unknown.length > 0) throw new Error(`--only: unknown contender(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  // --only picks from every workload (in round order), whatever --workload says.
+  const contenders = only ? (known as ContenderId[]).filter((c) => only.includes(c)) : defaultOrder;
   // Each processing phase is bounded: at least 1,000 records/s or the run fails.
   const timeoutMs = values['timeout-s'] ? Number(values['timeout-s']) * 1000 : 60_000 + records;
-  return { records, rounds, compare: values.compare, contenders, profile: values['profile-all'] ? 'all' : values.profile ? 'sluice-eos' : undefined, timeoutMs, tsx: values.tsx };
+  const restoreTimeoutMs = values['timeout-s'] ? Number(values['timeout-s']) * 1000 : 60_000 + restoreRecords;
+  return {
+    records, rounds, keys, restoreRecords, restoreKeys, compare: values.compare, contenders,
+    profile: values['profile-all'] ? 'all' : values.profile ? 'sluice-eos' : undefined, timeoutMs, restoreTimeoutMs, tsx: values.tsx,
+  };
 }
 
 function versionOf(cmd: string, args: string[]): string {
@@ -78,7 +106,7 @@ async function main(): Promise<void> {
   const broker = await ensureBroker(repoRoot, log);
   const kafka = kafkaClient(broker.brokers);
   const javaVersion = broker.version ?? DEFAULT_JAVA_KAFKA_VERSION;
-  let needsJava = o.contenders.includes('broker') || o.contenders.includes('java-eos');
+  let needsJava = o.contenders.some(isJava);
   let javaClasspath: string | undefined;
   const skipped: string[] = [];
   if (needsJava) {
@@ -89,33 +117,36 @@ async function main(): Promise<void> {
       const why = err instanceof Error ? err.message : String(err);
       skipped.push(`SKIPPED broker limit and Java Kafka Streams: ${why}`);
       log(skipped[0] ?? '');
-      o.contenders = o.contenders.filter((c) => c !== 'broker' && c !== 'java-eos');
+      o.contenders = o.contenders.filter((c) => !isJava(c));
       needsJava = false;
     }
   }
-  const needsNode = o.contenders.some((c) => c.startsWith('sluice') || c === 'kafkajs');
+  const needsNode = o.contenders.some((c) => !isJava(c));
   const compiledDir = needsNode && !o.tsx ? compileContenders(repoRoot, log) : undefined;
   const runId = `sluice-bench-${Date.now().toString(36)}`;
   // --profile: sluice exactly_once, round 1; --profile-all: every Node contender, round 1.
   const profileDir = join(benchDir, 'results', 'profiles');
   const profileFiles = new Map<string, string>();
   for (const id of o.contenders) {
-    if (id === 'sluice-eos' ? o.profile !== undefined : o.profile === 'all' && id !== 'broker' && id !== 'java-eos') {
+    if (id === 'sluice-eos' ? o.profile !== undefined : o.profile === 'all' && !isJava(id)) {
       profileFiles.set(id, join(profileDir, `${runId}-${id}.cpuprofile`));
     }
   }
   if (profileFiles.size > 0) mkdirSync(profileDir, { recursive: true });
-  log(`bench ${runId}: ${o.records} records, ${o.rounds} round(s), contenders ${o.contenders.join(', ')}; broker ${broker.brokers.join(',')} (Kafka ${broker.version ?? '?'})`);
+  log(`bench ${runId}: ${o.records} records (count: ${o.keys} keys; restore: ${o.restoreRecords} records, ${o.restoreKeys} keys), ${o.rounds} round(s), ` +
+    `contenders ${o.contenders.join(', ')}; broker ${broker.brokers.join(',')} (Kafka ${broker.version ?? '?'})`);
 
   const results: RunResult[] = [];
   // Written after every run, so an interrupted run still leaves its figures (render-results.ts reads it).
   const partial = join(benchDir, 'results', `${runId}.partial.json`);
   const savePartial = (): void => {
     mkdirSync(dirname(partial), { recursive: true });
-    writeFileSync(partial, `${JSON.stringify({ meta: { runId, records: o.records, rounds: o.rounds, partial: true }, results }, null, 2)}\n`);
+    writeFileSync(partial, `${JSON.stringify({ meta: { runId, records: o.records, rounds: o.rounds, restoreRecords: o.restoreRecords, partial: true }, results }, null, 2)}\n`);
   };
   for (let round = 1; round <= o.rounds; round++) {
     log(`round ${round}/${o.rounds}`);
+    // The restore contenders of a round share one changelog, written before the first of them (run-restore.ts).
+    let restore: PreparedRestore | Error | undefined;
     for (const id of o.contenders) {
       const name = `${runId}-${id}-r${round}`;
       if (id === 'broker') {
@@ -123,17 +154,28 @@ async function main(): Promise<void> {
         savePartial();
       } else {
         const base = { brokers: broker.brokers, benchDir, ...(compiledDir ? { compiledDir } : {}), ...(javaClasspath ? { javaClasspath } : {}), ...(profileFiles.has(id) && round === 1 ? { profileFile: profileFiles.get(id) } : {}) };
-        results.push(await runPipeline(CONTENDERS[id], { kafka, base, name, round, records: o.records, timeoutMs: o.timeoutMs, log }));
+        const spec = CONTENDERS[id];
+        if (spec.workload === 'restore') {
+          restore ??= await prepareRestore(kafka, `${runId}-restore-r${round}`, o.restoreRecords, o.restoreKeys, log).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+          results.push(restore instanceof Error
+            ? { id, round, records: o.restoreRecords, ok: false, reason: `writing the changelog failed: ${restore.message}`, recordsPerSec: 0, seconds: 0, maxRssKb: 0, cpuSeconds: 0, usageSource: 'none' }
+            : await runRestore(spec, { kafka, base, prepared: restore, name, round, timeoutMs: o.restoreTimeoutMs, log }));
+        } else {
+          results.push(await runPipeline(spec, { kafka, base, name, round, records: o.records, keys: o.keys, timeoutMs: o.timeoutMs, log }));
+        }
         savePartial();
       }
     }
+    if (restore !== undefined) cleanupRestore(kafka, `${runId}-restore-r${round}`);
   }
 
   await awaitCleanups();
+  await awaitRestoreCleanups();
   const rows = aggregate(results);
   const table = formatTable(rows);
   const meta = {
-    date: new Date().toISOString(), skipped, runId, gitCommit: versionOf('git', ['-C', repoRoot, 'rev-parse', '--short', 'HEAD']), nodeContenders: compiledDir ? 'tsc-compiled JavaScript' : 'tsx', records: o.records, rounds: o.rounds, compare: o.compare, elapsedSeconds: (Date.now() - started) / 1000,
+    date: new Date().toISOString(), skipped, runId, gitCommit: versionOf('git', ['-C', repoRoot, 'rev-parse', '--short', 'HEAD']), nodeContenders: compiledDir ? 'tsc-compiled JavaScript' : 'tsx', records: o.records, rounds: o.rounds,
+    countKeys: o.keys, restoreRecords: o.restoreRecords, restoreKeys: o.restoreKeys, compare: o.compare, elapsedSeconds: (Date.now() - started) / 1000,
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
     versions: {
       node: process.version,
@@ -150,6 +192,7 @@ async function main(): Promise<void> {
   console.log(`\n${LEGEND}`);
   for (const line of skipped) console.log(`\n${line}`);
   for (const r of results.filter((x) => !x.ok)) console.log(`\nFAILED ${r.id} round ${r.round}: ${r.reason ?? ''}`);
+  for (const [id, notes] of new Map(results.filter((r) => r.notes).map((r) => [r.id, [...new Set(r.notes)]]))) for (const n of notes) console.log(`\nNOTE ${id}: ${n}`);
   for (const [id, profileFile] of profileFiles) {
     if (!existsSync(profileFile)) continue;
     console.log(`\nCPU profile of ${id}, round 1, steady state (${profileFile}):\n`);

@@ -11,8 +11,18 @@ export interface ContenderArgs {
   output: string;
 }
 
-/** Parses `--brokers a,b --group g --input t --output t`. */
-export function contenderArgs(argv = process.argv.slice(2)): ContenderArgs & { guarantee: string } {
+/** Options of the stateful contenders (sluice-count.ts, sluice-restore.ts). */
+export interface StatefulArgs {
+  /** `--state-dir`: the run's fresh state directory (sluice's `stateDir`). */
+  stateDir?: string;
+  /** `--samples k0,k5`: keys whose restored values are reported. */
+  samples: string[];
+  /** `--store in-memory|persistent` (restore). */
+  store?: string;
+}
+
+/** Parses `--brokers a,b --group g --input t --output t [--guarantee g] [--state-dir d] [--samples k,..] [--store s]`. */
+export function contenderArgs(argv = process.argv.slice(2)): ContenderArgs & StatefulArgs & { guarantee: string } {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -21,10 +31,17 @@ export function contenderArgs(argv = process.argv.slice(2)): ContenderArgs & { g
       input: { type: 'string' },
       output: { type: 'string' },
       guarantee: { type: 'string', default: 'exactly_once' },
+      'state-dir': { type: 'string' },
+      samples: { type: 'string', default: '' },
+      store: { type: 'string' },
     },
   });
   if (!values.group || !values.input || !values.output) throw new Error('--group, --input and --output are required');
-  return { brokers: values.brokers.split(','), group: values.group, input: values.input, output: values.output, guarantee: values.guarantee };
+  return {
+    brokers: values.brokers.split(','), group: values.group, input: values.input, output: values.output, guarantee: values.guarantee,
+    ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}), ...(values.store ? { store: values.store } : {}),
+    samples: values.samples.split(',').filter((k) => k !== ''),
+  };
 }
 
 /** Prints one `BENCH {json}` line for the runner (bench/lib/child.ts). */

@@ -38,6 +38,21 @@ export interface ChildUsage {
   exitCode: number | null;
 }
 
+/**
+ * What the child said went wrong: the message of its `error` event (a
+ * contender that cannot start prints why on a BENCH line, e.g. a missing
+ * sluice API), or undefined.
+ */
+export function childFailure(child: Pick<RunningChild, 'events'>): string | undefined {
+  const error = child.events.find((e) => e.event === 'error');
+  return typeof error?.['message'] === 'string' ? `the contender failed: ${error['message']}` : undefined;
+}
+
+/** What the child noted about its run (`note` events, e.g. a setting this sluice build does not know yet). */
+export function childNotes(child: Pick<RunningChild, 'events'>): string[] {
+  return child.events.filter((e) => e.event === 'note' && typeof e['message'] === 'string').map((e) => String(e['message']));
+}
+
 /** Spawns `command args` with `env` added to this process's environment. */
 export function spawnChild(command: string, args: string[], env: Record<string, string> = {}): RunningChild {
   const proc = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });

@@ -2,7 +2,34 @@
 import { join } from 'node:path';
 
 /** Identifier of a contender, in the order of a round. */
-export type ContenderId = 'broker' | 'java-eos' | 'sluice-eos' | 'sluice-alos' | 'kafkajs';
+export type ContenderId =
+  | 'broker' | 'java-eos' | 'sluice-eos' | 'sluice-alos' | 'kafkajs'
+  | 'java-count' | 'sluice-count'
+  | 'java-restore' | 'sluice-restore-memory' | 'sluice-restore-persistent';
+
+/**
+ * What a contender runs: the stateless pipeline (issue #6/#9), count per key
+ * (issue #15) or restoring a store from its changelog (issue #15).
+ */
+export type Workload = 'pipeline' | 'count' | 'restore';
+
+/** Every workload, in the order of a round. */
+export const WORKLOADS: readonly Workload[] = ['pipeline', 'count', 'restore'];
+
+/** Contenders of each workload, in the order of a round (`broker` is the broker limit, run by run-broker.ts). */
+export const WORKLOAD_CONTENDERS: Record<Workload, ContenderId[]> = {
+  pipeline: ['broker', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs'],
+  count: ['java-count', 'sluice-count'],
+  restore: ['java-restore', 'sluice-restore-memory', 'sluice-restore-persistent'],
+};
+
+/** The Java Kafka Streams contender each row is compared with ("vs Java KS"). */
+export const JAVA_REFERENCE: Record<Workload, ContenderId> = { pipeline: 'java-eos', count: 'java-count', restore: 'java-restore' };
+
+/** True for the contenders that need bench/java. */
+export function isJava(id: ContenderId): boolean {
+  return id === 'broker' || id.startsWith('java-');
+}
 
 /** Everything a contender's command line may need. */
 export interface LaunchContext {
@@ -17,19 +44,25 @@ export interface LaunchContext {
   compiledDir?: string;
   /** File for a V8 CPU profile (steady state) of this contender (`--profile`, `--profile-all`). */
   profileFile?: string;
+  /** A fresh, empty state directory for this run (stateful workloads). */
+  stateDir?: string;
+  /** Keys whose stored values a restore contender reports (`k0,k5,...`). */
+  sampleKeys?: string[];
 }
 
 /** How a contender is launched. */
 export interface ContenderSpec {
   id: ContenderId;
   label: string;
+  workload: Workload;
   /**
    * When the run is complete: `committed` = every input offset committed (the
    * exactly-once contenders: output is visible only then); `output` = every
    * expected output record appended (at-least-once: output is visible as soon as
-   * it is written, the offset commit may lag by the commit interval).
+   * it is written, the offset commit may lag by the commit interval);
+   * `restored` = the child reported the end of every changelog partition's restoration (run-restore.ts).
    */
-  completion: 'committed' | 'output';
+  completion: 'committed' | 'output' | 'restored';
   launch(ctx: LaunchContext): Launch;
 }
 
@@ -46,7 +79,8 @@ function nodeChild(ctx: LaunchContext, file: string, extra: string[]): Launch {
     args: [...(ctx.compiledDir
       ? [join(ctx.compiledDir, 'bench', 'contenders', file.replace(/\.ts$/, '.js'))]
       : ['--import', 'tsx', join(ctx.benchDir, 'contenders', file)]),
-      '--brokers', ctx.brokers.join(','), '--group', ctx.group, '--input', ctx.input, '--output', ctx.output, ...extra],
+      '--brokers', ctx.brokers.join(','), '--group', ctx.group, '--input', ctx.input, '--output', ctx.output,
+      ...(ctx.stateDir ? ['--state-dir', ctx.stateDir] : []), ...(ctx.sampleKeys ? ['--samples', ctx.sampleKeys.join(',')] : []), ...extra],
     ...(ctx.profileFile ? { env: { BENCH_CPU_PROFILE: ctx.profileFile } } : {}),
   };
 }
@@ -56,6 +90,7 @@ export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> =
   'java-eos': {
     id: 'java-eos',
     label: 'Java Kafka Streams EOS v2',
+    workload: 'pipeline',
     completion: 'committed',
     launch: (ctx) => {
       if (!ctx.javaClasspath) throw new Error('bench/java is not built');
@@ -68,22 +103,70 @@ export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> =
   'sluice-eos': {
     id: 'sluice-eos',
     label: 'sluice exactly_once',
+    workload: 'pipeline',
     completion: 'committed',
     launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'exactly_once']),
   },
   'sluice-alos': {
     id: 'sluice-alos',
     label: 'sluice at_least_once',
+    workload: 'pipeline',
     completion: 'output',
     launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'at_least_once']),
   },
   kafkajs: {
     id: 'kafkajs',
     label: 'plain kafkajs EOS loop',
+    workload: 'pipeline',
     completion: 'committed',
     launch: (ctx) => nodeChild(ctx, 'kafkajs-loop.ts', []),
   },
+  'java-count': {
+    id: 'java-count',
+    label: 'Java Kafka Streams EOS v2 count',
+    workload: 'count',
+    completion: 'committed',
+    launch: (ctx) => javaState(ctx, 'count', ctx.output),
+  },
+  'sluice-count': {
+    id: 'sluice-count',
+    label: 'sluice exactly_once count',
+    workload: 'count',
+    completion: 'committed',
+    launch: (ctx) => nodeChild(ctx, 'sluice-count.ts', []),
+  },
+  'java-restore': {
+    id: 'java-restore',
+    label: 'restore Java Kafka Streams RocksDB',
+    workload: 'restore',
+    completion: 'restored',
+    launch: (ctx) => javaState(ctx, 'restore', (ctx.sampleKeys ?? []).join(',')),
+  },
+  'sluice-restore-memory': {
+    id: 'sluice-restore-memory',
+    label: 'restore sluice in-memory',
+    workload: 'restore',
+    completion: 'restored',
+    launch: (ctx) => nodeChild(ctx, 'sluice-restore.ts', ['--store', 'in-memory']),
+  },
+  'sluice-restore-persistent': {
+    id: 'sluice-restore-persistent',
+    label: 'restore sluice persistent',
+    workload: 'restore',
+    completion: 'restored',
+    launch: (ctx) => nodeChild(ctx, 'sluice-restore.ts', ['--store', 'persistent']),
+  },
 };
+
+/** bench/java's KafkaStreamsStateBench: `mode bootstrap applicationId input output|samples stateDir`. */
+function javaState(ctx: LaunchContext, mode: 'count' | 'restore', last: string): Launch {
+  if (!ctx.javaClasspath) throw new Error('bench/java is not built');
+  if (!ctx.stateDir) throw new Error(`the Java ${mode} contender needs a state directory`);
+  return {
+    command: 'java',
+    args: ['-cp', ctx.javaClasspath, 'dev.sluice.bench.KafkaStreamsStateBench', mode, ctx.brokers.join(','), ctx.group, ctx.input, last || '-', ctx.stateDir],
+  };
+}
 
 /** Labels of every row id, the broker rows included. */
 export const LABELS: Record<string, string> = {

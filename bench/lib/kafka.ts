@@ -67,6 +67,14 @@ export async function deleteTopics(kafka: KafkaClient, topics: string[]): Promis
   await withAdmin(kafka, (admin) => admin.deleteTopics({ topics, timeout: 10_000 })).catch(() => undefined);
 }
 
+/** Deletes every topic whose name starts with `prefix` (e.g. an application's changelogs), ignoring failures. */
+export async function deleteTopicsWithPrefix(kafka: KafkaClient, prefix: string): Promise<void> {
+  await withAdmin(kafka, async (admin) => {
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 10_000 });
+  }).catch(() => undefined);
+}
+
 /** Deletes consumer groups, ignoring failures (best effort cleanup). */
 export async function deleteGroups(kafka: KafkaClient, groups: string[]): Promise<void> {
   await withAdmin(kafka, (admin) => admin.deleteGroups(groups)).catch(() => undefined);

@@ -19,10 +19,10 @@ function ensureGenerated(records: number): void {
 
 /**
  * Writes input records 0..records-1 to `topic` (record i to partition i % 8,
- * key `k<i>`, the 100-byte JSON value) and resolves once all are acknowledged.
+ * key `k<i>` or `keyOf(i)`, the 100-byte JSON value) and resolves once all are acknowledged.
  * @returns elapsed milliseconds
  */
-export async function loadInput(kafka: KafkaClient, topic: string, records: number): Promise<number> {
+export async function loadInput(kafka: KafkaClient, topic: string, records: number, keyOf?: (id: number) => string): Promise<number> {
   ensureGenerated(records);
   const started = Date.now();
   const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: IN_FLIGHT });
@@ -37,7 +37,7 @@ export async function loadInput(kafka: KafkaClient, topic: string, records: numb
         const messages: Message[] = [];
         const timestamp = String(Date.now());
         for (let id = from; id < to; id++) {
-          messages.push({ key: cache.keys[id] ?? null, value: cache.values[id] ?? null, partition: id % PARTITIONS, timestamp });
+          messages.push({ key: keyOf ? keyOf(id) : (cache.keys[id] ?? null), value: cache.values[id] ?? null, partition: id % PARTITIONS, timestamp });
         }
         await producer.send({ topic, acks: -1, messages });
       }

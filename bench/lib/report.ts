@@ -1,7 +1,7 @@
 /** Aggregates run results into table rows, prints the table, writes the JSON file. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LABELS } from './contenders.js';
+import { JAVA_REFERENCE, LABELS, WORKLOADS, type Workload } from './contenders.js';
 import type { RunResult } from './result.js';
 import { median, spreadPercent } from './stats.js';
 
@@ -9,6 +9,8 @@ import { median, spreadPercent } from './stats.js';
 export interface Row {
   id: string;
   label: string;
+  /** The workload the row belongs to; its ratios are against that workload's Java row. */
+  workload: Workload;
   runs: number;
   okRuns: number;
   status: string;
@@ -26,6 +28,19 @@ export interface Row {
   vsKafkajs?: number;
   vsJava?: number;
   vsBroker?: number;
+  /** count: output records (count updates that reached the output; fewer than the inputs with the record cache), median. */
+  outputRecords?: number;
+  /** restore: seconds from the first onRestoreStart to the last onRestoreEnd, median. */
+  restoreSeconds?: number;
+  /** restore: seconds from spawning the process to RUNNING, median. */
+  toRunningSeconds?: number;
+}
+
+/** The workload of a row id (broker rows belong to the pipeline). */
+export function workloadOf(id: string): Workload {
+  if (id.endsWith('-count')) return 'count';
+  if (id.includes('-restore')) return 'restore';
+  return 'pipeline';
 }
 
 function commitsOf(metrics: unknown): number | undefined {
@@ -33,9 +48,20 @@ function commitsOf(metrics: unknown): number | undefined {
   return typeof c === 'number' ? c : undefined;
 }
 
-const ORDER = ['broker-produce', 'broker-consume', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs'];
+const ORDER = ['broker-produce', 'broker-consume', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs',
+  'java-count', 'sluice-count', 'java-restore', 'sluice-restore-memory', 'sluice-restore-persistent'];
 
-/** One row per contender, in round order, with ratios against the plain kafkajs loop, Java KS and the broker limit. */
+const finite = (xs: Array<number | undefined>): number[] => xs.filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+const medianOrUndefined = (xs: Array<number | undefined>): number | undefined => {
+  const m = median(finite(xs));
+  return Number.isFinite(m) ? m : undefined;
+};
+
+/**
+ * One row per contender, in round order, with ratios against the plain kafkajs
+ * loop (pipeline rows), the Java Kafka Streams row of the same workload, and
+ * the broker limit (pipeline and count rows: both process input records).
+ */
 export function aggregate(results: RunResult[]): Row[] {
   const ids = ORDER.filter((id) => results.some((r) => r.id === id));
   const rows: Row[] = ids.map((id) => {
@@ -44,8 +70,14 @@ export function aggregate(results: RunResult[]): Row[] {
     const rps = ok.map((r) => r.recordsPerSec);
     const lat = (f: (r: RunResult) => number | undefined): number =>
       median(ok.map(f).filter((x): x is number => typeof x === 'number' && Number.isFinite(x)));
+    const workload = workloadOf(id);
+    const outputRecords = workload === 'count' ? medianOrUndefined(ok.map((r) => r.outputCount)) : undefined;
+    const restoreSeconds = workload === 'restore' ? medianOrUndefined(ok.map((r) => r.seconds)) : undefined;
+    const toRunningSeconds = workload === 'restore' ? medianOrUndefined(ok.map((r) => (r.toRunningMs === undefined ? undefined : r.toRunningMs / 1000))) : undefined;
     return {
-      id, label: LABELS[id] ?? id, runs: all.length, okRuns: ok.length,
+      id, label: LABELS[id] ?? id, workload, runs: all.length, okRuns: ok.length,
+      ...(outputRecords !== undefined ? { outputRecords } : {}), ...(restoreSeconds !== undefined ? { restoreSeconds } : {}),
+      ...(toRunningSeconds !== undefined ? { toRunningSeconds } : {}),
       status: ok.length === all.length ? 'OK' : ok.length === 0 ? 'FAILED' : `FAILED ${all.length - ok.length}/${all.length}`,
       recordsPerSec: median(rps), spreadPercent: spreadPercent(rps),
       minRecordsPerSec: rps.length ? Math.min(...rps) : Number.NaN, maxRecordsPerSec: rps.length ? Math.max(...rps) : Number.NaN,
@@ -60,14 +92,14 @@ export function aggregate(results: RunResult[]): Row[] {
     return r && r.okRuns > 0 ? r.recordsPerSec : undefined;
   };
   const kafkajs = rate('kafkajs');
-  const java = rate('java-eos');
   const brokerRates = [rate('broker-produce'), rate('broker-consume')].filter((x): x is number => x !== undefined);
   const broker = brokerRates.length === 2 ? Math.min(...brokerRates) : undefined;
   for (const r of rows) {
     if (r.okRuns === 0) continue;
-    if (kafkajs) r.vsKafkajs = r.recordsPerSec / kafkajs;
+    const java = rate(JAVA_REFERENCE[r.workload]);
+    if (kafkajs && r.workload === 'pipeline') r.vsKafkajs = r.recordsPerSec / kafkajs;
     if (java) r.vsJava = r.recordsPerSec / java;
-    if (broker) r.vsBroker = r.recordsPerSec / broker;
+    if (broker && r.workload !== 'restore') r.vsBroker = r.recordsPerSec / broker;
   }
   return rows;
 }
@@ -75,26 +107,70 @@ export function aggregate(results: RunResult[]): Row[] {
 const num = (x: number | undefined, digits = 0): string => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 const ratio = (x: number | undefined): string => (x === undefined ? '–' : `${x.toFixed(2)}×`);
 
-/** The table as Markdown. */
-export function formatTable(rows: Row[]): string {
-  const withJava = rows.some((r) => r.vsJava !== undefined);
-  const withBroker = rows.some((r) => r.vsBroker !== undefined);
-  const withKafkajs = rows.some((r) => r.vsKafkajs !== undefined);
-  const head = ['contender', 'records/s (median)', 'spread', ...(withKafkajs ? ['vs kafkajs'] : []),
-    ...(withJava ? ['vs Java KS'] : []), ...(withBroker ? ['vs broker'] : []),
-    'latency p50 ms', 'latency p99 ms', 'peak RSS MiB', 'CPU s', 'CPU µs/rec', 'commits', 'check'];
-  const lines = rows.map((r) => {
-    const failed = r.okRuns === 0;
-    return [r.label, failed ? 'FAILED' : num(r.recordsPerSec), failed ? '–' : `±${num(r.spreadPercent, 1)}%`,
-      ...(withKafkajs ? [ratio(r.vsKafkajs)] : []), ...(withJava ? [ratio(r.vsJava)] : []), ...(withBroker ? [ratio(r.vsBroker)] : []),
-      num(r.latencyP50Ms), num(r.latencyP99Ms), num(r.maxRssMiB), num(r.cpuSeconds, 2), num(r.cpuMicrosPerRecord, 1), num(r.commits),
-      `${r.status} (${r.okRuns}/${r.runs})`];
-  });
+/** A column of a table: heading, cell text, and whether it is shown for these rows. */
+interface Column {
+  head: string;
+  cell: (r: Row) => string;
+  show?: (rows: Row[]) => boolean;
+}
+
+const shownIf = (f: (r: Row) => unknown) => (rows: Row[]): boolean => rows.some((r) => f(r) !== undefined);
+const rateCells = (head: string): Column[] => [
+  { head, cell: (r) => (r.okRuns === 0 ? 'FAILED' : num(r.recordsPerSec)) },
+  { head: 'spread', cell: (r) => (r.okRuns === 0 ? '–' : `±${num(r.spreadPercent, 1)}%`) },
+];
+const usageCells: Column[] = [
+  { head: 'peak RSS MiB', cell: (r) => num(r.maxRssMiB) },
+  { head: 'CPU s', cell: (r) => num(r.cpuSeconds, 2) },
+  { head: 'CPU µs/rec', cell: (r) => num(r.cpuMicrosPerRecord, 1) },
+];
+const checkCell: Column = { head: 'check', cell: (r) => `${r.status} (${r.okRuns}/${r.runs})` };
+const vsJava: Column = { head: 'vs Java KS', cell: (r) => ratio(r.vsJava), show: shownIf((r) => r.vsJava) };
+const vsBroker: Column = { head: 'vs broker', cell: (r) => ratio(r.vsBroker), show: shownIf((r) => r.vsBroker) };
+
+/** The columns of each workload's table. */
+const COLUMNS: Record<Workload, Column[]> = {
+  pipeline: [
+    ...rateCells('records/s (median)'),
+    { head: 'vs kafkajs', cell: (r) => ratio(r.vsKafkajs), show: shownIf((r) => r.vsKafkajs) }, vsJava, vsBroker,
+    { head: 'latency p50 ms', cell: (r) => num(r.latencyP50Ms) }, { head: 'latency p99 ms', cell: (r) => num(r.latencyP99Ms) },
+    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell,
+  ],
+  count: [
+    ...rateCells('records/s (median)'), vsJava, vsBroker,
+    { head: 'count updates out', cell: (r) => num(r.outputRecords) },
+    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell,
+  ],
+  restore: [
+    ...rateCells('records/s restored (median)'), vsJava,
+    { head: 'restore s', cell: (r) => num(r.restoreSeconds, 2) }, { head: 'spawn → RUNNING s', cell: (r) => num(r.toRunningSeconds, 2) },
+    ...usageCells, checkCell,
+  ],
+};
+
+/** Headings of the workloads' tables (printed when more than one workload ran). */
+export const WORKLOAD_TITLES: Record<Workload, string> = {
+  pipeline: 'Stateless pipeline (parse, filter, enrich), exactly-once',
+  count: 'Count per key (stream.groupByKey().count().toStream().to(), exactly-once, default record cache)',
+  restore: 'Restore a changelog into a fresh instance (empty state directory)',
+};
+
+function formatOne(workload: Workload, rows: Row[]): string {
+  const columns = [{ head: 'contender', cell: (r: Row) => r.label }, ...COLUMNS[workload].filter((c) => c.show?.(rows) ?? true)];
+  const head = columns.map((c) => c.head);
+  const lines = rows.map((r) => columns.map((c) => c.cell(r)));
   const all = [head, ...lines];
   const widths = head.map((_, i) => Math.max(...all.map((l) => (l[i] ?? '').length)));
   const fmt = (l: string[]): string => `| ${l.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
   const sep = `|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
   return [fmt(head), sep, ...lines.map(fmt)].join('\n');
+}
+
+/** The tables as Markdown: one per workload, each under its title when more than one workload ran. */
+export function formatTable(rows: Row[]): string {
+  const present = WORKLOADS.filter((w) => rows.some((r) => r.workload === w));
+  if (present.length === 1 && present[0] !== undefined) return formatOne(present[0], rows);
+  return present.map((w) => `**${WORKLOAD_TITLES[w]}**\n\n${formatOne(w, rows.filter((r) => r.workload === w))}`).join('\n\n');
 }
 
 /** What the columns mean (printed under the table). */
@@ -103,6 +179,8 @@ export const LEGEND = [
   'vs broker: against min(ProducerPerformance, ConsumerPerformance). latency: output LogAppendTime - processing time stamped by the map step (broker rows: producer send-to-ack).',
   'peak RSS / CPU s: whole child process (startup included); CPU µs/rec = CPU s / records. commits: transactions (EOS) or offset commits (ALOS) the contender reported.',
   'check: runs whose read_committed output was complete and duplicate-free / runs.',
+  'count: records/s = input records / (first record -> every input offset committed); check: every key\'s last committed count is its true count and no count ever went down; count updates out: output records (the record cache collapses updates between commits).',
+  'restore: records/s = changelog records restored / (first onRestoreStart -> last onRestoreEnd), fresh state directory; check: exactly every changelog record restored, every partition ended, the store holds every key with its last value.',
 ].join('\n');
 
 /** Writes bench/results/<date>.json and returns its path. */

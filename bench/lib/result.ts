@@ -27,6 +27,13 @@ export interface RunResult {
   loadMs?: number;
   /** What the contender reported about itself at stop (sluice: `app.metrics()`). */
   childMetrics?: unknown;
+  /** Keys of a stateful run (count: keys counted; restore: keys in the store). */
+  keys?: number;
+  /** Restore runs: records restored (sum of the listener's totalRestored) and spawn → RUNNING (ms). */
+  restoredRecords?: number;
+  toRunningMs?: number;
+  /** What the contender noted about its run (printed under the table). */
+  notes?: string[];
   /** Wall time of the whole run: topics, load, child, check, cleanup (seconds). */
   wallSeconds?: number;
 }

@@ -1,11 +1,19 @@
-/** Runs one pipeline contender once: fresh topics, load, process, stop, verify. */
+/**
+ * Runs one contender of the stateless pipeline or of the count workload once:
+ * fresh topics (and a fresh state directory), load, process, stop, verify.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Kafka as KafkaClient } from 'kafkajs';
-import { spawnChild } from './child.js';
+import { childFailure, childNotes, spawnChild } from './child.js';
 import type { ContenderSpec, LaunchContext } from './contenders.js';
-import { committedTotal, createRunTopics, deleteGroups, deleteTopics, endOffsetTotal } from './kafka.js';
+import { committedTotal, createRunTopics, deleteGroups, deleteTopics, deleteTopicsWithPrefix, endOffsetTotal } from './kafka.js';
 import { loadInput } from './loader.js';
 import type { RunResult } from './result.js';
+import { checkKeys, statefulKeyOf } from './stateful-workload.js';
 import { quantile } from './stats.js';
+import { verifyCounts } from './verify-count.js';
 import { verifyOutput } from './verify.js';
 import { expectedOutputs } from './workload.js';
 
@@ -29,6 +37,8 @@ export interface PipelineRunOptions {
   timeoutMs: number;
   /** Keep the topics afterwards (default: delete). */
   keepTopics?: boolean;
+  /** Distinct keys of the count workload (stateful-workload.ts COUNT_KEYS). */
+  keys?: number;
 }
 
 /**
@@ -73,14 +83,18 @@ export async function runPipeline(spec: ContenderSpec, o: PipelineRunOptions): P
 async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Promise<RunResult> {
   const input = `${o.name}-in`;
   const output = `${o.name}-out`;
-  const ctx: LaunchContext = { ...o.base, group: o.name, input, output };
+  const counting = spec.workload === 'count';
+  const keys = o.keys ?? 0;
+  if (counting) checkKeys(keys);
+  const stateDir = counting ? mkdtempSync(join(tmpdir(), `${o.name}-state-`)) : undefined;
+  const ctx: LaunchContext = { ...o.base, group: o.name, input, output, ...(stateDir ? { stateDir } : {}) };
   const fail = (reason: string, extra: Partial<RunResult> = {}): RunResult => ({
     id: spec.id, round: o.round, records: o.records, ok: false, reason, recordsPerSec: 0, seconds: 0,
     maxRssKb: 0, cpuSeconds: 0, usageSource: 'none', ...extra,
   });
   try {
     await createRunTopics(o.kafka, input, output);
-    const loadMs = await loadInput(o.kafka, input, o.records);
+    const loadMs = await loadInput(o.kafka, input, o.records, counting ? (id) => statefulKeyOf(id, keys) : undefined);
     o.log(`  ${spec.id} r${o.round}: loaded ${o.records} records in ${loadMs} ms`);
     const { command, args, env } = spec.launch(ctx);
     const child = spawnChild(command, args, env);
@@ -91,7 +105,7 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
       first = (await child.waitFor('first', Math.min(o.timeoutMs, 120_000))).t ?? Date.now();
     } catch (err) {
       const usage = await child.stop(5000);
-      return fail(`no record processed: ${err instanceof Error ? err.message : String(err)}`, { loadMs, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds });
+      return fail(`no record processed: ${childFailure(child) ?? (err instanceof Error ? err.message : String(err))}`, { loadMs, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds });
     }
     const waited = await waitComplete(o.kafka, spec.completion, ctx, o.records, first + o.timeoutMs, () => exited);
     const stopAt = Date.now();
@@ -99,15 +113,25 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
     const stopMs = Date.now() - stopAt;
     const seconds = (waited.at - first) / 1000;
     const metricsEvent = child.events.find((e) => e.event === 'metrics');
+    const notes = childNotes(child);
     const base = {
-      ...(metricsEvent ? { childMetrics: metricsEvent['metrics'] } : {}),
+      ...(metricsEvent ? { childMetrics: metricsEvent['metrics'] } : {}), ...(notes.length > 0 ? { notes } : {}),
       loadMs, startupMs: first - child.spawnedAt, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds,
       usageSource: usage.source, seconds,
     };
     if (!waited.done) {
       const why = exited ? `child exited early (code ${usage.exitCode})` : `timeout after ${o.timeoutMs} ms`;
-      const tail = child.output.slice(-15).join('\n');
+      const tail = [childFailure(child), ...child.output.slice(-15)].filter((l) => l !== undefined).join('\n');
       return fail(`${why}: ${waited.committed} of ${spec.completion === 'committed' ? `${o.records} input offsets committed` : `${expectedOutputs(o.records)} outputs written`}${tail ? `\n${tail}` : ''}`, base);
+    }
+    if (counting) {
+      const verifyAt = Date.now();
+      const check = await verifyCounts(o.kafka, output, o.records, keys);
+      o.log(`  ${spec.id} r${o.round}: stop ${stopMs} ms, check ${Date.now() - verifyAt} ms: ${check.count} count updates, ${check.correctKeys}/${check.keys} keys correct`);
+      return {
+        id: spec.id, round: o.round, records: o.records, ok: check.ok, recordsPerSec: o.records / seconds,
+        outputCount: check.count, abortedOutput: check.aborted, keys: check.keys, ...base, ...(check.reason ? { reason: check.reason } : {}),
+      };
     }
     const expected = expectedOutputs(o.records);
     const verifyAt = Date.now();
@@ -125,7 +149,10 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
   } finally {
     if (!o.keepTopics) {
       // In the background: the next contender need not wait for it (see awaitCleanups).
-      pendingCleanups.push(deleteTopics(o.kafka, [input, output]).then(() => deleteGroups(o.kafka, [ctx.group])));
+      // The app's own internal topics (changelogs) start with its application id `${o.name}-`.
+      pendingCleanups.push(deleteTopics(o.kafka, [input, output]).then(() => (counting ? deleteTopicsWithPrefix(o.kafka, `${o.name}-`) : undefined))
+        .then(() => deleteGroups(o.kafka, [ctx.group])));
     }
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
   }
 }

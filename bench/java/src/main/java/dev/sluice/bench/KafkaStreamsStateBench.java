@@ -1,0 +1,177 @@
+package dev.sluice.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.StateRestoreListener;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * The stateful benchmark workloads on Java Kafka Streams (issue #15), exactly_once_v2, every other
+ * setting default (RocksDB stores, record cache 10 MiB, commit interval 100 ms, one stream thread).
+ * <ul>
+ *   <li>{@code count}: stream(input).groupByKey().count().toStream().to(output, Long serde);</li>
+ *   <li>{@code restore}: stream(input).groupByKey().reduce((old, v) -> v) into the store
+ *       {@code restore-store}, whose changelog the runner filled beforehand; with a fresh state
+ *       directory the instance restores all of it. A StateRestoreListener reports every partition's
+ *       start and end; once RUNNING the store is read back (entries and the sample keys' values).</li>
+ * </ul>
+ * Usage: KafkaStreamsStateBench count|restore bootstrapServers applicationId inputTopic output|sampleKeys stateDir
+ * Runs until SIGTERM; prints "BENCH {json}" lines.
+ */
+public final class KafkaStreamsStateBench {
+    static final String RESTORE_STORE = "restore-store";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private KafkaStreamsStateBench() {}
+
+    static synchronized void emit(ObjectNode event) {
+        event.put("t", System.currentTimeMillis());
+        System.out.println("BENCH " + event);
+        System.out.flush();
+    }
+
+    static ObjectNode event(String name) {
+        ObjectNode e = JSON.createObjectNode();
+        e.put("event", name);
+        return e;
+    }
+
+    /** The restore listener: one BENCH line per partition's start and end (batches are summed, not printed). */
+    static final class Listener implements StateRestoreListener {
+        @Override
+        public void onRestoreStart(TopicPartition tp, String store, long start, long end) {
+            ObjectNode e = event("restore-start");
+            e.put("partition", tp.partition()).put("store", store).put("start", start).put("end", end);
+            emit(e);
+        }
+
+        @Override
+        public void onBatchRestored(TopicPartition tp, String store, long batchEndOffset, long numRestored) {}
+
+        @Override
+        public void onRestoreEnd(TopicPartition tp, String store, long totalRestored) {
+            ObjectNode e = event("restore-end");
+            e.put("partition", tp.partition()).put("store", store).put("totalRestored", totalRestored);
+            emit(e);
+        }
+    }
+
+    /** Reads the restored store back: exact entry count (full scan) and the sample keys' values. */
+    static void reportStore(KafkaStreams streams, String[] samples) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 120_000;
+        while (true) {
+            try {
+                ReadOnlyKeyValueStore<String, String> store = streams.store(
+                    StoreQueryParameters.fromNameAndType(RESTORE_STORE, QueryableStoreTypes.keyValueStore()));
+                long entries = 0;
+                try (KeyValueIterator<String, String> it = store.all()) {
+                    while (it.hasNext()) {
+                        it.next();
+                        entries++;
+                    }
+                }
+                ObjectNode e = event("store");
+                e.put("entries", entries);
+                ObjectNode values = e.putObject("samples");
+                for (String k : samples) {
+                    if (!k.isEmpty()) values.put(k, store.get(k));
+                }
+                emit(e);
+                return;
+            } catch (RuntimeException notYet) {
+                if (System.currentTimeMillis() > deadline) {
+                    ObjectNode e = event("error");
+                    e.put("message", "the restored store could not be read: " + notYet);
+                    emit(e);
+                    return;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        String mode = args[0];
+        String bootstrap = args[1];
+        String appId = args[2];
+        String input = args[3];
+        String last = args[4];
+        String stateDir = args[5];
+
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+
+        AtomicBoolean first = new AtomicBoolean(false);
+        StreamsBuilder builder = new StreamsBuilder();
+        var grouped = builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
+            .peek((k, v) -> {
+                if (!first.get() && first.compareAndSet(false, true)) {
+                    ProcessStats.print("first");
+                }
+            })
+            .groupByKey(Grouped.with(Serdes.String(), Serdes.String()));
+        if (mode.equals("count")) {
+            grouped.count().toStream().to(last, Produced.with(Serdes.String(), Serdes.Long()));
+        } else if (mode.equals("restore")) {
+            grouped.reduce((old, v) -> v, Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as(RESTORE_STORE)
+                .withKeySerde(Serdes.String()).withValueSerde(Serdes.String()));
+        } else {
+            throw new IllegalArgumentException("mode must be count or restore, got " + mode);
+        }
+
+        KafkaStreams streams = new KafkaStreams(builder.build(), props);
+        if (mode.equals("restore")) {
+            streams.setGlobalStateRestoreListener(new Listener());
+        }
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        streams.setStateListener((now, before) -> {
+            if (now == KafkaStreams.State.RUNNING) {
+                ProcessStats.print("running");
+                running.countDown();
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            double commits = 0;
+            for (var e : streams.metrics().entrySet()) {
+                if (e.getKey().name().equals("commit-total") && e.getKey().group().equals("stream-thread-metrics")) {
+                    commits += ((Number) e.getValue().metricValue()).doubleValue();
+                }
+            }
+            System.out.println("BENCH {\"event\":\"metrics\",\"metrics\":{\"commits\":" + (long) commits + "}}");
+            streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
+            ProcessStats.printUsage();
+            closed.countDown();
+        }));
+        streams.start();
+        ProcessStats.print("started");
+        if (mode.equals("restore")) {
+            running.await();
+            reportStore(streams, last.equals("-") ? new String[0] : last.split(","));
+        }
+        closed.await();
+    }
+}

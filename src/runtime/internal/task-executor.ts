@@ -20,6 +20,7 @@ import { topicPartitionKey as tpKey } from '../../records/topic-partition.js';
 import { defined } from '../../internal/defined.js';
 import type { TaskExecutorDeps } from './task-deps.js';
 import { TaskStateManager } from './state-manager.js';
+import { resetOffsets } from './offset-reset.js';
 
 export type { TaskExecutorDeps, TaskProducerFactory } from './task-deps.js';
 
@@ -107,19 +108,6 @@ export class TaskExecutor {
    * 6. call the processors' `init`, seek again to the positions of step 3 and
    *    resume the partitions (state RUNNING).
    */
-  /** Under `autoOffsetReset: 'latest'`, the end offset of each partition that has no committed offset (else nothing: those start at 0). */
-  async #resetOffsets(committed: TopicPartitionOffset[]): Promise<Map<string, number>> {
-    const reset = new Map<string, number>();
-    const { config, endOffsets } = this.deps;
-    if (config.autoOffsetReset !== 'latest' || endOffsets === undefined) return reset;
-    const uncommitted = this.partitions.filter((tp) => !committed.some((c) => c.topic === tp.topic && c.partition === tp.partition && c.offset >= 0));
-    for (const topic of new Set(uncommitted.map((tp) => tp.topic))) {
-      const ends = await endOffsets(topic);
-      for (const tp of uncommitted) if (tp.topic === topic) reset.set(tpKey(tp), ends[tp.partition] ?? 0);
-    }
-    return reset;
-  }
-
   initialize(): Promise<void> {
     return this.#queue.add(async () => {
       this.#sm.require('initialize', ['CREATED']);
@@ -133,7 +121,7 @@ export class TaskExecutor {
       const committed = await consumer.committed(this.partitions);
       if (this.state !== 'CREATED') return;
       // 3. seek
-      const resetTo = await this.#resetOffsets(committed);
+      const resetTo = await resetOffsets(this.partitions, committed, this.deps);
       if (this.state !== 'CREATED') return;
       for (const tp of this.partitions) {
         const found = committed.find((c) => c.topic === tp.topic && c.partition === tp.partition);

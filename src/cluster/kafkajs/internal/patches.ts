@@ -47,7 +47,7 @@ interface Shape {
   arity?: number;
 }
 
-/** What the patches read or replace (`produce-v8.ts`, `fetch-aborted-filter.ts`, `join-generation.ts`, `kafkajs-internals.ts`). */
+/** What the patches read or replace (`produce-v8.ts`, `fetch-aborted-filter.ts`, `join-generation.ts`, `kafkajs-internals.ts`) and what the partition reader calls. */
 const SHAPES: readonly Shape[] = [
   { module: 'protocol/requests/index.js', path: ['lookup'], type: 'function', arity: 1 },
   { module: 'protocol/requests/produce/index.js', path: ['versions'], type: 'array' },
@@ -61,6 +61,11 @@ const SHAPES: readonly Shape[] = [
   { module: 'protocol/error.js', path: ['errorCodes'], type: 'array' },
   { module: 'errors.js', path: ['KafkaJSProtocolError'], type: 'function' },
   { module: '../index.js', path: ['Kafka'], type: 'function' },
+  // the partition reader (`reader-cluster.ts`, `partition-reader.ts`) calls these
+  ...(
+    [['connect', 0], ['disconnect', 0], ['refreshMetadata', 0], ['addTargetTopic', 1], ['findTopicPartitionMetadata', 1], ['findLeaderForPartitions', 2], ['findBroker', 1], ['fetchTopicsOffset', 1]] as const
+  ).map(([m, arity]): Shape => ({ module: 'cluster/index.js', path: ['prototype', m], type: 'function', arity })),
+  { module: 'broker/index.js', path: ['prototype', 'fetch'], type: 'function', arity: 1 },
 ];
 
 function unsupported(found: string, detail: string): StreamsError {

@@ -192,6 +192,15 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   INVALID_HANDLER_ANSWER: stop,
   /** Anything else a client library threw: the policy decides. */
   KAFKA_CLIENT_ERROR: { kind: 'fatal', reaction: 'policy' },
+  /**
+   * A task state folder is held by another live process (or already by this one): two instances with the
+   * same applicationId share a stateDir on one machine. Retrying cannot help (a stale lock of a dead
+   * process is taken over, never refused): the app stops with the error naming the folder and the holder.
+   * Refused while another process takes over the same stale lock: the error is retriable instead.
+   */
+  STATE_DIR_LOCKED: { kind: 'fatal', reaction: 'stop' },
+  /** The state directory cannot be created or used (a file in the way, permissions): the policy decides. */
+  STATE_DIR_ERROR: { kind: 'fatal', reaction: 'policy' },
   ILLEGAL_STATE: { kind: 'usage' },
   INVALID_CONFIG: { kind: 'usage' },
   INVALID_TOPOLOGY: { kind: 'usage' },

@@ -194,11 +194,12 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   KAFKA_CLIENT_ERROR: { kind: 'fatal', reaction: 'policy' },
   /**
    * A task state folder is held by another live process (or already by this one): two instances with the
-   * same applicationId share a stateDir on one machine. Retrying cannot help (a stale lock of a dead
-   * process is taken over, never refused): the app stops with the error naming the folder and the holder.
-   * Refused while another process takes over the same stale lock: the error is retriable instead.
+   * same applicationId share a stateDir on one machine. A stale lock of a dead process is taken over, never
+   * refused. Fatal for the task; the uncaught-exception policy decides (SHUTDOWN_CLIENT stops the app with
+   * the error naming the folder, the holder and the fix; RESTART_TASK tries again later, which succeeds once
+   * the holder let go). Refused while another process takes over the same stale lock: retriable instead.
    */
-  STATE_DIR_LOCKED: { kind: 'fatal', reaction: 'stop' },
+  STATE_DIR_LOCKED: { kind: 'fatal', reaction: 'policy' },
   /** The state directory cannot be created or used (a file in the way, permissions): the policy decides. */
   STATE_DIR_ERROR: { kind: 'fatal', reaction: 'policy' },
   ILLEGAL_STATE: { kind: 'usage' },

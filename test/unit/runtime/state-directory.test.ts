@@ -218,7 +218,7 @@ describe('StateDirectory: locks across processes', () => {
     const e = lockError(() => directory.lockTask('0_0'));
     expect(e.code).toBe('STATE_DIR_LOCKED');
     expect(e.kind).toBe('fatal');
-    expect(taskReactionTo(e)).toBe('stop');
+    expect(taskReactionTo(e)).toBe('policy'); // the uncaught-exception policy decides (src/error-table.ts)
     expect(e.message).toContain(join(appDir(), '0_0'));
     expect(e.message).toContain(`process ${child.pid}`);
     expect(e.message).toMatch(/same applicationId 'applicationId' and the same stateDir.*give each instance its own stateDir/);

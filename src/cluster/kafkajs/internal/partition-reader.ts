@@ -18,10 +18,9 @@
  *   UNKNOWN_TOPIC_OR_PARTITION only a few times (a topic just created may not
  *   be in every broker's metadata yet). OFFSET_OUT_OF_RANGE and every other
  *   answer reject at once.
- *
- * Known limit: a record batch emptied by compaction (kept only for its
- * producer state) decodes to no record in kafkajs, so a fetch whose answer is
- * only such a batch cannot move `nextOffset` past it.
+ * - A record batch emptied by compaction (kept for its producer state) comes
+ *   as one control record at its last offset (`empty-batch-marker.ts`), so
+ *   `nextOffset` moves past it too.
  */
 import type { Kafka } from 'kafkajs';
 import { IllegalArgumentError, IllegalStateError, KafkaErrorCode, KafkaProtocolError, errorKindOf } from '../../../errors.js';

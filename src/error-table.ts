@@ -198,6 +198,16 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   INVALID_HANDLER_ANSWER: stop,
   /** Anything else a client library threw: the policy decides. */
   KAFKA_CLIENT_ERROR: { kind: 'fatal', reaction: 'policy' },
+  /**
+   * A task state folder is held by another live process (or already by this one): two instances with the
+   * same applicationId share a stateDir on one machine. A stale lock of a dead process is taken over, never
+   * refused. Fatal for the task; the uncaught-exception policy decides (SHUTDOWN_CLIENT stops the app with
+   * the error naming the folder, the holder and the fix; RESTART_TASK tries again later, which succeeds once
+   * the holder let go). Refused while another process takes over the same stale lock: retriable instead.
+   */
+  STATE_DIR_LOCKED: { kind: 'fatal', reaction: 'policy' },
+  /** The state directory cannot be created or used (a file in the way, permissions): the policy decides. */
+  STATE_DIR_ERROR: { kind: 'fatal', reaction: 'policy' },
   ILLEGAL_STATE: { kind: 'usage' },
   /** An interactive query on a store that is restoring, not local, or of an app that is not running. */
   INVALID_STATE_STORE: { kind: 'usage' },

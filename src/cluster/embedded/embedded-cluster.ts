@@ -5,12 +5,13 @@
  * coordinator, a group coordinator, read_committed fetch, and fault injection.
  */
 import type {
-  AdminPort, ClusterPort, ConsumedRecord, GroupConsumerOptions, GroupConsumerPort, Headers, NewTopic,
-  RawProducerOptions, RawProducerPort, TopicDescription, TopicPartition, PartitionReaderOptions, PartitionReaderPort } from '../port.js';
+  AdminPort, ClusterPort, ConsumedRecord, GroupConsumerOptions, GroupConsumerPort, Headers, NewTopic, PartitionReaderOptions,
+  PartitionReaderPort, RawProducerOptions, RawProducerPort, TopicDescription, TopicPartition } from '../port.js';
 import { Broker } from './internal/broker.js';
 import { EmbeddedAdmin } from './internal/admin.js';
 import { EmbeddedRawProducer, toRecordHeaders } from './internal/raw-producer.js';
 import { EmbeddedGroupConsumer, type EmbeddedConsumerOptions } from './internal/group-consumer.js';
+import { EmbeddedPartitionReader } from './internal/partition-reader.js';
 import { encodeBatch } from './internal/record-batch.js';
 import { partitionFor } from '../../records/partitioner.js';
 import type { ProduceFault, Latency, TxnFault } from './faults.js';
@@ -103,12 +104,14 @@ export class EmbeddedKafkaCluster implements ClusterPort {
     this.clients.add(p);
     return p;
   }
-  /** A group consumer (read_committed by default). */
-  /** An assign-based partition reader (restoration); see PartitionReaderPort. */
-  reader(_options?: PartitionReaderOptions): PartitionReaderPort {
-    throw new Error('reader() is not implemented yet');
+  /** An assign-based partition reader (restoration; read_committed by default); see PartitionReaderPort. */
+  reader(options: PartitionReaderOptions = {}): PartitionReaderPort {
+    const r = new EmbeddedPartitionReader(this.#broker, options);
+    this.clients.add(r);
+    return r;
   }
 
+  /** A group consumer (read_committed by default). */
   consumer(options: GroupConsumerOptions | EmbeddedConsumerOptions): GroupConsumerPort {
     const c = new EmbeddedGroupConsumer(this.#broker, options);
     this.clients.add(c);

@@ -21,13 +21,17 @@ import type {
   ClusterPort,
   GroupConsumerOptions,
   GroupConsumerPort,
+  PartitionReaderOptions,
+  PartitionReaderPort,
   RawProducerOptions,
-  RawProducerPort, PartitionReaderOptions, PartitionReaderPort } from '../port.js';
+  RawProducerPort,
+} from '../port.js';
 import { KafkaJsAdmin } from './internal/admin.js';
 import { KafkaJsGroupConsumer } from './internal/group-consumer.js';
 import { kafkaJsLevelFor, pinoLogCreator } from './internal/kafkajs-logger.js';
 import { sluiceKafkaJs, type SluiceKafkaJs } from './internal/patches.js';
 import { KafkaJsRawProducer } from './internal/raw-producer.js';
+import { KafkaJsPartitionReader } from './internal/partition-reader.js';
 
 export { mapKafkaJsError, mapProducerError } from './internal/error-mapping.js';
 
@@ -89,8 +93,9 @@ export class KafkaJsCluster implements ClusterPort {
   }
 
   /** An assign-based partition reader (restoration); see PartitionReaderPort. */
-  reader(_options?: PartitionReaderOptions): PartitionReaderPort {
-    throw new Error('reader() is not implemented yet');
+  reader(options: PartitionReaderOptions = {}): PartitionReaderPort {
+    const logger = this.logger.child({ client: 'reader', isolationLevel: options.isolationLevel ?? 'read_committed' });
+    return new KafkaJsPartitionReader(this.kafka(options.clientId), options, logger);
   }
 
   consumer(options: GroupConsumerOptions): GroupConsumerPort {

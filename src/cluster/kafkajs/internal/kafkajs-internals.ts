@@ -52,6 +52,8 @@ export type KafkaJsProtocolErrorCtor = new (entry: KafkaJsErrorCodeEntry) => Err
 export interface KafkaJsInternals {
   /** Loads a module below `kafkajs/src/`, e.g. `'protocol/decoder.js'`. */
   load<T>(path: string): T;
+  /** Replaces the exports of a module below `kafkajs/src/` for the modules that require it later (absent on a copy that cannot). */
+  replace?<T>(path: string, make: (original: T) => T): void;
 }
 
 /** The produce request definitions of that copy (one module object for every client made from it). */

@@ -5,7 +5,8 @@
  * The patches (each in its own module):
  * - Produce v8 with `record_errors` (`produce-v8.ts`);
  * - the read_committed aborted-transaction filter on Fetch decode (`fetch-aborted-filter.ts`);
- * - the JoinGroup generation-id capture (`join-generation.ts`).
+ * - the JoinGroup generation-id capture (`join-generation.ts`);
+ * - a control record standing for each record batch emptied by compaction (`empty-batch-marker.ts`).
  *
  * Containment: the patched module objects belong to a private copy of the
  * kafkajs module graph (`private-module.ts`); every kafkajs client sluice
@@ -20,6 +21,7 @@
  */
 import type * as KafkaJsModule from 'kafkajs';
 import { StreamsError } from '../../../errors.js';
+import { installEmptyBatchMarkers } from './empty-batch-marker.js';
 import { installAbortedTransactionFilter } from './fetch-aborted-filter.js';
 import { registerJoinGenerationCapture } from './join-generation.js';
 import type { KafkaJsInternals } from './kafkajs-internals.js';
@@ -47,7 +49,7 @@ interface Shape {
   arity?: number;
 }
 
-/** What the patches read or replace (`produce-v8.ts`, `fetch-aborted-filter.ts`, `join-generation.ts`, `kafkajs-internals.ts`). */
+/** What the patches read or replace (`produce-v8.ts`, `fetch-aborted-filter.ts`, `join-generation.ts`, `kafkajs-internals.ts`) and what the partition reader calls. */
 const SHAPES: readonly Shape[] = [
   { module: 'protocol/requests/index.js', path: ['lookup'], type: 'function', arity: 1 },
   { module: 'protocol/requests/produce/index.js', path: ['versions'], type: 'array' },
@@ -56,11 +58,17 @@ const SHAPES: readonly Shape[] = [
   { module: 'protocol/requests/fetch/index.js', path: ['protocol'], type: 'function', arity: 1 },
   { module: 'protocol/requests/joinGroup/index.js', path: ['protocol'], type: 'function', arity: 1 },
   { module: 'protocol/decoder.js', path: [], type: 'function', arity: 1 },
+  { module: 'protocol/recordBatch/v0/decoder.js', path: [], type: 'function', arity: 1 },
   ...['readInt16', 'readInt32', 'readInt64', 'readString'].map((m): Shape => ({ module: 'protocol/decoder.js', path: ['prototype', m], type: 'function', arity: 0 })),
   { module: 'protocol/decoder.js', path: ['prototype', 'readArray'], type: 'function', arity: 1 },
   { module: 'protocol/error.js', path: ['errorCodes'], type: 'array' },
   { module: 'errors.js', path: ['KafkaJSProtocolError'], type: 'function' },
   { module: '../index.js', path: ['Kafka'], type: 'function' },
+  // the partition reader (`reader-cluster.ts`, `partition-reader.ts`) calls these
+  ...(
+    [['connect', 0], ['disconnect', 0], ['refreshMetadata', 0], ['addTargetTopic', 1], ['findTopicPartitionMetadata', 1], ['findLeaderForPartitions', 2], ['findBroker', 1], ['fetchTopicsOffset', 1]] as const
+  ).map(([m, arity]): Shape => ({ module: 'cluster/index.js', path: ['prototype', m], type: 'function', arity })),
+  { module: 'broker/index.js', path: ['prototype', 'fetch'], type: 'function', arity: 1 },
 ];
 
 function unsupported(found: string, detail: string): StreamsError {
@@ -90,12 +98,16 @@ function shapeMismatch(internals: KafkaJsInternals, shape: Shape): string | unde
  * Checks a private kafkajs copy and patches it:
  * 1. the version is {@link VERIFIED_KAFKAJS_VERSION};
  * 2. every shape the patches touch is there, with the expected arity;
- * 3. Produce v8, the aborted-transaction filter, the JoinGroup capture.
+ * 3. Produce v8, the aborted-transaction filter, the JoinGroup capture, the empty-batch markers.
  * Throws `UNSUPPORTED_KAFKAJS` (nothing patched) when 1 or 2 fails.
  */
-export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'>): SluiceKafkaJs {
+export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> & Partial<Pick<PrivatePackage, 'replace'>>): SluiceKafkaJs {
   const version = copy.packageJson.version ?? 'unknown';
-  const internals: KafkaJsInternals = { load: <T>(path: string) => copy.load<T>(`src/${path}`) };
+  const replace = copy.replace?.bind(copy);
+  const internals: KafkaJsInternals = {
+    load: <T>(path: string) => copy.load<T>(`src/${path}`),
+    ...(replace ? { replace: <T>(path: string, make: (original: T) => T) => replace(`src/${path}`, make) } : {}),
+  };
   // 1. version
   if (version !== VERIFIED_KAFKAJS_VERSION) throw unsupported(version, '');
   // 2. shapes
@@ -105,6 +117,7 @@ export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'>)
   registerProduceV8(internals);
   installAbortedTransactionFilter(internals);
   registerJoinGenerationCapture(internals);
+  installEmptyBatchMarkers(internals);
   return { kafkajs: copy.load<typeof KafkaJsModule>('index.js'), internals, version };
 }
 

@@ -26,6 +26,12 @@ export interface PrivatePackage {
   readonly packageJson: { name?: string; version?: string };
   /** Loads a file of the copy by its path inside the package, e.g. `'index.js'` or `'src/errors.js'`. */
   load<T>(path: string): T;
+  /**
+   * Replaces the exports of a file of the copy with `make(original)`: every file
+   * of the copy that requires it afterwards gets the replacement (one that
+   * required it before keeps the original, so replace before first use).
+   */
+  replace<T>(path: string, make: (original: T) => T): void;
 }
 
 interface CopiedModule {
@@ -82,5 +88,11 @@ export function privatePackage(name: string, from: string | URL): PrivatePackage
     packageJson,
     // 2. a file by its path inside the package
     load: <T>(path: string): T => loadFile(hostRequire.resolve(resolve(root, path))) as T,
+    replace: <T>(path: string, make: (original: T) => T): void => {
+      const filename = hostRequire.resolve(resolve(root, path));
+      const original = loadFile(filename) as T;
+      const module = table.get(filename);
+      if (module) module.exports = make(original);
+    },
   };
 }

@@ -1,0 +1,244 @@
+/**
+ * The state directory of an application (Kafka Streams' `StateDirectory`):
+ * `<stateDir>/<applicationId>/<taskId>/`, one folder per task, holding the
+ * task's persistent stores (`<taskDir>/<storeName>/`).
+ *
+ * - `lockTask` creates the task folder and locks it for this process (a lock
+ *   file, `task-lock-file.ts`): a folder another live process holds, or one
+ *   this process already holds, is refused with `STATE_DIR_LOCKED` (two tasks
+ *   never share a folder); a lock left by a dead process is taken over at once.
+ * - `cleanRemovedTasks(delayMs)` deletes the task folders nobody holds and
+ *   nothing touched for `delayMs` (Kafka's `state.cleanup.delay.ms`).
+ * - Folders the application creates get permissions `rwxr-x---`, as in Kafka.
+ *
+ * Locks are per process: a registry shared by every `StateDirectory` of the
+ * process refuses a second lock of the same folder, even through another instance.
+ */
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { StreamsError } from '../../errors.js';
+import { componentLogger, type Logger } from '../../internal/logger.js';
+import { formatTaskId, parseTaskId, type TaskId } from '../../records/task-id.js';
+import { LOCK_FILE_NAME, releaseLockFile, tryLockFile, type LockHolder } from './task-lock-file.js';
+
+export { LOCK_FILE_NAME } from './task-lock-file.js';
+
+/** Kafka's `state.cleanup.delay.ms` default: task folders unused for 10 minutes are deleted. */
+export const DEFAULT_STATE_CLEANUP_DELAY_MS = 600_000;
+/** Name of a task-level checkpoint file (not counted as content, as in Kafka). */
+export const CHECKPOINT_FILE_NAME = '.checkpoint';
+
+/** The default root: `<os.tmpdir()>/sluice`. */
+export function defaultStateDir(): string {
+  return join(tmpdir(), 'sluice');
+}
+
+/** Options of a {@link StateDirectory}. */
+export interface StateDirectoryOptions {
+  applicationId: string;
+  /** Root of all applications' state; default {@link defaultStateDir}. */
+  stateDir?: string;
+  logger?: Logger;
+  /** Clock of the cleanup delay (ms), default `Date.now` (tests move it as Kafka's MockTime). */
+  now?: () => number;
+}
+
+/** A task folder found under the application folder. */
+export interface TaskDirectory {
+  taskId: string;
+  path: string;
+}
+
+/** Lock files held by this process → the StateDirectory holding them. */
+const heldByThisProcess = new Map<string, StateDirectory>();
+
+const taskName = (taskId: TaskId | string): string => (typeof taskId === 'string' ? formatTaskId(parseTaskId(taskId)) : formatTaskId(taskId));
+
+/** An application's state directory. */
+export class StateDirectory {
+  /** The root (`stateDir`). */
+  readonly root: string;
+  /** `<root>/<applicationId>`. */
+  readonly appDir: string;
+  private readonly applicationId: string;
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private readonly locked = new Set<string>();
+
+  constructor(options: StateDirectoryOptions) {
+    if (!options.applicationId) throw new StreamsError('StateDirectory: applicationId must not be empty', { code: 'INVALID_CONFIG' });
+    this.applicationId = options.applicationId;
+    this.root = resolve(options.stateDir ?? defaultStateDir());
+    this.appDir = join(this.root, options.applicationId);
+    this.logger = componentLogger('state-directory', options.logger, { applicationId: options.applicationId });
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The folder of a task (not created). */
+  taskDir(taskId: TaskId | string): string {
+    return join(this.appDir, taskName(taskId));
+  }
+
+  /** Creates `path` (and its parents) as a directory, `rwxr-x---` when created here; a file in the way is an error. */
+  private ensureDirectory(path: string): void {
+    const existing = statSync(path, { throwIfNoEntry: false });
+    if (existing?.isDirectory()) return;
+    if (existing) throw stateDirError(`${path} exists but is not a directory; remove it or set another stateDir`);
+    try {
+      mkdirSync(path, { recursive: true, mode: 0o750 });
+      chmodSync(path, 0o750);
+    } catch (error) {
+      if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) return; // created concurrently
+      throw stateDirError(`cannot create the state directory ${path}: ${(error as Error).message}; check its permissions or set another stateDir`, error);
+    }
+  }
+
+  /** The task's folder, created if needed (root and application folder too). */
+  getOrCreateDirectoryForTask(taskId: TaskId | string): string {
+    this.ensureDirectory(this.root);
+    this.ensureDirectory(this.appDir);
+    const dir = this.taskDir(taskId);
+    this.ensureDirectory(dir);
+    return dir;
+  }
+
+  /**
+   * Locks the task's folder for this process and returns its path:
+   * 1. create the folder; 2. refuse a folder this process holds already;
+   * 3. take the lock file (a stale one is taken over); 4. refuse a folder another live process holds.
+   */
+  lockTask(taskId: TaskId | string): string {
+    const name = taskName(taskId);
+    // 1.
+    const dir = this.getOrCreateDirectoryForTask(name);
+    const lockPath = join(dir, LOCK_FILE_NAME);
+    // 2.
+    if (heldByThisProcess.has(lockPath)) {
+      throw lockedError(dir, `this process (pid ${process.pid}) holds it already, for another task instance`, 'close that task (unlockTask) before opening it again');
+    }
+    // 3.
+    const attempt = tryLockFile(lockPath, { applicationId: this.applicationId, taskId: name });
+    if (attempt.kind === 'locked') {
+      heldByThisProcess.set(lockPath, this);
+      this.locked.add(name);
+      if (attempt.tookOverFrom) {
+        const from = attempt.tookOverFrom === 'unreadable' ? 'an unreadable lock file' : `pid ${attempt.tookOverFrom.pid}, no longer running`;
+        this.logger.info({ taskId: name, dir }, `took over the stale lock of task folder ${dir} (${from})`);
+      }
+      return dir;
+    }
+    // 4.
+    if (attempt.kind === 'contended') {
+      throw lockedError(dir, 'another process is taking over its stale lock right now', 'retry', 'retriable');
+    }
+    throw lockedError(dir, describeHolder(attempt.holder, attempt.by), fixFor(attempt.holder, attempt.by, join(dir, LOCK_FILE_NAME)));
+  }
+
+  /** Releases this process's lock of the task's folder; a no-op when this instance does not hold it. */
+  unlockTask(taskId: TaskId | string): void {
+    const name = taskName(taskId);
+    if (!this.locked.delete(name)) return;
+    const lockPath = join(this.taskDir(name), LOCK_FILE_NAME);
+    heldByThisProcess.delete(lockPath);
+    releaseLockFile(lockPath);
+  }
+
+  /** True when this instance holds the task's lock. */
+  isLocked(taskId: TaskId | string): boolean {
+    return this.locked.has(taskName(taskId));
+  }
+
+  /** Every task folder of the application (names `<subtopology>_<partition>`); nothing when the folder does not exist. */
+  listAllTaskDirectories(): TaskDirectory[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.appDir);
+    } catch {
+      return [];
+    }
+    return names
+      .filter((n) => /^\d+_\d+$/.test(n) && statSync(join(this.appDir, n), { throwIfNoEntry: false })?.isDirectory() === true)
+      .sort()
+      .map((n) => ({ taskId: n, path: join(this.appDir, n) }));
+  }
+
+  /** The task folders holding anything besides the lock and checkpoint files. */
+  listNonEmptyTaskDirectories(): TaskDirectory[] {
+    return this.listAllTaskDirectories().filter((d) => !isEmptyTaskDir(d.path));
+  }
+
+  /** True when the task's folder holds nothing besides the lock and checkpoint files (or does not exist). */
+  directoryForTaskIsEmpty(taskId: TaskId | string): boolean {
+    return isEmptyTaskDir(this.taskDir(taskId));
+  }
+
+  /**
+   * Deletes obsolete task folders; returns the task ids deleted. For each task folder:
+   * 1. skip one this process holds; 2. skip one modified less than `delayMs` ago;
+   * 3. lock it (skip it when another process holds it); 4. delete it. Failures are logged, never thrown.
+   */
+  cleanRemovedTasks(delayMs: number = DEFAULT_STATE_CLEANUP_DELAY_MS): string[] {
+    const deleted: string[] = [];
+    for (const { taskId, path } of this.listAllTaskDirectories()) {
+      // 1.
+      if (heldByThisProcess.has(join(path, LOCK_FILE_NAME))) continue;
+      // 2.
+      const lastModifiedMs = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+      const now = this.now();
+      if (lastModifiedMs === undefined || !(now - delayMs > lastModifiedMs)) continue;
+      try {
+        // 3.
+        this.lockTask(taskId);
+      } catch (error) {
+        this.logger.debug({ err: error, taskId }, 'obsolete-looking task folder is locked; not deleted');
+        continue;
+      }
+      // 4.
+      try {
+        this.logger.info(
+          { taskId, dir: path },
+          `Deleting obsolete state directory ${taskId} for task ${taskId} as ${Math.round(now - lastModifiedMs)}ms has elapsed (cleanup delay is ${delayMs}ms).`,
+        );
+        rmSync(path, { recursive: true, force: true });
+        deleted.push(taskId);
+      } catch (error) {
+        this.logger.warn({ err: error, taskId, dir: path }, 'could not delete an obsolete state directory');
+      } finally {
+        this.unlockTask(taskId);
+      }
+    }
+    return deleted;
+  }
+
+  /** Releases every lock this instance holds. */
+  close(): void {
+    for (const name of [...this.locked]) this.unlockTask(name);
+  }
+}
+
+function isEmptyTaskDir(path: string): boolean {
+  if (!existsSync(path)) return true;
+  return readdirSync(path).every((n) => n === LOCK_FILE_NAME || n === CHECKPOINT_FILE_NAME || n.startsWith(`${LOCK_FILE_NAME}.`));
+}
+
+function stateDirError(message: string, cause?: unknown): StreamsError {
+  return new StreamsError(`State directory: ${message}`, { code: 'STATE_DIR_ERROR', cause });
+}
+
+function describeHolder(holder: LockHolder, by: 'this-process' | 'other-process' | 'other-host'): string {
+  if (by === 'other-host') return `process ${holder.pid} on host '${holder.hostname}' holds it (since ${holder.lockedAt})`;
+  if (by === 'this-process') return `this process (pid ${process.pid}) holds it already`;
+  return `process ${holder.pid} (running on this host) holds it (since ${holder.lockedAt})`;
+}
+
+function fixFor(holder: LockHolder, by: 'this-process' | 'other-process' | 'other-host', lockPath: string): string {
+  if (by === 'other-host') {
+    return `two hosts share this stateDir: give each instance its own stateDir; if host '${holder.hostname}' is gone, delete ${lockPath}`;
+  }
+  return `another instance with the same applicationId '${holder.applicationId}' and the same stateDir runs on this machine: give each instance its own stateDir`;
+}
+
+function lockedError(dir: string, why: string, fix: string, kind?: 'retriable'): StreamsError {
+  return new StreamsError(`Cannot lock the task state folder ${dir}: ${why}. Fix: ${fix}.`, { code: 'STATE_DIR_LOCKED', ...(kind ? { kind } : {}) });
+}

@@ -211,7 +211,6 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   ILLEGAL_STATE: { kind: 'usage' },
   /** An interactive query on a store that is restoring, not local, or of an app that is not running. */
   INVALID_STATE_STORE: { kind: 'usage' },
-  STATE_DIR_LOCKED: { kind: 'fatal' },
   INVALID_CONFIG: { kind: 'usage' },
   INVALID_TOPOLOGY: { kind: 'usage' },
 };

@@ -30,7 +30,7 @@ import { TaskManager } from './internal/task-manager.js';
 import { aggregateMetrics, type KafkaStreamsMetrics } from './metrics.js';
 import { defined } from '../internal/defined.js';
 import { ensureChangelogTopics } from './internal/changelog-topics.js';
-import { interimTaskDirectories } from './internal/interim-task-directories.js';
+import { StateDirectory } from './internal/state-directory.js';
 import { RestoreProgress } from './internal/restore-progress.js';
 import type { StateRuntime } from './internal/state-manager.js';
 import type { RestoreMetrics, StateRestoreListener } from './state-restore-listener.js';
@@ -58,6 +58,8 @@ export class KafkaStreams {
   #state$: Observable<KafkaStreamsState> | undefined;
   readonly #progress: RestoreProgress;
   #reader: PartitionReaderPort | undefined;
+  #stateDirectory: StateDirectory | undefined;
+  #cleanupTimer: NodeJS.Timeout | undefined;
   /** Incremented by every assignment: only the latest one's restoration moves the app to RUNNING. */
   #assignmentRound = 0;
 
@@ -187,6 +189,9 @@ export class KafkaStreams {
       const every = Math.max(5, Math.min(100, Math.floor(config.commitIntervalMs / 2)));
       // Not unref'd: like Kafka Streams' (non-daemon) stream threads, a running app keeps the process alive until close().
       this.#timer = setInterval(() => this.#manager?.tick(Date.now()), every);
+      // Obsolete task folders (tasks that moved away) are deleted after stateCleanupDelayMs, as Kafka's state cleaner.
+      this.#cleanupTimer = setInterval(() => this.#stateDirectory?.cleanRemovedTasks(config.stateCleanupDelayMs), Math.min(config.stateCleanupDelayMs, 60_000));
+      this.#cleanupTimer.unref();
       this.#log.info({ tasks: this.#manager.taskIds }, 'started');
     } catch (error) {
       const cause = error instanceof Error ? error : new Error(String(error));
@@ -248,7 +253,7 @@ export class KafkaStreams {
     const config = this.#config;
     return {
       applicationId: config.applicationId,
-      directories: interimTaskDirectories(config.stateDir, config.applicationId),
+      directories: (this.#stateDirectory ??= new StateDirectory({ applicationId: config.applicationId, stateDir: config.stateDir, logger: config.logger })),
       reader: () => (this.#reader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-restore` })),
       cache: undefined,
       progress: this.#progress,
@@ -297,6 +302,7 @@ export class KafkaStreams {
   async #stop(): Promise<void> {
     // 1. timer
     if (this.#timer) clearInterval(this.#timer);
+    if (this.#cleanupTimer) clearInterval(this.#cleanupTimer);
     this.#firstAssignment?.reject(this.#error ?? new IllegalStateError('KafkaStreams was closed before it was running'));
     // 2. tasks
     await this.#manager?.closeAll().catch((error: unknown) => this.#log.warn({ err: error }, 'closing tasks failed'));

@@ -26,7 +26,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { PartitionReaderPort, TopicPartition } from '../../cluster/port.js';
-import { StreamsError } from '../../errors.js';
+import { KafkaErrorCode, KafkaProtocolError, StreamsError } from '../../errors.js';
 import type { TaskRecordCollector } from '../../eos/record-collector.js';
 import { changelogTopicName, type ChangelogRecord, type ManagedStateStore, type RecordCacheLike, type StoreRecordContext } from '../../processors/state/store-contract.js';
 import type { TaskId } from '../../records/task-id.js';
@@ -119,13 +119,7 @@ export class TaskStateManager {
     }
     const checkpoint = store.checkpoint();
     if (checkpoint !== undefined && checkpoint > end) {
-      store.close();
-      if (this.#dir) rmSync(join(this.#dir, store.name), { recursive: true, force: true });
-      throw new StreamsError(
-        `Store '${store.name}' of task ${this.options.id} is at changelog offset ${checkpoint}, beyond the end of ${tp.topic}-${tp.partition} (${end}): ` +
-          'the changelog was re-created or truncated. The local copy was wiped; the task restarts and restores it in full',
-        { code: 'TASK_CORRUPTED' },
-      );
+      throw this.#corrupted(store, `it is at changelog offset ${checkpoint}, beyond the end of ${tp.topic}-${tp.partition} (${end}): the changelog was re-created or truncated`);
     }
     const start = checkpoint ?? 0;
     // 4. read to the end
@@ -136,7 +130,11 @@ export class TaskStateManager {
     let total = 0;
     try {
       while (position < end && !this.options.stopped()) {
-        const read = await reader.fetch(tp, position, { maxBytes: RESTORE_BATCH_BYTES, maxWaitMs: 200 });
+        const read = await reader.fetch(tp, position, { maxBytes: RESTORE_BATCH_BYTES, maxWaitMs: 200 }).catch((error: unknown) => {
+          if (!(error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.OFFSET_OUT_OF_RANGE)) throw error;
+          // The checkpoint points before the log start (records deleted under it): the local copy cannot be completed.
+          throw this.#corrupted(store, `its changelog position ${position} is out of range of ${tp.topic}-${tp.partition}`);
+        });
         const records: ChangelogRecord[] = [];
         for (const r of read.records) {
           if (r.offset >= end) break;
@@ -156,6 +154,13 @@ export class TaskStateManager {
     if (total > 0 || start > 0) {
       logger.info({ store: store.name, changelog: `${tp.topic}-${tp.partition}`, from: start, to: end, restored: total, ms: Date.now() - began }, `restored store '${store.name}': ${total} records`);
     }
+  }
+
+  /** Closes the store, wipes its folder and returns the TASK_CORRUPTED error that makes the task restart and restore it in full. */
+  #corrupted(store: ManagedStateStore, why: string): StreamsError {
+    store.close();
+    if (this.#dir) rmSync(join(this.#dir, store.name), { recursive: true, force: true });
+    return new StreamsError(`Store '${store.name}' of task ${this.options.id} cannot be restored from where it is: ${why}. The local copy was wiped; the task restarts and restores it in full`, { code: 'TASK_CORRUPTED' });
   }
 
   /** Lifecycle step 6: the task's transaction (or offset commit) succeeded. */

@@ -78,21 +78,30 @@ function javaSplit(text: string, separator: RegExp): string[] {
   return parts;
 }
 
+/** Options of {@link createWordCountStream} (not in Kafka's demo, which has fixed topics and a generated store). */
+export interface WordCountOptions {
+  /** Default {@link INPUT_TOPIC}. */
+  inputTopic?: string;
+  /** Default {@link OUTPUT_TOPIC}. */
+  outputTopic?: string;
+  /** Names or chooses the count's store; by default its name is generated and it is persistent. */
+  materialized?: Materialized<string, number>;
+}
+
 /**
  * Adds the word count to `builder`, as `WordCountDemo.createWordCountStream`:
  * lines → lower-cased words (split on `\W+`) → grouped by word → count → output.
  * The builder is typed `StreamsBuilder<string, string>` because the config's
- * default serdes are String (Kafka's `default.key/value.serde`).
- * `materialized` (not in Kafka's demo) lets a caller name or choose the store;
- * by default its name is generated and it is persistent. Returns the store's name.
+ * default serdes are String (Kafka's `default.key/value.serde`). Returns the
+ * name of the count's store.
  */
-export function createWordCountStream(builder: StreamsBuilder<string, string>, materialized: Materialized<string, number> = {}): string {
-  const source = builder.stream(INPUT_TOPIC); // the config's default serdes: String, String
+export function createWordCountStream(builder: StreamsBuilder<string, string>, options: WordCountOptions = {}): string {
+  const source = builder.stream(options.inputTopic ?? INPUT_TOPIC); // the config's default serdes: String, String
   const counts = source
     .flatMapValues((value) => javaSplit(value.toLowerCase(), /\W+/))
     .groupBy((_key, value) => value)
-    .count(materialized);
+    .count(options.materialized ?? {});
   // the value serde is overridden to Long
-  counts.toStream().to(OUTPUT_TOPIC, { keySerde: Serdes.String(), valueSerde: Serdes.Long() });
+  counts.toStream().to(options.outputTopic ?? OUTPUT_TOPIC, { keySerde: Serdes.String(), valueSerde: Serdes.Long() });
   return counts.queryableStoreName;
 }

@@ -137,6 +137,81 @@ describeKafka('EOS with state (real Kafka): EosIntegrationTest stateful cases', 
     expect(await storeContent(streams), 'The state store content after recovery do not match what expected').toEqual({ ok: true, entries: getMaxPerKey(expectedResult) });
   });
 
+  // EosIntegrationTest.shouldNotViolateEosIfOneTaskGetsFencedUsingIsolatedAppInstances, with state (Java runs it stateless:
+  // its outputs are the inputs; here they are the running sums). Java stalls one instance in its processor until it drops out
+  // of the group; here one instance is a child worker frozen with SIGSTOP (as zombie.test.ts) and woken with SIGCONT.
+  it('one instance fenced (isolated app instances, frozen and woken): its task moves with its state, every sum committed once and right', { timeout: 300_000 }, async () => {
+    // 10 + 5 + 5 + 10 records per partition (2 partitions); commits after each 10 records per partition
+    const { input, output } = await topics();
+    const applicationId = uniqueGroup('eos-fenced');
+    const streams1 = new StateWorkerProcess({
+      brokers, applicationId, input, output, stateDir: tempDir('sluice-eos-1-'), requestCommits: true,
+      commitIntervalMs: 20_000, transactionTimeoutMs: 30_000, sessionTimeoutMs: 6_000,
+    });
+    workers.push(streams1);
+    await waitFor(() => streams1.running, { timeoutMs: 60_000, message: `streams1 running (stderr: ${streams1.stderr.join('')})` });
+    const streams2 = new KafkaStreams(sumTopology({ input, output }), {
+      applicationId,
+      bootstrapServers: brokers,
+      commitIntervalMs: 20_000,
+      transactionTimeoutMs: 30_000,
+      sessionTimeoutMs: 6_000,
+      heartbeatIntervalMs: 500,
+      ...stateConfig({ stateDir: tempDir('sluice-eos-2-'), statestoreCacheMaxBytes: 0 }),
+    });
+    apps.push(streams2);
+    await streams2.start();
+    const owned = (tasks: Record<string, { owned: boolean }> | undefined) => Object.values(tasks ?? {}).filter((t) => t.owned).length;
+    await waitFor(() => owned(streams1.metrics?.tasks) === 1 && owned(streams2.metrics().tasks) === 1, { timeoutMs: MAX_WAIT_TIME_MS, message: 'one task per instance' });
+
+    const committedDataBeforeStall = prepareData(0, 10, 0, 1);
+    const uncommittedDataBeforeStall = prepareData(10, 15, 0, 1);
+    const dataBeforeStall = [...committedDataBeforeStall, ...uncommittedDataBeforeStall];
+    const dataToTriggerFirstRebalance = prepareData(15, 20, 0, 1);
+    const dataAfterSecondRebalance = prepareData(20, 30, 0, 1);
+
+    await writeInputData(brokers, input, NUM_TOPIC_PARTITIONS, committedDataBeforeStall);
+    // p-0: ---> 10 rec + C
+    // p-1: ---> 10 rec + C
+    const committedRecords = await readCommitted(brokers, output, committedDataBeforeStall.length);
+    expect(perKey(committedRecords), 'The committed records before stall do not match what expected').toEqual(perKey(computeExpectedResult(committedDataBeforeStall)));
+
+    await writeInputData(brokers, input, NUM_TOPIC_PARTITIONS, uncommittedDataBeforeStall);
+    // p-0: ---> 10 rec + C  + 5 rec (pending)
+    // p-1: ---> 10 rec + C  + 5 rec (pending)
+    const uncommittedRecords = await readUncommitted(brokers, output, dataBeforeStall.length);
+    expect(perKey(uncommittedRecords), 'The uncommitted records before stall do not match what expected').toEqual(perKey(computeExpectedResult(dataBeforeStall)));
+
+    // "Injecting Stall": streams1 freezes with its transaction open
+    streams1.signal('SIGSTOP');
+    await writeInputData(brokers, input, NUM_TOPIC_PARTITIONS, dataToTriggerFirstRebalance);
+    await waitFor(() => owned(streams2.metrics().tasks) === 2, { timeoutMs: MAX_WAIT_TIME_MS, message: 'Should have rebalanced: streams2 owns both tasks' });
+
+    // p-0: ---> 10 rec + C  + 5 rec + C    + 5 rec + C
+    // p-1: ---> 10 rec + C  + 5 rec + C    + 5 rec + C
+    const firstFour = [...committedDataBeforeStall, ...uncommittedDataBeforeStall, ...dataToTriggerFirstRebalance];
+    const committedAfterRebalance = await readCommitted(brokers, output, firstFour.length);
+    expect(perKey(committedAfterRebalance.slice(committedDataBeforeStall.length)), 'The all committed records after rebalance do not match what expected').toEqual(
+      perKey(computeExpectedResult(firstFour).slice(committedDataBeforeStall.length)),
+    );
+
+    // "Releasing Stall": streams1 wakes up, is fenced, rejoins; both instances own a task again
+    const frozenAt = streams1.history.length;
+    streams1.signal('SIGCONT');
+    await waitFor(() => streams1.history.length > frozenAt && owned(streams1.metrics?.tasks) === 1 && owned(streams2.metrics().tasks) === 1, {
+      timeoutMs: MAX_WAIT_TIME_MS,
+      message: 'Should have rebalanced: one task per instance again',
+    });
+
+    await writeInputData(brokers, input, NUM_TOPIC_PARTITIONS, dataAfterSecondRebalance);
+    // p-0: ---> 10 rec + C  + 5 rec + C    + 5 rec + C   + 10 rec + C
+    // p-1: ---> 10 rec + C  + 5 rec + C    + 5 rec + C   + 10 rec + C
+    const all = [...firstFour, ...dataAfterSecondRebalance];
+    const allCommittedRecords = await readCommitted(brokers, output, all.length);
+    expect(perKey(allCommittedRecords), 'The all committed records after recovery do not match what expected').toEqual(perKey(computeExpectedResult(all)));
+    expect(allCommittedRecords).toHaveLength(all.length);
+  });
+
   // EosIntegrationTest.shouldWriteLatestOffsetsToCheckpointOnShutdown
   it('latest offsets checkpointed on clean shutdown: a restart with the same stateDir restores nothing and the sums continue', { timeout: 300_000 }, async () => {
     const { input, output } = await topics();

@@ -134,10 +134,22 @@ export interface InternalTopicInfo {
   name: string;
   /** Source topics of the sub-topologies writing it: its partition count is the maximum of theirs (some may be internal). */
   partitionCountFrom: string[];
+  /** A fixed partition count (`Repartitioned.withNumberOfPartitions`); else sized from `partitionCountFrom`. */
+  numberOfPartitions?: number;
   /** Ids of the sub-topologies writing it. */
   writtenBy: number[];
   /** Ids of the sub-topologies reading it. */
   readBy: number[];
+}
+
+/** A source node subscribed by pattern. */
+export interface SourcePatternInfo {
+  /** The source node's name. */
+  source: string;
+  /** Anchored: matches whole topic names. */
+  pattern: RegExp;
+  /** The pattern as written (`orders-.*`). */
+  text: string;
 }
 
 /** A built topology, as executors see it. */
@@ -158,6 +170,14 @@ export interface TopologyRuntime {
    * (topic → partitions); throws a TopologyError naming the topics otherwise.
    */
   validatePartitionCounts(partitionCounts: ReadonlyMap<string, number>): void;
+  /** The regex subscriptions of source nodes, unresolved (none: absent or empty). */
+  sourcePatterns?(): ReadonlyArray<SourcePatternInfo>;
+  /**
+   * This topology with every pattern source reading the topics of `topics`
+   * its pattern matches (a TopologyError when a pattern matches none, or a
+   * topic matches two patterns); executors call it once, before subscribing.
+   */
+  resolveSourcePatterns?(topics: readonly string[]): TopologyRuntime;
   /** Creates the task `taskId` writing to `collector`. */
   createTask(taskId: TaskId, collector: RecordCollector, handlers: TaskHandlers, options?: TaskOptions): TaskProcessor;
 }

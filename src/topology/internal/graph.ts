@@ -37,12 +37,12 @@ export class TopologyGraph {
     this.nodes.set(def.name, def);
   }
 
-  /** A topic has one source node: a named topic is read by one source, and matched by no pattern of another (Kafka's messages). */
+  /** A topic has one source node: a named topic is read by one source, and matched by no pattern of another (Kafka's messages; internal topics exempt). */
   private checkSourceTopics(def: SourceNodeDef): void {
     const { pattern } = def;
     if (pattern !== undefined) {
       for (const topic of this.topicOwners.keys()) {
-        if (pattern.test(topic)) throw new TopologyError(`Pattern ${def.topicPattern} will match a topic that has already been registered by another source.`);
+        if (!this.internalTopics.has(topic) && pattern.test(topic)) throw new TopologyError(`Pattern ${def.topicPattern} will match a topic that has already been registered by another source.`);
       }
       this.sourcePatterns.set(def.name, pattern);
       return;
@@ -54,7 +54,8 @@ export class TopologyGraph {
           `Source '${def.name}': topic '${topic}' is already read by source '${owner}'; a topic can have one source node only (reuse that source)`,
         );
       }
-      for (const p of this.sourcePatterns.values()) {
+      // An internal (repartition) topic is exempt: its real name is `<applicationId>-<name>`, which patterns never match at start.
+      for (const p of this.internalTopics.has(topic) ? [] : this.sourcePatterns.values()) {
         if (p.test(topic)) throw new TopologyError(`Topic ${topic} matches a Pattern already registered by another source.`);
       }
     }

@@ -6,9 +6,13 @@ import type { Serde } from '../serdes/serde.js';
 import type { KeyValueBytesStoreSupplier } from '../processors/state/bytes-store-contract.js';
 import { IllegalArgumentError } from '../errors.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
-import { fluent, serdeSetters, withChanges, type SerdeOf, type Unset } from './internal/fluent.js';
+import { fluent, serdeSetters, withChanges, type SerdeOf } from './internal/fluent.js';
 
-export type { Unset } from './internal/fluent.js';
+/** The type parameter of a side whose serde is not set (yet): such an option fits a stream of any type on that side. */
+export interface Unset {
+  /** A brand no value has: `Unset` is only a type parameter. */
+  readonly 'sluice.unset': never;
+}
 
 /** `K` once known: the type a setter fixes on a side that was {@link Unset}, else the side's type. */
 type Fix<K, K2> = [K] extends [Unset] ? K2 : K;

@@ -6,7 +6,8 @@ import { IllegalArgumentError } from '../errors.js';
 import type { StreamPartitioner } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
-import { fluent, serdeSetters, withChanges, type SerdeOf, type Unset } from './internal/fluent.js';
+import { fluent, serdeSetters, withChanges, type SerdeOf } from './internal/fluent.js';
+import type { Unset } from './options.js';
 
 /**
  * How `repartition()` writes its topic `<applicationId>-<name>-repartition`:

@@ -7,12 +7,9 @@
  */
 import type { Serde } from '../../serdes/serde.js';
 import { requireNonNull, validateName } from './checks.js';
+import type { Unset } from '../options.js';
 
-/** The type parameter of a side whose serde is not set (yet): such an option fits a stream of any type on that side. */
-export interface Unset {
-  /** A brand no value has: `Unset` is only a type parameter. */
-  readonly 'sluice.unset': never;
-}
+
 
 /** The optional serde field of a side: `never` while unset, so the option fits any type there. */
 export type SerdeOf<T> = [T] extends [Unset] ? never : Serde<T>;

@@ -10,7 +10,15 @@ import type { StateStore, StoreBuilder } from './state/state-store.js';
 export interface SourceNodeDef {
   kind: 'source';
   name: string;
+  /** The topics read; for a pattern source, the matching topics once resolved (empty before). */
   topics: string[];
+  /**
+   * A regex subscription (`builder.stream(/orders-.+/)`): matches a whole
+   * topic name (anchored, as Java's `Pattern.matcher(topic).matches()`).
+   */
+  pattern?: RegExp;
+  /** The pattern as the user wrote it (`orders-.*`), as `describe()` prints it. */
+  topicPattern?: string;
   keyDeserializer: Deserializer<unknown>;
   valueDeserializer: Deserializer<unknown>;
 }
@@ -68,4 +76,6 @@ export interface TopologyPlan {
    * `<applicationId>-<name>` once an executor knows the application id.
    */
   internalTopics: string[];
+  /** Internal topics with a fixed partition count (`Repartitioned.withNumberOfPartitions`), by the names used in `internalTopics`. */
+  internalTopicPartitions?: ReadonlyMap<string, number>;
 }

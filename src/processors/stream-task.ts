@@ -84,6 +84,13 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.runner = new NodeRunner(this.nodes, this.handling);
   }
 
+  /** The pattern source whose pattern matches `topic` (a topic first met after the plan was built: the test driver), cached. */
+  private patternSource(topic: string): TaskNode | undefined {
+    const node = this.ordered.find((n) => n.def.kind === 'source' && n.def.pattern?.test(topic) === true);
+    if (node !== undefined) this.sourceByTopic.set(topic, node);
+    return node;
+  }
+
   init(): void {
     this.lifecycle.guard('init');
     for (const node of this.ordered) {
@@ -113,7 +120,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   process(record: ConsumedRecord): ProcessOutcome | Promise<ProcessOutcome> {
     this.lifecycle.guard('process');
     this.guardIdle('process');
-    const source = this.sourceByTopic.get(record.topic);
+    const source = this.sourceByTopic.get(record.topic) ?? this.patternSource(record.topic);
     if (source === undefined) {
       throw new IllegalStateError(
         `Task ${this.label} has no source for topic '${record.topic}'; its topics are [${[...this.sourceByTopic.keys()].join(', ')}]`,

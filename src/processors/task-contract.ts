@@ -138,6 +138,8 @@ export interface InternalTopicInfo {
   name: string;
   /** Source topics of the sub-topologies writing it: its partition count is the maximum of theirs (some may be internal). */
   partitionCountFrom: string[];
+  /** A fixed partition count (`Repartitioned.withNumberOfPartitions`); else sized from `partitionCountFrom`. */
+  numberOfPartitions?: number;
   /** Ids of the sub-topologies writing it. */
   writtenBy: number[];
   /** Ids of the sub-topologies reading it. */
@@ -153,6 +155,16 @@ export interface ChangelogTopicInfo {
   subtopology: number;
   /** Topic configs to create it with (`cleanup.policy=compact`, window stores `compact,delete` and `retention.ms`). */
   config: Readonly<Record<string, string>>;
+}
+
+/** A source node subscribed by pattern. */
+export interface SourcePatternInfo {
+  /** The source node's name. */
+  source: string;
+  /** Anchored: matches whole topic names. */
+  pattern: RegExp;
+  /** The pattern as written (`orders-.*`). */
+  text: string;
 }
 
 /** A built topology, as executors see it. */
@@ -175,6 +187,14 @@ export interface TopologyRuntime {
   validatePartitionCounts(partitionCounts: ReadonlyMap<string, number>): void;
   /** The changelog topics of the logged stores (optional for hand-written runtimes: none then). */
   changelogTopics?(applicationId: string): ChangelogTopicInfo[];
+  /** The regex subscriptions of source nodes, unresolved (none: absent or empty). */
+  sourcePatterns?(): ReadonlyArray<SourcePatternInfo>;
+  /**
+   * This topology with every pattern source reading the topics of `topics`
+   * its pattern matches (a TopologyError when a pattern matches none, or a
+   * topic matches two patterns); executors call it once, before subscribing.
+   */
+  resolveSourcePatterns?(topics: readonly string[]): TopologyRuntime;
   /** Creates the task `taskId` writing to `collector`. */
   createTask(taskId: TaskId, collector: RecordCollector, handlers: TaskHandlers, options?: TaskOptions): TaskProcessor;
 }

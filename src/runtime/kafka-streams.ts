@@ -23,6 +23,7 @@ import { createAppStateMachine, type AppState } from './internal/app-state.js';
 import { GuardedObservable } from './internal/guarded-observable.js';
 import { ensureInternalTopics } from './internal/internal-topics.js';
 import { PartitionCounts } from './internal/partition-counts.js';
+import { resolveSourcePatterns } from './internal/source-patterns.js';
 import { TopicMetadataCache } from '../eos/topic-metadata.js';
 import { checkOutputTopics } from './internal/topic-checks.js';
 import type { StateMachine } from '../internal/state-machine.js';
@@ -44,7 +45,8 @@ const STOPPED: readonly AppState[] = ['PENDING_SHUTDOWN', 'NOT_RUNNING', 'PENDIN
 /** A running stream processing application; see the module comment and API.md "Running it". */
 export class KafkaStreams {
   readonly #config: ResolvedConfig;
-  readonly #topology: TopologyRuntime;
+  /** Replaced once at start by the topology with its source patterns resolved. */
+  #topology: TopologyRuntime;
   readonly #sm: StateMachine<AppState> = createAppStateMachine();
   readonly #log: Logger;
   #cluster: ClusterPort | undefined;
@@ -110,7 +112,8 @@ export class KafkaStreams {
   /**
    * Starts the app. Allowed in state CREATED. Resolves once RUNNING:
    * 1. state REBALANCING; connect (kafkajs for `bootstrapServers`, else `cluster`);
-   * 2. describe the source topics (a missing one is an error naming it), create the missing repartition
+   * 2. resolve the source patterns against the cluster's topics (one matching none is an error naming it),
+   *    describe the source topics (a missing one is an error naming it), create the missing repartition
    *    topics (`<applicationId>-<name>-repartition`, sized as the upstream sources), check co-partitioning,
    *    and check that the static sink topics and the handlers' dead-letter topics exist (one error naming the missing ones);
    * 3. join the group `applicationId` (read_committed, no auto-commit) and subscribe;
@@ -127,7 +130,9 @@ export class KafkaStreams {
       // 1. connect
       this.#cluster = config.cluster ?? createKafkaCluster({ bootstrapServers: defined(config.bootstrapServers, "config 'bootstrapServers' (set whenever 'cluster' is not)"), clientId: config.clientId, logger: config.logger });
       const admin = (this.#admin = this.#cluster.admin());
-      // 2. topics (one metadata cache per app, on the app's admin: the partition counts and every task producer read it)
+      // 2. topics: source patterns first (the topics they match take part in every check below); one metadata cache
+      //    per app, on the app's admin (the partition counts and every task producer read it)
+      this.#topology = await resolveSourcePatterns(admin, this.#topology, config.applicationId, this.#log);
       const metadata = new TopicMetadataCache(() => admin);
       const counts = new PartitionCounts(metadata, this.#log);
       const internal = new Set(this.#topology.internalTopics.map((t) => t.name));

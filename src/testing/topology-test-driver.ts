@@ -10,7 +10,7 @@ import type {
   ProcessingExceptionHandler,
   ProductionExceptionHandler,
 } from '../handlers/types.js';
-import type { TaskProcessor } from '../processors/task-contract.js';
+import type { SourcePatternInfo, TaskProcessor } from '../processors/task-contract.js';
 import type { KeyValueStore, StateStore } from '../processors/state/state-store.js';
 import type { Deserializer, Serde, Serializer } from '../serdes/serde.js';
 import { toRuntime } from '../topology/topology-runtime.js';
@@ -67,6 +67,8 @@ export class TopologyTestDriver {
   /** Every topic a sink wrote to, in first-write order; kept after its records are read (as Kafka's driver does). */
   private readonly produced = new Set<string>();
   private readonly runner: DriverRunner;
+  /** Source patterns with the task of their sub-topology: topics matching one are read by that task. */
+  private readonly patternTasks: Array<SourcePatternInfo & { task: TaskProcessor }>;
   private wallClockMs: number;
   private state: DriverState = 'RUNNING';
 
@@ -88,7 +90,27 @@ export class TopologyTestDriver {
       this.tasks.push(task);
       for (const topic of sub.sourceTopics) this.taskByTopic.set(topic, task);
     }
+    this.patternTasks = runtime.sourcePatterns().map((p) => ({ ...p, task: defined(this.tasks[runtime.subtopologyOfSource(p.source)], `task of source ${p.source}`) }));
     for (const task of this.tasks) task.init();
+  }
+
+  /**
+   * The task reading `topic`: a named source topic, else (as Kafka's driver)
+   * a topic matching a source pattern, registered on first use; a topic
+   * matching two patterns is a TopologyError (Kafka's message).
+   */
+  private taskOf(topic: string): TaskProcessor | undefined {
+    const known = this.taskByTopic.get(topic);
+    if (known !== undefined) return known;
+    const matching = this.patternTasks.filter((p) => p.pattern.test(topic));
+    const [first, second] = matching;
+    if (first !== undefined && second !== undefined) {
+      throw new TopologyError(
+        `Topic ${topic} is already matched for another regex pattern ${first.text} and hence cannot be matched to this regex pattern ${second.text} any more.`,
+      );
+    }
+    if (first !== undefined) this.taskByTopic.set(topic, first.task);
+    return first?.task;
   }
 
   private guard(op: string): void {
@@ -109,7 +131,7 @@ export class TopologyTestDriver {
   private capture(record: CapturedRecord, sink: string): void {
     this.queueOf(record.topic).push(record);
     this.produced.add(record.topic);
-    if (this.taskByTopic.has(record.topic)) this.runner.writeBack(record, sink);
+    if (this.taskOf(record.topic) !== undefined) this.runner.writeBack(record, sink);
   }
 
   /** An input topic for `topic`, which must be a source topic of the topology. */
@@ -120,8 +142,9 @@ export class TopologyTestDriver {
     options?: TestInputTopicOptions,
   ): TestInputTopic<K, V> {
     this.guard('createInputTopic');
-    if (!this.taskByTopic.has(topic)) {
-      throw new TopologyError(`Topic '${topic}' is not read by the topology; its source topics are [${[...this.taskByTopic.keys()].join(', ')}]`);
+    if (this.taskOf(topic) === undefined) {
+      const patterns = this.patternTasks.length > 0 ? ` or match one of its patterns [${this.patternTasks.map((p) => p.text).join(', ')}]` : '';
+      throw new TopologyError(`Topic '${topic}' is not read by the topology; its source topics are [${[...this.taskByTopic.keys()].join(', ')}]${patterns}`);
     }
     const sink = { pipe: (t: string, k: Buffer | null, v: Buffer | null, h: Headers, ts: number) => this.pipe(t, k, v, h, ts) };
     return new TestInputTopic<K, V>(sink, topic, keySerializer, valueSerializer, this.wallClockMs, options);
@@ -141,7 +164,7 @@ export class TopologyTestDriver {
   private processOne(record: Omit<ConsumedRecord, 'offset'>): Pending {
     const offset = this.offsets.get(record.topic) ?? 0;
     this.offsets.set(record.topic, offset + 1);
-    const task = defined(this.taskByTopic.get(record.topic), `task of topic ${record.topic}`);
+    const task = defined(this.taskOf(record.topic), `task of topic ${record.topic}`);
     const outcome = task.process({ ...record, partition: 0, offset });
     if (typeof outcome !== 'string') return outcome.then(() => this.commit());
     this.commit();

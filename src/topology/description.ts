@@ -9,7 +9,10 @@ import { defined } from '../internal/defined.js';
 export interface SourceNodeDescription {
   readonly type: 'source';
   readonly name: string;
+  /** The topics it reads (empty for a pattern source). */
   readonly topics: readonly string[];
+  /** The pattern of a regex subscription (`orders-.*`; Java's `topicPattern()`); absent for named topics. */
+  readonly topicPattern?: string;
   readonly successors: readonly string[];
   readonly predecessors: readonly string[];
 }
@@ -73,7 +76,9 @@ export function describePlan(plan: TopologyPlan): TopologyDescription {
     const predecessors = [...(parents.get(name) ?? [])].sort(order);
     switch (def.kind) {
       case 'source':
-        return { type: 'source', name, topics: [...def.topics], successors, predecessors };
+        return def.topicPattern !== undefined
+          ? { type: 'source', name, topics: [], topicPattern: def.topicPattern, successors, predecessors }
+          : { type: 'source', name, topics: [...def.topics], successors, predecessors };
       case 'processor':
         return { type: 'processor', name, stores: [...def.stores], successors, predecessors };
       case 'sink':
@@ -100,7 +105,8 @@ function names(list: readonly string[]): string {
 function formatNode(node: NodeDescription): string {
   switch (node.type) {
     case 'source':
-      return `Source: ${node.name} (topics: [${node.topics.join(', ')}])\n      --> ${names(node.successors)}`;
+      // Kafka prints a pattern as is (`topics: orders-.*`), a topic list in brackets.
+      return `Source: ${node.name} (topics: ${node.topicPattern ?? `[${node.topics.join(', ')}]`})\n      --> ${names(node.successors)}`;
     case 'processor':
       return (
         `Processor: ${node.name} (stores: [${node.stores.join(', ')}])\n` +
@@ -142,7 +148,7 @@ function formatMermaid(subtopologies: readonly SubtopologyDescription[]): string
       lines.push(`    ${id(`node:${node.name}`)}[${q(node.name)}]`);
       for (const succ of node.successors) outside.push(`  ${id(`node:${node.name}`)} --> ${id(`node:${succ}`)}`);
       if (node.type === 'source') {
-        for (const t of node.topics) outside.push(`  ${id(`topic:${t}`)}[/${q(t)}/] --> ${id(`node:${node.name}`)}`);
+        for (const t of node.topicPattern !== undefined ? [`/${node.topicPattern}/`] : node.topics) outside.push(`  ${id(`topic:${t}`)}[/${q(t)}/] --> ${id(`node:${node.name}`)}`);
       } else if (node.type === 'sink') {
         const t = node.topic ?? `(${node.extractor})`;
         outside.push(`  ${id(`node:${node.name}`)} --> ${id(`topic:${t}`)}[/${q(t)}/]`);

@@ -11,6 +11,9 @@ import { requireFunction, requireNonNull, validateName } from './internal/checks
 import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
 import { KGroupedStream } from './kgrouped-stream.js';
 import type { Grouped, Named, Produced } from './options.js';
+import { addRepartitionOperation } from './internal/repartition.js';
+import { checkNumberOfPartitions, type Repartitioned } from './repartitioned.js';
+import { DefaultSerde } from './topology-runtime.js';
 
 /**
  * A stream of key-value records. Every operation adds a processor node and
@@ -140,11 +143,12 @@ export class KStream<K, V> {
     requireNonNull(topic, 'topic');
     requireNonNull(produced, 'produced');
     const name = nameOr(this.ctx, produced.name, 'KSTREAM-SINK-');
+    const target = typeof topic === 'string' ? `'${topic}'` : 'a TopicNameExtractor';
     this.ctx.topology.addSink<K, V>(
       name,
       topic,
       {
-        ...this.serdesOr(produced.keySerde, produced.valueSerde, 'to'),
+        ...this.serdesOr(produced.keySerde, produced.valueSerde, `Sink '${name}' (to ${target} after '${this.nodeName}')`),
         ...(produced.partitioner ? { partitioner: produced.partitioner } : {}),
       },
       this.nodeName,
@@ -181,16 +185,49 @@ export class KStream<K, V> {
     return new KGroupedStream<KR, V>(this.ctx, rekeyed.nodeName, serdes, { name: grouped.name });
   }
 
-  /** @internal The serdes to write with: explicit ones, else the stream's, else the builder's defaults. */
-  serdesOr(keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined, operation: string): { keySerde: Serde<K>; valueSerde: Serde<V> } {
-    const key = keySerde ?? this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined);
-    const value = valueSerde ?? this.serdes.value ?? (this.ctx.defaultValueSerde as Serde<V> | undefined);
-    if (key === undefined || value === undefined) {
-      throw new TopologyError(
-        `${operation} after '${this.nodeName}': the ${key === undefined ? 'key' : 'value'} serde is unknown (the key or value type changed); ` +
-          `pass { keySerde, valueSerde } or give the StreamsBuilder default serdes`,
-      );
-    }
+  /**
+   * Sends the records through a repartition topic `<applicationId>-<name>-repartition`
+   * (Java's `repartition(Repartitioned)`) and returns the stream read back from
+   * it, in a new sub-topology: `name` is `Repartitioned.name`, else
+   * `KSTREAM-REPARTITION-<n>`; the topic has `numberOfPartitions` partitions,
+   * else as many as the upstream sub-topology's source topics; records are
+   * partitioned by `partitioner`, else murmur2 of the key bytes (null keys pass too).
+   * Serdes: `repartitioned`'s, else the stream's, else the config's defaults.
+   */
+  repartition(repartitioned: Repartitioned<K, V> = {}): KStream<K, V> {
+    requireNonNull(repartitioned, 'repartitioned');
+    if (repartitioned.name !== undefined) validateName(repartitioned.name);
+    if (repartitioned.numberOfPartitions !== undefined) checkNumberOfPartitions(repartitioned.numberOfPartitions);
+    if (repartitioned.partitioner !== undefined) requireFunction(repartitioned.partitioner, 'partitioner');
+    const name = repartitioned.name ?? this.ctx.newName('KSTREAM-REPARTITION-');
+    const { keySerde, valueSerde } = this.serdesOr(repartitioned.keySerde, repartitioned.valueSerde, `repartition '${name}' (after '${this.nodeName}')`, 'Repartitioned.with(keySerde, valueSerde)');
+    const source = addRepartitionOperation<K, V>(this.ctx, {
+      parent: this.nodeName,
+      name,
+      generatedName: repartitioned.name === undefined,
+      keySerde,
+      valueSerde,
+      partitioner: repartitioned.partitioner,
+      numberOfPartitions: repartitioned.numberOfPartitions,
+    });
+    return new KStream<K, V>(this.ctx, source, { key: keySerde, value: valueSerde }, false);
+  }
+
+  /**
+   * @internal The serdes to write with: explicit ones, else the stream's, else
+   * the builder's defaults, else the runtime's (`defaultKeySerde` /
+   * `defaultValueSerde`, bound when the topology is built for a runtime; a
+   * TopologyError naming `writer` then when the runtime has none either).
+   */
+  serdesOr(
+    keySerde: Serde<K> | undefined,
+    valueSerde: Serde<V> | undefined,
+    writer: string,
+    serdesOption?: string,
+  ): { keySerde: Serde<K>; valueSerde: Serde<V> } {
+    const key = keySerde ?? this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined) ?? (new DefaultSerde('key', writer, serdesOption) as Serde<K>);
+    const value =
+      valueSerde ?? this.serdes.value ?? (this.ctx.defaultValueSerde as Serde<V> | undefined) ?? (new DefaultSerde('value', writer, serdesOption) as Serde<V>);
     return { keySerde: key, valueSerde: value };
   }
 }

@@ -4,7 +4,21 @@
 import type { StreamPartitioner } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
 import type { KeyValueBytesStoreSupplier } from '../processors/state/bytes-store-contract.js';
-import { requireNonNull, validateName } from './internal/checks.js';
+import { IllegalArgumentError } from '../errors.js';
+import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
+import { fluent, serdeSetters, withChanges, type SerdeOf } from './internal/fluent.js';
+
+/** The type parameter of a side whose serde is not set (yet): such an option fits a stream of any type on that side. */
+export interface Unset {
+  /** A brand no value has: `Unset` is only a type parameter. */
+  readonly 'sluice.unset': never;
+}
+
+/** `K` once known: the type a setter fixes on a side that was {@link Unset}, else the side's type. */
+type Fix<K, K2> = [K] extends [Unset] ? K2 : K;
+
+/** The partitioner field of a fluent option: typed once both sides are known. */
+type PartitionerOf<K, V> = [K] extends [Unset] ? never : [V] extends [Unset] ? never : StreamPartitioner<K, V>;
 
 /** A processor name chosen by the user instead of a generated one. */
 export interface Named {
@@ -30,11 +44,33 @@ export interface Consumed<K, V> {
 /** A {@link Consumed} naming both serdes: the stream's types are theirs. */
 export type ConsumedWithSerdes<K, V> = Consumed<K, V> & { keySerde: Serde<K>; valueSerde: Serde<V> };
 
+/** The serde fields of a {@link FluentConsumed}: present (and typed) once set. */
+type ConsumedSerdes<K, V> = ([K] extends [Unset] ? { readonly keySerde?: undefined } : { readonly keySerde: Serde<K> }) &
+  ([V] extends [Unset] ? { readonly valueSerde?: undefined } : { readonly valueSerde: Serde<V> });
+
+/**
+ * A {@link Consumed} built fluently, as Java's: `Consumed.with(k, v).withName('src')`.
+ * Immutable (each setter returns a new one); reads as the plain `{ keySerde, valueSerde, name }`.
+ */
+export type FluentConsumed<K, V> = ConsumedSerdes<K, V> & {
+  readonly name?: string;
+  /** The same options reading keys with `keySerde`. */
+  withKeySerde<K2>(keySerde: Serde<K2>): FluentConsumed<K2, V>;
+  /** The same options reading values with `valueSerde`. */
+  withValueSerde<V2>(valueSerde: Serde<V2>): FluentConsumed<K, V2>;
+  /** The same options naming the source node `name` (validated at once). */
+  withName(name: string): FluentConsumed<K, V>;
+};
+
 /** Helpers for {@link Consumed}. */
 export const Consumed = {
   /** Reads with these serdes. */
-  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): ConsumedWithSerdes<K, V> {
-    return { keySerde, valueSerde };
+  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): FluentConsumed<K, V> {
+    return fluent(serdeSetters, { keySerde: requireNonNull(keySerde, 'keySerde'), valueSerde: requireNonNull(valueSerde, 'valueSerde') });
+  },
+  /** Names the source node (Java's `Consumed.as(processorName)`); serdes default as without options. */
+  as(processorName: string): FluentConsumed<Unset, Unset> {
+    return fluent(serdeSetters, { name: validateName(requireNonNull(processorName, 'processorName')) });
   },
 };
 
@@ -47,11 +83,58 @@ export interface Produced<K, V> {
   name?: string;
 }
 
+/**
+ * A {@link Produced} built fluently, as Java's: `Produced.with(k, v).withStreamPartitioner(p)`.
+ * Immutable; reads as the plain `{ keySerde, valueSerde, partitioner, name }`.
+ * A side not set yet ({@link Unset}) fits a stream of any type there.
+ */
+export interface FluentProduced<K, V> {
+  readonly keySerde?: SerdeOf<K>;
+  readonly valueSerde?: SerdeOf<V>;
+  readonly partitioner?: PartitionerOf<K, V>;
+  readonly name?: string;
+  /** The same options writing keys with `keySerde`. */
+  withKeySerde<K2 = K>(keySerde: Serde<Fix<K, K2>>): FluentProduced<Fix<K, K2>, V>;
+  /** The same options writing values with `valueSerde`. */
+  withValueSerde<V2 = V>(valueSerde: Serde<Fix<V, V2>>): FluentProduced<K, Fix<V, V2>>;
+  /** The same options choosing partitions with `partitioner` (`undefined` from it: the default, murmur2 of the key bytes). */
+  withStreamPartitioner<K2 = K, V2 = V>(partitioner: StreamPartitioner<Fix<K, K2>, Fix<V, V2>>): FluentProduced<Fix<K, K2>, Fix<V, V2>>;
+  /** The same options naming the sink node `name`. */
+  withName(name: string): FluentProduced<K, V>;
+}
+
+const producedSetters = {
+  ...serdeSetters,
+  withStreamPartitioner(this: object, partitioner: StreamPartitioner) {
+    return withChanges(this, { partitioner: requireFunction(partitioner, 'partitioner') });
+  },
+};
+
 /** Helpers for {@link Produced}. */
 export const Produced = {
-  /** Writes with these serdes. */
-  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): Produced<K, V> {
-    return { keySerde, valueSerde };
+  /** Writes with these serdes (and `partitioner`, when given). */
+  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>, partitioner?: StreamPartitioner<K, V>): FluentProduced<K, V> {
+    return fluent(producedSetters, {
+      keySerde: requireNonNull(keySerde, 'keySerde'),
+      valueSerde: requireNonNull(valueSerde, 'valueSerde'),
+      partitioner: partitioner === undefined ? undefined : requireFunction(partitioner, 'partitioner'),
+    });
+  },
+  /** Names the sink node (Java's `Produced.as(processorName)`). */
+  as(processorName: string): FluentProduced<Unset, Unset> {
+    return fluent(producedSetters, { name: validateName(requireNonNull(processorName, 'processorName')) });
+  },
+  /** Writes keys with `keySerde`. */
+  keySerde<K>(keySerde: Serde<K>): FluentProduced<K, Unset> {
+    return fluent(producedSetters, { keySerde: requireNonNull(keySerde, 'keySerde') });
+  },
+  /** Writes values with `valueSerde`. */
+  valueSerde<V>(valueSerde: Serde<V>): FluentProduced<Unset, V> {
+    return fluent(producedSetters, { valueSerde: requireNonNull(valueSerde, 'valueSerde') });
+  },
+  /** Chooses partitions with `partitioner`. */
+  streamPartitioner<K, V>(partitioner: StreamPartitioner<K, V>): FluentProduced<K, V> {
+    return fluent(producedSetters, { partitioner: requireFunction(partitioner, 'partitioner') });
   },
 };
 
@@ -67,15 +150,39 @@ export interface Grouped<K, V> {
   name?: string;
 }
 
+/**
+ * A {@link Grouped} built fluently, as Java's: `Grouped.as('g').withKeySerde(k)`.
+ * Immutable; reads as the plain `{ keySerde, valueSerde, name }`.
+ */
+export interface FluentGrouped<K, V> {
+  readonly keySerde?: SerdeOf<K>;
+  readonly valueSerde?: SerdeOf<V>;
+  readonly name?: string;
+  /** The same grouping with keys (and repartitioned keys) in `keySerde`. */
+  withKeySerde<K2 = K>(keySerde: Serde<Fix<K, K2>>): FluentGrouped<Fix<K, K2>, V>;
+  /** The same grouping with values in `valueSerde`. */
+  withValueSerde<V2 = V>(valueSerde: Serde<Fix<V, V2>>): FluentGrouped<K, Fix<V, V2>>;
+  /** The same grouping named `name` (its repartition topic `<name>-repartition`). */
+  withName(name: string): FluentGrouped<K, V>;
+}
+
 /** Helpers for {@link Grouped}. */
 export const Grouped = {
   /** Names the grouping (and its repartition topic `<name>-repartition`); fits a `Grouped` of any types. */
-  as(name: string): { readonly name: string } {
-    return { name: validateName(requireNonNull(name, 'name')) };
+  as(name: string): FluentGrouped<Unset, Unset> {
+    return fluent(serdeSetters, { name: validateName(requireNonNull(name, 'name')) });
   },
   /** Groups with these serdes. */
-  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): Grouped<K, V> {
-    return { keySerde, valueSerde };
+  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): FluentGrouped<K, V> {
+    return fluent(serdeSetters, { keySerde: requireNonNull(keySerde, 'keySerde'), valueSerde: requireNonNull(valueSerde, 'valueSerde') });
+  },
+  /** Groups with keys in `keySerde`. */
+  keySerde<K>(keySerde: Serde<K>): FluentGrouped<K, Unset> {
+    return fluent(serdeSetters, { keySerde: requireNonNull(keySerde, 'keySerde') });
+  },
+  /** Groups with values in `valueSerde`. */
+  valueSerde<V>(valueSerde: Serde<V>): FluentGrouped<Unset, V> {
+    return fluent(serdeSetters, { valueSerde: requireNonNull(valueSerde, 'valueSerde') });
   },
 };
 
@@ -99,14 +206,76 @@ export interface Materialized<K, V> {
   retentionMs?: number;
 }
 
+/**
+ * A {@link Materialized} built fluently, as Java's:
+ * `Materialized.as('s').withKeySerde(k).withValueSerde(v).withLoggingDisabled()`.
+ * Immutable; reads as the plain `Materialized` fields.
+ */
+export interface FluentMaterialized<K, V> {
+  readonly storeName?: string;
+  readonly keySerde?: SerdeOf<K>;
+  readonly valueSerde?: SerdeOf<V>;
+  readonly storeSupplier?: KeyValueBytesStoreSupplier;
+  readonly loggingEnabled?: boolean;
+  readonly logConfig?: Record<string, string>;
+  readonly cachingEnabled?: boolean;
+  readonly retentionMs?: number;
+  /** The same store with keys in `keySerde`. */
+  withKeySerde<K2 = K>(keySerde: Serde<Fix<K, K2>>): FluentMaterialized<Fix<K, K2>, V>;
+  /** The same store with values in `valueSerde`. */
+  withValueSerde<V2 = V>(valueSerde: Serde<Fix<V, V2>>): FluentMaterialized<K, Fix<V, V2>>;
+  /** Changelogged (the default), with these extra changelog topic configs. */
+  withLoggingEnabled(config?: Record<string, string>): FluentMaterialized<K, V>;
+  /** Not changelogged (the store is not restored after a move or restart); drops the changelog configs, as Java. */
+  withLoggingDisabled(): FluentMaterialized<K, V>;
+  /** With the record cache in front of the store (the DSL default). */
+  withCachingEnabled(): FluentMaterialized<K, V>;
+  /** Without the record cache: every update is forwarded. */
+  withCachingDisabled(): FluentMaterialized<K, V>;
+  /** Retention of window/session stores, in ms; a negative one throws "Retention must not be negative." (Java's message). */
+  withRetention(retentionMs: number): FluentMaterialized<K, V>;
+}
+
+const materializedSetters = {
+  withKeySerde: serdeSetters.withKeySerde,
+  withValueSerde: serdeSetters.withValueSerde,
+  withLoggingEnabled(this: object, config: Record<string, string> = {}) {
+    if (typeof config !== 'object' || config === null) throw new IllegalArgumentError("config can't be null");
+    return withChanges(this, { loggingEnabled: true, logConfig: { ...config } });
+  },
+  withLoggingDisabled(this: object) {
+    return withChanges(this, { loggingEnabled: false, logConfig: undefined });
+  },
+  withCachingEnabled(this: object) {
+    return withChanges(this, { cachingEnabled: true });
+  },
+  withCachingDisabled(this: object) {
+    return withChanges(this, { cachingEnabled: false });
+  },
+  withRetention(this: object, retentionMs: number) {
+    if (typeof retentionMs !== 'number' || Number.isNaN(retentionMs)) throw new IllegalArgumentError(`retention must be a number of ms; got ${String(retentionMs)}`);
+    if (retentionMs < 0) throw new IllegalArgumentError('Retention must not be negative.');
+    return withChanges(this, { retentionMs });
+  },
+};
+
 /** Helpers for {@link Materialized}. */
 export const Materialized = {
-  /** A store named `storeName` (validated at once as Kafka's `Named.validate`). */
-  as<K, V>(storeName: string): Materialized<K, V> {
-    return { storeName: validateName(requireNonNull(storeName, 'storeName')) };
+  /**
+   * A store named `storeName` (validated at once as Kafka's `Named.validate`),
+   * or the store `supplier` gives (`Materialized.as(Stores.inMemoryKeyValueStore('s'))`,
+   * named after it).
+   */
+  as<K = Unset, V = Unset>(storeNameOrSupplier: string | KeyValueBytesStoreSupplier): FluentMaterialized<K, V> {
+    if (typeof storeNameOrSupplier === 'string') return fluent(materializedSetters, { storeName: validateName(storeNameOrSupplier) });
+    const supplier = requireNonNull(storeNameOrSupplier, 'supplier');
+    if (typeof supplier !== 'object' || typeof supplier.name !== 'string') {
+      throw new IllegalArgumentError('Materialized.as needs a store name or a KeyValueBytesStoreSupplier (e.g. Stores.inMemoryKeyValueStore(name))');
+    }
+    return fluent(materializedSetters, { storeName: validateName(supplier.name), storeSupplier: supplier });
   },
   /** Default store name, these serdes. */
-  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): Materialized<K, V> {
-    return { keySerde, valueSerde };
+  with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): FluentMaterialized<K, V> {
+    return fluent(materializedSetters, { keySerde: requireNonNull(keySerde, 'keySerde'), valueSerde: requireNonNull(valueSerde, 'valueSerde') });
   },
 };

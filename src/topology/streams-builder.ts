@@ -8,7 +8,7 @@ import { requireNonNull } from './internal/checks.js';
 import { nameOr, type BuilderContext } from './internal/builder-context.js';
 import { KStream } from './kstream.js';
 import type { Consumed, ConsumedWithSerdes } from './options.js';
-import { Topology } from './topology.js';
+import { Topology, type SourceTopics } from './topology.js';
 import { DefaultSerde } from './topology-runtime.js';
 
 /** Options of a {@link StreamsBuilder}; `KD`/`VD` are the key and value types of its default serdes. */
@@ -30,6 +30,8 @@ export interface StreamsBuilderOptions<KD = unknown, VD = unknown> {
 export class StreamsBuilder<KD = Buffer, VD = Buffer> {
   private readonly topology = new Topology();
   private index = 0;
+  /** Set by the first `stream()` (every node may be named, so `index` may stay 0). */
+  #hasSource = false;
   private readonly ctx: BuilderContext;
   /** The sides of sources that name no serde: bound to the runtime's default serdes, else Buffer (see {@link DefaultSerde}). */
   readonly #runtimeDefaults = { key: new DefaultSerde('key'), value: new DefaultSerde('value') };
@@ -44,7 +46,9 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
   }
 
   /**
-   * A stream of the records of `topics`, deserialized with `consumed`'s serdes.
+   * A stream of the records of `topics` (a name, names, or a pattern such as
+   * `/orders-.+/` matching whole topic names, resolved once at start: Java's
+   * `stream(Pattern)`), deserialized with `consumed`'s serdes.
    * A side without a serde uses the builder's default serde, else the
    * runtime's `defaultKeySerde` / `defaultValueSerde` (KafkaStreams or
    * TopologyTestDriver config, resolved when the topology is built for it),
@@ -53,17 +57,17 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
    * String defaults); naming stream types that differ therefore needs the
    * serdes that produce them.
    */
-  stream<K, V>(topics: string | readonly string[], consumed: ConsumedWithSerdes<K, V>): KStream<K, V>;
-  stream<K>(topics: string | readonly string[], consumed: Consumed<K, VD> & { keySerde: Serde<K> }): KStream<K, VD>;
-  stream<V>(topics: string | readonly string[], consumed: Consumed<KD, V> & { valueSerde: Serde<V> }): KStream<KD, V>;
-  stream(topics: string | readonly string[], consumed?: Consumed<KD, VD>): KStream<KD, VD>;
-  stream<K, V>(topics: string | readonly string[], consumed: Consumed<K, V> = {}): KStream<K, V> {
-    const list = typeof topics === 'string' ? [topics] : [...topics];
+  stream<K, V>(topics: SourceTopics, consumed: ConsumedWithSerdes<K, V>): KStream<K, V>;
+  stream<K>(topics: SourceTopics, consumed: Consumed<K, VD> & { keySerde: Serde<K> }): KStream<K, VD>;
+  stream<V>(topics: SourceTopics, consumed: Consumed<KD, V> & { valueSerde: Serde<V> }): KStream<KD, V>;
+  stream(topics: SourceTopics, consumed?: Consumed<KD, VD>): KStream<KD, VD>;
+  stream<K, V>(topics: SourceTopics, consumed: Consumed<K, V> = {}): KStream<K, V> {
     const name = nameOr(this.ctx, consumed.name, 'KSTREAM-SOURCE-');
     // The overloads tie K/V to the given serde, else to KD/VD, i.e. to the default serde (whose type is KD/VD) or Buffer.
     const keySerde = (consumed.keySerde ?? this.#defaultKeySerde) as Serde<K>;
     const valueSerde = (consumed.valueSerde ?? this.#defaultValueSerde) as Serde<V>;
-    this.topology.addSource<K, V>(name, list, { keyDeserializer: keySerde, valueDeserializer: valueSerde });
+    this.topology.addSource<K, V>(name, topics, { keyDeserializer: keySerde, valueDeserializer: valueSerde });
+    this.#hasSource = true;
     return new KStream<K, V>(this.ctx, name, { key: keySerde, value: valueSerde }, false);
   }
 
@@ -86,7 +90,7 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
 
   /** The built topology, validated (a TopologyError names what is wrong). */
   build(): Topology {
-    if (this.index === 0) throw new TopologyError('StreamsBuilder.build(): the topology is empty; add a stream with builder.stream(topic)');
+    if (!this.#hasSource) throw new TopologyError('StreamsBuilder.build(): the topology is empty; add a stream with builder.stream(topic)');
     this.topology.validate();
     return this.topology;
   }

@@ -16,6 +16,7 @@ import {
   formatTaskId,
   type InternalTopicInfo,
   type RecordCollector,
+  type SourcePatternInfo,
   type SubtopologyInfo,
   type TaskHandlers,
   type TaskId,
@@ -23,6 +24,7 @@ import {
   type TopologyRuntime,
   type ChangelogTopicInfo,
 } from '../processors/task-contract.js';
+import { resolveSourcePatterns, sourcePatterns } from './internal/source-patterns.js';
 import { planOf, type Topology } from './topology.js';
 import { changelogTopicInfos } from './internal/changelogs.js';
 
@@ -73,6 +75,21 @@ export class PlanRuntime implements TopologyRuntime {
     }
   }
 
+  sourcePatterns(): SourcePatternInfo[] {
+    return sourcePatterns(this.plan);
+  }
+
+  /** The index (id) of the sub-topology holding source node `source`. */
+  subtopologyOfSource(source: string): number {
+    const index = this.plan.subtopologies.findIndex((s) => s.nodes.includes(source));
+    if (index < 0) throw new TopologyError(`No source node '${source}' in the topology`);
+    return index;
+  }
+
+  resolveSourcePatterns(topics: readonly string[]): PlanRuntime {
+    return this.sourcePatterns().length === 0 ? this : new PlanRuntime(resolveSourcePatterns(this.plan, topics));
+  }
+
   createTask(taskId: TaskId, collector: RecordCollector, handlers: TaskHandlers, options?: StreamTaskOptions): TaskProcessor {
     const sub = this.plan.subtopologies.find((s) => s.id === taskId.subtopology);
     if (sub === undefined) {
@@ -100,7 +117,18 @@ const DEFAULT_SERDE = Symbol.for('sluice.DefaultSerde');
 export class DefaultSerde implements Serde<unknown> {
   readonly [DEFAULT_SERDE] = true;
   #bound: Serde<unknown> | undefined;
-  constructor(readonly side: 'key' | 'value') {}
+  /**
+   * @param side which default it stands for.
+   * @param requiredBy set where no Buffer fallback is right (a sink after a
+   *   type change): what to name in the TopologyError when the runtime has no
+   *   default for `side`.
+   */
+  constructor(
+    readonly side: 'key' | 'value',
+    readonly requiredBy?: string,
+    /** The option that names the serdes at `requiredBy`, for the error message. */
+    readonly serdesOption = 'Produced.with(keySerde, valueSerde)',
+  ) {}
 
   get name(): string {
     return this.#target.name ?? 'default';
@@ -112,6 +140,13 @@ export class DefaultSerde implements Serde<unknown> {
 
   /** Binds the runtime's default serde (`undefined`: back to `Serdes.Buffer()`). */
   bind(serde: Serde<unknown> | undefined): void {
+    if (serde === undefined && this.requiredBy !== undefined) {
+      const config = this.side === 'key' ? 'defaultKeySerde' : 'defaultValueSerde';
+      throw new TopologyError(
+        `${this.requiredBy}: the ${this.side} serde is unknown (the ${this.side} type changed upstream) and there is no default; ` +
+          `pass the serdes (${this.serdesOption}), or set '${config}' in the KafkaStreams / TopologyTestDriver config`,
+      );
+    }
     this.#bound = serde;
   }
 
@@ -151,7 +186,8 @@ export interface ToRuntimeOptions {
  * Validates `topology` and returns its executor seam:
  * 1. take its validated plan (a TopologyError when invalid or empty);
  * 2. bind every default-serde side of its sources and sinks to
- *    `defaultKeySerde` / `defaultValueSerde` (else `Serdes.Buffer()`);
+ *    `defaultKeySerde` / `defaultValueSerde` (else `Serdes.Buffer()`; a sink
+ *    after a type change without a default is a TopologyError naming it);
  * 3. resolve internal topic names with the application id.
  */
 export function toRuntime(topology: Topology, options: ToRuntimeOptions = {}): PlanRuntime {

@@ -10,6 +10,7 @@ import type { Deserializer, Serde, Serializer } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import { describePlan, type TopologyDescription } from './description.js';
 import { TopologyGraph } from './internal/graph.js';
+import { anchoredPattern } from './internal/source-patterns.js';
 import { defined } from '../internal/defined.js';
 
 /**
@@ -43,6 +44,9 @@ export interface SinkOptions<K = unknown, V = unknown> {
   partitioner?: StreamPartitioner<K, V>;
 }
 
+/** What a source reads: a topic, topics, or a pattern matching whole topic names (`/orders-.+/`). */
+export type SourceTopics = string | readonly string[] | RegExp;
+
 const graphs = new WeakMap<Topology, TopologyGraph>();
 
 /** The validated plan of a topology (internal: for the runtime seam and the test driver). */
@@ -55,15 +59,17 @@ export function planOf(topology: Topology): TopologyPlan {
 /**
  * Marks `topic` (an unresolved name such as `counts-repartition`) as an
  * internal topic of `topology`: executors prefix it with `<applicationId>-`
- * and the runtime creates it (internal: used by the DSL's repartitioning).
+ * and the runtime creates it (internal: used by the DSL's repartitioning),
+ * with `numberOfPartitions` when given, else sized as its upstream topics.
  */
-export function addInternalTopic(topology: Topology, topic: string): void {
+export function addInternalTopic(topology: Topology, topic: string, numberOfPartitions?: number): void {
   const graph = graphs.get(topology);
   if (graph === undefined) throw new TopologyError('Not a sluice Topology: build one with new Topology() or StreamsBuilder.build()');
   if (graph.internalTopics.has(topic)) {
     throw new TopologyError(`Internal topic '${topic}' is already used by this topology; give the grouping another name with Grouped.as('<name>')`);
   }
   graph.internalTopics.add(topic);
+  if (numberOfPartitions !== undefined) graph.internalTopicPartitions.set(topic, numberOfPartitions);
 }
 
 function checkNames(kind: string, names: readonly unknown[]): string[] {
@@ -88,16 +94,24 @@ export class Topology {
     return defined(graphs.get(this), 'graph of this Topology (set by its constructor)');
   }
 
-  /** Adds a source node `name` reading `topics`. */
-  addSource<K = Buffer, V = Buffer>(name: string, topics: string | readonly string[], options: SourceOptions<K, V> = {}): this {
-    const list = typeof topics === 'string' ? [topics] : [...(topics ?? [])];
-    if (list.length === 0 || list.some((t) => typeof t !== 'string' || t === '')) {
-      throw new TopologyError(`Source '${name}' needs at least one non-empty topic name; got ${JSON.stringify(topics)}`);
+  /**
+   * Adds a source node `name` reading `topics`: names, or a pattern
+   * (`/orders-.+/`, Java's `Pattern`) matching whole topic names. A pattern
+   * is resolved against the cluster's topics once, at start (the test driver:
+   * as topics are piped); no topic may be both named by one source and
+   * matched by another's pattern.
+   */
+  addSource<K = Buffer, V = Buffer>(name: string, topics: SourceTopics, options: SourceOptions<K, V> = {}): this {
+    const pattern = topics instanceof RegExp ? topics : undefined;
+    const list = typeof topics === 'string' ? [topics] : pattern !== undefined ? [] : [...((topics as readonly string[] | null) ?? [])];
+    if (pattern === undefined && (list.length === 0 || list.some((t) => typeof t !== 'string' || t === ''))) {
+      throw new TopologyError(`Source '${name}' needs at least one non-empty topic name or a pattern (/orders-.+/); got ${JSON.stringify(topics)}`);
     }
     this.graph.addNode({
       kind: 'source',
       name,
       topics: [...new Set(list)],
+      ...(pattern !== undefined ? { pattern: anchoredPattern(pattern), topicPattern: pattern.source } : {}),
       keyDeserializer: (options.keyDeserializer ?? options.keySerde ?? Serdes.Buffer()) as Deserializer<unknown>,
       valueDeserializer: (options.valueDeserializer ?? options.valueSerde ?? Serdes.Buffer()) as Deserializer<unknown>,
     });

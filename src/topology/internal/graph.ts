@@ -3,7 +3,7 @@
  * immutable {@link TopologyPlan} (sub-topologies included).
  */
 import { TopologyError } from '../../errors.js';
-import type { NodeDef, StoreDef, SubtopologyPlan, TopologyPlan } from '../../processors/plan.js';
+import type { NodeDef, SourceNodeDef, StoreDef, SubtopologyPlan, TopologyPlan } from '../../processors/plan.js';
 import { defined } from '../../internal/defined.js';
 import { validateName } from './checks.js';
 
@@ -15,8 +15,12 @@ export class TopologyGraph {
   readonly connections = new Map<string, string[]>();
   /** topic -> the source node reading it. */
   readonly topicOwners = new Map<string, string>();
+  /** source node -> its topic pattern (anchored). */
+  readonly sourcePatterns = new Map<string, RegExp>();
   /** Internal (repartition) topics, unresolved names, in creation order. */
   readonly internalTopics = new Set<string>();
+  /** Internal topics with a fixed partition count (`Repartitioned.withNumberOfPartitions`). */
+  readonly internalTopicPartitions = new Map<string, number>();
 
   addNode(def: NodeDef): void {
     if (typeof def.name !== 'string' || def.name === '') {
@@ -29,18 +33,33 @@ export class TopologyGraph {
         `Node name '${def.name}' is already used by a ${existing.kind} node; give the new ${def.kind} node another name`,
       );
     }
-    if (def.kind === 'source') {
-      for (const topic of def.topics) {
-        const owner = this.topicOwners.get(topic);
-        if (owner !== undefined) {
-          throw new TopologyError(
-            `Source '${def.name}': topic '${topic}' is already read by source '${owner}'; a topic can have one source node only (reuse that source)`,
-          );
-        }
-      }
-      for (const topic of def.topics) this.topicOwners.set(topic, def.name);
-    }
+    if (def.kind === 'source') this.checkSourceTopics(def);
     this.nodes.set(def.name, def);
+  }
+
+  /** A topic has one source node: a named topic is read by one source, and matched by no pattern of another (Kafka's messages; internal topics exempt). */
+  private checkSourceTopics(def: SourceNodeDef): void {
+    const { pattern } = def;
+    if (pattern !== undefined) {
+      for (const topic of this.topicOwners.keys()) {
+        if (!this.internalTopics.has(topic) && pattern.test(topic)) throw new TopologyError(`Pattern ${def.topicPattern} will match a topic that has already been registered by another source.`);
+      }
+      this.sourcePatterns.set(def.name, pattern);
+      return;
+    }
+    for (const topic of def.topics) {
+      const owner = this.topicOwners.get(topic);
+      if (owner !== undefined) {
+        throw new TopologyError(
+          `Source '${def.name}': topic '${topic}' is already read by source '${owner}'; a topic can have one source node only (reuse that source)`,
+        );
+      }
+      // An internal (repartition) topic is exempt: its real name is `<applicationId>-<name>`, which patterns never match at start.
+      for (const p of this.internalTopics.has(topic) ? [] : this.sourcePatterns.values()) {
+        if (p.test(topic)) throw new TopologyError(`Topic ${topic} matches a Pattern already registered by another source.`);
+      }
+    }
+    for (const topic of def.topics) this.topicOwners.set(topic, def.name);
   }
 
   addStore(store: StoreDef): void {
@@ -84,7 +103,7 @@ export class TopologyGraph {
     checkCycles(nodes, children);
     this.checkStores(nodes);
     const subs = subtopologies(nodes, children, this.connections);
-    return { nodes, children, stores: new Map(this.stores), subtopologies: subs, internalTopics: [...this.internalTopics] };
+    return { nodes, children, stores: new Map(this.stores), subtopologies: subs, internalTopics: [...this.internalTopics], internalTopicPartitions: new Map(this.internalTopicPartitions) };
   }
 
   private checkStores(nodes: Map<string, NodeDef>): void {

@@ -26,6 +26,7 @@ export function resolvePlan(plan: TopologyPlan, applicationId: string): Topology
     nodes,
     subtopologies: plan.subtopologies.map((s) => ({ ...s, sourceTopics: s.sourceTopics.map(rename), sinkTopics: s.sinkTopics.map(rename) })),
     internalTopics: plan.internalTopics.map(rename),
+    internalTopicPartitions: new Map([...(plan.internalTopicPartitions ?? [])].map(([t, n]) => [rename(t), n])),
   };
 }
 
@@ -37,8 +38,10 @@ export function internalTopicInfos(plan: TopologyPlan): InternalTopicInfo[] {
   return plan.internalTopics.map((name) => {
     const writers = plan.subtopologies.filter((s) => s.sinkTopics.includes(name));
     const readers = plan.subtopologies.filter((s) => s.sourceTopics.includes(name));
+    const fixed = plan.internalTopicPartitions?.get(name);
     return {
       name,
+      ...(fixed !== undefined ? { numberOfPartitions: fixed } : {}),
       partitionCountFrom: [...new Set(writers.flatMap((s) => s.sourceTopics))],
       writtenBy: writers.map((s) => s.id),
       readBy: readers.map((s) => s.id),
@@ -48,7 +51,7 @@ export function internalTopicInfos(plan: TopologyPlan): InternalTopicInfo[] {
 
 /**
  * The partition count of every internal topic, given the counts of the
- * external source topics: the maximum over `partitionCountFrom`, resolved
+ * external source topics: its fixed `numberOfPartitions`, else the maximum over `partitionCountFrom`, resolved
  * recursively when an upstream sub-topology itself reads an internal topic.
  */
 export function internalTopicPartitionCounts(infos: readonly InternalTopicInfo[], external: ReadonlyMap<string, number>): Map<string, number> {
@@ -58,6 +61,10 @@ export function internalTopicPartitionCounts(infos: readonly InternalTopicInfo[]
     const known = external.get(topic) ?? counts.get(topic);
     if (known !== undefined) return known;
     const info = byName.get(topic);
+    if (info?.numberOfPartitions !== undefined) {
+      counts.set(topic, info.numberOfPartitions);
+      return info.numberOfPartitions;
+    }
     if (info === undefined) {
       throw new TopologyError(`Cannot size internal topic '${path[path.length - 1]}': the partition count of its upstream topic '${topic}' is unknown`);
     }

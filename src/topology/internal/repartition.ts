@@ -5,6 +5,7 @@
  * starts a new sub-topology).
  */
 import { filterSupplier } from '../../processors/dsl/stateless.js';
+import type { StreamPartitioner } from '../../processors/processor.js';
 import type { Serde } from '../../serdes/serde.js';
 import { addInternalTopic } from '../topology.js';
 import type { BuilderContext } from './builder-context.js';
@@ -45,6 +46,47 @@ export function addRepartition<K, V>(ctx: BuilderContext, spec: RepartitionSpec<
   const nullKey = (key: unknown): boolean => key === null || key === undefined;
   ctx.topology.addProcessor(filter, filterSupplier(nullKey, true), spec.parent);
   ctx.topology.addSink<K, V>(sink, topic, { keySerializer: spec.keySerde, valueSerializer: spec.valueSerde }, filter);
+  ctx.topology.addSource<K, V>(source, topic, { keyDeserializer: spec.keySerde, valueDeserializer: spec.valueSerde });
+  return source;
+}
+
+/** What {@link addRepartitionOperation} needs (`KStream.repartition()`). */
+export interface RepartitionOperationSpec<K, V> {
+  parent: string;
+  /** `Repartitioned.name`, else the generated `KSTREAM-REPARTITION-<n>`. */
+  name: string;
+  generatedName: boolean;
+  keySerde: Serde<K>;
+  valueSerde: Serde<V>;
+  partitioner: StreamPartitioner<K, V> | undefined;
+  numberOfPartitions: number | undefined;
+}
+
+/**
+ * Adds the nodes of `repartition()` as Kafka's `createRepartitionedSource`:
+ * 1. the topic is `<name>-repartition`;
+ * 2. three names are generated (sink, filter, source) even when the operation
+ *    is named, as Kafka burns them; a named operation's nodes are
+ *    `<topic>-sink`, `<topic>-filter`, `<topic>-source`;
+ * 3. a filter passing every record (null keys too, as Kafka's), the sink
+ *    (with the partitioner) and the source reading the topic back.
+ * Returns the source's name.
+ */
+export function addRepartitionOperation<K, V>(ctx: BuilderContext, spec: RepartitionOperationSpec<K, V>): string {
+  // 1. topic
+  const topic = `${spec.name}${REPARTITION_SUFFIX}`;
+  // 2. names
+  const generated = [ctx.newName('KSTREAM-SINK-'), ctx.newName('KSTREAM-FILTER-'), ctx.newName('KSTREAM-SOURCE-')] as const;
+  const [sink, filter, source] = spec.generatedName ? generated : [`${topic}-sink`, `${topic}-filter`, `${topic}-source`];
+  // 3. nodes
+  addInternalTopic(ctx.topology, topic, spec.numberOfPartitions);
+  ctx.topology.addProcessor(filter, filterSupplier(() => true, false), spec.parent);
+  ctx.topology.addSink<K, V>(
+    sink,
+    topic,
+    { keySerializer: spec.keySerde, valueSerializer: spec.valueSerde, ...(spec.partitioner ? { partitioner: spec.partitioner } : {}) },
+    filter,
+  );
   ctx.topology.addSource<K, V>(source, topic, { keyDeserializer: spec.keySerde, valueDeserializer: spec.valueSerde });
   return source;
 }

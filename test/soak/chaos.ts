@@ -6,9 +6,10 @@
  * - `running`: at a random time, a worker whose start() resolved;
  * - `afterCommit`: a running worker, within milliseconds of its next `committed`
  *   line (its other tasks may be mid-commit);
- * - `restoring`: a restarted worker is armed (probability `pRestoreArm`) to die
- *   at its first `restoring` line; armed workers that show none until 3 s
- *   after RUNNING count as `restoreMisses`;
+ * - `restoring`: after a kill (always the first, then with probability
+ *   `pRestoreArm`) the first worker to report a restoration within
+ *   `restoreWindowMs` dies at once (the survivor restoring the moved tasks, or
+ *   the restarted worker); a window with no restoration is a `restoreMiss`;
  * - `initializing`: a restarted worker is armed (`pInitArm`) to die at its first
  *   `task initialized` line, mid-rebalance.
  */
@@ -21,7 +22,7 @@ export interface KillCounts {
   afterCommit: number;
   restoring: number;
   initializing: number;
-  /** Armed restore kills that found no restoration (the worker reached RUNNING without one). */
+  /** Armed restore kills whose window passed with no restoration reported. */
   restoreMisses: number;
 }
 
@@ -33,6 +34,8 @@ export interface ChaosOptions {
   pAfterCommit: number;
   pRestoreArm: number;
   pInitArm: number;
+  /** How long an armed restore kill waits for a restoration line. */
+  restoreWindowMs: number;
   /** Delay before a killed worker is started again (random up to this). */
   maxRestartDelayMs: number;
   random: () => number;
@@ -66,6 +69,7 @@ export class Chaos {
   readonly #restartAt = new Map<number, number>();
   readonly #disarm = new Map<number, () => void>();
   readonly #killing = new Set<number>();
+  #restoreArmed = false;
 
   constructor(private readonly slots: WorkerSlot[], private readonly options: ChaosOptions) {}
 
@@ -143,37 +147,53 @@ export class Chaos {
     this.kills[moment] += 1;
     this.options.log(`kill #${this.kills.total} slot ${slot.slot} (${moment})`);
     this.#restartAt.set(slot.slot, Date.now() + this.options.random() * this.options.maxRestartDelayMs);
+    this.#armRestore();
   }
 
-  /** Starts `slot`, armed (maybe) to die at its first restoring or task-initialized line. */
+  /** Starts `slot`, armed (maybe) to die at its first task-initialized line. */
   #startArmed(slot: WorkerSlot): void {
     slot.start();
-    if (this.#stopped) return;
-    const roll = this.options.random();
-    const moment: Moment | undefined = roll < this.options.pRestoreArm ? 'restoring' : roll < this.options.pRestoreArm + this.options.pInitArm ? 'initializing' : undefined;
-    if (!moment) return;
+    if (this.#stopped || this.options.random() >= this.options.pInitArm) return;
     const off = slot.on((event) => {
-      if (moment === 'restoring' && event.e === 'restoring' && event.phase !== 'end') {
-        disarm();
-        void this.#kill(slot, 'restoring');
-      } else if (moment === 'initializing' && event.e === 'task-initialized') {
+      if (event.e === 'task-initialized') {
         disarm();
         void this.#kill(slot, 'initializing');
       } else if (event.e === 'running') {
-        if (moment === 'initializing') disarm();
-        // a restoration may still begin just after start() resolved: keep the arm 3 s more
-        else expiry = setTimeout(() => {
-          disarm();
-          this.kills.restoreMisses += 1;
-        }, 3000);
+        disarm();
       }
     });
-    let expiry: NodeJS.Timeout | undefined;
     const disarm = () => {
       off();
-      clearTimeout(expiry);
       this.#disarm.delete(slot.slot);
     };
     this.#disarm.set(slot.slot, disarm);
+  }
+
+  /**
+   * After a kill: arm (always after the first kill, then with `pRestoreArm`) a
+   * kill of whichever worker first reports a restoration within `restoreWindowMs`
+   * (the survivor restoring the moved tasks, or the restarted worker).
+   */
+  #armRestore(): void {
+    if (this.#stopped || this.#restoreArmed || (this.kills.total > 1 && this.options.random() >= this.options.pRestoreArm)) return;
+    this.#restoreArmed = true;
+    const offs = this.slots.map((slot) =>
+      slot.on((event) => {
+        if (event.e !== 'restoring' || event.phase === 'end') return;
+        end();
+        void this.#kill(slot, 'restoring');
+      }),
+    );
+    const timer = setTimeout(() => {
+      end();
+      this.kills.restoreMisses += 1;
+    }, this.options.restoreWindowMs);
+    const end = () => {
+      clearTimeout(timer);
+      offs.forEach((off) => off());
+      this.#restoreArmed = false;
+      this.#disarm.delete(-1);
+    };
+    this.#disarm.set(-1, end);
   }
 }

@@ -116,7 +116,7 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRep
   };
   process.once('exit', killAll);
   const chaos = new Chaos(slots, {
-    minGapMs: o.minKillGapMs, maxGapMs: o.maxKillGapMs, pAfterCommit: 0.4, pRestoreArm: 0.35, pInitArm: 0.15,
+    minGapMs: o.minKillGapMs, maxGapMs: o.maxKillGapMs, pAfterCommit: 0.4, pRestoreArm: 0.35, pInitArm: 0.15, restoreWindowMs: o.sessionTimeoutMs + 10_000,
     maxRestartDelayMs: 500, random, log: (line) => o.log(line),
   });
   const producer = new InputProducer(brokers, topics.input, o.keys, o.partitions, random);

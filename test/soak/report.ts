@@ -28,6 +28,8 @@ export interface SoakReport {
   repartitionedCounts: AggregateCheck;
   transactions: TransactionCheck;
   offsets: OffsetCheck;
+  /** Whether the workers processed and committed all input within the bound after the kills ended (`detail`: what was left). */
+  drain: { ok: boolean; waitedMs: number; detail: string };
   durationMs: number;
   summary: string;
 }
@@ -61,6 +63,7 @@ export function summaryLine(r: Omit<SoakReport, 'summary' | 'ok' | 'statelessOk'
     `${r.brokerRestarts} broker restart${r.brokerRestarts === 1 ? '' : 's'}`,
     ...(r.unexpectedExits.length > 0 ? [`${r.unexpectedExits.length} worker exits on their own`] : []),
     ...(r.inputProblems.length > 0 ? [`input FAIL (${r.inputProblems[0]})`] : []),
+    ...(r.drain.ok ? [] : [`drain FAIL (not done after ${Math.round(r.drain.waitedMs / 1000)} s: ${r.drain.detail})`]),
     data,
     aggregate('counts', r.counts, true),
     aggregate('sums', r.sums, false),

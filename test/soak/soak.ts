@@ -12,8 +12,8 @@
  * Steps of {@link runSoak}:
  * 1. a broker: the given one, or a private one on a free port (only that one may be restarted);
  * 2. unique topics and applicationId; two worker slots, each with its own state directory;
- * 3. production in chunks, each released once enough kills happened (kills spread over the input),
- *    while the chaos kills and the supervisor restarts; halfway, the broker restart;
+ * 3. production paced to last as long as the kills (so kills hit workers with input to process; killing
+ *    goes on until all is produced), while the chaos kills and the supervisor restarts; halfway, the broker restart;
  * 4. drain: every worker back, input fully committed, nothing open, workers idle;
  * 5. clean stop of the workers (SIGTERM);
  * 6. verify with read_committed reads: data, counts, sums, repartitioned counts, transactions, offsets;
@@ -38,6 +38,8 @@ import { WorkerSlot } from './worker-slot.js';
 
 export type { SoakReport } from './report.js';
 
+const PACE_MS = 250;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const KAFKA_SCRIPT = fileURLToPath(new URL('../../scripts/kafka.mjs', import.meta.url));
 
 /** Options of {@link runSoak}. */
@@ -62,6 +64,8 @@ export interface SoakOptions {
   /** Bound of every wait for a worker, the drain and the reads. */
   waitMs: number;
   log: (line: string) => void;
+  /** Leave the private broker running (data kept) when a check failed, for a post-mortem. */
+  keepBrokerOnFailure?: boolean;
 }
 
 /** Defaults: the CI size; `npm run soak` raises records and kills. */
@@ -122,29 +126,33 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRep
   const producer = new InputProducer(brokers, topics.input, o.keys, o.partitions, random);
   let brokerRestarts = 0;
   let ok = false;
+  let status: NodeJS.Timeout | undefined;
   try {
     await producer.connect();
     chaos.startAll();
     await poll(() => slots.every((s) => s.running), o.waitMs, () => `the ${o.workers} workers to reach RUNNING; worker output:\n${tails(slots)}`);
     o.log(`workers running (${Math.round((Date.now() - began) / 1000)} s)`);
 
-    // 3. production and chaos
+    // 3. production and chaos (a status line every 20 s)
+    status = setInterval(() => o.log(`status: ${producer.produced}/${o.records} produced, ${chaos.kills.total}/${o.kills} kills, ${slots.map((s) => `slot ${s.slot} ${s.running ? 'running' : s.alive ? 'starting' : 'down'} (${s.lastProgress?.processed ?? 0} processed)`).join(', ')}`), 20_000);
     let failed = false;
     let pausedForBroker = false;
     let producing: Promise<void> = Promise.resolve();
-    const chunks = Math.max(1, Math.min(o.kills, 100));
     const produceAll = (async () => {
-      for (let i = 0; i < chunks; i++) {
-        const due = Math.floor((i * o.kills) / chunks);
-        await poll(() => failed || (chaos.kills.total >= due && !pausedForBroker), o.waitMs * 2, `kill #${due} before input chunk ${i + 1}/${chunks}`);
-        if (failed) return;
-        const size = Math.floor(((i + 1) * o.records) / chunks) - Math.floor((i * o.records) / chunks);
-        producing = producer.produce(size);
+      const t0 = Date.now();
+      while (producer.produced < o.records && !failed) {
+        await poll(() => failed || !pausedForBroker, o.waitMs, 'the broker restart to end');
+        // paced so the input lasts as long as the kills: remaining records over the kills' expected remaining time
+        const perKillMs = chaos.kills.total > 0 ? (Date.now() - t0) / chaos.kills.total : 4000;
+        const remainingMs = Math.max(1000, (o.kills - chaos.kills.total) * perKillMs);
+        const batch = Math.min(o.records - producer.produced, Math.max(20, Math.round(((o.records - producer.produced) * PACE_MS) / remainingMs)));
+        producing = producer.produce(batch);
         await producing;
+        await sleep(PACE_MS);
       }
     })();
     const chaosAll = (async () => {
-      while (chaos.kills.total < o.kills && !failed) {
+      while ((chaos.kills.total < o.kills || producer.produced < o.records) && !failed) {
         await chaos.killOne(o.waitMs);
         if (broker && o.brokerRestart && brokerRestarts === 0 && chaos.kills.total >= o.kills / 2) {
           pausedForBroker = true;
@@ -165,19 +173,31 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRep
     chaos.stopKilling();
     o.log(`input produced, ${chaos.kills.total} kills done (${Math.round((Date.now() - began) / 1000)} s); draining`);
 
-    // 4. drain
+    // 4. drain (bounded: on timeout the soak still stops the workers and verifies, and reports what was left)
     let stable = 0;
     let last = '';
-    await poll(async () => {
-      if (!slots.every((s) => s.running)) return (stable = 0) > 0;
+    let state = 'not polled yet';
+    const drainBegan = Date.now();
+    const drain = await poll(async () => {
+      if (!slots.every((s) => s.running)) {
+        state = `workers: ${slots.map((s) => `slot ${s.slot} ${s.running ? 'running' : s.alive ? 'starting' : 'down'}`).join(', ')}`;
+        return (stable = 0) > 0;
+      }
       const [committed, end] = [await committedOffsets(brokers, applicationId, topics.input), await endOffsets(brokers, topics.input, 'read_uncommitted')];
       const [lso, hw] = [await endOffsets(brokers, repartitionTopic, 'read_committed'), await endOffsets(brokers, repartitionTopic, 'read_uncommitted')];
       const snapshot = JSON.stringify([committed, lso, slots.map((s) => s.lastProgress?.commits)]);
       const drained = end.every((e, p) => committed[p] === e) && hw.every((h, p) => lso[p] === h);
+      state = `input committed [${committed.join(',')}] of end [${end.join(',')}], repartition LSO [${lso.join(',')}] HW [${hw.join(',')}]`;
       stable = drained && snapshot === last ? stable + 1 : 0;
       last = snapshot;
       return stable >= 6;
-    }, o.waitMs, () => `the workers to process and commit every input (last: ${last}); worker output:\n${tails(slots)}`);
+    }, o.waitMs, () => state).then(
+      () => ({ ok: true, waitedMs: Date.now() - drainBegan, detail: state }),
+      (error: Error) => {
+        o.log(`${error.message}; worker output:\n${tails(slots)}`);
+        return { ok: false, waitedMs: Date.now() - drainBegan, detail: state };
+      },
+    );
 
     // 5. clean stop
     chaos.close();
@@ -213,20 +233,23 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRep
       repartitionedCounts: checkAggregate(truth.repartitionedCount, rekeyed.partitions),
       transactions: checkTransactions(lastEnds, [data, count, sum, rekeyed, repartition]),
       offsets,
+      drain,
       durationMs: Date.now() - began,
     };
-    const statelessOk = body.inputProblems.length === 0 && body.data.ok && body.transactions.ok && body.offsets.ok;
+    const statelessOk = drain.ok && body.inputProblems.length === 0 && body.data.ok && body.transactions.ok && body.offsets.ok;
     const statefulOk = body.counts.ok && body.sums.ok && body.repartitionedCounts.ok;
     ok = statelessOk && statefulOk;
     return { ...body, ok, statelessOk, statefulOk, summary: summaryLine(body) };
   } finally {
     // 7. clean up
+    clearInterval(status);
     chaos.close();
     await Promise.all(slots.map((s) => s.kill()));
     process.removeListener('exit', killAll);
     await producer.close();
     rmSync(stateRoot, { recursive: true, force: true });
-    if (broker) await broker.stop({ keepLog: !ok }).catch(() => undefined);
+    if (broker && !ok && o.keepBrokerOnFailure) o.log(`private broker left running for a post-mortem: ${broker.bootstrap} (stop: node scripts/kafka.mjs stop --port ${broker.port})`);
+    else if (broker) await broker.stop({ keepLog: !ok }).catch(() => undefined);
     if (broker && !ok) o.log(`broker log kept: ${broker.logFile}`);
   }
 }
@@ -246,14 +269,14 @@ async function main(): Promise<void> {
     options: {
       brokers: { type: 'string' }, records: { type: 'string' }, keys: { type: 'string' }, kills: { type: 'string' },
       'broker-restart': { type: 'boolean' }, store: { type: 'string' }, seed: { type: 'string' }, quiet: { type: 'boolean' },
-      'commit-interval-ms': { type: 'string' }, 'wait-ms': { type: 'string' },
+      'commit-interval-ms': { type: 'string' }, 'wait-ms': { type: 'string' }, 'keep-broker': { type: 'boolean' },
     },
   });
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
   const options: Partial<SoakOptions> = Object.fromEntries(Object.entries({
     brokers: values.brokers?.split(',').map((s) => s.trim()).filter(Boolean),
     records: num(values.records), keys: num(values.keys), kills: num(values.kills), brokerRestart: values['broker-restart'],
-    store: values.store as SoakStoreType | undefined, seed: num(values.seed), commitIntervalMs: num(values['commit-interval-ms']), waitMs: num(values['wait-ms']),
+    store: values.store as SoakStoreType | undefined, seed: num(values.seed), commitIntervalMs: num(values['commit-interval-ms']), waitMs: num(values['wait-ms']), keepBrokerOnFailure: values['keep-broker'],
     log: values.quiet ? undefined : (line: string) => process.stderr.write(`[soak] ${line}\n`),
   }).filter(([, v]) => v !== undefined));
   const report = await runSoak(options);

@@ -80,7 +80,7 @@ describe('soak verifier', () => {
       inputProblems: [], data: checkData(input, good), counts: checkAggregate(truth.count, good),
       sums: checkAggregate(truth.sum, renumber([[['a', 1], ['a', 3], ['a', 6]], [['b', 1], ['b', 3]]])),
       repartitionedCounts: checkAggregate(new Map([['r1', 1]]), renumber([[['r1', 1]]])),
-      transactions: checkTransactions([], []), offsets: checkOffsets({ topic: 'in', committed: [1], end: [1] }), durationMs: 312_000,
+      transactions: checkTransactions([], []), offsets: checkOffsets({ topic: 'in', committed: [1], end: [1] }), drain: { ok: true, waitedMs: 1, detail: '' }, durationMs: 312_000,
     };
     expect(summaryLine(body)).toBe(
       'soak: 5 records, 104 kills (37 right after a commit, 21 while restoring, 9 while initializing tasks, 37 at random), 1 broker restart, ' +

@@ -64,7 +64,7 @@ const logger = pino({ level: 'info', base: { slot: config.slot } }, {
       return;
     }
     const msg = entry.msg ?? '';
-    if (/restor/i.test(msg)) say({ e: 'restoring', phase: 'log', detail: msg.slice(0, 120) });
+    if (/restor/i.test(msg)) say({ e: 'restoring', phase: /complete|done|finished|ended/i.test(msg) ? 'end' : 'log', detail: msg.slice(0, 120) });
     else if (msg.startsWith('task initialized')) say({ e: 'task-initialized', ...(entry.taskId ? { taskId: entry.taskId } : {}) });
     if ((entry.level ?? 0) >= 40) process.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
   },

@@ -22,7 +22,7 @@ describeKafka('crash soak, CI size: two workers, 10+ SIGKILLs (real Kafka)', (br
   beforeAll(async () => {
     report = await runSoak({ brokers, records: RECORDS, keys: 50, kills: KILLS, waitMs: 90_000 });
     process.stderr.write(`${report.summary}\n`);
-  }, 170_000);
+  }, 220_000);
 
   it('the harness produced every input record and killed running workers at least 10 times, some right after a commit', () => {
     expect(report.inputProblems).toEqual([]);

@@ -3,7 +3,8 @@
  * the supervisor that restarts every dead worker.
  *
  * Kill moments (one per kill, counted in {@link KillCounts}):
- * - `running`: at a random time, a worker whose start() resolved;
+ * - `running`: at a random time, a worker doing work (start() resolved and it
+ *   committed since), 0.5 to 2.5 s after one was found;
  * - `afterCommit`: a running worker, within milliseconds of its next `committed`
  *   line (its other tasks may be mid-commit);
  * - `restoring`: after a kill (always the first, then with probability
@@ -114,18 +115,20 @@ export class Chaos {
     clearInterval(this.#supervisor);
   }
 
-  /** One scheduled kill: waits a random gap, picks a running worker (waits up to `waitMs` for one) and kills it. */
+  /** One scheduled kill: waits (up to `waitMs`) for a worker doing work, then a random gap, then kills one. */
   async killOne(waitMs: number): Promise<void> {
     const { minGapMs, maxGapMs, random } = this.options;
-    await sleep(minGapMs + random() * (maxGapMs - minGapMs));
+    // a victim is a worker doing work: RUNNING and committed since it started (not one still rebalancing)
+    const working = () => this.slots.filter((s) => s.running && s.commitsSinceStart > 0);
     const deadline = Date.now() + waitMs;
-    let victims = this.slots.filter((s) => s.running);
-    while (victims.length === 0 || this.#paused) {
+    while (working().length === 0 || this.#paused) {
       if (this.#stopped) return;
-      if (Date.now() > deadline) throw new Error(`soak: no worker reached RUNNING within ${Math.round(waitMs / 1000)} s to kill; last worker output:\n${this.slots.flatMap((s) => s.stderrTail.slice(-8)).join('\n')}`);
+      if (Date.now() > deadline) throw new Error(`soak: no worker was RUNNING and committing within ${Math.round(waitMs / 1000)} s to kill; last worker output:\n${this.slots.flatMap((s) => s.stderrTail.slice(-8)).join('\n')}`);
       await sleep(100);
-      victims = this.slots.filter((s) => s.running);
     }
+    await sleep(minGapMs + random() * (maxGapMs - minGapMs));
+    const victims = working();
+    if (victims.length === 0) return; // killed meanwhile (an armed kill): the next round picks again
     const victim = victims[Math.floor(random() * victims.length)]!;
     if (random() < this.options.pAfterCommit) {
       const commit = await victim.next((e) => e.e === 'committed', 5000);

@@ -81,6 +81,8 @@ export class WorkerSlot {
   starts = 0;
   /** The last `progress` line of the live worker (undefined right after a start). */
   lastProgress: Extract<WorkerEvent, { e: 'progress' }> | undefined;
+  /** `committed` lines of the live worker: > 0 once it does work (the chaos kills only such workers). */
+  commitsSinceStart = 0;
   /** Whether the last started worker's sluice accepted `stateDir`. */
   stateDir: 'used' | 'unsupported' | undefined;
   #lastError = '';
@@ -109,6 +111,7 @@ export class WorkerSlot {
     this.starts += 1;
     this.#expectExit = false;
     this.lastProgress = undefined;
+    this.commitsSinceStart = 0;
     const run = new WorkerRun(this.config, (event) => this.#onEvent(event), (line) => this.#onStderr(line));
     this.#run = run;
     void run.exit.then(() => {
@@ -172,6 +175,7 @@ export class WorkerSlot {
     this.eventCounts.set(event.e, (this.eventCounts.get(event.e) ?? 0) + 1);
     if (event.e === 'error') this.#lastError = event.message;
     if (event.e === 'progress') this.lastProgress = event;
+    if (event.e === 'committed') this.commitsSinceStart += 1;
     if (event.e === 'started') this.stateDir = event.stateDir;
     for (const listener of [...this.#listeners]) listener(event);
   }

@@ -6,7 +6,7 @@
  * follows Kafka's layering.
  */
 import { IllegalArgumentError } from '../../errors.js';
-import { componentLogger } from '../../internal/logger.js';
+import { componentLogger, type Logger } from '../../internal/logger.js';
 import type { Serde, Serializer } from '../../serdes/serde.js';
 import { checkedDeserialize, checkedSerialize } from '../../serdes/checked-serde.js';
 import type { KeyValue } from '../key-value.js';
@@ -33,6 +33,12 @@ export interface TypedStoreOptions {
 
 const NOT_LOGGED: TypedStoreOptions = { loggingEnabled: false, changelogConfig: {} };
 
+/** Kafka's warning for a range whose serialized `from` is after its `to` (logged, and the range is empty). */
+export const INVALID_RANGE_WARNING =
+  'Returning empty iterator for fetch with invalid key range: from > to.' +
+  " This may be due to range arguments set in the wrong order, or serdes that don't preserve ordering when lexicographically comparing the serialized bytes." +
+  ' Note that the built-in numerical serdes do not follow this for negative numbers';
+
 /**
  * A typed {@link KeyValueStore} over any {@link KeyValueBytesStore} stack.
  * Keys order by their serialized bytes.
@@ -50,6 +56,7 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, ManagedS
   private readonly lifecycle: StoreLifecycle;
   private readonly listeners: FlushListener[] = [];
   private readonly pending = new Map<string, PendingWrite>();
+  private logger: Logger | undefined;
 
   constructor(
     /** The top of the bytes stack. */
@@ -75,6 +82,7 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, ManagedS
   init(context: StoreInitContext): void {
     this.lifecycle.ensureNotStarted();
     this.inner.init(context);
+    this.logger = context.logger;
     this.lifecycle.open();
   }
 
@@ -152,12 +160,14 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, ManagedS
 
   range(from: K | null, to: K | null): KeyValue<K, V>[] {
     this.ready('range');
-    return this.entries(this.inner.range(this.boundBytes(from, 'range'), this.boundBytes(to, 'range')));
+    const bounds = this.bounds(from, to, 'range');
+    return bounds === undefined ? [] : this.entries(this.inner.range(bounds[0], bounds[1]));
   }
 
   reverseRange(from: K | null, to: K | null): KeyValue<K, V>[] {
     this.ready('reverseRange');
-    return this.entries(this.inner.reverseRange(this.boundBytes(from, 'reverseRange'), this.boundBytes(to, 'reverseRange')));
+    const bounds = this.bounds(from, to, 'reverseRange');
+    return bounds === undefined ? [] : this.entries(this.inner.reverseRange(bounds[0], bounds[1]));
   }
 
   all(): KeyValue<K, V>[] {
@@ -202,8 +212,15 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, ManagedS
     return bytes;
   }
 
-  private boundBytes(bound: K | null, operation: string): Buffer | null {
-    return bound === null || bound === undefined ? null : this.keyBytes(bound, operation);
+  /** The serialized bounds, or `undefined` (with Kafka's warning) when `from` serializes after `to`. */
+  private bounds(from: K | null, to: K | null, operation: string): [Buffer | null, Buffer | null] | undefined {
+    const lo = from === null || from === undefined ? null : this.keyBytes(from, operation);
+    const hi = to === null || to === undefined ? null : this.keyBytes(to, operation);
+    if (lo !== null && hi !== null && Buffer.compare(lo, hi) > 0) {
+      this.logger?.warn({ store: this.name }, INVALID_RANGE_WARNING);
+      return undefined;
+    }
+    return [lo, hi];
   }
 
   private valueOf(bytes: Buffer | null): V | null {

@@ -37,7 +37,7 @@ import {
   type LmdbFiles,
 } from './internal/lmdb-files.js';
 import { mergeOverlay } from './internal/overlay-merge.js';
-import { SortedBytesMap, startsWith } from './internal/sorted-bytes-map.js';
+import { SortedBytesMap, startsWith, type SortedEntry } from './internal/sorted-bytes-map.js';
 import { StoreLifecycle } from './internal/store-lifecycle.js';
 import { defined } from '../../internal/defined.js';
 
@@ -129,7 +129,7 @@ export class LmdbKeyValueBytesStore implements KeyValueBytesStore {
 
   get(key: Buffer): Buffer | null {
     this.lifecycle.ensureOpen('get');
-    const pending = this.overlay.get(key);
+    const pending = this.overlay.size === 0 ? undefined : this.overlay.get(key);
     if (pending !== undefined) return pending;
     if (key.length > this.db.maxKeyBytes) return null;
     return this.db.data.get(storedKey(key)) ?? null;
@@ -156,18 +156,18 @@ export class LmdbKeyValueBytesStore implements KeyValueBytesStore {
   range(from: Buffer | null, to: Buffer | null): BytesEntry[] {
     this.lifecycle.ensureOpen('range');
     if (from !== null && to !== null && Buffer.compare(from, to) > 0) return [];
-    return mergeOverlay(this.committedAscending(from, to), this.overlay.range(from, to), false);
+    return this.merged(this.committed(from, to, false), this.overlay.range(from, to), false);
   }
 
   reverseRange(from: Buffer | null, to: Buffer | null): BytesEntry[] {
     this.lifecycle.ensureOpen('reverseRange');
     if (from !== null && to !== null && Buffer.compare(from, to) > 0) return [];
-    return mergeOverlay(this.committedDescending(from, to), this.overlay.reverseRange(from, to), true);
+    return this.merged(this.committed(from, to, true), this.overlay.reverseRange(from, to), true);
   }
 
   prefixScan(prefix: Buffer): BytesEntry[] {
     this.lifecycle.ensureOpen('prefixScan');
-    return mergeOverlay(this.committedWithPrefix(prefix), this.overlay.prefixScan(prefix), false);
+    return this.merged(this.committed(prefix, null, false, prefix), this.overlay.prefixScan(prefix), false);
   }
 
   /** The committed count, corrected by the overlay (one lmdb lookup per uncommitted write). */
@@ -211,30 +211,30 @@ export class LmdbKeyValueBytesStore implements KeyValueBytesStore {
     return stored.length > this.db.maxKeyBytes + 1 ? stored.subarray(0, this.db.maxKeyBytes + 1) : stored;
   }
 
-  private *committedAscending(from: Buffer | null, to: Buffer | null): Generator<BytesEntry> {
-    const start = from === null ? storedKey(Buffer.alloc(0)) : this.startKey(from);
-    for (const entry of this.db.data.getRange({ start })) {
-      const key = userKey(entry.key);
-      if (from !== null && Buffer.compare(key, from) < 0) continue;
-      if (to !== null && Buffer.compare(key, to) > 0) return;
-      yield { key, value: entry.value };
-    }
-  }
-
-  private *committedDescending(from: Buffer | null, to: Buffer | null): Generator<BytesEntry> {
-    const range = to === null ? this.db.data.getRange({ reverse: true }) : this.db.data.getRange({ start: this.startKey(to), reverse: true });
+  /** Committed entries with `from <= key <= to` (and starting with `prefix` when given), in the asked order. */
+  private committed(from: Buffer | null, to: Buffer | null, descending: boolean, prefix?: Buffer): BytesEntry[] {
+    const out: BytesEntry[] = [];
+    const data = this.db.data;
+    const range = descending
+      ? data.getRange(to === null ? { reverse: true } : { start: this.startKey(to), reverse: true })
+      : data.getRange({ start: from === null ? storedKey(Buffer.alloc(0)) : this.startKey(from) });
     for (const entry of range) {
       const key = userKey(entry.key);
-      if (to !== null && Buffer.compare(key, to) > 0) continue;
-      if (from !== null && Buffer.compare(key, from) < 0) return;
-      yield { key, value: entry.value };
+      if (descending) {
+        if (to !== null && Buffer.compare(key, to) > 0) continue;
+        if (from !== null && Buffer.compare(key, from) < 0) break;
+      } else {
+        if (from !== null && Buffer.compare(key, from) < 0) continue;
+        if (to !== null && Buffer.compare(key, to) > 0) break;
+        if (prefix !== undefined && !startsWith(key, prefix)) break;
+      }
+      out.push({ key, value: entry.value });
     }
+    return out;
   }
 
-  private *committedWithPrefix(prefix: Buffer): Generator<BytesEntry> {
-    for (const entry of this.committedAscending(prefix, null)) {
-      if (!startsWith(entry.key, prefix)) return;
-      yield entry;
-    }
+  /** The committed entries with the overlay's entries merged over them. */
+  private merged(committed: BytesEntry[], overlay: SortedEntry<Buffer | null>[], descending: boolean): BytesEntry[] {
+    return overlay.length === 0 ? committed : mergeOverlay(committed, overlay, descending);
   }
 }

@@ -208,6 +208,16 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   STATE_DIR_LOCKED: { kind: 'fatal', reaction: 'policy' },
   /** The state directory cannot be created or used (a file in the way, permissions): the policy decides. */
   STATE_DIR_ERROR: { kind: 'fatal', reaction: 'policy' },
+  /**
+   * A state store key longer than the persistent engine accepts (lmdb: 1978
+   * bytes less sluice's 1-byte key tag): concerns one record, the processing
+   * handler decides; nothing was written.
+   */
+  STORE_KEY_TOO_LARGE: record,
+  /** A persistent store's files cannot be opened even after wiping them (permissions, disk full): the task cannot run. */
+  STORE_OPEN_FAILED: { kind: 'fatal', reaction: 'policy' },
+  /** An lmdb write transaction (commit, restore) failed and was rolled back: the task fails and is rebuilt from the last checkpoint. */
+  STORE_WRITE_FAILED: { kind: 'fatal', reaction: 'policy' },
   ILLEGAL_STATE: { kind: 'usage' },
   /** An interactive query on a store that is restoring, not local, or of an app that is not running. */
   INVALID_STATE_STORE: { kind: 'usage' },

@@ -132,8 +132,10 @@ export type {
   StreamPartitioner,
 } from './processors/processor.js';
 export { Stores } from './processors/state/stores.js';
-export type { KeyValueBytesStoreSupplier } from './processors/state/stores.js';
+export type { BytesEntry, KeyValueBytesStore, KeyValueBytesStoreSupplier } from './processors/state/bytes-store-contract.js';
 export type { KeyValueStore, StateStore, StoreBuilder } from './processors/state/state-store.js';
+export type { TimestampedKeyValueStore } from './processors/state/timestamped-key-value-store.js';
+export { ValueAndTimestamp } from './processors/state/value-and-timestamp.js';
 export { formatTaskId, parseTaskId } from './records/task-id.js';
 export type { TaskId } from './records/task-id.js';
 export { Serdes } from './serdes/serdes.js';

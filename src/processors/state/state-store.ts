@@ -2,6 +2,7 @@
  * State store contracts: what processors see, and how stores are built per task.
  */
 import type { KeyValue } from '../key-value.js';
+import type { Serializer } from '../../serdes/serde.js';
 
 /** A state store. Stores are per task; the executor flushes them at commit and closes them with the task. */
 export interface StateStore {
@@ -39,6 +40,15 @@ export interface KeyValueStore<K, V> extends StateStore {
   range(from: K | null, to: K | null): KeyValue<K, V>[];
   /** Every entry in serialized-key order. */
   all(): KeyValue<K, V>[];
+  /** The entries of `range(from, to)`, in descending serialized-key order. */
+  reverseRange(from: K | null, to: K | null): KeyValue<K, V>[];
+  /** Every entry, in descending serialized-key order. */
+  reverseAll(): KeyValue<K, V>[];
+  /**
+   * The entries whose serialized key starts with `prefixKeySerializer`'s bytes
+   * of `prefix`, in serialized-key order (Kafka's `prefixScan`).
+   */
+  prefixScan<P>(prefix: P, prefixKeySerializer: Serializer<P>): KeyValue<K, V>[];
   /** The number of entries. */
   approximateNumEntries(): number;
 }

@@ -1,58 +1,53 @@
 /**
- * Store factories, as Kafka Streams' `Stores`.
+ * Store factories, as Kafka Streams' `Stores`: bytes store suppliers (which
+ * engine, under which name) and the builders that put the layers and serdes
+ * on top of them.
  */
 import type { Serde } from '../../serdes/serde.js';
-import { InMemoryKeyValueStore } from './in-memory-key-value-store.js';
-import type { KeyValueStore, StateStore, StoreBuilder } from './state-store.js';
+import type { KeyValueBytesStoreSupplier } from './bytes-store-contract.js';
+import { InMemoryKeyValueBytesStore } from './in-memory-key-value-bytes-store.js';
+import { LmdbKeyValueBytesStore } from './lmdb-key-value-bytes-store.js';
+import type { KeyValueStore, StoreBuilder } from './state-store.js';
+import { KeyValueStoreBuilder, TimestampedKeyValueStoreBuilder } from './store-builders.js';
+import type { TimestampedKeyValueStore } from './timestamped-key-value-store.js';
 
-/** Says which kind of bytes store to create, under which name. */
-export interface KeyValueBytesStoreSupplier {
-  readonly name: string;
-  /** `'in-memory'` for now; a transactional or persistent kind may follow. */
-  readonly kind: 'in-memory';
+export type { KeyValueBytesStoreSupplier } from './bytes-store-contract.js';
+
+function checkName(method: string, name: string): void {
+  if (typeof name !== 'string' || name === '') throw new TypeError(`Stores.${method}: the store name must be a non-empty string`);
 }
 
-/** Factories of state stores and store builders. */
+/** Factories of state store suppliers and store builders. */
 export const Stores = {
-  /** An in-memory key-value store named `name`. */
+  /** An in-memory key-value store named `name` (restored in full from its changelog when a task starts). */
   inMemoryKeyValueStore(name: string): KeyValueBytesStoreSupplier {
-    if (typeof name !== 'string' || name === '') throw new TypeError('Stores.inMemoryKeyValueStore: the store name must be a non-empty string');
-    return { name, kind: 'in-memory' };
+    checkName('inMemoryKeyValueStore', name);
+    return { name, kind: 'in-memory', get: () => new InMemoryKeyValueBytesStore(name) };
   },
-  /** A builder of typed key-value stores using `keySerde` / `valueSerde` for the stored bytes. */
-  keyValueStoreBuilder<K, V>(
+  /** A persistent key-value store named `name`: lmdb under the task's state directory, restored only past its checkpoint. */
+  persistentKeyValueStore(name: string): KeyValueBytesStoreSupplier {
+    checkName('persistentKeyValueStore', name);
+    return { name, kind: 'persistent', get: () => new LmdbKeyValueBytesStore(name) };
+  },
+  /**
+   * A persistent store for timestamped values (use it with
+   * {@link Stores.timestampedKeyValueStoreBuilder}); the same lmdb engine, its
+   * values carry the 8-byte timestamp prefix.
+   */
+  persistentTimestampedKeyValueStore(name: string): KeyValueBytesStoreSupplier {
+    checkName('persistentTimestampedKeyValueStore', name);
+    return { name, kind: 'persistent', get: () => new LmdbKeyValueBytesStore(name) };
+  },
+  /** A builder of typed key-value stores (logging enabled, caching disabled by default, as Kafka). */
+  keyValueStoreBuilder<K, V>(supplier: KeyValueBytesStoreSupplier, keySerde: Serde<K>, valueSerde: Serde<V>): StoreBuilder<KeyValueStore<K, V>> {
+    return new KeyValueStoreBuilder(supplier, keySerde, valueSerde);
+  },
+  /** A builder of timestamped key-value stores (values are `ValueAndTimestamp<V>`), over any supplier. */
+  timestampedKeyValueStoreBuilder<K, V>(
     supplier: KeyValueBytesStoreSupplier,
     keySerde: Serde<K>,
     valueSerde: Serde<V>,
-  ): StoreBuilder<KeyValueStore<K, V>> {
-    return new SimpleStoreBuilder(supplier.name, () => new InMemoryKeyValueStore<K, V>(supplier.name, keySerde, valueSerde));
+  ): StoreBuilder<TimestampedKeyValueStore<K, V>> {
+    return new TimestampedKeyValueStoreBuilder(supplier, keySerde, valueSerde);
   },
 };
-
-/** Placeholder builder carrying the logging / caching flags (replaced by the layered builders). */
-class SimpleStoreBuilder<S extends StateStore> implements StoreBuilder<S> {
-  loggingEnabled = true;
-  logConfig: Readonly<Record<string, string>> = {};
-  cachingEnabled = false;
-  constructor(readonly name: string, private readonly make: () => S) {}
-  build(): S {
-    return this.make();
-  }
-  withLoggingEnabled(config: Record<string, string> = {}): this {
-    this.loggingEnabled = true;
-    this.logConfig = { ...config };
-    return this;
-  }
-  withLoggingDisabled(): this {
-    this.loggingEnabled = false;
-    return this;
-  }
-  withCachingEnabled(): this {
-    this.cachingEnabled = true;
-    return this;
-  }
-  withCachingDisabled(): this {
-    this.cachingEnabled = false;
-    return this;
-  }
-}

@@ -45,10 +45,11 @@ export interface KeyValueBytesStore {
   approximateNumEntries(): number;
   /**
    * Optional (added by the caching layer): registers the listener a caching
-   * store calls for every entry it writes down at a flush or an eviction, and
-   * returns true (Kafka's `CachedStateStore.setFlushListener`); a store
-   * without an active cache returns false (or lacks the method), and the
-   * caller forwards its updates itself. A wrapping layer passes it down.
+   * store calls for every entry it writes down (at a flush, an eviction, or at
+   * once when the instance has no cache) and returns true (Kafka's
+   * `CachedStateStore.setFlushListener`); a stack without a caching layer
+   * returns false (or lacks the method), and the caller forwards its updates
+   * itself. A wrapping layer passes it down.
    */
   setFlushListener?(listener: BytesFlushListener, sendOldValues: boolean): boolean;
 }

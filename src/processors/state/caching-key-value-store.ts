@@ -6,14 +6,15 @@
  * forwarded by the flush listener). Reads look in the cache first; ranges
  * merge the cache over the store below; a delete is a cached tombstone.
  *
- * Without a cache in the init context (or one of `maxBytes` 0) the layer
- * passes everything straight through and `setFlushListener` returns false.
+ * Without a cache in the init context (or one of `maxBytes` 0) every write
+ * goes straight down, as if the cache evicted it at once (what Kafka's cache
+ * of 0 bytes does): the flush listener, if any, is called for it right away.
  */
 import { IllegalStateError } from '../../errors.js';
 import { formatTaskId } from '../../records/task-id.js';
 import type { BytesEntry, BytesFlushListener, KeyValueBytesStore } from './bytes-store-contract.js';
 import type { ChangelogRecord, StoreInitContext, StoreRecordContext } from './store-contract.js';
-import { cacheEntry, RecordCache, type CachedRecordContext, type DirtyEntry } from './record-cache.js';
+import { cacheEntry, RecordCache, type CachedRecordContext } from './record-cache.js';
 import { mergeCacheOverStore } from './caching-merged-entries.js';
 import { contextOverriding } from './caching-context.js';
 
@@ -72,7 +73,7 @@ export class CachingKeyValueStore implements KeyValueBytesStore {
     // 2.
     this.namespace = RecordCache.namespace(formatTaskId(context.taskId), this.name);
     this.cache?.addDirtyEntryFlushListener(this.namespace, (entries) => {
-      for (const entry of entries) this.putAndMaybeForward(entry);
+      for (const entry of entries) this.putAndMaybeForward(entry.key, entry.newValue, toStoreContext(entry.entry.context));
     });
     // 3.
     this.inner.init(contextOverriding(context, () => this.writingDown));
@@ -108,10 +109,13 @@ export class CachingKeyValueStore implements KeyValueBytesStore {
     return this.inner.isOpen();
   }
 
-  /** Kafka's `CachedStateStore.setFlushListener`: true when this store caches (then the listener forwards, not the caller). */
+  /**
+   * Kafka's `CachedStateStore.setFlushListener`: returns true, and from now on
+   * the listener forwards what this store writes down (at a flush, an
+   * eviction, or at once without a cache), not the caller. May be called
+   * before `init`.
+   */
   setFlushListener(listener: BytesFlushListener, sendOldValues: boolean): boolean {
-    this.requireInit('setFlushListener');
-    if (this.cache === undefined) return false;
     this.listener = listener;
     this.sendOldValues = sendOldValues;
     return true;
@@ -124,13 +128,11 @@ export class CachingKeyValueStore implements KeyValueBytesStore {
 
   put(key: Buffer, value: Buffer | null): void {
     this.requireOpen('put');
-    if (this.cache === undefined) return this.inner.put(key, value);
     this.putInternal(key, value);
   }
 
   putIfAbsent(key: Buffer, value: Buffer): Buffer | null {
     this.requireOpen('putIfAbsent');
-    if (this.cache === undefined) return this.inner.putIfAbsent(key, value);
     const previous = this.getInternal(key);
     if (previous === null) this.putInternal(key, value);
     return previous;
@@ -138,7 +140,6 @@ export class CachingKeyValueStore implements KeyValueBytesStore {
 
   delete(key: Buffer): Buffer | null {
     this.requireOpen('delete');
-    if (this.cache === undefined) return this.inner.delete(key);
     const previous = this.getInternal(key);
     this.putInternal(key, null);
     return previous;
@@ -182,36 +183,36 @@ export class CachingKeyValueStore implements KeyValueBytesStore {
     return raw;
   }
 
+  /** A write: a dirty cache entry with the current record context, or without a cache straight down. */
   private putInternal(key: Buffer, value: Buffer | null): void {
-    const context = this.context as StoreInitContext;
-    (this.cache as RecordCache).put(this.namespace, key, cacheEntry(value, true, context.recordContext()));
+    const current = (this.context as StoreInitContext).recordContext();
+    if (this.cache === undefined) return this.putAndMaybeForward(key, value, current);
+    this.cache.put(this.namespace, key, cacheEntry(value, true, current));
   }
 
   /**
-   * Kafka's `putAndMaybeForward`, for one flushed entry:
+   * Kafka's `putAndMaybeForward`, for one flushed entry (`context`: the record context of its write):
    * 1. with a listener: read the old value below when needed (a delete, or
    *    `sendOldValues`); a delete of a key the store never had is skipped;
    * 2. write the entry down with its own record context as the current one
    *    (the change-logging layer below stamps the changelog record with it);
    * 3. call the listener with (key, new, old, the entry's record context).
    */
-  private putAndMaybeForward(dirty: DirtyEntry): void {
-    const context = toStoreContext(dirty.entry.context);
+  private putAndMaybeForward(key: Buffer, newValue: Buffer | null, context: StoreRecordContext): void {
     const listener = this.listener;
-    const newValue = dirty.newValue;
     // 1.
-    const oldValue = listener !== undefined && (newValue === null || this.sendOldValues) ? this.inner.get(dirty.key) : null;
+    const oldValue = listener !== undefined && (newValue === null || this.sendOldValues) ? this.inner.get(key) : null;
     if (listener !== undefined && newValue === null && oldValue === null) return;
     // 2.
     const saved = this.writingDown;
     this.writingDown = context;
     try {
-      this.inner.put(dirty.key, newValue);
+      this.inner.put(key, newValue);
     } finally {
       this.writingDown = saved;
     }
     // 3.
-    listener?.(dirty.key, newValue, this.sendOldValues ? oldValue : null, context);
+    listener?.(key, newValue, this.sendOldValues ? oldValue : null, context);
   }
 
   private requireInit(operation: string): void {

@@ -52,6 +52,11 @@ export class CachingKeyValueStore implements KeyValueBytesStore {
     return this.inner;
   }
 
+  /** True when values carry the 8-byte timestamp prefix. */
+  get timestamped(): boolean {
+    return this.options.timestamped;
+  }
+
   /** True once initialized with an enabled record cache. */
   get caching(): boolean {
     return this.cache !== undefined;

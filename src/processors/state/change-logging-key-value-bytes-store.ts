@@ -45,6 +45,11 @@ export class ChangeLoggingKeyValueBytesStore implements KeyValueBytesStore {
     return this.inner;
   }
 
+  /** True when values carry the 8-byte timestamp prefix. */
+  get timestamped(): boolean {
+    return this.options.timestamped;
+  }
+
   init(context: StoreInitContext): void {
     this.context = context;
     this.inner.init(context);

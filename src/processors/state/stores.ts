@@ -4,20 +4,30 @@
 import type { Serde } from '../../serdes/serde.js';
 import { InMemoryKeyValueStore } from './in-memory-key-value-store.js';
 import type { KeyValueStore, StateStore, StoreBuilder } from './state-store.js';
+import type { KeyValueBytesStoreSupplier } from './bytes-store-contract.js';
+import { standInSupplier, StandInStoreBuilder } from './store-layers-stand-in.js';
+import { valueAndTimestampSerde, type ValueAndTimestamp } from './value-and-timestamp.js';
 
-/** Says which kind of bytes store to create, under which name. */
-export interface KeyValueBytesStoreSupplier {
-  readonly name: string;
-  /** `'in-memory'` for now; a transactional or persistent kind may follow. */
-  readonly kind: 'in-memory';
-}
+export type { KeyValueBytesStoreSupplier } from './bytes-store-contract.js';
+
+/** A key-value store whose values carry the timestamp of the record that wrote them (Kafka's `TimestampedKeyValueStore`). */
+export type TimestampedKeyValueStore<K, V> = KeyValueStore<K, ValueAndTimestamp<V>>;
 
 /** Factories of state stores and store builders. */
 export const Stores = {
   /** An in-memory key-value store named `name`. */
   inMemoryKeyValueStore(name: string): KeyValueBytesStoreSupplier {
     if (typeof name !== 'string' || name === '') throw new TypeError('Stores.inMemoryKeyValueStore: the store name must be a non-empty string');
-    return { name, kind: 'in-memory' };
+    return standInSupplier(name, 'in-memory');
+  },
+  /** A persistent store for timestamped values (STAND-IN on this branch: in memory; the kvstores branch brings lmdb). */
+  persistentTimestampedKeyValueStore(name: string): KeyValueBytesStoreSupplier {
+    if (typeof name !== 'string' || name === '') throw new TypeError('Stores.persistentTimestampedKeyValueStore: the store name must be a non-empty string');
+    return standInSupplier(name, 'persistent');
+  },
+  /** A builder of timestamped key-value stores (values are `ValueAndTimestamp<V>`). */
+  timestampedKeyValueStoreBuilder<K, V>(supplier: KeyValueBytesStoreSupplier, keySerde: Serde<K>, valueSerde: Serde<V>): StoreBuilder<TimestampedKeyValueStore<K, V>> {
+    return new StandInStoreBuilder<K, ValueAndTimestamp<V>>(supplier, keySerde, valueAndTimestampSerde(valueSerde), true);
   },
   /** A builder of typed key-value stores using `keySerde` / `valueSerde` for the stored bytes. */
   keyValueStoreBuilder<K, V>(

@@ -56,8 +56,12 @@ export class StreamTask implements TaskProcessor, ContextHost {
   private readonly runner: NodeRunner;
   private streamTimeMs = -1;
   private commitFlag = false;
+  /** True while `flushStores()` runs: caching stores may forward (see {@link forwardFromCache}). */
+  private flushing = false;
   /** True while a returned promise of `process` or `punctuateWallClock` is pending. */
   private inFlight = false;
+  /** The promise of the in-flight work (see {@link whenIdle}). */
+  private inFlightWork: Promise<void> | undefined;
   private readonly drops: DropLog;
 
   constructor(
@@ -173,7 +177,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   /** Marks the task busy until `pending` settles; unwraps its rejection; forgets the current record after. */
   private track(pending: Promise<void>): Promise<void> {
     this.inFlight = true;
-    return pending.then(
+    const work = pending.then(
       () => {
         this.inFlight = false;
         this.handling.current = NO_RECORD;
@@ -184,6 +188,8 @@ export class StreamTask implements TaskProcessor, ContextHost {
         throw unwrapPropagating(error);
       },
     );
+    this.inFlightWork = work;
+    return work;
   }
 
   private guardIdle(op: string): void {
@@ -234,8 +240,40 @@ export class StreamTask implements TaskProcessor, ContextHost {
     return { timestamp: current.timestamp, headers: current.headers ?? {}, topic: current.topic, partition: current.partition, offset: current.offset };
   }
 
+  /**
+   * Step 5 of the store lifecycle, at a commit:
+   * 1. every store flushes, in the task's store order; a caching store writes
+   *    its dirty entries down and its flush listener forwards them
+   *    ({@link forwardFromCache}): processors may forward meanwhile;
+   * 2. the current record is reset after it;
+   * 3. when a forward went into an async processor, that work is the task's
+   *    in-flight work ({@link whenIdle}; the runner awaits it before the
+   *    producer flush).
+   */
   flushStores(): void {
-    for (const store of this.stores) store.flush();
+    this.guardIdle('flushStores');
+    const pending: Promise<void>[] = [];
+    for (const node of this.ordered) node.tail = undefined; // idle: every earlier tail settled
+    this.flushing = true;
+    try {
+      // 1.
+      for (const store of this.stores) store.flush();
+      for (const node of this.ordered) {
+        if (node.tail !== undefined) pending.push(node.tail);
+        node.tail = undefined;
+      }
+    } catch (error) {
+      throw unwrapPropagating(error);
+    } finally {
+      // 2.
+      this.flushing = false;
+    }
+    // 3.
+    if (pending.length > 0) void handled(this.track(handled(Promise.all(pending).then(() => undefined))));
+  }
+
+  whenIdle(): Promise<void> | undefined {
+    return this.inFlight ? this.inFlightWork : undefined;
   }
 
   // ---- ContextHost ----
@@ -257,6 +295,45 @@ export class StreamTask implements TaskProcessor, ContextHost {
       );
     }
     this.runner.forwardTo(node, [child], record);
+  }
+
+  /**
+   * A forward for a cache entry written down (flush or eviction):
+   * 1. allowed while processing, punctuating or flushing (the write down
+   *    happens inside a store call of one of them);
+   * 2. the entry's record context is the task's current record while its
+   *    descendants run (sinks, handler contexts, stores below), as Kafka sets
+   *    it around the flush listener; the previous one is restored after (an
+   *    entry of the record being processed, written down at once, keeps it
+   *    as it is, raw input bytes included).
+   */
+  forwardFromCache(nodeName: string, record: Record<unknown, unknown>, context: StoreRecordContext): void {
+    const node = defined(this.nodes.get(nodeName), `node ${nodeName}`);
+    // 1.
+    if (!this.flushing && !node.busy && this.handling.current === NO_RECORD) {
+      throw new IllegalStateError(
+        `Processor '${nodeName}' of task ${this.label} forwarded a cached update outside processing, punctuation and the commit's flush; ` +
+          'a caching store writes down only inside a store call or flushStores()',
+      );
+    }
+    // 2.
+    const state = this.handling;
+    const saved = state.current;
+    const same = !this.flushing && context.topic === saved.topic && context.partition === saved.partition && context.offset === saved.offset;
+    if (!same) {
+      state.current = {
+        topic: context.topic ?? '',
+        partition: context.partition ?? -1,
+        offset: context.offset ?? -1,
+        timestamp: context.timestamp,
+        headers: context.headers,
+      };
+    }
+    try {
+      this.runner.forwardTo(node, node.children, record);
+    } finally {
+      state.current = saved;
+    }
   }
 
   recordDropped(nodeName: string, reason: string): void {

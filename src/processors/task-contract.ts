@@ -117,8 +117,17 @@ export interface TaskProcessor {
    * Step 5 of the store lifecycle, at every commit before the transaction
    * commits: flushes every store (a caching store forwards its dirty entries
    * downstream and into the changelog, so processors may forward from here).
+   * When such a forward went into an async processor, that work continues
+   * after the call: {@link TaskProcessor.whenIdle} returns it, and the runner
+   * awaits it before flushing the producer.
    */
   flushStores(): void;
+  /**
+   * Optional (added with the record cache): the async work still running
+   * (a process, punctuation or flush forward into an async processor), or
+   * `undefined` when the task is idle.
+   */
+  whenIdle?(): Promise<void> | undefined;
   /** Calls `close` on every processor and store. */
   close(): void;
 }

@@ -20,6 +20,8 @@ import { DriverRunner, type Pending } from './internal/driver-runner.js';
 import { TestInputTopic, type TestInputTopicOptions } from './test-input-topic.js';
 import { TestOutputTopic } from './test-output-topic.js';
 import { defined } from '../internal/defined.js';
+import type { ValueAndTimestamp } from '../processors/state/value-and-timestamp.js';
+import { DriverStores, isTimestampedStore, keyValueFacade } from './internal/driver-stores.js';
 
 /** Configuration of a {@link TopologyTestDriver}. Handlers default to FAIL. */
 export interface TopologyTestDriverConfig {
@@ -34,6 +36,12 @@ export interface TopologyTestDriverConfig {
   defaultKeySerde?: Serde<unknown>;
   /** Value serde of the sources that name none (and what inherits it), as Kafka's `default.value.serde`; default `Serdes.Buffer()`. */
   defaultValueSerde?: Serde<unknown>;
+  /**
+   * Bytes of the record cache in front of caching stores (default 10 MiB, 0
+   * disables), as Kafka's `statestore.cache.max.bytes`. The driver flushes the
+   * cache after every piped record, so outputs equal those without a cache.
+   */
+  statestoreCacheMaxBytes?: number;
 }
 
 const FAIL = { handle: () => 'FAIL' as const };
@@ -42,8 +50,11 @@ type DriverState = 'RUNNING' | 'CLOSED';
 
 /**
  * Runs a topology without Kafka: one task per sub-topology (partition 0),
- * processing each piped record synchronously, committing (flushing stores)
- * after each one. Records written to a topic the topology reads are processed
+ * processing each piped record synchronously, committing after each one (as
+ * Kafka's driver: the stores flush, so the record cache forwards and logs
+ * everything it holds, then commit). Stores live in a temporary state
+ * directory, removed at `close()`; their changelog writes are recorded
+ * internally, not produced. Records written to a topic the topology reads are processed
  * too, after the record that produced them: this is how records cross a
  * repartition topic (`<applicationId>-<name>-repartition`, readable with
  * `createOutputTopic`) into the next sub-topology. A topology that keeps
@@ -69,11 +80,13 @@ export class TopologyTestDriver {
   private readonly runner: DriverRunner;
   /** Source patterns with the task of their sub-topology: topics matching one are read by that task. */
   private readonly patternTasks: Array<SourcePatternInfo & { task: TaskProcessor }>;
+  private readonly storeSide: DriverStores;
   private wallClockMs: number;
   private state: DriverState = 'RUNNING';
 
   constructor(topology: Topology, config: TopologyTestDriverConfig = {}) {
     this.wallClockMs = config.initialWallClockTimeMs ?? Date.now();
+    this.storeSide = new DriverStores(config.applicationId ?? 'test-driver', config.statestoreCacheMaxBytes);
     const runtime = toRuntime(topology, {
       applicationId: config.applicationId ?? 'test-driver',
       ...(config.defaultKeySerde ? { defaultKeySerde: config.defaultKeySerde } : {}),
@@ -91,7 +104,22 @@ export class TopologyTestDriver {
       for (const topic of sub.sourceTopics) this.taskByTopic.set(topic, task);
     }
     this.patternTasks = runtime.sourcePatterns().map((p) => ({ ...p, task: defined(this.tasks[runtime.subtopologyOfSource(p.source)], `task of source ${p.source}`) }));
-    for (const task of this.tasks) task.init();
+    // store lifecycle step 2 (init) for every store, then the processors' init
+    try {
+      for (const task of this.tasks) this.storeSide.initStores(task);
+      for (const task of this.tasks) task.init();
+    } catch (error) {
+      this.state = 'CLOSED';
+      for (const task of this.tasks) {
+        try {
+          task.close();
+        } catch {
+          // the first error is the one reported
+        }
+      }
+      this.storeSide.cleanUp();
+      throw error;
+    }
   }
 
   /**
@@ -167,15 +195,31 @@ export class TopologyTestDriver {
     const task = defined(this.taskOf(record.topic), `task of topic ${record.topic}`);
     const outcome = task.process({ ...record, partition: 0, offset });
     if (typeof outcome !== 'string') return outcome.then(() => this.commit());
-    this.commit();
-    return undefined;
+    return this.commit();
   }
 
-  private commit(): void {
-    for (const task of this.tasks) {
-      for (const store of task.stores) store.flush();
+  /**
+   * A commit of every task, each after the previous one settled:
+   * 1. flush the stores (the cache forwards and logs its dirty entries; a
+   *    forward into an async processor makes it a promise);
+   * 2. commit the stores (step 6 of the store lifecycle);
+   * 3. clear the task's commit request.
+   */
+  private commit(index = 0): Pending {
+    for (let i = index; i < this.tasks.length; i++) {
+      const task = defined(this.tasks[i], `task ${i}`);
+      task.flushStores(); // 1.
+      const flushed = task.whenIdle?.();
+      const rest = (): Pending => {
+        this.storeSide.commitStores(task); // 2.
+        task.clearCommitRequest(); // 3.
+        return this.commit(i + 1);
+      };
+      if (flushed !== undefined) return flushed.then(rest);
+      this.storeSide.commitStores(task);
       task.clearCommitRequest();
     }
+    return undefined;
   }
 
   /** Advances the wall clock by `ms` and runs the wall-clock punctuations that became due. */
@@ -194,8 +238,7 @@ export class TopologyTestDriver {
       const pending = defined(this.tasks[i], `task ${i}`).punctuateWallClock(this.wallClockMs);
       if (pending !== undefined) return pending.then(() => this.punctuateFrom(i + 1));
     }
-    this.commit();
-    return undefined;
+    return this.commit();
   }
 
   /**
@@ -223,9 +266,23 @@ export class TopologyTestDriver {
     throw new TopologyError(`No state store named '${name}' in the topology; its stores are [${known.join(', ')}]`);
   }
 
-  /** The key-value store `name`. */
+  /**
+   * The key-value store `name`. For a timestamped store (every DSL
+   * aggregation's) a view with plain values, as Kafka's driver gives.
+   */
   getKeyValueStore<K, V>(name: string): KeyValueStore<K, V> {
-    return this.getStateStore<KeyValueStore<K, V>>(name);
+    const store = this.getStateStore<StateStore>(name);
+    if (isTimestampedStore(store)) return keyValueFacade(store as unknown as KeyValueStore<K, ValueAndTimestamp<V>>);
+    return store as KeyValueStore<K, V>;
+  }
+
+  /** The timestamped key-value store `name` (values with the timestamp stored beside them); a TopologyError for another kind. */
+  getTimestampedKeyValueStore<K, V>(name: string): KeyValueStore<K, ValueAndTimestamp<V>> {
+    const store = this.getStateStore<StateStore>(name);
+    if (!isTimestampedStore(store)) {
+      throw new TopologyError(`State store '${name}' is not a timestamped key-value store; read it with getKeyValueStore('${name}')`);
+    }
+    return store as KeyValueStore<K, ValueAndTimestamp<V>>;
   }
 
   /** Names of the topics written so far, including those whose records were already read (as Kafka's `producedTopicNames()`). */
@@ -255,6 +312,7 @@ export class TopologyTestDriver {
         first ??= error;
       }
     }
+    this.storeSide.cleanUp();
     if (first !== undefined) throw first;
   }
 }

@@ -1,11 +1,13 @@
 /**
  * Grouped streams and their aggregations (count, reduce, aggregate) into a
- * KTable backed by an in-memory key-value store per task.
+ * KTable backed by a timestamped key-value store per task (persistent,
+ * changelogged and cached by default, as Kafka Streams).
  */
 import { aggregateSupplier, reduceSupplier } from '../processors/dsl/aggregate.js';
 import { passThroughSupplier } from '../processors/dsl/stateless.js';
 import type { ProcessorSupplier } from '../processors/processor.js';
 import { Stores } from '../processors/state/stores.js';
+import type { StateStore, StoreBuilder } from '../processors/state/state-store.js';
 import type { Serde } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
@@ -35,6 +37,23 @@ export class KTable<K, V> {
     this.ctx.topology.addProcessor(name, passThroughSupplier(), this.nodeName);
     return new KStream<K, V>(this.ctx, name, this.serdes, false);
   }
+}
+
+/**
+ * The store of an aggregation, as Kafka's DSL builds it: a timestamped store
+ * over `materialized.storeSupplier` (default a persistent one,
+ * `Stores.persistentTimestampedKeyValueStore`), changelogged unless
+ * `loggingEnabled` is false (with `logConfig`), and behind the record cache
+ * unless `cachingEnabled` is false.
+ */
+function storeBuilder<K, A>(storeName: string, materialized: Materialized<K, A>, keySerde: Serde<K>, valueSerde: Serde<A>): StoreBuilder<StateStore> {
+  const supplier = materialized.storeSupplier ?? Stores.persistentTimestampedKeyValueStore(storeName);
+  const builder = Stores.timestampedKeyValueStoreBuilder(supplier, keySerde, valueSerde);
+  if (materialized.loggingEnabled === false) builder.withLoggingDisabled();
+  else builder.withLoggingEnabled(materialized.logConfig ?? {});
+  if (materialized.cachingEnabled === false) builder.withCachingDisabled();
+  else builder.withCachingEnabled();
+  return builder;
 }
 
 /** @internal Set when the key may have changed: each aggregation first repartitions. */
@@ -95,16 +114,14 @@ export class KGroupedStream<K, V> {
     materialized: Materialized<K, A>,
     defaultValueSerde: Serde<A>,
   ): KTable<K, A> {
-    const storeName = materialized.storeName === undefined ? this.ctx.newName(`${prefix}STATE-STORE-`) : validateName(materialized.storeName);
+    const named = materialized.storeSupplier?.name ?? materialized.storeName; // a supplier names its store (Kafka's Materialized.as(supplier))
+    const storeName = named === undefined ? this.ctx.newName(`${prefix}STATE-STORE-`) : validateName(named);
     const processorName = this.ctx.newName(prefix);
     const keySerde = materialized.keySerde ?? this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined) ?? Serdes.Json<K>();
     const valueSerde = materialized.valueSerde ?? defaultValueSerde;
     const parent = this.parentFor(storeName);
     this.ctx.topology.addProcessor(processorName, supplier(storeName), parent);
-    this.ctx.topology.addStateStore(
-      Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(storeName), keySerde, valueSerde),
-      processorName,
-    );
+    this.ctx.topology.addStateStore(storeBuilder(storeName, materialized, keySerde, valueSerde), processorName);
     return new KTable<K, A>(this.ctx, processorName, storeName, { key: keySerde, value: valueSerde });
   }
 

@@ -11,12 +11,14 @@ import type {
 } from '../processor.js';
 import type { Record } from '../record.js';
 import type { StateStore } from '../state/state-store.js';
-import type { TaskId } from '../task-contract.js';
+import type { StoreRecordContext, TaskId } from '../task-contract.js';
 
 /** What a context needs from its task. */
 export interface ContextHost {
   readonly taskId: TaskId;
   forwardFrom(nodeName: string, record: Record<unknown, unknown>, childName?: string): void;
+  /** A forward of what a caching store wrote down (at a flush or an eviction), as the record of `context`. */
+  forwardFromCache(nodeName: string, record: Record<unknown, unknown>, context: StoreRecordContext): void;
   schedule(nodeName: string, intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable;
   store(name: string): StateStore | undefined;
   recordMetadata(): RecordMetadata | null;
@@ -71,6 +73,17 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
 
   commit(): void {
     this.host.requestCommit();
+  }
+
+  /**
+   * @internal For DSL operators whose store caches: forwards `record` for a
+   * cache entry written down at a flush or an eviction (Kafka's
+   * `TimestampedTupleForwarder` via the flush listener); the task's current
+   * record is the entry's `context` meanwhile. Allowed during processing,
+   * punctuation and the commit's flush.
+   */
+  forwardFromCache<K, V>(record: Record<K, V>, context: StoreRecordContext): void {
+    this.host.forwardFromCache(this.processorName, record as Record<unknown, unknown>, context);
   }
 
   /** @internal For DSL operators: the current record is dropped on purpose (logged, counted in `recordsSkipped`). */

@@ -11,7 +11,7 @@
  * `commit`, `close`) to the store it wraps. Keys order by their bytes
  * (`Buffer.compare`, unsigned lexicographic, as Kafka's `Bytes`).
  */
-import type { ChangelogRecord, StoreInitContext } from './store-contract.js';
+import type { ChangelogRecord, StoreInitContext, StoreRecordContext } from './store-contract.js';
 
 /** One entry of a bytes store. */
 export interface BytesEntry {
@@ -43,7 +43,24 @@ export interface KeyValueBytesStore {
   /** Entries whose key starts with `prefix`, ascending. */
   prefixScan(prefix: Buffer): BytesEntry[];
   approximateNumEntries(): number;
+  /**
+   * Optional (added by the caching layer): registers the listener a caching
+   * store calls for every entry it writes down (at a flush, an eviction, or at
+   * once when the instance has no cache) and returns true (Kafka's
+   * `CachedStateStore.setFlushListener`); a stack without a caching layer
+   * returns false (or lacks the method), and the caller forwards its updates
+   * itself. A wrapping layer passes it down.
+   */
+  setFlushListener?(listener: BytesFlushListener, sendOldValues: boolean): boolean;
 }
+
+/**
+ * Called by a caching store for each dirty entry it writes down (Kafka's
+ * `CacheFlushListener`): the key, the new value (`null`: deleted), the old
+ * value (only when `sendOldValues`, else `null`) and the record context of the
+ * write that made the entry dirty.
+ */
+export type BytesFlushListener = (key: Buffer, newValue: Buffer | null, oldValue: Buffer | null, context: StoreRecordContext) => void;
 
 /** Says which bytes store to create, under which name (Kafka's `KeyValueBytesStoreSupplier`). */
 export interface KeyValueBytesStoreSupplier {

@@ -14,6 +14,7 @@ import type { BytesEntry, KeyValueBytesStore } from './bytes-store-contract.js';
 import type { KeyValueStore } from './state-store.js';
 import type { ChangelogRecord, ManagedStateStore, StoreInitContext } from './store-contract.js';
 import { StoreLifecycle } from './internal/store-lifecycle.js';
+import { typedFlushListener, type TypedFlushListener } from './caching-flush-listener.js';
 
 /** A write since the last flush, as a changelog would carry it (`null` value = delete). */
 export interface PendingWrite {
@@ -75,6 +76,16 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, ManagedS
   /** Registers a listener for the writes of each flush (commit). */
   onFlush(listener: FlushListener): void {
     this.listeners.push(listener);
+  }
+
+  /**
+   * Kafka's `CachedStateStore.setFlushListener`: true when a caching layer
+   * below will call `listener` with every entry it flushes (the caller then
+   * forwards from there, not from `process()`); false without one, or before `init`.
+   */
+  setFlushListener(listener: TypedFlushListener<K, V>, sendOldValues: boolean): boolean {
+    if (!this.isOpen()) return false;
+    return this.inner.setFlushListener?.(typedFlushListener(this.name, this.keySerde, this.valueSerde, listener), sendOldValues) ?? false;
   }
 
   // ---- lifecycle (ManagedStateStore) ----

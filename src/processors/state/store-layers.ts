@@ -4,10 +4,13 @@
  *
  *   typed store → wrapCaching(…) → wrapChangeLogging(…) → bytes engine
  *
- * Both start as identity wrappers; the caching and change-logging layers
- * replace their bodies.
+ * The caching layer is `./caching-key-value-store.ts` (over the record cache
+ * of `./record-cache.ts`), the change-logging layer
+ * `./change-logging-key-value-bytes-store.ts`.
  */
 import type { KeyValueBytesStore } from './bytes-store-contract.js';
+import { CachingKeyValueStore } from './caching-key-value-store.js';
+import { ChangeLoggingKeyValueBytesStore } from './change-logging-key-value-bytes-store.js';
 
 /** Options of the change-logging layer. */
 export interface ChangeLoggingOptions {
@@ -25,12 +28,10 @@ export interface CachingOptions {
 
 /** Wraps `inner` so every write is sent to the store's changelog (Kafka's `ChangeLoggingKeyValueBytesStore`). */
 export function wrapChangeLogging(inner: KeyValueBytesStore, options: ChangeLoggingOptions): KeyValueBytesStore {
-  void options;
-  return inner;
+  return new ChangeLoggingKeyValueBytesStore(inner, { timestamped: options.timestamped });
 }
 
 /** Wraps `inner` with the record cache (Kafka's `CachingKeyValueStore`). */
 export function wrapCaching(inner: KeyValueBytesStore, options: CachingOptions): KeyValueBytesStore {
-  void options;
-  return inner;
+  return new CachingKeyValueStore(inner, { timestamped: options.timestamped });
 }

@@ -4,6 +4,7 @@
 import type { Serde } from '../../serdes/serde.js';
 import { InMemoryKeyValueStore } from './in-memory-key-value-store.js';
 import type { KeyValueStore, StateStore, StoreBuilder } from './state-store.js';
+import { WindowStores } from './window-stores.js';
 
 /** Says which kind of bytes store to create, under which name. */
 export interface KeyValueBytesStoreSupplier {
@@ -27,6 +28,8 @@ export const Stores = {
   ): StoreBuilder<KeyValueStore<K, V>> {
     return new SimpleStoreBuilder(supplier.name, () => new InMemoryKeyValueStore<K, V>(supplier.name, keySerde, valueSerde));
   },
+  // ---- window and session stores (window-stores.ts) ----
+  ...WindowStores,
 };
 
 /** Placeholder builder carrying the logging / caching flags (replaced by the layered builders). */

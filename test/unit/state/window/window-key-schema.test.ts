@@ -55,7 +55,7 @@ describe('WindowKeySchemaTest (WindowKeySchema)', () => {
   // WindowKeySchemaTest.testUpperBoundWithKeyBytesLargerAndSmallerThanFirstTimestampByte
   // (0x0AffffffffffffffL is not exact as a JavaScript number; the nearest double keeps the first byte test's outcome)
   it('testUpperBoundWithKeyBytesLargerAndSmallerThanFirstTimestampByte', () => {
-    const ts = 0x0affffffffffffff;
+    const ts = Number(0x0affffffffffffffn);
     const upper = WindowKeySchema.upperRange(b(0xc, 0xc, 0x9), ts);
     expect(Buffer.compare(upper, toStoreKeyBinary(b(0xc, 0xc), ts, INT_MAX_VALUE))).toBeGreaterThanOrEqual(0);
     expect(upper).toEqual(toStoreKeyBinary(b(0xc, 0xc), ts, INT_MAX_VALUE));

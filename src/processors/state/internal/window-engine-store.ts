@@ -62,7 +62,13 @@ export abstract class EngineBackedStore implements BytesStoreLifecycle {
     private readonly segmentInterval: number,
     private readonly component: string,
   ) {
-    this.machine = new StateMachine<StoreState>(`State store '${name}'`, TRANSITIONS, 'CREATED');
+    this.machine = new StateMachine<StoreState>(`State store '${name}'`, TRANSITIONS, 'CREATED', {
+      messages: {
+        wrongState: (d) =>
+          `${d.what}: ${d.method}() is not allowed in state ${d.state}; ` +
+          (d.state === 'CREATED' ? 'call init() first' : d.state === 'CLOSED' ? 'the store was closed (build a new one)' : `allowed in: ${d.allowed.join(' | ')}`),
+      },
+    });
   }
 
   get persistent(): boolean {

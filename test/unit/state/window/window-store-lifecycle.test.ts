@@ -152,7 +152,7 @@ describe('window and session stores: purge and misuse', () => {
   it('refuses data calls before init and after close, and negative window starts', () => {
     const store = Stores.windowStoreBuilder(Stores.inMemoryWindowStore('w', 100, 10, false), Serdes.String(), Serdes.String()).build();
     expect(() => store.put('k', 'v', 1)).toThrow(IllegalStateError);
-    expect(() => store.put('k', 'v', 1)).toThrow(/put/);
+    expect(() => store.put('k', 'v', 1)).toThrow(/put\(\) is not allowed in state CREATED; call init\(\) first/);
     store.init(testContext());
     expect(() => store.put('k', 'v', -1)).toThrow(IllegalArgumentError);
     expect(() => store.put('k', 'v', -1)).toThrow(/windowStartTimestamp must be an integer >= 0/);

@@ -136,6 +136,29 @@ export type { BytesEntry, KeyValueBytesStore, KeyValueBytesStoreSupplier } from 
 export type { KeyValueStore, StateStore, StoreBuilder } from './processors/state/state-store.js';
 export type { TimestampedKeyValueStore } from './processors/state/timestamped-key-value-store.js';
 export { ValueAndTimestamp } from './processors/state/value-and-timestamp.js';
+// window and session stores
+export { TimeWindow, SessionWindow, Windowed } from './processors/state/window-types.js';
+export type { Window } from './processors/state/window-types.js';
+export { WindowKeySchema } from './processors/state/window-key-schema.js';
+export { SessionKeySchema } from './processors/state/session-key-schema.js';
+export type {
+  ReadOnlyWindowStore,
+  WindowStore,
+  TimestampedWindowStore,
+  WindowBytesStore,
+  WindowBytesEntry,
+  WindowBytesStoreSupplier,
+  BytesStoreLifecycle,
+  BytesEngineFactory,
+} from './processors/state/window-store.js';
+export type {
+  ReadOnlySessionStore,
+  SessionStore,
+  SessionBytesStore,
+  SessionBytesEntry,
+  SessionBytesStoreSupplier,
+} from './processors/state/session-store.js';
+export { WindowStoreBuilder, TimestampedWindowStoreBuilder, SessionStoreBuilder } from './processors/state/window-store-builders.js';
 export { formatTaskId, parseTaskId } from './records/task-id.js';
 export type { TaskId } from './records/task-id.js';
 export { Serdes } from './serdes/serdes.js';

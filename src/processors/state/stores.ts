@@ -10,6 +10,7 @@ import { LmdbKeyValueBytesStore } from './lmdb-key-value-bytes-store.js';
 import type { KeyValueStore, StoreBuilder } from './state-store.js';
 import { KeyValueStoreBuilder, TimestampedKeyValueStoreBuilder } from './store-builders.js';
 import type { TimestampedKeyValueStore } from './timestamped-key-value-store.js';
+import { WindowStores } from './window-stores.js';
 
 export type { KeyValueBytesStoreSupplier } from './bytes-store-contract.js';
 
@@ -50,4 +51,6 @@ export const Stores = {
   ): StoreBuilder<TimestampedKeyValueStore<K, V>> {
     return new TimestampedKeyValueStoreBuilder(supplier, keySerde, valueSerde);
   },
+  // ---- window and session stores (window-stores.ts) ----
+  ...WindowStores,
 };

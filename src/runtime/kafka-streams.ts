@@ -32,6 +32,7 @@ import { aggregateMetrics, type KafkaStreamsMetrics } from './metrics.js';
 import { defined } from '../internal/defined.js';
 import { ensureChangelogTopics } from './internal/changelog-topics.js';
 import { StateDirectory } from './internal/state-directory.js';
+import { RecordCache } from '../processors/state/record-cache.js';
 import { RestoreProgress } from './internal/restore-progress.js';
 import type { StateRuntime } from './internal/state-manager.js';
 import type { RestoreMetrics, StateRestoreListener } from './state-restore-listener.js';
@@ -61,6 +62,8 @@ export class KafkaStreams {
   readonly #progress: RestoreProgress;
   #reader: PartitionReaderPort | undefined;
   #stateDirectory: StateDirectory | undefined;
+  /** The instance's record cache (statestoreCacheMaxBytes), shared by every caching store of every task. */
+  #cache: RecordCache | undefined;
   #cleanupTimer: NodeJS.Timeout | undefined;
   /** Incremented by every assignment: only the latest one's restoration moves the app to RUNNING. */
   #assignmentRound = 0;
@@ -260,7 +263,7 @@ export class KafkaStreams {
       applicationId: config.applicationId,
       directories: (this.#stateDirectory ??= new StateDirectory({ applicationId: config.applicationId, stateDir: config.stateDir, logger: config.logger })),
       reader: () => (this.#reader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-restore` })),
-      cache: undefined,
+      cache: (this.#cache ??= new RecordCache(config.statestoreCacheMaxBytes)),
       progress: this.#progress,
     };
   }

@@ -63,7 +63,7 @@ for (const backend of await backends()) {
         await producer.close();
       }
       const applicationId = uniqueGroup(`wc-${backend.name}`);
-      const app = new KafkaStreams(wordCount(input, output), { cluster: ctx.cluster, ...ctx.consumerTiming, applicationId, commitIntervalMs: 100 });
+      const app = new KafkaStreams(wordCount(input, output), { cluster: ctx.cluster, ...ctx.consumerTiming, applicationId, commitIntervalMs: 100, statestoreCacheMaxBytes: 0 });
       apps.push(app);
       await app.start();
       const repartition = `${applicationId}-words-repartition`;

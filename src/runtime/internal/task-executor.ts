@@ -311,6 +311,8 @@ export class TaskExecutor {
     }
     // 2.
     this.#liveProcessor.flushStores();
+    const forwarding = this.#liveProcessor.whenIdle?.();
+    if (forwarding) await forwarding; // a flush that forwarded into an async processor
     // 3.
     await producer.flush();
     // 4.

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 /**
  * Issue 12 (minor): null-key or null-value records into count()/reduce()/aggregate()
  * are dropped as Kafka Streams does, with a WARN "Skipping record due to null key
@@ -36,6 +39,10 @@ describe('null keys and values into aggregations', () => {
       const { logger, lines } = captureLogger();
       const sent: unknown[] = [];
       const task = toRuntime(b.build()).createTask({ subtopology: 0, partition: 0 }, { send: (o) => void sent.push(o.value) }, handlers, { logger, clock: () => 0 });
+      // store lifecycle step 2 (the runtime and the driver do this before the processors' init)
+      for (const store of task.stores) {
+        store.init({ applicationId: 'null-drops', taskId: task.taskId, stateDir: mkdtempSync(join(tmpdir(), 'sluice-null-drops-')), changelog: undefined, cache: undefined, recordContext: () => task.recordContext(), logger });
+      }
       task.init();
       expect(task.process(rec('a', 'x', 0))).toBe('processed');
       expect(task.process(rec(null, 'y', 1))).toBe('skipped');

@@ -57,7 +57,7 @@ describe('KafkaStreams with a repartition topic (embedded cluster)', () => {
     const { records, occurrences } = lines(90);
     await cluster.produce(input, records);
     const applicationId = uniqueGroup('wc');
-    const app = closer.app(wordCount(input, output), { applicationId, cluster, commitIntervalMs: 50 });
+    const app = closer.app(wordCount(input, output), { applicationId, cluster, commitIntervalMs: 50, statestoreCacheMaxBytes: 0 });
     await app.start();
     const repartition = `${applicationId}-${REPARTITION}`;
     expect((await cluster.describeTopic(repartition)).partitions).toBe(3);
@@ -93,7 +93,7 @@ describe('KafkaStreams with a repartition topic (embedded cluster)', () => {
     const reused = uniqueGroup('wc');
     await cluster.createTopic(`${reused}-${REPARTITION}`, { partitions: 3 });
     await cluster.produce(input, [{ key: 'l', value: 'a a' }]);
-    const ok = closer.app(wordCount(input, output), { applicationId: reused, cluster, commitIntervalMs: 50 });
+    const ok = closer.app(wordCount(input, output), { applicationId: reused, cluster, commitIntervalMs: 50, statestoreCacheMaxBytes: 0 });
     await ok.start();
     await waitFor(async () => (await cluster.readCommitted(output)).length === 2);
     await ok.close();

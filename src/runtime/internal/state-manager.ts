@@ -59,6 +59,8 @@ export interface TaskStateOptions {
   recordContext: () => StoreRecordContext;
   runtime: StateRuntime;
   logger: Logger;
+  /** Under exactly_once a commit marker follows each transaction's writes (see `committed`). */
+  exactlyOnce: boolean;
   /** True once the task is closing or failed: restoration stops at the next batch. */
   stopped: () => boolean;
 }
@@ -68,6 +70,8 @@ const RESTORE_BATCH_BYTES = 4 * 1024 * 1024;
 /** The state of one task; see the module comment for the steps. */
 export class TaskStateManager {
   #dir: string | undefined;
+  /** Per changelog topic: the collector's next offset at the last commit (a changed one means the transaction wrote to it). */
+  readonly #lastCommitted = new Map<string, number>();
 
   constructor(private readonly options: TaskStateOptions) {}
 
@@ -163,11 +167,26 @@ export class TaskStateManager {
     return new StreamsError(`Store '${store.name}' of task ${this.options.id} cannot be restored from where it is: ${why}. The local copy was wiped; the task restarts and restores it in full`, { code: 'TASK_CORRUPTED' });
   }
 
-  /** Lifecycle step 6: the task's transaction (or offset commit) succeeded. */
+  /**
+   * Lifecycle step 6: the task's transaction (or offset commit) succeeded.
+   * Each store gets the changelog offset after its last write; under
+   * exactly_once a transaction that wrote to the changelog partition ends with
+   * its commit marker right after that write (only the task's producer writes
+   * the partition), so the checkpoint is one further: a clean restart then
+   * restores from the end and reads nothing.
+   */
   committed(): void {
     const { stores, collector, runtime } = this.options;
     for (const store of stores) {
-      store.commit(store.loggingEnabled ? collector.changelogNextOffset(changelogTopicName(runtime.applicationId, store.name)) : undefined);
+      if (!store.loggingEnabled) {
+        store.commit(undefined);
+        continue;
+      }
+      const topic = changelogTopicName(runtime.applicationId, store.name);
+      const next = collector.changelogNextOffset(topic);
+      const wrote = next !== undefined && next !== this.#lastCommitted.get(topic);
+      if (next !== undefined) this.#lastCommitted.set(topic, next);
+      store.commit(wrote ? next + (this.options.exactlyOnce ? 1 : 0) : undefined);
     }
   }
 

@@ -142,7 +142,7 @@ export class TaskExecutor {
       const processor = this.deps.topology.createTask(this.deps.taskId, this.#collector, { deserialization, processing }, { logger: this.deps.logger });
       this.#processor = processor;
       this.#state = new TaskStateManager({
-        taskId: this.deps.taskId, id, stores: processor.stores, collector: this.#collector, runtime: this.deps.state,
+        taskId: this.deps.taskId, id, stores: processor.stores, collector: this.#collector, runtime: this.deps.state, exactlyOnce: this.#exactlyOnce,
         recordContext: () => processor.recordContext(), logger: this.deps.logger, stopped: () => this.state !== 'RESTORING' || this.#closeRequested,
       });
       this.#sm.transition('RESTORING');

@@ -115,10 +115,13 @@ export async function runOrdersPipeline(options: OrdersRunOptions = {}): Promise
     const started = Date.now();
     try {
       await app.start();
-      await waitUntilConsumed(cluster, applicationId, topics.input, {
+      const wait = {
         timeoutMs: options.timeoutMs ?? 180_000,
         failed: () => (app.state === 'ERROR' || app.state === 'PENDING_ERROR' ? (app.error ?? new Error(`app in state ${app.state}`)) : undefined),
-      });
+      };
+      // the input, then the repartition topic feeding the revenue store (its end is final once the input is consumed)
+      await waitUntilConsumed(cluster, applicationId, topics.input, wait);
+      await waitUntilConsumed(cluster, applicationId, `${applicationId}-by-region-repartition`, wait);
       elapsedMs += Date.now() - started;
     } finally {
       await app.close();

@@ -63,7 +63,9 @@ describe('sluice run', () => {
     let scraped = '';
     await until(async () => {
       scraped = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-      return scraped.includes('sluice_records_processed_total 600');
+      // the input sub-topology's tasks (0_*) read the 600 orders; the revenue sub-topology (1_*) reads them again, re-keyed
+      const input = [...scraped.matchAll(/sluice_task_records_processed_total\{task="0_\d+"\} (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+      return input === 600;
     }, 'all 600 seeded orders processed');
     expect(scraped).toContain('sluice_app_state{state="RUNNING"} 1');
     expect(scraped).toMatch(/sluice_dropped_records_total [1-9]/);

@@ -3,6 +3,10 @@
  * the same seam the KafkaStreams runtime uses (TopologyRuntime, TaskProcessor,
  * RecordCollector) and with the same exception-handler semantics.
  */
+import { TypedWindowStore } from '../processors/state/window-typed-store.js';
+import { TypedSessionStore } from '../processors/state/session-typed-store.js';
+import type { WindowStore } from '../processors/state/window-store.js';
+import type { SessionStore } from '../processors/state/session-store.js';
 import type { ConsumedRecord, Headers } from '../records/types.js';
 import { IllegalStateError, TopologyError } from '../errors.js';
 import type {
@@ -283,6 +287,20 @@ export class TopologyTestDriver {
       throw new TopologyError(`State store '${name}' is not a timestamped key-value store; read it with getKeyValueStore('${name}')`);
     }
     return store as KeyValueStore<K, ValueAndTimestamp<V>>;
+  }
+
+  /** The window store `name` (Kafka's `getWindowStore`); a TopologyError for another kind. */
+  getWindowStore<K, V>(name: string): WindowStore<K, V> {
+    const store = this.getStateStore<StateStore>(name);
+    if (!(store instanceof TypedWindowStore)) throw new TopologyError(`State store '${name}' is not a window store; read it with getStateStore('${name}')`);
+    return store as WindowStore<K, V>;
+  }
+
+  /** The session store `name` (Kafka's `getSessionStore`); a TopologyError for another kind. */
+  getSessionStore<K, AGG>(name: string): SessionStore<K, AGG> {
+    const store = this.getStateStore<StateStore>(name);
+    if (!(store instanceof TypedSessionStore)) throw new TopologyError(`State store '${name}' is not a session store; read it with getStateStore('${name}')`);
+    return store as SessionStore<K, AGG>;
   }
 
   /** Names of the topics written so far, including those whose records were already read (as Kafka's `producedTopicNames()`). */

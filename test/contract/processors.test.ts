@@ -165,7 +165,7 @@ for (const backend of await backends()) {
         .toStream()
         .to(output, { keySerde: S, valueSerde: Serdes.Json<number>() });
       const applicationId = uniqueGroup(`proc-${backend.name}`);
-      const app = new KafkaStreams(builder.build(), { cluster: ctx.cluster, ...ctx.consumerTiming, applicationId, commitIntervalMs: 100 });
+      const app = new KafkaStreams(builder.build(), { cluster: ctx.cluster, ...ctx.consumerTiming, applicationId, commitIntervalMs: 100, statestoreCacheMaxBytes: 0 });
       apps.push(app);
       await app.start();
       await eventually(async () => (await ctx.admin.committedOffsets(applicationId, input))[0] === 3, 'all input offsets committed');

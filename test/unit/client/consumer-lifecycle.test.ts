@@ -13,6 +13,42 @@ describe('kafkajs consumer lifecycle (no restart after close)', () => {
     expect(restartDelayMs({})).toBe(300);
   });
 
+  it('a coordinator that cannot be found (a broker restarting) is restartable, wrapped or not', () => {
+    expect(isRestartable({ name: 'KafkaJSGroupCoordinatorNotFound', retriable: false })).toBe(true);
+    expect(isRestartable({ name: 'StreamsError', cause: { name: 'KafkaJSGroupCoordinatorNotFound', retriable: false } })).toBe(true);
+    expect(isRestartable({ name: 'StreamsError', cause: { name: 'KafkaJSNonRetriableError', retriable: false } })).toBe(false);
+  });
+
+  it('a restart that fails while the cluster is down is retried with a doubling delay; another failure gives up once', async () => {
+    vi.useFakeTimers();
+    try {
+      const lifecycle = new ConsumerLifecycle(logger);
+      const down = { name: 'StreamsError', cause: { name: 'KafkaJSGroupCoordinatorNotFound' } };
+      let calls = 0;
+      const restart = vi.fn(async () => {
+        calls++;
+        if (calls < 3) throw down;
+        if (calls === 3) throw { name: 'KafkaJSProtocolError', retriable: false };
+      });
+      const giveUp = vi.fn();
+      lifecycle.scheduleRestart({ retryTime: 100 }, restart, giveUp);
+      await vi.advanceTimersByTimeAsync(100); // attempt 0 after 100 ms: still down
+      expect(restart).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(599); // attempt 1 after 2 × 300 ms (kafkajs' default delay, doubled)
+      expect(restart).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(restart).toHaveBeenCalledTimes(2);
+      await vi.advanceTimersByTimeAsync(1200); // attempt 2 after 4 × 300 ms: fails for another reason
+      expect(restart).toHaveBeenCalledTimes(3);
+      expect(giveUp).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(restart).toHaveBeenCalledTimes(3);
+      await lifecycle.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('restarts after a crash unless closed before the delay elapsed', async () => {
     vi.useFakeTimers();
     try {

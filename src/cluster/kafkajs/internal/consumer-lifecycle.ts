@@ -31,11 +31,22 @@ function rootCause(error: unknown): CrashedError {
   return e && typeof e === 'object' && e.cause ? rootCause(e.cause) : e;
 }
 
-/** kafkajs' own restart rule (`consumer/index.js` onCrash): retries exhausted, or a retriable root cause. */
+/**
+ * Root causes kafkajs calls non-retriable that only mean "the cluster is not
+ * reachable right now" (a broker restarting): Java's consumer keeps looking
+ * for the coordinator, so the adapter keeps restarting.
+ */
+const TRANSIENT_ROOT_CAUSES: ReadonlySet<string> = new Set(['KafkaJSGroupCoordinatorNotFound', 'KafkaJSBrokerNotFound', 'KafkaJSConnectionError']);
+
+/** kafkajs' own restart rule (`consumer/index.js` onCrash): retries exhausted, or a retriable root cause; plus an unreachable cluster. */
 export function isRestartable(error: unknown): boolean {
   const e = error as CrashedError | undefined;
-  return e?.name === 'KafkaJSNumberOfRetriesExceeded' || rootCause(error)?.retriable === true;
+  const root = rootCause(error);
+  return e?.name === 'KafkaJSNumberOfRetriesExceeded' || root?.retriable === true || TRANSIENT_ROOT_CAUSES.has(root?.name ?? '') || TRANSIENT_ROOT_CAUSES.has(e?.name ?? '');
 }
+
+/** Longest wait between two restarts of a consumer that keeps failing to start (the cluster is down). */
+export const MAX_RESTART_DELAY_MS = 10_000;
 
 /** The restart delay kafkajs would use. */
 export function restartDelayMs(error: unknown): number {
@@ -63,15 +74,26 @@ export class ConsumerLifecycle {
     return start;
   }
 
-  /** 1. After a crash kafkajs stopped on: schedules `restart` after kafkajs' delay, unless closing. */
-  scheduleRestart(error: unknown, restart: () => Promise<void>): void {
+  /**
+   * 1. After a crash kafkajs stopped on: schedules `restart` after kafkajs'
+   * delay, unless closing. A restart that fails again with a restartable
+   * error (the cluster is still down) is rescheduled with a doubling delay
+   * (at most {@link MAX_RESTART_DELAY_MS}); any other failure goes to `giveUp`.
+   */
+  scheduleRestart(error: unknown, restart: () => Promise<void>, giveUp: (error: unknown) => void = () => undefined, attempt = 0): void {
     if (this.closed) return;
-    const delay = restartDelayMs(error);
-    this.logger.warn({ err: error, restartInMs: delay }, 'consumer crashed; restarting it');
+    const delay = Math.min(MAX_RESTART_DELAY_MS, restartDelayMs(error) * 2 ** attempt);
+    this.logger.warn({ err: error, restartInMs: delay, attempt }, 'consumer crashed; restarting it');
     clearTimeout(this.restartTimer);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
-      if (!this.closed) void this.track(restart()).catch((e: unknown) => this.logger.warn({ err: e }, 'consumer restart failed'));
+      if (this.closed) return;
+      void this.track(restart()).catch((e: unknown) => {
+        if (this.closed) return;
+        if (isRestartable(e)) return this.scheduleRestart(e, restart, giveUp, attempt + 1);
+        this.logger.warn({ err: e }, 'consumer restart failed');
+        giveUp(e);
+      });
     }, delay);
   }
 

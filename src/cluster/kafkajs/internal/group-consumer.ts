@@ -163,7 +163,9 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   /** After a retriable crash: restart, unless a source topic was deleted (then reported through onError). */
   private async restartAfterCrash(error: Error): Promise<void> {
     if (SourceTopicWatch.isUnknownTopic(error) && (await this.sourceTopics.deleted(this.topics))) return;
-    this.lifecycle.scheduleRestart(error, () => this.startKafka());
+    this.lifecycle.scheduleRestart(error, () => this.startKafka(), (failure) => {
+      if (!this.closing) this.handlers?.onError?.(failure instanceof Error ? failure : new StreamsError(String(failure)));
+    });
   }
 
   /** Starts kafkajs' consumer (first run, or a restart after a crash it stopped on). */

@@ -8,6 +8,11 @@ import { Kafka, logLevel } from 'kafkajs';
 import { restartBroker, startBroker, type RunningBroker } from '../../scripts/kafka/broker.mjs';
 import { freePort } from '../../scripts/kafka/process.mjs';
 import { describeKafka } from '../helpers/kafka-env.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KafkaStreams, Materialized, QueryableStoreTypes, Serdes, StreamsBuilder } from '../../src/index.js';
+import { waitFor } from '../helpers/index.js';
 
 describeKafka('broker restart keeps the data (scripts/kafka restartBroker)', () => {
   let broker: RunningBroker;
@@ -61,4 +66,45 @@ describeKafka('broker restart keeps the data (scripts/kafka restartBroker)', () 
     await consumer.disconnect();
     expect(new Set(values).size).toBe(50);
   }, 120_000);
+
+  it('a running stateful app rides through a broker SIGKILL and restart: it never goes to ERROR and its counts end right', async () => {
+    const kafka = () => new Kafka({ clientId: 'restart-app-test', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
+    const admin = kafka().admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: 'words', numPartitions: 2 }, { topic: 'word-counts', numPartitions: 2 }], waitForLeaders: true });
+    const producer = kafka().producer();
+    await producer.connect();
+    const send = (n: number) => producer.send({ topic: 'words', messages: Array.from({ length: n }, (_, i) => ({ key: `w${i % 5}`, value: 'x' })) });
+    await send(50);
+    const builder = new StreamsBuilder();
+    builder.stream('words', { keySerde: Serdes.String(), valueSerde: Serdes.String() }).groupByKey().count(Materialized.as('counts')).toStream().to('word-counts', { keySerde: Serdes.String(), valueSerde: Serdes.Long() });
+    const app = new KafkaStreams(builder.build(), { applicationId: 'restart-app', bootstrapServers: [broker.bootstrap], stateDir: mkdtempSync(join(tmpdir(), 'sluice-restart-')), commitIntervalMs: 100 });
+    const states: string[] = [];
+    app.state$.subscribe((state) => states.push(state));
+    await app.start();
+    const committed = async (): Promise<number> => (await admin.fetchOffsets({ groupId: 'restart-app', topics: ['words'] }))[0]!.partitions.reduce((n, p) => n + Math.max(0, Number(p.offset)), 0);
+    await waitFor(async () => (await committed()) === 50, { timeoutMs: 30_000 });
+    await admin.disconnect();
+    await producer.disconnect();
+
+    await restartBroker({ port: broker.port, kill: true });
+
+    const again = kafka().producer();
+    await again.connect();
+    await again.send({ topic: 'words', messages: Array.from({ length: 50 }, (_, i) => ({ key: `w${i % 5}`, value: 'x' })) });
+    await again.disconnect();
+    const check = kafka().admin();
+    await check.connect();
+    try {
+      await waitFor(async () => (await check.fetchOffsets({ groupId: 'restart-app', topics: ['words'] }))[0]!.partitions.reduce((n, p) => n + Math.max(0, Number(p.offset)), 0) === 100, { timeoutMs: 90_000 });
+    } finally {
+      await check.disconnect();
+    }
+    const store = app.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() });
+    await waitFor(() => store.get('w0') === 20, { timeoutMs: 30_000 });
+    expect(['w0', 'w1', 'w2', 'w3', 'w4'].map((w) => store.get(w))).toEqual([20, 20, 20, 20, 20]);
+    expect(states).not.toContain('ERROR');
+    expect(app.state === 'RUNNING' || app.state === 'REBALANCING').toBe(true);
+    await app.close();
+  }, 240_000);
 });

@@ -10,16 +10,16 @@
  */
 import PQueue from 'p-queue';
 import type { FetchedBatch, TopicPartition, TopicPartitionOffset } from '../../cluster/port.js';
-import { TaskRecordCollector } from '../../eos/record-collector.js';
+import type { TaskRecordCollector } from '../../eos/record-collector.js';
 import type { StreamsProducer } from '../../eos/streams-producer.js';
-import { TxnSendOption } from '../../eos/txn-send-option.js';
 import type { ManagedStateStore, TaskProcessor } from '../../processors/task-contract.js';
 import type { StateMachine } from '../../internal/state-machine.js';
 import { createTaskStateMachine, type TaskState } from './task-state.js';
 import { topicPartitionKey as tpKey } from '../../records/topic-partition.js';
 import { defined } from '../../internal/defined.js';
 import type { TaskExecutorDeps } from './task-deps.js';
-import { TaskStateManager } from './state-manager.js';
+import type { TaskStateManager } from './state-manager.js';
+import { buildTaskParts } from './task-parts.js';
 import { resetOffsets } from './offset-reset.js';
 
 export type { TaskExecutorDeps, TaskProducerFactory } from './task-deps.js';
@@ -131,20 +131,14 @@ export class TaskExecutor {
         this.#committed.set(tpKey(tp), offset);
       }
       // 4. processors, stores and collector
-      // (the option itself goes down: IGNORE_SEND_ERRORS inside a transaction, NONE for dead letters and at_least_once)
-      const { productionExceptionHandler: handler, deserializationExceptionHandler: deserialization, processingExceptionHandler: processing } = config;
-      this.#collector = new TaskRecordCollector({
-        taskId: id, producer, handler, partitionCount: this.deps.partitionCount, counters: this.deps.metrics, logger: this.deps.logger,
-        sendOption: this.#exactlyOnce ? TxnSendOption.IGNORE_SEND_ERRORS : TxnSendOption.NONE,
-        deadLetterOption: TxnSendOption.NONE,
+      const parts = buildTaskParts(this.deps, producer, {
+        exactlyOnce: this.#exactlyOnce,
         beforeSend: () => this.#ensureTransaction(),
+        restorationStopped: () => this.state !== 'RESTORING' || this.#closeRequested,
       });
-      const processor = this.deps.topology.createTask(this.deps.taskId, this.#collector, { deserialization, processing }, { logger: this.deps.logger });
-      this.#processor = processor;
-      this.#state = new TaskStateManager({
-        taskId: this.deps.taskId, id, stores: processor.stores, collector: this.#collector, runtime: this.deps.state, exactlyOnce: this.#exactlyOnce,
-        recordContext: () => processor.recordContext(), logger: this.deps.logger, stopped: () => this.state !== 'RESTORING' || this.#closeRequested,
-      });
+      this.#collector = parts.collector;
+      this.#processor = parts.processor;
+      this.#state = parts.state;
       this.#sm.transition('RESTORING');
     });
   }

@@ -120,8 +120,9 @@ export class KafkaStreams {
    *    topics (`<applicationId>-<name>-repartition`, sized as the upstream sources), check co-partitioning,
    *    and check that the static sink topics and the handlers' dead-letter topics exist (one error naming the missing ones);
    * 3. join the group `applicationId` (read_committed, no auto-commit) and subscribe;
-   * 4. wait for the first assignment: every assigned task initialised (producer fenced-in, offsets re-read, seeks done);
-   * 5. state RUNNING; start the commit/punctuation timer.
+   * 4. start the commit/punctuation timer;
+   * 5. wait for the first assignment: every assigned task initialised (producer fenced-in, offsets re-read, seeks done)
+   *    and restored (tasks already running process and commit meanwhile); state RUNNING.
    * A failure moves the app to ERROR and rejects. A {@link close} meanwhile (at any step) wins: once the
    * shutdown is done (the group left), start() rejects with an `IllegalStateError` "closed while starting".
    */
@@ -190,16 +191,16 @@ export class KafkaStreams {
         },
         onError: (error) => void this.#fail(new StreamsError(`The consumer stopped: ${error.message}`, { code: 'CONSUMER_FAILED', cause: error })),
       });
-      // 4. first assignment
-      await first;
-      this.#checkRunning();
-      // 5. timer
+      // 4. timer (from now on: tasks that run while others still restore commit on the interval)
       const every = Math.max(5, Math.min(100, Math.floor(config.commitIntervalMs / 2)));
       // Not unref'd: like Kafka Streams' (non-daemon) stream threads, a running app keeps the process alive until close().
       this.#timer = setInterval(() => this.#manager?.tick(Date.now()), every);
       // Obsolete task folders (tasks that moved away) are deleted after stateCleanupDelayMs, as Kafka's state cleaner.
       this.#cleanupTimer = setInterval(() => this.#stateDirectory?.cleanRemovedTasks(config.stateCleanupDelayMs), Math.min(config.stateCleanupDelayMs, 60_000));
       this.#cleanupTimer.unref();
+      // 5. first assignment handled and every task restored: RUNNING
+      await first;
+      this.#checkRunning();
       this.#log.info({ tasks: this.#manager.taskIds }, 'started');
     } catch (error) {
       const cause = error instanceof Error ? error : new Error(String(error));

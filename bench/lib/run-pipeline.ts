@@ -108,6 +108,8 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
       return fail(`no record processed: ${childFailure(child) ?? (err instanceof Error ? err.message : String(err))}`, { loadMs, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds });
     }
     const waited = await waitComplete(o.kafka, spec.completion, ctx, o.records, first + o.timeoutMs, () => exited);
+    // Read before stop(): stopping a child that ran past its bound makes it exit too.
+    const exitedBeforeStop = exited;
     const stopAt = Date.now();
     const usage = await child.stop();
     const stopMs = Date.now() - stopAt;
@@ -120,7 +122,7 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
       usageSource: usage.source, seconds,
     };
     if (!waited.done) {
-      const why = exited ? `child exited early (code ${usage.exitCode})` : `timeout after ${o.timeoutMs} ms`;
+      const why = incompleteReason(exitedBeforeStop, usage.exitCode, o.timeoutMs);
       const tail = [childFailure(child), ...child.output.slice(-15)].filter((l) => l !== undefined).join('\n');
       return fail(`${why}: ${waited.committed} of ${spec.completion === 'committed' ? `${o.records} input offsets committed` : `${expectedOutputs(o.records)} outputs written`}${tail ? `\n${tail}` : ''}`, base);
     }
@@ -155,4 +157,9 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
     }
     if (stateDir) rmSync(stateDir, { recursive: true, force: true });
   }
+}
+
+/** Why a contender did not complete: it exited on its own before the bound, or it ran past the bound (and was stopped). */
+export function incompleteReason(exitedBeforeStop: boolean, exitCode: number | null | undefined, timeoutMs: number): string {
+  return exitedBeforeStop ? `child exited early (code ${exitCode})` : `timeout after ${timeoutMs} ms (stopped)`;
 }

@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { incompleteReason } from '../../../bench/lib/run-pipeline.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,5 +90,12 @@ describe('bench cpuprofile summary', () => {
     expect(s.busyMs).toBe(4);
     expect(s.top[0]).toMatchObject({ name: 'encode', location: 'kafkajs/src/x.js:10', selfMs: 3, percent: 75 });
     expect(s.areas.map((a) => a.name)).toEqual(['kafkajs (package)', 'sluice src/eos']);
+  });
+});
+
+describe('incompleteReason (run-pipeline)', () => {
+  it('a contender stopped after its time bound is a timeout, not "exited early"; one that exited on its own says so with its code', () => {
+    expect(incompleteReason(false, 0, 60_000)).toBe('timeout after 60000 ms (stopped)');
+    expect(incompleteReason(true, 1, 60_000)).toBe('child exited early (code 1)');
   });
 });

@@ -19,17 +19,22 @@ export interface BytesEntry {
   value: Buffer;
 }
 
-/** A bytes key-value store: one layer of the stack. Range results are snapshots (writing while iterating is safe). */
-export interface KeyValueBytesStore {
+/** The store lifecycle every bytes layer (key-value, window, session) delegates down (see `store-contract.ts`). */
+export interface BytesStoreLifecycle {
   readonly name: string;
   readonly persistent: boolean;
   init(context: StoreInitContext): void;
   checkpoint(): number | undefined;
+  /** Applies changelog records keyed by the store's key binary. */
   restoreBatch(records: readonly ChangelogRecord[]): void;
   flush(): void;
   commit(changelogNextOffset: number | undefined): void;
   close(): void;
   isOpen(): boolean;
+}
+
+/** A bytes key-value store: one layer of the stack. Range results are snapshots (writing while iterating is safe). */
+export interface KeyValueBytesStore extends BytesStoreLifecycle {
 
   get(key: Buffer): Buffer | null;
   /** A `null` value deletes. */

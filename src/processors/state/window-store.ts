@@ -12,9 +12,8 @@
  * expired: a put for it is dropped (and counted), reads no longer return it.
  */
 import type { KeyValue } from '../key-value.js';
-import type { KeyValueBytesStore } from './bytes-store-contract.js';
+import type { BytesStoreLifecycle, KeyValueBytesStore } from './bytes-store-contract.js';
 import type { StateStore } from './state-store.js';
-import type { ChangelogRecord, StoreInitContext } from './store-contract.js';
 import type { Windowed } from './window-types.js';
 
 /** Read access to a window store (Kafka's `ReadOnlyWindowStore`). */
@@ -64,19 +63,8 @@ export interface WindowBytesEntry {
   value: Buffer;
 }
 
-/** The store lifecycle every bytes layer delegates down (see `store-contract.ts`). */
-export interface BytesStoreLifecycle {
-  readonly name: string;
-  readonly persistent: boolean;
-  init(context: StoreInitContext): void;
-  checkpoint(): number | undefined;
-  /** Applies changelog records keyed by the store key binary. */
-  restoreBatch(records: readonly ChangelogRecord[]): void;
-  flush(): void;
-  commit(changelogNextOffset: number | undefined): void;
-  close(): void;
-  isOpen(): boolean;
-}
+/** The store lifecycle every bytes layer delegates down: one definition, in `bytes-store-contract.ts`. */
+export type { BytesStoreLifecycle } from './bytes-store-contract.js';
 
 /** The bytes level of a window store (Kafka's `WindowStore<Bytes, byte[]>`). */
 export interface WindowBytesStore extends BytesStoreLifecycle {

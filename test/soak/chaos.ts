@@ -130,7 +130,9 @@ export class Chaos {
     const victims = working();
     if (victims.length === 0) return; // killed meanwhile (an armed kill): the next round picks again
     const victim = victims[Math.floor(random() * victims.length)]!;
-    if (random() < this.options.pAfterCommit) {
+    // every third kill waits for a commit, whatever the dice say: even a short run kills right after one
+    const afterCommit = random() < this.options.pAfterCommit || this.kills.total % 3 === 1;
+    if (afterCommit) {
       const commit = await victim.next((e) => e.e === 'committed', 5000);
       if (this.#stopped) return;
       await this.#kill(victim, commit && victim.alive ? 'afterCommit' : 'running');

@@ -103,5 +103,6 @@ export function createWordCountStream(builder: StreamsBuilder<string, string>, o
     .count(options.materialized ?? {});
   // the value serde is overridden to Long
   counts.toStream().to(options.outputTopic ?? OUTPUT_TOPIC, { keySerde: Serdes.String(), valueSerde: Serdes.Long() });
+  if (counts.queryableStoreName === undefined) throw new Error('a count is always materialized');
   return counts.queryableStoreName;
 }

@@ -4,57 +4,15 @@
  * changelogged and cached by default, as Kafka Streams).
  */
 import { aggregateSupplier, reduceSupplier } from '../processors/dsl/aggregate.js';
-import { passThroughSupplier } from '../processors/dsl/stateless.js';
-import type { ProcessorSupplier } from '../processors/processor.js';
-import { Stores } from '../processors/state/stores.js';
-import type { StateStore, StoreBuilder } from '../processors/state/state-store.js';
+import type { KTableProcessorSupplier } from '../processors/dsl/ktable-contract.js';
 import type { Serde } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
-import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
+import { type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
 import { addRepartition } from './internal/repartition.js';
-import { KStream } from './kstream.js';
-import type { Materialized, Named } from './options.js';
-
-/**
- * The changelog view of an aggregation: every input record updates the
- * aggregate of its key, and every update is forwarded (no caching).
- */
-export class KTable<K, V> {
-  /** @internal */
-  constructor(
-    private readonly ctx: BuilderContext,
-    /** The node producing the updates. */
-    readonly nodeName: string,
-    /** The state store holding the table. */
-    readonly queryableStoreName: string,
-    private readonly serdes: StreamSerdes<K, V>,
-  ) {}
-
-  /** The stream of updates: one record per update, with the new value. */
-  toStream(named?: Named | string): KStream<K, V> {
-    const name = nameOr(this.ctx, named, 'KTABLE-TOSTREAM-');
-    this.ctx.topology.addProcessor(name, passThroughSupplier(), this.nodeName);
-    return new KStream<K, V>(this.ctx, name, this.serdes, false);
-  }
-}
-
-/**
- * The store of an aggregation, as Kafka's DSL builds it: a timestamped store
- * over `materialized.storeSupplier` (default a persistent one,
- * `Stores.persistentTimestampedKeyValueStore`), changelogged unless
- * `loggingEnabled` is false (with `logConfig`), and behind the record cache
- * unless `cachingEnabled` is false.
- */
-function storeBuilder<K, A>(storeName: string, materialized: Materialized<K, A>, keySerde: Serde<K>, valueSerde: Serde<A>): StoreBuilder<StateStore> {
-  const supplier = materialized.storeSupplier ?? Stores.persistentTimestampedKeyValueStore(storeName);
-  const builder = Stores.timestampedKeyValueStoreBuilder(supplier, keySerde, valueSerde);
-  if (materialized.loggingEnabled === false) builder.withLoggingDisabled();
-  else builder.withLoggingEnabled(materialized.logConfig ?? {});
-  if (materialized.cachingEnabled === false) builder.withCachingDisabled();
-  else builder.withCachingEnabled();
-  return builder;
-}
+import { timestampedStoreBuilder } from './internal/materialize.js';
+import { KTable } from './ktable.js';
+import type { Materialized } from './options.js';
 
 /** @internal Set when the key may have changed: each aggregation first repartitions. */
 export interface RepartitionRequired {
@@ -110,7 +68,7 @@ export class KGroupedStream<K, V> {
 
   private materialize<A>(
     prefix: string,
-    supplier: (storeName: string) => ProcessorSupplier<K, V, K, A>,
+    supplier: (storeName: string) => KTableProcessorSupplier<K, V, K, A>,
     materialized: Materialized<K, A>,
     defaultValueSerde: Serde<A>,
   ): KTable<K, A> {
@@ -120,9 +78,10 @@ export class KGroupedStream<K, V> {
     const keySerde = materialized.keySerde ?? this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined) ?? Serdes.Json<K>();
     const valueSerde = materialized.valueSerde ?? defaultValueSerde;
     const parent = this.parentFor(storeName);
-    this.ctx.topology.addProcessor(processorName, supplier(storeName), parent);
-    this.ctx.topology.addStateStore(storeBuilder(storeName, materialized, keySerde, valueSerde), processorName);
-    return new KTable<K, A>(this.ctx, processorName, storeName, { key: keySerde, value: valueSerde });
+    const tableSupplier = supplier(storeName);
+    this.ctx.topology.addProcessor(processorName, tableSupplier, parent);
+    this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde), processorName);
+    return new KTable<K, A>(this.ctx, processorName, tableSupplier as unknown as KTableProcessorSupplier<unknown, unknown, K, A>, storeName, { key: keySerde, value: valueSerde });
   }
 
   /**

@@ -14,6 +14,18 @@ import type { Grouped, Named, Produced } from './options.js';
 import { addRepartitionOperation } from './internal/repartition.js';
 import { checkNumberOfPartitions, type Repartitioned } from './repartitioned.js';
 import { DefaultSerde } from './topology-runtime.js';
+import { GlobalKTable } from './global-ktable.js';
+import { materializedName, namedAndMaterialized } from './internal/materialize.js';
+import { streamGlobalJoin } from './internal/stream-global-join.js';
+import { streamStreamJoin, type StreamJoinKind } from './internal/stream-stream-join.js';
+import { streamTableJoin } from './internal/stream-table-join.js';
+import { addTableSource } from './internal/to-table.js';
+import type { Joined } from './joined.js';
+import type { JoinWindows } from './join-windows.js';
+import type { ValueJoiner } from './joiners.js';
+import { KTable } from './ktable.js';
+import type { Materialized } from './options.js';
+import type { StreamJoined } from './stream-joined.js';
 
 /**
  * A stream of key-value records. Every operation adds a processor node and
@@ -23,10 +35,12 @@ import { DefaultSerde } from './topology-runtime.js';
 export class KStream<K, V> {
   /** @internal Use `StreamsBuilder.stream()`. */
   constructor(
-    private readonly ctx: BuilderContext,
+    /** @internal */
+    readonly ctx: BuilderContext,
     /** The name of the node this stream reads from. */
     readonly nodeName: string,
-    private readonly serdes: StreamSerdes<K, V>,
+    /** @internal Serdes of the stream, where known. */
+    readonly serdes: StreamSerdes<K, V>,
     /** True after an operation that may have changed the key (map, selectKey, flatMap, process). */
     readonly keyChanged: boolean,
   ) {}
@@ -211,6 +225,64 @@ export class KStream<K, V> {
       numberOfPartitions: repartitioned.numberOfPartitions,
     });
     return new KStream<K, V>(this.ctx, source, { key: keySerde, value: valueSerde }, false);
+  }
+
+  /**
+   * The stream as a table: each record is the latest value of its key (a
+   * null value deletes it). Materialized into a store when `materialized`
+   * names one (then queryable), else only when a downstream node needs it.
+   * After a key-changing operation the records first go through a
+   * repartition topic, as Kafka's `toTable`.
+   */
+  toTable(named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
+    const split = namedAndMaterialized<K, V>(named, materialized);
+    const name = nameOr(this.ctx, split.named, 'KTABLE-TOTABLE-');
+    const generated = materializedName(split.materialized as Materialized<unknown, unknown> | undefined) ?? this.ctx.newName('KTABLE-TOTABLE-STATE-STORE-');
+    const { keySerde, valueSerde } = this.serdesOr(split.materialized?.keySerde, split.materialized?.valueSerde, `toTable '${name}' (after '${this.nodeName}')`, 'Materialized.with(keySerde, valueSerde)');
+    let parent = this.nodeName;
+    if (this.keyChanged) {
+      parent = addRepartitionOperation<K, V>(this.ctx, { parent, name, generatedName: split.named === undefined, keySerde, valueSerde, partitioner: undefined, numberOfPartitions: undefined });
+    }
+    return addTableSource<K, V>(this.ctx, name, parent, generated, split.materialized, keySerde, valueSerde);
+  }
+
+  /**
+   * Joins with another stream within `windows` (`JoinWindows`): `joiner(value,
+   * otherValue, key)` for each pair of records of equal key whose timestamps
+   * are close enough. With a table: each record joins the table's current
+   * value of its key (records without one are dropped). With a global table:
+   * each record joins the row `keySelector(key, value)` names.
+   */
+  join<VO, VR>(other: KStream<K, VO>, joiner: ValueJoiner<V, VO, VR, K>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
+  join<VT, VR>(table: KTable<K, VT>, joiner: ValueJoiner<V, VT, VR, K>, joined?: Joined<K, V, VT>): KStream<K, VR>;
+  join<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK, joiner: ValueJoiner<V, GV, VR, K>, named?: Named | string): KStream<K, VR>;
+  join(other: unknown, ...args: unknown[]): KStream<K, unknown> {
+    return this.joinOf('inner', other, args);
+  }
+
+  /** As {@link join}, but every record of this stream is kept: the other value is null when nothing joins. */
+  leftJoin<VO, VR>(other: KStream<K, VO>, joiner: ValueJoiner<V, VO | null, VR, K>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
+  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: ValueJoiner<V, VT | null, VR, K>, joined?: Joined<K, V, VT>): KStream<K, VR>;
+  leftJoin<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK, joiner: ValueJoiner<V, GV | null, VR, K>, named?: Named | string): KStream<K, VR>;
+  leftJoin(other: unknown, ...args: unknown[]): KStream<K, unknown> {
+    return this.joinOf('left', other, args);
+  }
+
+  /** Windowed outer join with another stream: records of either side are kept; the missing side is null. */
+  outerJoin<VO, VR>(other: KStream<K, VO>, joiner: ValueJoiner<V | null, VO | null, VR, K>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR> {
+    return this.joinOf('outer', other, [joiner, windows, streamJoined]) as KStream<K, VR>;
+  }
+
+  private joinOf(kind: StreamJoinKind, other: unknown, args: unknown[]): KStream<K, unknown> {
+    requireNonNull(other, 'other');
+    if (other instanceof KStream) {
+      if (other.ctx !== this.ctx) throw new TopologyError(`join: both streams must come from the same StreamsBuilder (joining into '${this.nodeName}')`);
+      return streamStreamJoin(this, kind, other as KStream<K, unknown>, args);
+    }
+    if (kind === 'outer') throw new TopologyError('outerJoin joins two streams; a stream-table join is join or leftJoin');
+    if (other instanceof KTable) return streamTableJoin(this, kind, other as KTable<K, unknown>, args);
+    if (other instanceof GlobalKTable) return streamGlobalJoin(this, kind, other as GlobalKTable<unknown, unknown>, args);
+    throw new TopologyError(`join: the other side must be a KStream, KTable or GlobalKTable; got ${typeof other}`);
   }
 
   /**

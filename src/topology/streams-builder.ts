@@ -10,6 +10,12 @@ import { KStream } from './kstream.js';
 import type { Consumed, ConsumedWithSerdes } from './options.js';
 import { Topology, type SourceTopics } from './topology.js';
 import { DefaultSerde } from './topology-runtime.js';
+import type { GlobalKTable } from './global-ktable.js';
+import { addGlobalTable } from './internal/global-table.js';
+import { addTableSource } from './internal/to-table.js';
+import { materializedName } from './internal/materialize.js';
+import type { KTable } from './ktable.js';
+import type { Materialized } from './options.js';
 
 /** Options of a {@link StreamsBuilder}; `KD`/`VD` are the key and value types of its default serdes. */
 export interface StreamsBuilderOptions<KD = unknown, VD = unknown> {
@@ -69,6 +75,47 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
     this.topology.addSource<K, V>(name, topics, { keyDeserializer: keySerde, valueDeserializer: valueSerde });
     this.#hasSource = true;
     return new KStream<K, V>(this.ctx, name, { key: keySerde, value: valueSerde }, false);
+  }
+
+  /**
+   * A table of `topic`: each record is the latest value of its key, a null
+   * value deletes it (Kafka's `builder.table`). Serdes as for `stream()`;
+   * `materialized` names the store (then the table is materialized and
+   * queryable) and its type, logging and caching. Unnamed, the table keeps a
+   * store (`<topic>-STATE-STORE-<n>`) only when a downstream node needs to
+   * look values up.
+   */
+  table<K, V>(topic: string, consumed: ConsumedWithSerdes<K, V>, materialized?: Materialized<K, V>): KTable<K, V>;
+  table(topic: string, consumed?: Consumed<KD, VD>, materialized?: Materialized<KD, VD>): KTable<KD, VD>;
+  table<K, V>(topic: string, consumed: Consumed<K, V> = {}, materialized?: Materialized<K, V>): KTable<K, V> {
+    requireNonNull(topic, 'topic');
+    requireNonNull(consumed, 'consumed');
+    if (typeof topic !== 'string') throw new TopologyError('builder.table reads one topic, given by name');
+    // Kafka's order of generated names: the store first, then the source and the table source.
+    const generatedStore = materializedName(materialized as Materialized<unknown, unknown> | undefined) ?? this.ctx.newName(`${topic}-STATE-STORE-`);
+    const sourceName = nameOr(this.ctx, consumed.name, 'KSTREAM-SOURCE-');
+    const tableSourceName = consumed.name === undefined ? this.ctx.newName('KTABLE-SOURCE-') : `${consumed.name}-table-source`;
+    const keySerde = (consumed.keySerde ?? this.#defaultKeySerde) as Serde<K>;
+    const valueSerde = (consumed.valueSerde ?? this.#defaultValueSerde) as Serde<V>;
+    this.topology.addSource<K, V>(sourceName, topic, { keyDeserializer: keySerde, valueDeserializer: valueSerde });
+    this.#hasSource = true;
+    return addTableSource<K, V>(this.ctx, tableSourceName, sourceName, generatedStore, materialized, keySerde, valueSerde);
+  }
+
+  /**
+   * A table of `topic` replicated in full on every instance (Kafka's
+   * `builder.globalTable`): restored before the app is RUNNING and kept up
+   * to date while it runs; joined from a stream with
+   * `stream.join(globalTable, keySelector, joiner)`.
+   */
+  globalTable<K, V>(topic: string, consumed: ConsumedWithSerdes<K, V>, materialized?: Materialized<K, V>): GlobalKTable<K, V>;
+  globalTable(topic: string, consumed?: Consumed<KD, VD>, materialized?: Materialized<KD, VD>): GlobalKTable<KD, VD>;
+  globalTable<K, V>(topic: string, consumed: Consumed<K, V> = {}, materialized: Materialized<K, V> = {}): GlobalKTable<K, V> {
+    requireNonNull(topic, 'topic');
+    requireNonNull(consumed, 'consumed');
+    const withSerdes = { ...consumed, keySerde: (consumed.keySerde ?? this.#defaultKeySerde) as Serde<K>, valueSerde: (consumed.valueSerde ?? this.#defaultValueSerde) as Serde<V> };
+    this.#hasSource = true;
+    return addGlobalTable<K, V>(this.ctx, topic, withSerdes, materialized);
   }
 
   /** The builder's default key serde, else the runtime's (`Serdes.Buffer()` without one; then `KD` is `Buffer`). */

@@ -15,15 +15,17 @@
  * caches (its `setFlushListener` answers true) the updates are forwarded by
  * the store's flush listener when the cache writes them down (at the commit's
  * flush, or an eviction), with the timestamp and headers of the entry;
- * otherwise `process()` forwards each update at once.
+ * otherwise `process()` forwards each update at once. What is forwarded is a
+ * `Change` (the new aggregate, and the old one when a downstream node asked
+ * for old values): the aggregation is a KTable node.
  */
-import type { ProcessorContext, ProcessorSupplier } from '../processor.js';
-import { Record } from '../record.js';
+import type { Processor, ProcessorContext } from '../processor.js';
+import type { Record } from '../record.js';
 import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
-import { isCachedStateStore } from '../state/caching-flush-listener.js';
 import type { StateStore } from '../state/state-store.js';
-import type { StoreRecordContext } from '../state/store-contract.js';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp.js';
+import { Change } from './change.js';
+import { materializedValueGetterSupplier, TableTupleForwarder, type KTableProcessorSupplier, type KTableValueGetterSupplier } from './ktable-contract.js';
 import { syncResult } from './sync-result.js';
 
 const NULL_KEY_OR_VALUE = 'null key or value';
@@ -41,36 +43,11 @@ function dropsNull(context: ProcessorContext<unknown, unknown>, key: unknown, va
   return true;
 }
 
-/**
- * Kafka's `TimestampedTupleForwarder`: registers the flush listener on a
- * caching store (which then forwards), else forwards from `process()`.
- */
-class TupleForwarder<K, A> {
-  private readonly cached: boolean;
-
-  constructor(
-    store: TimestampedAggregateStore<K, A>,
-    private readonly context: ProcessorContext<K, A>,
-  ) {
-    const impl = context as unknown as ProcessorContextImpl;
-    this.cached =
-      isCachedStateStore<K, ValueAndTimestamp<A>>(store) &&
-      store.setFlushListener((key, newValue, _old, recordContext: StoreRecordContext) => {
-        if (newValue === null) return; // an aggregation never deletes
-        impl.forwardFromCache(new Record(key, newValue.value, newValue.timestamp, recordContext.headers), recordContext);
-      }, false);
-  }
-
-  /** Forwards `record` unless the store's flush listener will. */
-  maybeForward(record: Record<K, A>): void {
-    if (!this.cached) this.context.forward(record);
-  }
-}
-
-/** One update step: the previous aggregate and timestamp of the key, the new aggregate; stores and forwards it stamped with the max timestamp. */
+/** One update step: the previous aggregate and timestamp of the key, the new aggregate; stores and forwards `Change(new, old)` stamped with the max timestamp. */
 function update<K, V, A>(
   store: TimestampedAggregateStore<K, A>,
-  forwarder: TupleForwarder<K, A>,
+  forwarder: TableTupleForwarder<K, A>,
+  sendOldValues: boolean,
   record: Record<K, V>,
   next: (previous: A | null) => A,
 ): void {
@@ -78,7 +55,47 @@ function update<K, V, A>(
   const aggregate = next(previous === null ? null : previous.value);
   const timestamp = previous === null ? record.timestamp : Math.max(record.timestamp, previous.timestamp);
   store.put(record.key, { value: aggregate, timestamp });
-  forwarder.maybeForward(record.withValue(aggregate).withTimestamp(timestamp));
+  forwarder.maybeForward(record.withValue(Change.of<A>(aggregate, sendOldValues ? previous?.value : null)).withTimestamp(timestamp));
+}
+
+/**
+ * A stream aggregation as a KTable node (Kafka's `KStreamAggProcessorSupplier`):
+ * its view is its store; it sends old values once asked.
+ */
+class StreamAggregationSupplier<K, V, A> implements KTableProcessorSupplier<K, V, K, A> {
+  private sendOldValues = false;
+
+  constructor(
+    private readonly storeName: string,
+    private readonly step: (record: Record<K, V>, previous: A | null) => A,
+  ) {}
+
+  enableSendingOldValues(): boolean {
+    this.sendOldValues = true;
+    return true;
+  }
+
+  view(): KTableValueGetterSupplier<K, A> {
+    return materializedValueGetterSupplier<K, A>(this.storeName);
+  }
+
+  get(): Processor<K, V, K, Change<A>> {
+    const { storeName, sendOldValues, step } = this;
+    let context: ProcessorContext<K, Change<A>>;
+    let store: TimestampedAggregateStore<K, A>;
+    let forwarder: TableTupleForwarder<K, A>;
+    return {
+      init(c) {
+        context = c;
+        store = c.getStateStore<TimestampedAggregateStore<K, A>>(storeName);
+        forwarder = new TableTupleForwarder(store, c, sendOldValues);
+      },
+      process(record) {
+        if (dropsNull(context as ProcessorContext<unknown, unknown>, record.key, record.value)) return;
+        update(store, forwarder, sendOldValues, record, (previous) => step(record, previous));
+      },
+    };
+  }
 }
 
 /** Aggregates into `storeName`: `aggregator(key, value, previous ?? initializer())`. */
@@ -86,46 +103,16 @@ export function aggregateSupplier<K, V, A>(
   storeName: string,
   initializer: () => A,
   aggregator: (key: K, value: V, aggregate: A) => A,
-): ProcessorSupplier<K, V, K, A> {
-  return () => {
-    let context: ProcessorContext<K, A>;
-    let store: TimestampedAggregateStore<K, A>;
-    let forwarder: TupleForwarder<K, A>;
-    return {
-      init(c) {
-        context = c;
-        store = c.getStateStore<TimestampedAggregateStore<K, A>>(storeName);
-        forwarder = new TupleForwarder(store, c);
-      },
-      process(record) {
-        if (dropsNull(context as ProcessorContext<unknown, unknown>, record.key, record.value)) return;
-        update(store, forwarder, record, (previous) => {
-          const initial = previous === null ? syncResult('aggregate', 'initializer', initializer()) : previous;
-          return syncResult('aggregate', 'aggregator', aggregator(record.key, record.value, initial));
-        });
-      },
-    };
-  };
+): KTableProcessorSupplier<K, V, K, A> {
+  return new StreamAggregationSupplier<K, V, A>(storeName, (record, previous) => {
+    const initial = previous === null ? syncResult('aggregate', 'initializer', initializer()) : previous;
+    return syncResult('aggregate', 'aggregator', aggregator(record.key, record.value, initial));
+  });
 }
 
 /** Reduces into `storeName`: the first value as is, then `reducer(previous, value)`. */
-export function reduceSupplier<K, V>(storeName: string, reducer: (aggregate: V, value: V) => V): ProcessorSupplier<K, V, K, V> {
-  return () => {
-    let context: ProcessorContext<K, V>;
-    let store: TimestampedAggregateStore<K, V>;
-    let forwarder: TupleForwarder<K, V>;
-    return {
-      init(c) {
-        context = c;
-        store = c.getStateStore<TimestampedAggregateStore<K, V>>(storeName);
-        forwarder = new TupleForwarder(store, c);
-      },
-      process(record) {
-        if (dropsNull(context as ProcessorContext<unknown, unknown>, record.key, record.value)) return;
-        update(store, forwarder, record, (previous) =>
-          previous === null ? record.value : syncResult('reduce', 'reducer', reducer(previous, record.value)),
-        );
-      },
-    };
-  };
+export function reduceSupplier<K, V>(storeName: string, reducer: (aggregate: V, value: V) => V): KTableProcessorSupplier<K, V, K, V> {
+  return new StreamAggregationSupplier<K, V, V>(storeName, (record, previous) =>
+    previous === null ? record.value : syncResult('reduce', 'reducer', reducer(previous, record.value)),
+  );
 }

@@ -1,0 +1,106 @@
+/**
+ * What KTable processors share (Kafka's `KTableProcessorSupplier`,
+ * `KTableValueGetter(Supplier)`, `KTableMaterializedValueGetterSupplier`,
+ * `TimestampedTupleForwarder` and `TimestampedCacheFlushListener`).
+ *
+ * A KTable node forwards `Record<K, Change<V>>`. Its *view* looks up the
+ * table's current value of a key: from the node's store when it is
+ * materialized, else through the parent's view with the node's own
+ * computation applied (a filter's predicate, a mapper, a join's joiner).
+ */
+import type { Processor, ProcessorContext } from '../processor.js';
+import { Record } from '../record.js';
+import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { isCachedStateStore } from '../state/caching-flush-listener.js';
+import type { StateStore } from '../state/state-store.js';
+import type { StoreRecordContext } from '../state/store-contract.js';
+import type { ValueAndTimestamp } from '../state/value-and-timestamp.js';
+import { Change } from './change.js';
+
+/** Looks up a table's current value of a key (Kafka's `KTableValueGetter`). */
+export interface KTableValueGetter<K, V> {
+  /** Called from the `init` of the processor using the getter; reach stores through `context`. */
+  init(context: ProcessorContext<unknown, unknown>): void;
+  /** The value and its timestamp, or `null` when the key has none. */
+  get(key: K): ValueAndTimestamp<V> | null;
+  close?(): void;
+}
+
+/** Creates value getters; `storeNames()` are the stores a getter reads (connect them to the processor using it). */
+export interface KTableValueGetterSupplier<K, V> {
+  get(): KTableValueGetter<K, V>;
+  storeNames(): string[];
+}
+
+/**
+ * The processor supplier of a KTable node: a processor of
+ * `Record<KIn, Change<VIn>>` (a source: of plain values) forwarding
+ * `Record<KOut, Change<VOut>>`, its view, and the switch that makes it send
+ * old values (Kafka's `enableSendingOldValues(forceMaterialization)`: with
+ * `force`, an unmaterialized upstream source materializes; without, old
+ * values are sent only when some upstream node already is materialized;
+ * returns whether they are sent).
+ */
+export interface KTableProcessorSupplier<KIn, VIn, KOut, VOut> {
+  get(): Processor<KIn, VIn, KOut, Change<VOut>>;
+  view(): KTableValueGetterSupplier<KOut, VOut>;
+  enableSendingOldValues(forceMaterialization: boolean): boolean;
+}
+
+/** A timestamped key-value store as KTable processors use it. */
+export interface TimestampedTableStore<K, V> extends StateStore {
+  get(key: K): ValueAndTimestamp<V> | null;
+  put(key: K, value: ValueAndTimestamp<V> | null): void;
+}
+
+/** The view of a materialized table: reads its store (Kafka's `KTableMaterializedValueGetterSupplier`). */
+export function materializedValueGetterSupplier<K, V>(storeName: string): KTableValueGetterSupplier<K, V> {
+  return {
+    get() {
+      let store: TimestampedTableStore<K, V>;
+      return {
+        init(context) {
+          store = context.getStateStore<TimestampedTableStore<K, V>>(storeName);
+        },
+        get(key) {
+          return store.get(key);
+        },
+      };
+    },
+    storeNames: () => [storeName],
+  };
+}
+
+/**
+ * Kafka's `TimestampedTupleForwarder` for tables: when the store caches, the
+ * store's flush listener forwards (`Change(new, old)`, the entry's timestamp,
+ * old values only when `sendOldValues`); otherwise `maybeForward` forwards
+ * at once.
+ */
+export class TableTupleForwarder<K, V> {
+  private readonly cached: boolean;
+
+  constructor(
+    store: TimestampedTableStore<K, V>,
+    private readonly context: ProcessorContext<K, Change<V>>,
+    sendOldValues: boolean,
+  ) {
+    const impl = context as unknown as ProcessorContextImpl;
+    this.cached =
+      isCachedStateStore<K, ValueAndTimestamp<V>>(store) &&
+      store.setFlushListener((key, newValue, oldValue, recordContext: StoreRecordContext) => {
+        const change = Change.of<V>(newValue?.value, sendOldValues ? oldValue?.value : null);
+        impl.forwardFromCache(new Record(key, change, newValue?.timestamp ?? recordContext.timestamp, recordContext.headers), recordContext);
+      }, sendOldValues);
+  }
+
+  /** Forwards `record` unless the store's flush listener will. */
+  maybeForward(record: Record<K, Change<V>>): void {
+    if (!this.cached) this.context.forward(record);
+  }
+}
+
+/** True when `supplier` is a KTable processor supplier (has a view). */
+export function isKTableProcessorSupplier(supplier: unknown): supplier is KTableProcessorSupplier<unknown, unknown, unknown, unknown> {
+  return typeof (supplier as { view?: unknown } | null)?.view === 'function';
+}

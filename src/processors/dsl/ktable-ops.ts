@@ -1,0 +1,147 @@
+/**
+ * KTable filter / filterNot and mapValues (Kafka's `KTableFilter`,
+ * `KTableMapValues`): computed on the new and (when sent) old value of each
+ * change; materialized when a store name is given, else computed on the fly
+ * through the parent's view.
+ */
+import type { ProcessorContext } from '../processor.js';
+import type { Record } from '../record.js';
+import type { ValueAndTimestamp } from '../state/value-and-timestamp.js';
+import { Change } from './change.js';
+import {
+  materializedValueGetterSupplier,
+  TableTupleForwarder,
+  type KTableProcessorSupplier,
+  type KTableValueGetterSupplier,
+  type TimestampedTableStore,
+} from './ktable-contract.js';
+import { syncResult } from './sync-result.js';
+
+/** The parent a KTable node computes from: its view and its old-values switch. */
+export interface KTableParent<K, V> {
+  valueGetterSupplier(): KTableValueGetterSupplier<K, V>;
+  enableSendingOldValues(forceMaterialization: boolean): boolean;
+}
+
+/**
+ * A KTable node computing `compute(key, value)` per value (null: no value).
+ * Base of filter and mapValues; `queryableName` set: materialized.
+ */
+abstract class ComputedTable<K, V, VR> implements KTableProcessorSupplier<K, Change<V>, K, VR> {
+  protected sendOldValues = false;
+
+  constructor(
+    protected readonly parent: KTableParent<K, V>,
+    protected readonly queryableName: string | undefined,
+  ) {}
+
+  /** The node's value of `key` from the parent's value (null: none). */
+  protected abstract compute(key: K, value: V | null): VR | null;
+
+  /** Skip a change whose new and old results are both null (filter only, when old values are sent). */
+  protected skipEmpty(): boolean {
+    return false;
+  }
+
+  enableSendingOldValues(forceMaterialization: boolean): boolean {
+    if (this.queryableName !== undefined) {
+      this.sendOldValues = true;
+      return true;
+    }
+    if (this.parent.enableSendingOldValues(forceMaterialization)) this.sendOldValues = true;
+    return this.sendOldValues;
+  }
+
+  view(): KTableValueGetterSupplier<K, VR> {
+    if (this.queryableName !== undefined) return materializedValueGetterSupplier<K, VR>(this.queryableName);
+    const parentView = this.parent.valueGetterSupplier();
+    return {
+      get: () => {
+        const getter = parentView.get();
+        return {
+          init: (c) => getter.init(c),
+          get: (key) => {
+            const vt: ValueAndTimestamp<V> | null = getter.get(key);
+            if (vt === null) return null;
+            const value = this.compute(key, vt.value);
+            return value === null ? null : { value, timestamp: vt.timestamp };
+          },
+          close: () => getter.close?.(),
+        };
+      },
+      storeNames: () => parentView.storeNames(),
+    };
+  }
+
+  get() {
+    const compute = (key: K, value: V | null): VR | null => this.compute(key, value);
+    const skipEmpty = this.skipEmpty();
+    const { queryableName, sendOldValues } = this;
+    let context: ProcessorContext<K, Change<VR>>;
+    let store: TimestampedTableStore<K, VR> | undefined;
+    let forwarder: TableTupleForwarder<K, VR> | undefined;
+    return {
+      init(c: ProcessorContext<K, Change<VR>>) {
+        context = c;
+        if (queryableName !== undefined) {
+          store = c.getStateStore<TimestampedTableStore<K, VR>>(queryableName);
+          forwarder = new TableTupleForwarder(store, c, sendOldValues);
+        }
+      },
+      process(record: Record<K, Change<V>>) {
+        const key = record.key;
+        const change = record.value;
+        const newValue = compute(key, change.newValue);
+        let oldValue: VR | null = null;
+        if (sendOldValues) oldValue = store !== undefined ? (store.get(key)?.value ?? null) : compute(key, change.oldValue);
+        if (sendOldValues && oldValue === null && newValue === null && skipEmpty) return;
+        if (store === undefined || forwarder === undefined) {
+          context.forward(record.withValue(Change.of<VR>(newValue, oldValue, change.isLatest)));
+          return;
+        }
+        store.put(key, newValue === null ? null : { value: newValue, timestamp: record.timestamp });
+        forwarder.maybeForward(record.withValue(Change.of<VR>(newValue, oldValue)));
+      },
+    };
+  }
+}
+
+/** `filter` / `filterNot` of a table: a value failing the predicate is forwarded as a delete. */
+export class KTableFilterSupplier<K, V> extends ComputedTable<K, V, V> {
+  constructor(
+    parent: KTableParent<K, V>,
+    private readonly predicate: (key: K, value: V) => boolean,
+    private readonly filterNot: boolean,
+    queryableName: string | undefined,
+  ) {
+    super(parent, queryableName);
+    // If upstream is already materialized, send old values to avoid unnecessary tombstones (as Kafka).
+    this.sendOldValues = parent.enableSendingOldValues(false);
+  }
+
+  protected compute(key: K, value: V | null): V | null {
+    if (value === null) return null;
+    const pass = Boolean(syncResult(this.filterNot ? 'filterNot' : 'filter', 'predicate', this.predicate(key, value)));
+    return pass !== this.filterNot ? value : null;
+  }
+
+  protected override skipEmpty(): boolean {
+    return true;
+  }
+}
+
+/** `mapValues` of a table: `mapper(value, key)` per non-null value. */
+export class KTableMapValuesSupplier<K, V, VR> extends ComputedTable<K, V, VR> {
+  constructor(
+    parent: KTableParent<K, V>,
+    private readonly mapper: (value: V, key: K) => VR,
+    queryableName: string | undefined,
+  ) {
+    super(parent, queryableName);
+  }
+
+  protected compute(key: K, value: V | null): VR | null {
+    if (value === null) return null;
+    return syncResult('mapValues', 'mapper', this.mapper(value, key)) ?? null;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The processor of `builder.table()` / `stream.toTable()` (Kafka's
+ * `KTableSource`): turns each input record into a `Change` of its key. A
+ * null key is dropped (logged, counted as skipped). When materialized, the
+ * value is stored with the record's timestamp and the previous value becomes
+ * the change's old value (sent only when a downstream node asked for old
+ * values); a null value deletes the key (a tombstone).
+ *
+ * Materialization is decided while the topology is built: a `Materialized`
+ * with a store name, or a downstream node that needs to look values up (a
+ * join, a filter asked for old values) calls `materialize()`, which makes
+ * the KTable add the store (`onMaterialize`).
+ */
+import type { ProcessorContext } from '../processor.js';
+import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { Change } from './change.js';
+import {
+  materializedValueGetterSupplier,
+  TableTupleForwarder,
+  type KTableProcessorSupplier,
+  type KTableValueGetterSupplier,
+  type TimestampedTableStore,
+} from './ktable-contract.js';
+
+/** The supplier of a table source; see the file comment. */
+export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V, K, V> {
+  private materializedFlag = false;
+  private sendOldValues = false;
+
+  constructor(
+    /** The store's name (generated when the user named none). */
+    readonly storeName: string,
+    /** Called once, when the table becomes materialized: adds the store to the topology. */
+    private readonly onMaterialize: () => void,
+  ) {}
+
+  /** True when the table keeps a store. */
+  get materialized(): boolean {
+    return this.materializedFlag;
+  }
+
+  /** Makes the table keep its store (once). */
+  materialize(): void {
+    if (this.materializedFlag) return;
+    this.materializedFlag = true;
+    this.onMaterialize();
+  }
+
+  enableSendingOldValues(forceMaterialization: boolean): boolean {
+    if (!forceMaterialization && !this.materializedFlag) return false;
+    this.materialize();
+    this.sendOldValues = true;
+    return true;
+  }
+
+  view(): KTableValueGetterSupplier<K, V> {
+    this.materialize();
+    return materializedValueGetterSupplier<K, V>(this.storeName);
+  }
+
+  get() {
+    const { storeName, sendOldValues } = this;
+    const materialized = this.materializedFlag;
+    let context: ProcessorContext<K, Change<V>>;
+    let store: TimestampedTableStore<K, V> | undefined;
+    let forwarder: TableTupleForwarder<K, V> | undefined;
+    return {
+      init(c: ProcessorContext<K, Change<V>>) {
+        context = c;
+        if (materialized) {
+          store = c.getStateStore<TimestampedTableStore<K, V>>(storeName);
+          forwarder = new TableTupleForwarder(store, c, sendOldValues);
+        }
+      },
+      process(record: import('../record.js').Record<K, V>) {
+        if (record.key === null || record.key === undefined) {
+          (context as unknown as ProcessorContextImpl).recordDropped('null key');
+          return;
+        }
+        const value = record.value ?? null;
+        if (store === undefined || forwarder === undefined) {
+          context.forward(record.withValue(Change.of<V>(value, null)));
+          return;
+        }
+        const old = store.get(record.key);
+        store.put(record.key, value === null ? null : { value, timestamp: record.timestamp });
+        forwarder.maybeForward(record.withValue(Change.of<V>(value, sendOldValues ? old?.value : null)));
+      },
+    };
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Store builders for DSL state (aggregations, materialized tables), as
+ * Kafka's `KeyValueStoreMaterializer`: a timestamped store over
+ * `materialized.storeSupplier` (default a persistent one), changelogged
+ * unless `loggingEnabled` is false, cached unless `cachingEnabled` is false.
+ */
+import { Stores } from '../../processors/state/stores.js';
+import type { StateStore, StoreBuilder } from '../../processors/state/state-store.js';
+import type { Serde } from '../../serdes/serde.js';
+import type { Materialized, Named } from '../options.js';
+import { validateName } from './checks.js';
+
+/** The timestamped key-value store builder of `materialized`, named `storeName`. */
+export function timestampedStoreBuilder<K, V>(storeName: string, materialized: Materialized<K, V>, keySerde: Serde<K>, valueSerde: Serde<V>): StoreBuilder<StateStore> {
+  const supplier = materialized.storeSupplier ?? Stores.persistentTimestampedKeyValueStore(storeName);
+  const builder = Stores.timestampedKeyValueStoreBuilder(supplier, keySerde, valueSerde);
+  if (materialized.loggingEnabled === false) builder.withLoggingDisabled();
+  else builder.withLoggingEnabled(materialized.logConfig ?? {});
+  if (materialized.cachingEnabled === false) builder.withCachingDisabled();
+  else builder.withCachingEnabled();
+  return builder;
+}
+
+/** The store name `materialized` gives (its supplier's, else `storeName`), validated; undefined when it names none. */
+export function materializedName(materialized: Materialized<unknown, unknown> | undefined): string | undefined {
+  const named = materialized?.storeSupplier?.name ?? materialized?.storeName;
+  return named === undefined ? undefined : validateName(named);
+}
+
+/** True when `value` is a `Materialized` rather than a `Named` (a Named has `name` only). */
+export function isMaterialized(value: unknown): value is Materialized<unknown, unknown> {
+  return typeof value === 'object' && value !== null && !('name' in value && Object.keys(value).length === 1 && typeof (value as Named).name === 'string');
+}
+
+/** Splits Kafka's `(Named)`, `(Materialized)` or `(Named, Materialized)` overload arguments. */
+export function namedAndMaterialized<K, V>(
+  a: Named | string | Materialized<K, V> | undefined,
+  b: Materialized<K, V> | undefined,
+): { named: Named | string | undefined; materialized: Materialized<K, V> | undefined } {
+  if (b !== undefined) return { named: a as Named | string | undefined, materialized: b };
+  if (typeof a === 'string' || a === undefined) return { named: a, materialized: undefined };
+  return isMaterialized(a) ? { named: undefined, materialized: a as Materialized<K, V> } : { named: a as Named, materialized: undefined };
+}

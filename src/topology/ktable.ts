@@ -1,0 +1,168 @@
+/**
+ * KTable: the changelog-stream abstraction of the DSL (Kafka's `KTableImpl`).
+ */
+import { Change } from '../processors/dsl/change.js';
+import type { KTableProcessorSupplier, KTableValueGetterSupplier } from '../processors/dsl/ktable-contract.js';
+import { KTableFilterSupplier, KTableMapValuesSupplier } from '../processors/dsl/ktable-ops.js';
+import { mapValuesSupplier } from '../processors/dsl/stateless.js';
+import type { KeyValue } from '../processors/key-value.js';
+import type { Serde } from '../serdes/serde.js';
+import { requireFunction, requireNonNull } from './internal/checks.js';
+import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
+import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
+import { groupTable } from './internal/table-grouping.js';
+import { tableJoin, type TableJoinKind } from './internal/table-table-join.js';
+import { suppressTable } from './internal/suppress.js';
+import type { ForeignKeyExtractor, ValueJoiner } from './joiners.js';
+import type { KGroupedTable } from './kgrouped-table.js';
+import { KStream } from './kstream.js';
+import type { Grouped, Materialized, Named } from './options.js';
+import type { Suppressed } from './suppressed.js';
+import type { TableJoined } from './table-joined.js';
+
+/**
+ * A table: the latest value per key of a changelog stream. Every operation
+ * adds a KTable node forwarding `Change`s (new and, where needed, old value
+ * of a key; a null new value deletes the key) and returns a new table.
+ * Created by `StreamsBuilder.table()`, `KStream.toTable()` and the
+ * aggregations of grouped streams and tables.
+ */
+export class KTable<K, V> {
+  /** @internal Use `StreamsBuilder.table()`, `KStream.toTable()` or an aggregation. */
+  constructor(
+    /** @internal */
+    readonly ctx: BuilderContext,
+    /** The name of the node producing the table's changes. */
+    readonly nodeName: string,
+    /** @internal The node's processor supplier: its view and old-values switch. */
+    readonly supplier: KTableProcessorSupplier<unknown, unknown, K, V>,
+    /** The name of the store holding the table, when it is materialized under a name users may query. */
+    readonly queryableStoreName: string | undefined,
+    /** @internal Serdes of the table's keys and values, where known. */
+    readonly serdes: StreamSerdes<K, V>,
+  ) {}
+
+  /** @internal The table's view (Kafka's `valueGetterSupplier()`); materializes a source table. */
+  valueGetterSupplier(): KTableValueGetterSupplier<K, V> {
+    return this.supplier.view();
+  }
+
+  /** @internal Makes the node send old values (Kafka's `enableSendingOldValues`); see {@link KTableProcessorSupplier}. */
+  enableSendingOldValues(forceMaterialization: boolean): boolean {
+    return this.supplier.enableSendingOldValues(forceMaterialization);
+  }
+
+  /**
+   * @internal Adds a KTable node `supplier` (child of this one), materialized
+   * into a store when `materialized` names one (or `forceStore`).
+   */
+  addTableNode<K2, V2>(
+    prefix: string,
+    named: Named | string | undefined,
+    materialized: Materialized<K2, V2> | undefined,
+    makeSupplier: (queryableName: string | undefined) => KTableProcessorSupplier<unknown, unknown, K2, V2>,
+    serdes: StreamSerdes<K2, V2>,
+    parents: string[] = [this.nodeName],
+  ): KTable<K2, V2> {
+    const name = nameOr(this.ctx, named, prefix);
+    const storeName = materialized === undefined ? undefined : (materializedName(materialized) ?? this.ctx.newName(`${prefix}STATE-STORE-`));
+    const supplier = makeSupplier(storeName);
+    this.ctx.topology.addProcessor(name, supplier, ...parents);
+    const tableSerdes = { key: materialized?.keySerde ?? serdes.key, value: materialized?.valueSerde ?? serdes.value };
+    if (storeName !== undefined) {
+      const keySerde = (tableSerdes.key ?? this.ctx.defaultKeySerde) as Serde<K2>;
+      const valueSerde = (tableSerdes.value ?? this.ctx.defaultValueSerde) as Serde<V2>;
+      this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized ?? {}, keySerde, valueSerde), name);
+    }
+    return new KTable<K2, V2>(this.ctx, name, supplier, storeName, tableSerdes);
+  }
+
+  /** Keeps the values for which `predicate` is true; others become deletes. */
+  filter(predicate: (key: K, value: V) => boolean, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
+    requireFunction(predicate, 'predicate');
+    return this.doFilter(predicate, false, named, materialized);
+  }
+
+  /** Drops the values for which `predicate` is true (they become deletes). */
+  filterNot(predicate: (key: K, value: V) => boolean, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
+    requireFunction(predicate, 'predicate');
+    return this.doFilter(predicate, true, named, materialized);
+  }
+
+  private doFilter(predicate: (key: K, value: V) => boolean, not: boolean, a: Named | string | Materialized<K, V> | undefined, b: Materialized<K, V> | undefined): KTable<K, V> {
+    const { named, materialized } = namedAndMaterialized(a, b);
+    return this.addTableNode<K, V>('KTABLE-FILTER-', named, materialized, (q) => new KTableFilterSupplier<K, V>(this, predicate, not, q) as never, this.serdes);
+  }
+
+  /** Replaces each value with `mapper(value, key)`; the key is unchanged. */
+  mapValues<VR>(mapper: (value: V, key: K) => VR, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR> {
+    requireFunction(mapper, 'mapper');
+    const split = namedAndMaterialized<K, VR>(named, materialized);
+    return this.addTableNode<K, VR>('KTABLE-MAPVALUES-', split.named, split.materialized, (q) => new KTableMapValuesSupplier<K, V, VR>(this, mapper, q) as never, { key: this.serdes.key });
+  }
+
+  /** The stream of the table's updates: one record per change, with the new value (null for a delete). */
+  toStream(named?: Named | string): KStream<K, V> {
+    const name = nameOr(this.ctx, named, 'KTABLE-TOSTREAM-');
+    this.ctx.topology.addProcessor(name, mapValuesSupplier<K, Change<V>, V | null>((change) => change.newValue), this.nodeName);
+    return new KStream<K, V>(this.ctx, name, this.serdes, false);
+  }
+
+  /**
+   * Re-groups the table by `selector(key, value)` → `{ key, value }` for an
+   * aggregation with adder and subtractor (see {@link KGroupedTable}); the
+   * records go through a repartition topic.
+   */
+  groupBy<KR, VR>(selector: (key: K, value: V) => KeyValue<KR, VR>, grouped: Grouped<KR, VR> = {}): KGroupedTable<KR, VR> {
+    requireFunction(selector, 'selector');
+    requireNonNull(grouped, 'grouped');
+    return groupTable(this, selector, grouped);
+  }
+
+  /** Holds back updates as `suppressed` says (`Suppressed.untilTimeLimit(...)`). */
+  suppress(suppressed: Suppressed<K>): KTable<K, V> {
+    requireNonNull(suppressed, 'suppressed');
+    return suppressTable(this, suppressed);
+  }
+
+  /**
+   * Inner join with `other` on the key: `joiner(value, otherValue, key)` for
+   * each key present in both; or, with a foreign-key extractor as second
+   * argument, the foreign-key join: each value of this table joins the row of
+   * `other` whose key is `extractor(value, key)`.
+   */
+  join<VO, VR>(other: KTable<K, VO>, joiner: ValueJoiner<V, VO, VR, K>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>;
+  join<KO, VO, VR>(
+    other: KTable<KO, VO>,
+    foreignKeyExtractor: ForeignKeyExtractor<V, KO, K>,
+    joiner: ValueJoiner<V, VO, VR, K>,
+    tableJoined?: TableJoined<K, KO> | Named | string | Materialized<K, VR>,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  join(other: object, ...args: unknown[]): KTable<K, any> {
+    return this.joinOf('inner', other as KTable<unknown, unknown>, args);
+  }
+
+  /** Left join: every key (or row, for a foreign-key join) of this table; `otherValue` null when `other` has none. */
+  leftJoin<VO, VR>(other: KTable<K, VO>, joiner: ValueJoiner<V, VO | null, VR, K>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>;
+  leftJoin<KO, VO, VR>(
+    other: KTable<KO, VO>,
+    foreignKeyExtractor: ForeignKeyExtractor<V, KO, K>,
+    joiner: ValueJoiner<V, VO | null, VR, K>,
+    tableJoined?: TableJoined<K, KO> | Named | string | Materialized<K, VR>,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  leftJoin(other: object, ...args: unknown[]): KTable<K, any> {
+    return this.joinOf('left', other as KTable<unknown, unknown>, args);
+  }
+
+  /** Outer join on the key: every key of either table; the missing side's value is null. */
+  outerJoin<VO, VR>(other: KTable<K, VO>, joiner: ValueJoiner<V | null, VO | null, VR, K>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR> {
+    return this.joinOf('outer', other as unknown as KTable<unknown, unknown>, [joiner, named, materialized]) as unknown as KTable<K, VR>;
+  }
+
+  private joinOf(kind: TableJoinKind, other: KTable<unknown, unknown>, args: unknown[]): KTable<K, unknown> {
+    requireNonNull(other, 'other');
+    return tableJoin(this, kind, other, args);
+  }
+}

@@ -186,6 +186,17 @@ export class Topology {
     return this;
   }
 
+  /**
+   * @internal Marks the inputs of `nodeNames` (a join's two sides) as
+   * co-partitioned: the source topics feeding them must have the same
+   * partition count, checked at start (repartition topics among them are
+   * created with the count of the others), as Kafka's copartition groups.
+   */
+  copartition(...nodeNames: string[]): this {
+    this.graph.copartitionGroups.push(checkNames('copartition', nodeNames));
+    return this;
+  }
+
   /** Checks the structure; throws a TopologyError naming the node and the fix. */
   validate(): void {
     this.graph.plan();

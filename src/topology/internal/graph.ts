@@ -19,6 +19,8 @@ export class TopologyGraph {
   readonly sourcePatterns = new Map<string, RegExp>();
   /** Internal (repartition) topics, unresolved names, in creation order. */
   readonly internalTopics = new Set<string>();
+  /** Node groups whose input topics must be co-partitioned (joins), as added by `Topology.copartition`. */
+  readonly copartitionGroups: string[][] = [];
   /** Internal topics with a fixed partition count (`Repartitioned.withNumberOfPartitions`). */
   readonly internalTopicPartitions = new Map<string, number>();
 

@@ -5,6 +5,7 @@
  * missing id (null key on the compacted status topic). It also computes, from
  * what it generated, the outputs a correct run must commit.
  */
+import { CUSTOMER_COUNT, tierOf, type Tier } from './customers.js';
 import { COUNTRIES, regionOf, type Order, type Region } from './model.js';
 
 /** One input record, ready to produce. */
@@ -37,6 +38,12 @@ export interface ExpectedOutputs {
   seqs: { regions: Record<Region, number[]>; status: number[] };
   /** Revenue (sum of order totals) of every valid order, per region: what the revenue store must end with. */
   revenue: Record<Region, number>;
+  /**
+   * Valid orders per tier of their customer at the time (the first half of
+   * the orders joins the original tiers, the second half the upgraded ones):
+   * what the `orders-with-customer` topic must hold.
+   */
+  tiers: Record<Tier, number>;
 }
 
 /** Options of {@link generateOrders}. */
@@ -73,7 +80,9 @@ export function generateOrders(options: GenerateOptions): { records: GeneratedRe
     regions: { eu: 0, na: 0, apac: 0 }, status: 0, deadLettered: 0, dropped: 0,
     seqs: { regions: { eu: [], na: [], apac: [] }, status: [] },
     revenue: { eu: 0, na: 0, apac: 0 },
+    tiers: { gold: 0, silver: 0, bronze: 0 },
   };
+  const half = Math.floor(count / 2);
   const records: GeneratedRecord[] = [];
   const t0 = Date.now();
   for (let seq = 0; seq < count; seq++) {
@@ -90,7 +99,7 @@ export function generateOrders(options: GenerateOptions): { records: GeneratedRe
     const order: Order = {
       id,
       seq,
-      customerId: `c-${Math.floor(rnd() * 500)}`,
+      customerId: `c-${Math.floor(rnd() * CUSTOMER_COUNT)}`,
       country,
       items: Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => ({
         sku: `sku-${Math.floor(rnd() * 100)}`,
@@ -117,7 +126,10 @@ export function generateOrders(options: GenerateOptions): { records: GeneratedRe
       expected.seqs.regions[region].push(seq);
       expected.seqs.status.push(seq);
     }
-    if (valid) expected.revenue[region] += order.items.reduce((sum, i) => sum + i.qty * i.price, 0);
+    if (valid) {
+      expected.revenue[region] += order.items.reduce((sum, i) => sum + i.qty * i.price, 0);
+      expected.tiers[tierOf(Number(order.customerId.slice(2)), seq < half ? 0 : 1)]++;
+    }
     records.push({ key: order.id, value: JSON.stringify(order), partition });
   }
   for (const region of ['eu', 'na', 'apac'] as const) expected.regions[region] = expected.seqs.regions[region].length;

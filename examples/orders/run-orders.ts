@@ -2,8 +2,10 @@
  * Runs the orders pipeline end to end and summarizes it: generate input,
  * create topics, run the app exactly-once over the first half of the input,
  * stop it, start it again (same applicationId and state directory: the
- * revenue store continues where it was) for the second half, read the
- * committed outputs back, close everything.
+ * revenue store and the customers table continue where they were) for the
+ * second half, read the committed outputs back, close everything. Each phase
+ * first writes its customer rows (all customers, then the upgrades) and
+ * waits until the app consumed them, then writes its orders.
  */
 import type { Logger } from 'pino';
 import { pino } from 'pino';
@@ -14,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KafkaStreams, Serdes, deadLetterQueueHandler, type KafkaStreamsConfig } from '../../src/index.js';
 import { EmbeddedKafkaCluster } from '../../src/testing.js';
+import { customerRecords, type CustomerOrder, type Tier } from './customers.js';
 import { generateOrders, type ExpectedOutputs } from './generator.js';
 import { produceRecords, readCommitted, waitUntilConsumed } from './io.js';
 import { buildOrdersTopology } from './topology.js';
@@ -69,6 +72,10 @@ export interface OrdersSummary {
   revenue: Record<'eu' | 'na' | 'apac', number>;
   /** Revenue-store records the restarted app restored from the changelog (0: the persistent store resumed from its checkpoint). */
   restoredOnRestart: number;
+  /** Orders joined with their customer (read_committed from the orders-with-customer topic), per tier the join found. */
+  tiers: Record<Tier, number>;
+  /** Customer rows produced (all in the first half, the upgrades before the second). */
+  customerRows: number;
 }
 
 /** Runs the pipeline once and returns its summary. */
@@ -98,9 +105,9 @@ export async function runOrdersPipeline(options: OrdersRunOptions = {}): Promise
   let elapsedMs = 0;
   let restoredOnRestart = 0;
   let finalState = 'NOT_RUNNING';
-  // Two runs of the same app: the second one is a restart, and its state (the revenue per region) continues.
+  let customerRows = 0;
+  // Two runs of the same app: the second one is a restart, and its state (the revenue per region, the customers table) continues.
   for (const [phase, slice] of [records.slice(0, half), records.slice(half)].entries()) {
-    await produceRecords(cluster, topics.input, slice);
     const app = new KafkaStreams(buildOrdersTopology(topics), {
       applicationId,
       cluster,
@@ -119,8 +126,17 @@ export async function runOrdersPipeline(options: OrdersRunOptions = {}): Promise
         timeoutMs: options.timeoutMs ?? 180_000,
         failed: () => (app.state === 'ERROR' || app.state === 'PENDING_ERROR' ? (app.error ?? new Error(`app in state ${app.state}`)) : undefined),
       };
-      // the input, then the repartition topic feeding the revenue store (its end is final once the input is consumed)
+      // 1. the customers of this phase, consumed into the table before any order of the phase exists,
+      //    so each order joins the row that was current when it was placed
+      const customers = customerRecords(phase === 0 ? 0 : 1, partitions);
+      customerRows += customers.length;
+      await produceRecords(cluster, topics.customers, customers);
+      await waitUntilConsumed(cluster, applicationId, topics.customers, wait);
+      // 2. the orders
+      await produceRecords(cluster, topics.input, slice);
+      // 3. the input, then the repartition topics feeding the join and the revenue store (their ends are final once the input is consumed)
       await waitUntilConsumed(cluster, applicationId, topics.input, wait);
+      await waitUntilConsumed(cluster, applicationId, `${applicationId}-with-customer-repartition`, wait);
       await waitUntilConsumed(cluster, applicationId, `${applicationId}-by-region-repartition`, wait);
       elapsedMs += Date.now() - started;
     } finally {
@@ -132,7 +148,7 @@ export async function runOrdersPipeline(options: OrdersRunOptions = {}): Promise
   }
   rmSync(stateDir, { recursive: true, force: true });
   const metrics = totals;
-  const committed = await readCommitted(cluster, [...outputTopics(topics), topics.revenue]);
+  const committed = await readCommitted(cluster, [...outputTopics(topics), topics.revenue, topics.customerOrders]);
   if (ownCluster && cluster instanceof EmbeddedKafkaCluster) await cluster.close();
   const n = (t: string): number => committed.get(t)?.length ?? 0;
   const regions = { eu: n(topics.regions.eu), na: n(topics.regions.na), apac: n(topics.regions.apac) };
@@ -154,7 +170,16 @@ export async function runOrdersPipeline(options: OrdersRunOptions = {}): Promise
     finalState,
     revenue: lastRevenue(committed.get(topics.revenue) ?? []),
     restoredOnRestart,
+    tiers: countTiers(committed.get(topics.customerOrders) ?? []),
+    customerRows,
   };
+}
+
+/** Joined orders per tier. */
+function countTiers(records: ReadonlyArray<{ value: Buffer | null }>): Record<Tier, number> {
+  const tiers: Record<Tier, number> = { gold: 0, silver: 0, bronze: 0 };
+  for (const r of records) if (r.value) tiers[(JSON.parse(r.value.toString()) as CustomerOrder).tier]++;
+  return tiers;
 }
 
 /** The last value per region of the revenue topic (8-byte longs). */
@@ -182,6 +207,7 @@ export function formatSummary(s: OrdersSummary): string {
     `  dead-lettered          ${f(s.deadLettered)}  (expected ${f(e.deadLettered)}) -> ${s.topics.deadLetter}`,
     `  revenue per region     eu ${f(s.revenue.eu)}, na ${f(s.revenue.na)}, apac ${f(s.revenue.apac)}  (expected eu ${f(e.revenue.eu)}, na ${f(e.revenue.na)}, apac ${f(e.revenue.apac)})`,
     `  restart after half     the revenue store continued; ${f(s.restoredOnRestart)} records restored from its changelog`,
+    `  joined with customer   gold ${f(s.tiers.gold)}, silver ${f(s.tiers.silver)}, bronze ${f(s.tiers.bronze)}  (expected gold ${f(e.tiers.gold)}, silver ${f(e.tiers.silver)}, bronze ${f(e.tiers.bronze)}; ${f(s.customerRows)} customer rows)`,
     `  commits / aborts       ${f(s.commits)} / ${f(s.aborts)}`,
     `  throughput             ${f(s.throughput)} records/s  (${(s.elapsedMs / 1000).toFixed(2)} s)`,
   ].join('\n');
@@ -200,6 +226,9 @@ export function summaryMatchesExpected(s: OrdersSummary): boolean {
     s.revenue.eu === e.revenue.eu &&
     s.revenue.na === e.revenue.na &&
     s.revenue.apac === e.revenue.apac &&
+    s.tiers.gold === e.tiers.gold &&
+    s.tiers.silver === e.tiers.silver &&
+    s.tiers.bronze === e.tiers.bronze &&
     s.recordsProcessed >= e.inputs
   );
 }

@@ -13,6 +13,10 @@ export interface OrdersTopics {
   deadLetter: string;
   /** Compacted, keyed by region: the running revenue per region (a stateful step, restored after a restart). */
   revenue: string;
+  /** Compacted, keyed by customer id: the customers table the orders are joined with. */
+  customers: string;
+  /** Each valid order joined with its customer (keyed by customer id). */
+  customerOrders: string;
 }
 
 /** `max.message.bytes` of the region topics: small, so an order with a huge note is poison. */
@@ -26,6 +30,8 @@ export function ordersTopics(prefix = ''): OrdersTopics {
     status: `${prefix}order-status`,
     deadLetter: `${prefix}orders-dlq`,
     revenue: `${prefix}revenue-by-region`,
+    customers: `${prefix}customers`,
+    customerOrders: `${prefix}orders-with-customer`,
   };
 }
 
@@ -40,6 +46,8 @@ export function topicSpecs(topics: OrdersTopics, partitions = 3): Array<[string,
     [topics.status, { partitions, config: { 'cleanup.policy': 'compact' } }],
     [topics.deadLetter, { partitions: 1 }],
     [topics.revenue, { partitions, config: { 'cleanup.policy': 'compact' } }],
+    [topics.customers, { partitions, config: { 'cleanup.policy': 'compact' } }],
+    [topics.customerOrders, { partitions }],
   ];
 }
 

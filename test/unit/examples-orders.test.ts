@@ -49,8 +49,14 @@ describe('examples/orders', () => {
       const summary = await runOrdersPipeline({ count: 1500, seed: 11, cluster, topicPrefix: 'eo-test-', applicationId: 'orders-example-test' });
       const again = recompute(generateOrders({ count: 1500, seed: 11, idPrefix: 'x' }).records);
       expect(summary.finalState).toBe('NOT_RUNNING');
-      // the inputs, and each valid order once more from the by-region repartition topic (the revenue step)
-      expect(summary.recordsProcessed).toBe(1500 + 1500 - summary.expected.garbled - summary.expected.invalid);
+      // the inputs, the customer rows, and each valid order twice more: from the by-region repartition topic (the revenue step)
+      // and from the with-customer repartition topic (the join)
+      const valid = 1500 - summary.expected.garbled - summary.expected.invalid;
+      expect(summary.customerRows).toBe(500 + 50);
+      expect(summary.recordsProcessed).toBe(1500 + summary.customerRows + 2 * valid);
+      // every valid order joined its customer's row of the time: the second half sees the upgrades to gold
+      expect(summary.tiers).toEqual(summary.expected.tiers);
+      expect(summary.tiers.gold + summary.tiers.silver + summary.tiers.bronze).toBe(valid);
       // the revenue store continued over the restart in the middle: the final revenue is the true one
       expect(summary.revenue).toEqual(summary.expected.revenue);
       expect(summary.expected.revenue.eu).toBeGreaterThan(0);

@@ -12,6 +12,7 @@
  * 1,000 on the embedded cluster, 0 on Kafka).
  */
 import { deadLetterQueueHandler, defineApp } from '../../src/index.js';
+import { customerRecords } from './customers.js';
 import { generateOrders } from './generator.js';
 import { produceRecords } from './io.js';
 import { createOrdersTopics, ordersTopics } from './topics.js';
@@ -32,6 +33,7 @@ export default defineApp({
     await createOrdersTopics(admin, topics);
     const seed = Number(process.env.ORDERS_SEED_COUNT ?? (embedded ? 1000 : 0));
     if (seed > 0) {
+      await produceRecords(cluster, topics.customers, customerRecords(0, 3));
       const { records } = generateOrders({ count: seed, idPrefix: `o-${Date.now().toString(36)}` });
       await produceRecords(cluster, topics.input, records);
       logger.info({ topic: topics.input, orders: seed }, 'seeded input orders');

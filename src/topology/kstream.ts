@@ -20,6 +20,7 @@ import { streamGlobalJoin } from './internal/stream-global-join.js';
 import { streamStreamJoin, type StreamJoinKind } from './internal/stream-stream-join.js';
 import { streamTableJoin } from './internal/stream-table-join.js';
 import { addTableSource } from './internal/to-table.js';
+import { newStoreName, nodeName } from './internal/kafka-names.js';
 import type { Joined } from './joined.js';
 import type { JoinWindows } from './join-windows.js';
 import type { ValueJoiner } from './joiners.js';
@@ -232,18 +233,22 @@ export class KStream<K, V> {
    * null value deletes it). Materialized into a store when `materialized`
    * names one (then queryable), else only when a downstream node needs it.
    * After a key-changing operation the records first go through a
-   * repartition topic, as Kafka's `toTable`.
+   * repartition topic `<name>-repartition`, as Kafka's `toTable`. The node is
+   * `KSTREAM-TOTABLE-<n>` (Kafka's name) unless `named`; serdes are the
+   * `Materialized`'s, else the stream's, else the defaults.
    */
   toTable(named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
     const split = namedAndMaterialized<K, V>(named, materialized);
-    const name = nameOr(this.ctx, split.named, 'KTABLE-TOTABLE-');
-    const generated = materializedName(split.materialized as Materialized<unknown, unknown> | undefined) ?? this.ctx.newName('KTABLE-TOTABLE-STATE-STORE-');
+    // Kafka's order of names (KStreamImpl.toTable): 1. the node (`KSTREAM-TOTABLE-<n>`, an index consumed even when named),
+    // 2. the store (`KSTREAM-TOTABLE-STATE-STORE-<n>` unless named), 3. the repartition nodes when the key may have changed.
+    const name = nodeName(this.ctx, split.named, 'KSTREAM-TOTABLE-');
+    const storeName = materializedName(split.materialized as Materialized<unknown, unknown> | undefined) ?? newStoreName(this.ctx, 'KSTREAM-TOTABLE-');
     const { keySerde, valueSerde } = this.serdesOr(split.materialized?.keySerde, split.materialized?.valueSerde, `toTable '${name}' (after '${this.nodeName}')`, 'Materialized.with(keySerde, valueSerde)');
     let parent = this.nodeName;
     if (this.keyChanged) {
       parent = addRepartitionOperation<K, V>(this.ctx, { parent, name, generatedName: split.named === undefined, keySerde, valueSerde, partitioner: undefined, numberOfPartitions: undefined });
     }
-    return addTableSource<K, V>(this.ctx, name, parent, generated, split.materialized, keySerde, valueSerde);
+    return addTableSource<K, V>(this.ctx, name, parent, storeName, split.materialized, keySerde, valueSerde);
   }
 
   /**

@@ -8,7 +8,8 @@ import { mapValuesSupplier } from '../processors/dsl/stateless.js';
 import type { KeyValue } from '../processors/key-value.js';
 import type { Serde } from '../serdes/serde.js';
 import { requireFunction, requireNonNull } from './internal/checks.js';
-import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
+import type { BuilderContext, StreamSerdes } from './internal/builder-context.js';
+import { newStoreName, nodeName } from './internal/kafka-names.js';
 import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
 import { groupTable } from './internal/table-grouping.js';
 import { tableJoin, type TableJoinKind } from './internal/table-table-join.js';
@@ -16,6 +17,7 @@ import { suppressTable } from './internal/suppress.js';
 import type { ForeignKeyExtractor, ValueJoiner } from './joiners.js';
 import type { KGroupedTable } from './kgrouped-table.js';
 import { KStream } from './kstream.js';
+import { DefaultSerde } from './topology-runtime.js';
 import type { Grouped, Materialized, Named } from './options.js';
 import type { Suppressed } from './suppressed.js';
 import type { TableJoined } from './table-joined.js';
@@ -26,6 +28,12 @@ import type { TableJoined } from './table-joined.js';
  * of a key; a null new value deletes the key) and returns a new table.
  * Created by `StreamsBuilder.table()`, `KStream.toTable()` and the
  * aggregations of grouped streams and tables.
+ *
+ * **No value is `null`.** A table has one "no value" (Java's `null`): an
+ * input record whose value deserializes to `null` or `undefined` deletes its
+ * key, and a mapper or joiner returning `undefined` is read as returning
+ * `null` (a delete). Tables never forward `undefined`: `Change.newValue` /
+ * `oldValue`, value getters and `toStream()` records carry `null`.
  */
 export class KTable<K, V> {
   /** @internal Use `StreamsBuilder.table()`, `KStream.toTable()` or an aggregation. */
@@ -47,14 +55,33 @@ export class KTable<K, V> {
     return this.supplier.view();
   }
 
-  /** @internal Makes the node send old values (Kafka's `enableSendingOldValues`); see {@link KTableProcessorSupplier}. */
+  /**
+   * @internal Makes the node send old values (Kafka's `KTableImpl.enableSendingOldValues`):
+   * returns whether it now does; see {@link KTableProcessorSupplier}.
+   */
   enableSendingOldValues(forceMaterialization: boolean): boolean {
-    return this.supplier.enableSendingOldValues(forceMaterialization);
+    if (!this.#sendOldValues) {
+      if (!this.supplier.enableSendingOldValues(forceMaterialization)) return false;
+      this.#sendOldValues = true;
+    }
+    return true;
   }
 
+  /** @internal True once the node sends old values (Kafka's `sendingOldValueEnabled()`). */
+  sendingOldValueEnabled(): boolean {
+    return this.#sendOldValues;
+  }
+
+  #sendOldValues = false;
+
   /**
-   * @internal Adds a KTable node `supplier` (child of this one), materialized
-   * into a store when `materialized` names one (or `forceStore`).
+   * @internal Adds a KTable node `supplier` (child of this one), in Kafka's
+   * order of names: 1. the store name (`materialized`'s, else a generated
+   * `<prefix>STATE-STORE-<n>` when `materialized` is given); 2. the node name
+   * (an index is consumed even when `named`). The node is materialized into
+   * that store whenever `materialized` is given (a join's or aggregation's
+   * rule); filter and mapValues pass an unnamed `materialized` as undefined,
+   * since Kafka does not materialize them then.
    */
   addTableNode<K2, V2>(
     prefix: string,
@@ -64,26 +91,35 @@ export class KTable<K, V> {
     serdes: StreamSerdes<K2, V2>,
     parents: string[] = [this.nodeName],
   ): KTable<K2, V2> {
-    const name = nameOr(this.ctx, named, prefix);
-    const storeName = materialized === undefined ? undefined : (materializedName(materialized) ?? this.ctx.newName(`${prefix}STATE-STORE-`));
+    // 1. store name
+    const storeName = materialized === undefined ? undefined : (materializedName(materialized) ?? newStoreName(this.ctx, prefix));
+    // 2. node name
+    const name = nodeName(this.ctx, named, prefix);
     const supplier = makeSupplier(storeName);
     this.ctx.topology.addProcessor(name, supplier, ...parents);
     const tableSerdes = { key: materialized?.keySerde ?? serdes.key, value: materialized?.valueSerde ?? serdes.value };
     if (storeName !== undefined) {
-      const keySerde = (tableSerdes.key ?? this.ctx.defaultKeySerde) as Serde<K2>;
-      const valueSerde = (tableSerdes.value ?? this.ctx.defaultValueSerde) as Serde<V2>;
+      // Serdes not known here are the runtime's defaults, resolved when the topology is built for it (as Kafka's).
+      const writer = `store '${storeName}' of '${name}'`;
+      const keySerde = (tableSerdes.key ?? this.ctx.defaultKeySerde ?? new DefaultSerde('key', writer, 'Materialized.with(keySerde, valueSerde)')) as Serde<K2>;
+      const valueSerde = (tableSerdes.value ?? this.ctx.defaultValueSerde ?? new DefaultSerde('value', writer, 'Materialized.with(keySerde, valueSerde)')) as Serde<V2>;
       this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized ?? {}, keySerde, valueSerde), name);
     }
     return new KTable<K2, V2>(this.ctx, name, supplier, storeName, tableSerdes);
   }
 
-  /** Keeps the values for which `predicate` is true; others become deletes. */
+  /**
+   * Keeps the values for which `predicate(key, value)` is true; a value
+   * failing it becomes a delete (null) of its key. With a `Materialized`
+   * naming a store the result is kept there (queryable); an unnamed one only
+   * sets the serdes, as Kafka's.
+   */
   filter(predicate: (key: K, value: V) => boolean, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
     requireFunction(predicate, 'predicate');
     return this.doFilter(predicate, false, named, materialized);
   }
 
-  /** Drops the values for which `predicate` is true (they become deletes). */
+  /** Drops the values for which `predicate` is true (they become deletes); otherwise as {@link filter}. */
   filterNot(predicate: (key: K, value: V) => boolean, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
     requireFunction(predicate, 'predicate');
     return this.doFilter(predicate, true, named, materialized);
@@ -91,19 +127,45 @@ export class KTable<K, V> {
 
   private doFilter(predicate: (key: K, value: V) => boolean, not: boolean, a: Named | string | Materialized<K, V> | undefined, b: Materialized<K, V> | undefined): KTable<K, V> {
     const { named, materialized } = namedAndMaterialized(a, b);
-    return this.addTableNode<K, V>('KTABLE-FILTER-', named, materialized, (q) => new KTableFilterSupplier<K, V>(this, predicate, not, q) as never, this.serdes);
+    const { queryable, serdes } = this.queryableOnly<V>(materialized, 'KTABLE-FILTER-', this.serdes);
+    return this.addTableNode<K, V>('KTABLE-FILTER-', named, queryable, (q) => new KTableFilterSupplier<K, V>(this, predicate, not, q) as never, serdes);
   }
 
-  /** Replaces each value with `mapper(value, key)`; the key is unchanged. */
+  /**
+   * Replaces each value with `mapper(value, key)`; the key is unchanged. A
+   * delete stays a delete (the mapper is not called for null), a mapper
+   * result of null or undefined is a delete. Materialization as {@link filter};
+   * the value serde is the `Materialized`'s (the value type changes).
+   */
   mapValues<VR>(mapper: (value: V, key: K) => VR, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR> {
     requireFunction(mapper, 'mapper');
     const split = namedAndMaterialized<K, VR>(named, materialized);
-    return this.addTableNode<K, VR>('KTABLE-MAPVALUES-', split.named, split.materialized, (q) => new KTableMapValuesSupplier<K, V, VR>(this, mapper, q) as never, { key: this.serdes.key });
+    const { queryable, serdes } = this.queryableOnly<VR>(split.materialized, 'KTABLE-MAPVALUES-', { key: this.serdes.key });
+    return this.addTableNode<K, VR>('KTABLE-MAPVALUES-', split.named, queryable, (q) => new KTableMapValuesSupplier<K, V, VR>(this, mapper, q) as never, serdes);
   }
 
-  /** The stream of the table's updates: one record per change, with the new value (null for a delete). */
+  /**
+   * Kafka's rule for filter/mapValues: an unnamed `Materialized` consumes a
+   * store index but is not materialized; its serdes still apply.
+   */
+  private queryableOnly<V2>(
+    materialized: Materialized<K, V2> | undefined,
+    prefix: string,
+    serdes: StreamSerdes<K, V2>,
+  ): { queryable: Materialized<K, V2> | undefined; serdes: StreamSerdes<K, V2> } {
+    if (materialized === undefined || materializedName(materialized as Materialized<unknown, unknown>) !== undefined) return { queryable: materialized, serdes };
+    newStoreName(this.ctx, prefix);
+    return { queryable: undefined, serdes: { key: materialized.keySerde ?? serdes.key, value: materialized.valueSerde ?? serdes.value } };
+  }
+
+  /**
+   * The stream of the table's updates (`KTABLE-TOSTREAM-<n>`): one record
+   * per change, with the new value; a delete is a record with a null value
+   * (a tombstone when written to a topic).
+   */
   toStream(named?: Named | string): KStream<K, V> {
-    const name = nameOr(this.ctx, named, 'KTABLE-TOSTREAM-');
+    if (named === null) requireNonNull(named, 'named');
+    const name = nodeName(this.ctx, named, 'KTABLE-TOSTREAM-');
     this.ctx.topology.addProcessor(name, mapValuesSupplier<K, Change<V>, V | null>((change) => change.newValue), this.nodeName);
     return new KStream<K, V>(this.ctx, name, this.serdes, false);
   }

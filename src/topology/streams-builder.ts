@@ -13,6 +13,7 @@ import { DefaultSerde } from './topology-runtime.js';
 import type { GlobalKTable } from './global-ktable.js';
 import { addGlobalTable } from './internal/global-table.js';
 import { addTableSource } from './internal/to-table.js';
+import { newStoreName, nodeName, suffixedNodeName } from './internal/kafka-names.js';
 import { materializedName } from './internal/materialize.js';
 import type { KTable } from './ktable.js';
 import type { Materialized } from './options.js';
@@ -83,23 +84,29 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
    * `materialized` names the store (then the table is materialized and
    * queryable) and its type, logging and caching. Unnamed, the table keeps a
    * store (`<topic>-STATE-STORE-<n>`) only when a downstream node needs to
-   * look values up.
+   * look values up. Nodes: `KSTREAM-SOURCE-<n>` and `KTABLE-SOURCE-<n>`, or
+   * `<name>-source` and `<name>` when `consumed.name` is given. Serdes:
+   * `consumed`'s, else `materialized`'s, else the defaults.
    */
   table<K, V>(topic: string, consumed: ConsumedWithSerdes<K, V>, materialized?: Materialized<K, V>): KTable<K, V>;
+  table<K, V>(topic: string, consumed: Consumed<K, V>, materialized: Materialized<K, V>): KTable<K, V>;
   table(topic: string, consumed?: Consumed<KD, VD>, materialized?: Materialized<KD, VD>): KTable<KD, VD>;
   table<K, V>(topic: string, consumed: Consumed<K, V> = {}, materialized?: Materialized<K, V>): KTable<K, V> {
     requireNonNull(topic, 'topic');
     requireNonNull(consumed, 'consumed');
+    if (materialized === null) requireNonNull(materialized, 'materialized');
     if (typeof topic !== 'string') throw new TopologyError('builder.table reads one topic, given by name');
-    // Kafka's order of generated names: the store first, then the source and the table source.
-    const generatedStore = materializedName(materialized as Materialized<unknown, unknown> | undefined) ?? this.ctx.newName(`${topic}-STATE-STORE-`);
-    const sourceName = nameOr(this.ctx, consumed.name, 'KSTREAM-SOURCE-');
-    const tableSourceName = consumed.name === undefined ? this.ctx.newName('KTABLE-SOURCE-') : `${consumed.name}-table-source`;
-    const keySerde = (consumed.keySerde ?? this.#defaultKeySerde) as Serde<K>;
-    const valueSerde = (consumed.valueSerde ?? this.#defaultValueSerde) as Serde<V>;
+    // Kafka's order of names (InternalStreamsBuilder.table): 1. the store (`<topic>-STATE-STORE-<n>` unless named),
+    // 2. the source (`<name>-source` when Consumed names it), 3. the table source (`<name>`); 2 and 3 consume an index even when named.
+    const storeName = materializedName(materialized as Materialized<unknown, unknown> | undefined) ?? newStoreName(this.ctx, `${topic}-`);
+    const sourceName = suffixedNodeName(this.ctx, consumed.name, '-source', 'KSTREAM-SOURCE-');
+    const tableSourceName = nodeName(this.ctx, consumed.name, 'KTABLE-SOURCE-');
+    // Serdes: Consumed's, else Materialized's (Kafka copies Consumed's into the Materialized), else the defaults.
+    const keySerde = (consumed.keySerde ?? materialized?.keySerde ?? this.#defaultKeySerde) as Serde<K>;
+    const valueSerde = (consumed.valueSerde ?? materialized?.valueSerde ?? this.#defaultValueSerde) as Serde<V>;
     this.topology.addSource<K, V>(sourceName, topic, { keyDeserializer: keySerde, valueDeserializer: valueSerde });
     this.#hasSource = true;
-    return addTableSource<K, V>(this.ctx, tableSourceName, sourceName, generatedStore, materialized, keySerde, valueSerde);
+    return addTableSource<K, V>(this.ctx, tableSourceName, sourceName, storeName, materialized, keySerde, valueSerde);
   }
 
   /**

@@ -7,8 +7,9 @@
  * merge the cache over the store below; a delete is a cached tombstone.
  *
  * Without a cache in the init context (or one of `maxBytes` 0) every write
- * goes straight down, as if the cache evicted it at once (what Kafka's cache
- * of 0 bytes does): the flush listener, if any, is called for it right away.
+ * goes straight down and the flush listener, if any, is called for it right
+ * away, deletes of absent keys included: Kafka strips the caching layer when
+ * the cache has 0 bytes, so the processor forwards every update itself.
  */
 import { IllegalStateError } from '../../errors.js';
 import { formatTaskId } from '../../records/task-id.js';
@@ -207,7 +208,9 @@ export class CachingKeyValueStore implements KeyValueBytesStore {
     const listener = this.listener;
     // 1.
     const oldValue = listener !== undefined && (newValue === null || this.sendOldValues) ? this.inner.get(key) : null;
-    if (listener !== undefined && newValue === null && oldValue === null) return;
+    // Kafka's optimization (a delete of a key neither cached nor stored is neither written nor forwarded) belongs to
+    // a caching layer; with no cache Kafka strips the layer (`rewriteTopology` at cache size 0), so every write passes.
+    if (listener !== undefined && this.cache !== undefined && newValue === null && oldValue === null) return;
     // 2.
     const saved = this.writingDown;
     this.writingDown = context;

@@ -8,7 +8,7 @@ import { Stores } from '../../processors/state/stores.js';
 import type { StateStore, StoreBuilder } from '../../processors/state/state-store.js';
 import type { Serde } from '../../serdes/serde.js';
 import type { Materialized, Named } from '../options.js';
-import { validateName } from './checks.js';
+import { requireNonNull, validateName } from './checks.js';
 
 /** The timestamped key-value store builder of `materialized`, named `storeName`. */
 export function timestampedStoreBuilder<K, V>(storeName: string, materialized: Materialized<K, V>, keySerde: Serde<K>, valueSerde: Serde<V>): StoreBuilder<StateStore> {
@@ -32,11 +32,19 @@ export function isMaterialized(value: unknown): value is Materialized<unknown, u
   return typeof value === 'object' && value !== null && !('name' in value && Object.keys(value).length === 1 && typeof (value as Named).name === 'string');
 }
 
-/** Splits Kafka's `(Named)`, `(Materialized)` or `(Named, Materialized)` overload arguments. */
+/**
+ * Splits Kafka's `(Named)`, `(Materialized)` or `(Named, Materialized)`
+ * overload arguments. A `null` argument fails with Kafka's message: `named
+ * can't be null` for the first (one null cannot tell a Named from a
+ * Materialized; Java's overloads can), `materialized can't be null` for the
+ * second.
+ */
 export function namedAndMaterialized<K, V>(
   a: Named | string | Materialized<K, V> | undefined,
   b: Materialized<K, V> | undefined,
 ): { named: Named | string | undefined; materialized: Materialized<K, V> | undefined } {
+  if (a === null) requireNonNull(a, 'named');
+  if (b === null) requireNonNull(b, 'materialized');
   if (b !== undefined) return { named: a as Named | string | undefined, materialized: b };
   if (typeof a === 'string' || a === undefined) return { named: a, materialized: undefined };
   return isMaterialized(a) ? { named: undefined, materialized: a as Materialized<K, V> } : { named: a as Named, materialized: undefined };

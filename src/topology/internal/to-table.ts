@@ -1,6 +1,6 @@
 /**
  * Table sources: `StreamsBuilder.table()` and `KStream.toTable()` (Kafka's
- * `TableSourceNode` / `KStreamImpl.toTable`).
+ * `InternalStreamsBuilder.table` / `TableSourceNode` and `KStreamImpl.toTable`).
  */
 import { KTableSourceSupplier } from '../../processors/dsl/ktable-source.js';
 import type { Serde } from '../../serdes/serde.js';
@@ -10,9 +10,11 @@ import type { BuilderContext } from './builder-context.js';
 import { materializedName, timestampedStoreBuilder } from './materialize.js';
 
 /**
- * Adds the KTable source node `name` under `parent`: its store is named by
+ * Adds the KTable source node `name` under `parent`. Its store is named by
  * `materialized` (then the table is materialized and queryable), else
- * `storeName` (generated; materialized only when a downstream node needs it).
+ * `generatedStoreName` (then it is materialized only when a downstream node
+ * needs it: a join, a filter asked for old values). `keySerde`/`valueSerde`
+ * are the table's serdes (those of its store and its records).
  */
 export function addTableSource<K, V>(
   ctx: BuilderContext,
@@ -25,11 +27,10 @@ export function addTableSource<K, V>(
 ): KTable<K, V> {
   const queryable = materializedName(materialized as Materialized<unknown, unknown> | undefined);
   const storeName = queryable ?? generatedStoreName;
-  const serdes = { key: materialized?.keySerde ?? keySerde, value: materialized?.valueSerde ?? valueSerde };
   const supplier = new KTableSourceSupplier<K, V>(storeName, () => {
-    ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized ?? {}, serdes.key, serdes.value), name);
+    ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized ?? {}, keySerde, valueSerde), name);
   });
   ctx.topology.addProcessor(name, supplier, parent);
   if (queryable !== undefined) supplier.materialize();
-  return new KTable<K, V>(ctx, name, supplier as never, queryable, serdes);
+  return new KTable<K, V>(ctx, name, supplier as never, queryable, { key: keySerde, value: valueSerde });
 }

@@ -86,6 +86,7 @@ export function changeSerde<V>(inner: Serde<V>): Serde<Change<V>> {
     deserialize(topic: string, data: Buffer | null, headers?: Headers): Change<V> {
       if (data === null || data.length === 0) return fail(topic, 'a repartition record of KTable.groupBy has no value (a tombstone); it must hold a Change');
       const flag = data[data.length - 1] as number;
+      if (flag > FLAG_BOTH_LATEST) fail(topic, `Encountered unknown byte value \`${flag}\` for encodingFlag in ChangedDeserializer.`);
       const latestSize = flag >= FLAG_OLD_LATEST ? 1 : 0;
       const body = data.subarray(0, data.length - 1 - latestSize);
       const isLatest = latestSize === 0 ? true : readIsLatest(topic, data);

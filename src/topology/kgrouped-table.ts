@@ -1,44 +1,174 @@
 /**
  * A re-grouped table ready for an aggregation with adder and subtractor
- * (Kafka's `KGroupedTable`). TODO(issue 16, table grouping): implemented by the grouping work.
+ * (Kafka's `KGroupedTableImpl`).
  */
-import { TopologyError } from '../errors.js';
-import type { BuilderContext } from './internal/builder-context.js';
-import type { KTable } from './ktable.js';
+import { tableAggregateSupplier, tableReduceSupplier, type KTableAggregateSupplier } from '../processors/dsl/ktable-aggregate.js';
+import type { KTableProcessorSupplier } from '../processors/dsl/ktable-contract.js';
+import type { Serde } from '../serdes/serde.js';
+import { Serdes } from '../serdes/serdes.js';
+import type { BuilderContext, StreamSerdes } from './internal/builder-context.js';
+import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
+import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
+import { addTableRepartition, serdeOr, tableRepartitionTopic } from './internal/table-grouping.js';
+import { KTable } from './ktable.js';
 import type { Materialized, Named } from './options.js';
 
+const AGGREGATE_NAME = 'KTABLE-AGGREGATE-';
+
+/** Kafka's `(Named)` / `(Materialized)` / `(Named, Materialized)` overloads; an explicit null is refused as Kafka's `requireNonNull`. */
+function splitArgs<K, V>(
+  a: Named | string | Materialized<K, V> | undefined,
+  b: Materialized<K, V> | undefined,
+): { named: Named | string | undefined; materialized: Materialized<K, V> } {
+  if (b === null) requireNonNull(b, 'materialized');
+  if (a === null) requireNonNull(a, b === undefined ? 'materialized' : 'named');
+  const split = namedAndMaterialized<K, V>(a, b);
+  return { named: split.named, materialized: split.materialized ?? {} };
+}
+const REDUCE_NAME = 'KTABLE-REDUCE-';
+
 /**
- * A table grouped by a new key: each update of the parent table arrives as a
- * subtraction of the old value (from its old group) and an addition of the
- * new one (to its new group).
+ * A table grouped by a new key (`KTable.groupBy`): each update of the parent
+ * table arrives as a subtraction of the old value (from its old group) and
+ * an addition of the new one (to its new group), through a repartition
+ * topic `<applicationId>-<name>-repartition` (name: `Grouped.name`, else the
+ * aggregation's store name) that starts a new sub-topology.
+ *
+ * Every aggregation is kept in a timestamped key-value store (persistent,
+ * changelogged and cached by default) and returns the table of the
+ * aggregates. Each takes Kafka's overloads as trailing arguments: `(Named)`,
+ * `(Materialized)` or `(Named, Materialized)`.
+ *
+ * Serdes, per side: keys `Materialized`'s (store only), else `Grouped`'s,
+ * else the builder's default, else `Serdes.Json()`; values of the
+ * repartition topic `Grouped`'s, else the default, else `Serdes.Json()`
+ * (wrapped as Kafka's `Change` format); stored counts `Serdes.Long()`,
+ * reductions the grouping's value serde, aggregates `Serdes.Json()`, unless
+ * `Materialized` names one.
  */
 export class KGroupedTable<K, V> {
+  /** The source of the named grouping's repartition topic, shared by its aggregations (Kafka reuses the node). */
+  private repartitionSource: string | undefined;
+
   /** @internal Use `KTable.groupBy()`. */
   constructor(
     /** @internal */
     readonly ctx: BuilderContext,
     /** @internal The node forwarding the re-keyed changes. */
     readonly nodeName: string,
+    /** @internal The grouping's serdes (`Grouped`), where given. */
+    readonly serdes: StreamSerdes<K, V> = {},
+    /** @internal `Grouped.name`: names the repartition topic. */
+    readonly groupedName?: string,
   ) {}
 
-  /** Counts the rows per key. */
-  count(_named?: Named | string | Materialized<K, number>, _materialized?: Materialized<K, number>): KTable<K, number> {
-    throw new TopologyError('KGroupedTable.count is not implemented yet');
+  /**
+   * Counts the rows per key: +1 for a row entering the group, −1 for one
+   * leaving it; a count that drops to 0 stays (and is forwarded as 0).
+   * Stored with `Serdes.Long()` unless `materialized.valueSerde` says otherwise.
+   */
+  count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<K, number> {
+    const split = splitArgs<K, number>(named, materialized);
+    return this.doAggregate<number>(
+      (store) => tableAggregateSupplier<K, V, number>(store, () => 0, (_k, _v, n) => n + 1, (_k, _v, n) => n - 1),
+      split.named,
+      AGGREGATE_NAME,
+      split.materialized,
+      Serdes.Long(),
+    );
   }
 
-  /** Combines the values per key with `adder` and takes replaced values out with `subtractor`. */
-  reduce(_adder: (aggregate: V, value: V) => V, _subtractor: (aggregate: V, value: V) => V, _named?: Named | string | Materialized<K, V>, _materialized?: Materialized<K, V>): KTable<K, V> {
-    throw new TopologyError('KGroupedTable.reduce is not implemented yet');
+  /**
+   * Combines the values per key: `adder(aggregate, value)` for a row entering
+   * the group (the first value as is), `subtractor(aggregate, oldValue)` for
+   * one leaving it. A null result deletes the key.
+   */
+  reduce(
+    adder: (aggregate: V, value: V) => V,
+    subtractor: (aggregate: V, value: V) => V,
+    named?: Named | string | Materialized<K, V>,
+    materialized?: Materialized<K, V>,
+  ): KTable<K, V> {
+    requireFunction(adder, 'adder');
+    requireFunction(subtractor, 'subtractor');
+    const split = splitArgs<K, V>(named, materialized);
+    return this.doAggregate<V>(
+      (store) => tableReduceSupplier<K, V>(store, adder, subtractor),
+      split.named,
+      REDUCE_NAME,
+      split.materialized,
+      serdeOr(this.serdes.value, this.ctx.defaultValueSerde),
+    );
   }
 
-  /** Folds the values per key from `initializer()` with `adder`, taking replaced values out with `subtractor`. */
+  /**
+   * Folds the values per key from `initializer()`: `adder(key, value, aggregate)`
+   * for a row entering the group, `subtractor(key, oldValue, aggregate)` for
+   * one leaving it. A null result deletes the key.
+   */
   aggregate<VA>(
-    _initializer: () => VA,
-    _adder: (key: K, value: V, aggregate: VA) => VA,
-    _subtractor: (key: K, value: V, aggregate: VA) => VA,
-    _named?: Named | string | Materialized<K, VA>,
-    _materialized?: Materialized<K, VA>,
+    initializer: () => VA,
+    adder: (key: K, value: V, aggregate: VA) => VA,
+    subtractor: (key: K, value: V, aggregate: VA) => VA,
+    named?: Named | string | Materialized<K, VA>,
+    materialized?: Materialized<K, VA>,
   ): KTable<K, VA> {
-    throw new TopologyError('KGroupedTable.aggregate is not implemented yet');
+    requireFunction(initializer, 'initializer');
+    requireFunction(adder, 'adder');
+    requireFunction(subtractor, 'subtractor');
+    const split = splitArgs<K, VA>(named, materialized);
+    return this.doAggregate<VA>(
+      (store) => tableAggregateSupplier<K, V, VA>(store, initializer, adder, subtractor),
+      split.named,
+      AGGREGATE_NAME,
+      split.materialized,
+      Serdes.Json<VA>(),
+    );
+  }
+
+  /**
+   * Kafka's `KGroupedTableImpl.doAggregate`, with its order of generated names:
+   * 1. the store name (`KTABLE-AGGREGATE-STATE-STORE-<n>` unless named, reduce too);
+   * 2. the sink and source names (`<named>-sink` / `<named>-source`, else generated, even when a named grouping reuses its topic);
+   * 3. the processor name (`<named>`, else `KTABLE-AGGREGATE-<n>` / `KTABLE-REDUCE-<n>`);
+   * 4. the repartition topic `<Grouped.name or store name>-repartition`, its sink and source (once for a named grouping);
+   * 5. the aggregation node under the source, with its timestamped store.
+   */
+  private doAggregate<A>(
+    makeSupplier: (storeName: string) => KTableAggregateSupplier<K, V, A>,
+    named: Named | string | undefined,
+    prefix: string,
+    materialized: Materialized<K, A>,
+    defaultValueSerde: Serde<A>,
+  ): KTable<K, A> {
+    const given = named === undefined ? undefined : validateName(typeof named === 'string' ? named : named.name);
+    // 1.
+    const queryable = materializedName(materialized as Materialized<unknown, unknown>);
+    const storeName = queryable ?? this.ctx.newName(`${AGGREGATE_NAME}STATE-STORE-`);
+    // 2.
+    const sinkName = given === undefined ? this.ctx.newName('KSTREAM-SINK-') : `${given}-sink`;
+    const sourceName = given === undefined ? this.ctx.newName('KSTREAM-SOURCE-') : `${given}-source`;
+    // 3.
+    const processorName = given ?? this.ctx.newName(prefix);
+    // 4.
+    const groupKeySerde = serdeOr(this.serdes.key, this.ctx.defaultKeySerde);
+    if (this.repartitionSource === undefined || this.groupedName === undefined) {
+      addTableRepartition<K, V>(this.ctx, {
+        parent: this.nodeName,
+        topic: tableRepartitionTopic(this.groupedName, storeName),
+        sinkName,
+        sourceName,
+        keySerde: groupKeySerde,
+        valueSerde: serdeOr(this.serdes.value, this.ctx.defaultValueSerde),
+      });
+      this.repartitionSource = sourceName;
+    }
+    // 5.
+    const keySerde = materialized.keySerde ?? groupKeySerde;
+    const valueSerde = materialized.valueSerde ?? defaultValueSerde;
+    const supplier = makeSupplier(storeName);
+    this.ctx.topology.addProcessor(processorName, supplier, this.repartitionSource);
+    this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde), processorName);
+    return new KTable<K, A>(this.ctx, processorName, supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, A>, queryable, { key: keySerde, value: valueSerde });
   }
 }

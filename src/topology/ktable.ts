@@ -173,9 +173,10 @@ export class KTable<K, V> {
   /**
    * Re-groups the table by `selector(key, value)` → `{ key, value }` for an
    * aggregation with adder and subtractor (see {@link KGroupedTable}); the
-   * records go through a repartition topic.
+   * records go through a repartition topic. A row whose selector result is
+   * null, or has a null key or value, is left out of every group.
    */
-  groupBy<KR, VR>(selector: (key: K, value: V) => KeyValue<KR, VR>, grouped: Grouped<KR, VR> = {}): KGroupedTable<KR, VR> {
+  groupBy<KR, VR>(selector: (key: K, value: V) => KeyValue<KR, VR> | null, grouped: Grouped<KR, VR> = {}): KGroupedTable<KR, VR> {
     requireFunction(selector, 'selector');
     requireNonNull(grouped, 'grouped');
     return groupTable(this, selector, grouped);

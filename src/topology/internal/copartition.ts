@@ -38,9 +38,10 @@ export interface CopartitionCounts {
  * The count each internal topic of `groups` must have, as Kafka's `enforce`, per group:
  * 1. split the group into internal and external topics (an external one without a count: a TopologyError);
  * 2. the group's count: the external topics' common count (differing: {@link TOPICS_NOT_COPARTITIONED});
- *    with internal topics only, the common fixed count of the fixed ones (differing: the same error),
- *    else the maximum of their counts;
- * 3. each internal topic without a fixed count gets it; a fixed one that differs is the same error.
+ *    with internal topics only, the common fixed count of the fixed ones (differing: Kafka's "Following
+ *    topics do not have the same number of partitions"), else the maximum of their counts;
+ * 3. each internal topic without a fixed count gets it; a fixed one that differs is Kafka's "Number of
+ *    partitions [n] of repartition topic [t] doesn't match" (all three with code TOPICS_NOT_COPARTITIONED).
  */
 export function enforceCopartitioning(groups: readonly string[][], counts: CopartitionCounts): Map<string, number> {
   const sized = new Map<string, number>();
@@ -63,7 +64,7 @@ export function enforceCopartitioning(groups: readonly string[][], counts: Copar
     if (external.length > 0) {
       count = sameCount(external);
     } else if (fixed.length > 0) {
-      count = sameCount(fixed);
+      count = sameFixedCount(fixed);
     } else {
       count = Math.max(0, ...internal.map((t) => counts.countOf(t) ?? 0));
       if (count <= 0) throw new TopologyError(`Could not validate the co-partitioning of topics [${group.join(', ')}]: no partition count is known`);
@@ -71,11 +72,31 @@ export function enforceCopartitioning(groups: readonly string[][], counts: Copar
     // 3. internal topics
     for (const topic of internal) {
       const own = counts.internal.get(topic);
-      if (own !== undefined && own !== count) throw notCopartitioned([...external, { topic, partitions: own }]);
+      if (own !== undefined && own !== count) {
+        throw new TopologyError(
+          `Number of partitions [${own}] of repartition topic [${topic}] doesn't match number of partitions [${count}] of the source topic. ` +
+            `Fix the partition count given to repartition() for it (Repartitioned.withNumberOfPartitions(${count})) or re-create the topics it is joined with`,
+          { code: TOPICS_NOT_COPARTITIONED },
+        );
+      }
       sized.set(topic, count);
     }
   }
   return sized;
+}
+
+/** Kafka's message for fixed repartition topics of one group that differ (a sorted `{topic=count}` map). */
+function sameFixedCount(topics: readonly Counted[]): number {
+  const first = topics[0]?.partitions ?? 0;
+  if (topics.some((t) => t.partitions !== first)) {
+    const sorted = [...topics].sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0)).map((t) => `${t.topic}=${t.partitions}`);
+    throw new TopologyError(
+      `Following topics do not have the same number of partitions: [{${sorted.join(', ')}}]. ` +
+        'They are joined, so give their repartition() calls the same numberOfPartitions',
+      { code: TOPICS_NOT_COPARTITIONED },
+    );
+  }
+  return first;
 }
 
 function sameCount(topics: readonly Counted[]): number {

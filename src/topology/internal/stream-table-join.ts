@@ -49,7 +49,9 @@ export function streamTableJoin<K, V>(stream: KStream<K, V>, kind: 'inner' | 'le
     keySerde = serdes.keySerde;
   }
   // 3. the join processor
-  const name = joined.name ?? stream.ctx.newName(kind === 'left' ? 'KSTREAM-LEFTJOIN-' : 'KSTREAM-JOIN-');
+  // a named join burns its generated name too (Kafka's NamedInternal.orElseGenerateWithPrefix)
+  const generated = stream.ctx.newName(kind === 'left' ? 'KSTREAM-LEFTJOIN-' : 'KSTREAM-JOIN-');
+  const name = joined.name ?? generated;
   const view = table.valueGetterSupplier();
   const topology = stream.ctx.topology;
   topology.addProcessor(name, new KStreamKTableJoinSupplier<K, V, unknown, unknown>(view, joiner, kind === 'left'), parent);

@@ -223,6 +223,13 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   INVALID_STATE_STORE: { kind: 'usage' },
   INVALID_CONFIG: { kind: 'usage' },
   INVALID_TOPOLOGY: { kind: 'usage' },
+  /**
+   * The topics of a join (a co-partition group) differ in partition count
+   * (Kafka's CopartitionedTopicsEnforcer "Topics not co-partitioned"): start
+   * fails before any internal topic is created; the message names each topic
+   * and its count.
+   */
+  TOPICS_NOT_COPARTITIONED: { kind: 'usage' },
 };
 
 /** The kind of a Kafka error code (a code sluice does not list is fatal). */

@@ -78,4 +78,12 @@ export interface TopologyPlan {
   internalTopics: string[];
   /** Internal topics with a fixed partition count (`Repartitioned.withNumberOfPartitions`), by the names used in `internalTopics`. */
   internalTopicPartitions?: ReadonlyMap<string, number>;
+  /**
+   * Co-partition groups (joins): the source topics feeding each group of
+   * nodes given to `Topology.copartition`, which must have equal partition
+   * counts (internal topics among them are sized to match). Named as in `nodes`.
+   */
+  copartitionGroups?: string[][];
+  /** The source nodes behind each of `copartitionGroups` (to recompute it once source patterns are resolved). */
+  copartitionSources?: string[][];
 }

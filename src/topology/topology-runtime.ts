@@ -27,6 +27,7 @@ import {
 import { resolveSourcePatterns, sourcePatterns } from './internal/source-patterns.js';
 import { planOf, type Topology } from './topology.js';
 import { changelogTopicInfos } from './internal/changelogs.js';
+import { checkCopartitioned, enforceCopartitioning } from './internal/copartition.js';
 
 /** A TopologyRuntime over a validated plan. */
 export class PlanRuntime implements TopologyRuntime {
@@ -49,8 +50,31 @@ export class PlanRuntime implements TopologyRuntime {
     return changelogTopicInfos(this.plan, applicationId);
   }
 
+  /**
+   * Steps (Kafka's `RepartitionTopics.setup`, then `CopartitionedTopicsEnforcer`):
+   * 1. size each internal topic from its upstream topics (fixed counts kept);
+   * 2. enforce the co-partition groups: an internal topic joined with others
+   *    takes the group's count (external topics that differ: a TopologyError
+   *    `TOPICS_NOT_COPARTITIONED` naming each topic and its count);
+   * 3. repeat with those counts until nothing changes, so internal topics
+   *    sized from a re-sized one follow it.
+   */
   internalTopicPartitionCounts(external: ReadonlyMap<string, number>): Map<string, number> {
-    return internalTopicPartitionCounts(this.internalTopics, external);
+    const groups = this.plan.copartitionGroups ?? [];
+    const fixed = new Map(this.internalTopics.map((i) => [i.name, i.numberOfPartitions]));
+    let enforced = new Map<string, number>();
+    let counts = internalTopicPartitionCounts(this.internalTopics, external);
+    for (let round = 0; groups.length > 0 && round <= this.internalTopics.length; round++) {
+      // 2. enforce
+      const sized = counts;
+      const next = enforceCopartitioning(groups, { internal: fixed, countOf: (t) => external.get(t) ?? sized.get(t) });
+      if ([...next].every(([t, n]) => enforced.get(t) === n)) break;
+      enforced = new Map([...enforced, ...next]);
+      // 3. again, with the enforced counts fixed
+      const infos = this.internalTopics.map((i) => (enforced.has(i.name) ? { ...i, numberOfPartitions: enforced.get(i.name) } : i));
+      counts = internalTopicPartitionCounts(infos, external);
+    }
+    return counts;
   }
 
   sourceTopics(): string[] {
@@ -58,6 +82,7 @@ export class PlanRuntime implements TopologyRuntime {
   }
 
   validatePartitionCounts(partitionCounts: ReadonlyMap<string, number>): void {
+    checkCopartitioned(this.plan.copartitionGroups ?? [], partitionCounts);
     for (const sub of this.subtopologies) {
       const counts = sub.sourceTopics.map((topic) => {
         const count = partitionCounts.get(topic);

@@ -2,7 +2,9 @@
  * Creates the internal (repartition) topics of a topology before the app
  * subscribes, as Kafka Streams' InternalTopicManager does: each gets the
  * maximum partition count of the source topics of the sub-topology writing
- * it; an existing one must already have that count.
+ * it, or, when a join reads it, the count of the topics it is joined with
+ * (`TopologyRuntime.internalTopicPartitionCounts`); an existing one must
+ * already have that count.
  */
 import type { Logger } from 'pino';
 import type { AdminPort } from '../../cluster/port.js';
@@ -41,7 +43,7 @@ export async function ensureInternalTopics(
     if (actual !== partitions) {
       throw new StreamsError(
         `Internal topic '${topic}' exists with ${actual} partitions, but the topology needs ${partitions} ` +
-          '(the maximum partition count of the source topics of the sub-topology writing it); ' +
+          '(the maximum partition count of the source topics of the sub-topology writing it, or the count of the topics it is joined with); ' +
           'delete it (it holds no state beyond in-flight records) or reset the application, then restart',
         { code: 'INTERNAL_TOPIC_PARTITIONS_MISMATCH', kind: 'fatal' },
       );

@@ -105,7 +105,17 @@ export class TopologyGraph {
     checkCycles(nodes, children);
     this.checkStores(nodes);
     const subs = subtopologies(nodes, children, this.connections);
-    return { nodes, children, stores: new Map(this.stores), subtopologies: subs, internalTopics: [...this.internalTopics], internalTopicPartitions: new Map(this.internalTopicPartitions) };
+    const copartitionSources = this.copartitionGroups.map((group) => sourcesFeeding(nodes, group));
+    return {
+      nodes,
+      children,
+      stores: new Map(this.stores),
+      subtopologies: subs,
+      internalTopics: [...this.internalTopics],
+      internalTopicPartitions: new Map(this.internalTopicPartitions),
+      copartitionGroups: copartitionTopics(nodes, copartitionSources),
+      copartitionSources,
+    };
   }
 
   private checkStores(nodes: Map<string, NodeDef>): void {
@@ -132,6 +142,38 @@ export class TopologyGraph {
       }
     }
   }
+}
+
+/**
+ * The source nodes feeding `group` (walking parents up from each node), in
+ * group order; an unknown node is a TopologyError (Kafka's `copartitionSources`
+ * of a node that was never added).
+ */
+function sourcesFeeding(nodes: Map<string, NodeDef>, group: readonly string[]): string[] {
+  const sources: string[] = [];
+  const seen = new Set<string>();
+  const visit = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const def = nodes.get(name);
+    if (def === undefined) throw new TopologyError(`Co-partition group [${group.join(', ')}] names unknown node '${name}'; add it before building, or fix the name`);
+    if (def.kind === 'source') sources.push(name);
+    else for (const parent of def.parents) visit(parent);
+  };
+  for (const name of group) visit(name);
+  return sources;
+}
+
+/** The topics the source nodes of each group read (a group of fewer than two topics checks nothing and is still kept, as Kafka's). */
+export function copartitionTopics(nodes: ReadonlyMap<string, NodeDef>, groups: readonly string[][]): string[][] {
+  return groups.map((sources) => {
+    const topics = new Set<string>();
+    for (const source of sources) {
+      const def = nodes.get(source);
+      if (def?.kind === 'source') for (const topic of def.topics) topics.add(topic);
+    }
+    return [...topics];
+  });
 }
 
 function label(def: NodeDef): string {

@@ -27,6 +27,7 @@ export function resolvePlan(plan: TopologyPlan, applicationId: string): Topology
     subtopologies: plan.subtopologies.map((s) => ({ ...s, sourceTopics: s.sourceTopics.map(rename), sinkTopics: s.sinkTopics.map(rename) })),
     internalTopics: plan.internalTopics.map(rename),
     internalTopicPartitions: new Map([...(plan.internalTopicPartitions ?? [])].map(([t, n]) => [rename(t), n])),
+    ...(plan.copartitionGroups ? { copartitionGroups: plan.copartitionGroups.map((g) => g.map(rename)) } : {}),
   };
 }
 

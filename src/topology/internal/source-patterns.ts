@@ -7,6 +7,7 @@
 import { TopologyError } from '../../errors.js';
 import type { NodeDef, SourceNodeDef, TopologyPlan } from '../../processors/plan.js';
 import type { SourcePatternInfo } from '../../processors/task-contract.js';
+import { copartitionTopics } from './graph.js';
 
 /**
  * The anchored form of `pattern` (`^(?:<source>)$`, its flags without `g`/`y`
@@ -44,7 +45,7 @@ export function patternSourceOf(plan: TopologyPlan, topic: string): SourcePatter
  * 1. topics read by a named source are left to it (a pattern never takes them);
  * 2. each other topic goes to the one pattern matching it (two: a TopologyError);
  * 3. a pattern matching no topic is a TopologyError naming it (patterns are resolved once);
- * 4. each sub-topology's source topics are recomputed from its source nodes.
+ * 4. each sub-topology's source topics (and each co-partition group's topics) are recomputed from its source nodes.
  */
 export function resolveSourcePatterns(plan: TopologyPlan, topics: readonly string[]): TopologyPlan {
   const patterns = sourcePatterns(plan);
@@ -77,5 +78,5 @@ export function resolveSourcePatterns(plan: TopologyPlan, topics: readonly strin
       return def?.kind === 'source' ? (def as SourceNodeDef).topics : [];
     }),
   }));
-  return { ...plan, nodes, subtopologies };
+  return { ...plan, nodes, subtopologies, ...(plan.copartitionSources ? { copartitionGroups: copartitionTopics(nodes, plan.copartitionSources) } : {}) };
 }

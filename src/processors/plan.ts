@@ -78,4 +78,11 @@ export interface TopologyPlan {
   internalTopics: string[];
   /** Internal topics with a fixed partition count (`Repartitioned.withNumberOfPartitions`), by the names used in `internalTopics`. */
   internalTopicPartitions?: ReadonlyMap<string, number>;
+  /**
+   * Internal topics whose partition count is that of the other source topics
+   * of the sub-topology reading them, not of the one writing them (a
+   * foreign-key join's subscription topic is co-partitioned with the right
+   * table, its response topic with the left one).
+   */
+  internalTopicsSizedByReaders?: readonly string[];
 }

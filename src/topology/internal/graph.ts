@@ -23,6 +23,8 @@ export class TopologyGraph {
   readonly copartitionGroups: string[][] = [];
   /** Internal topics with a fixed partition count (`Repartitioned.withNumberOfPartitions`). */
   readonly internalTopicPartitions = new Map<string, number>();
+  /** Internal topics sized as the other source topics of the sub-topology reading them (a foreign-key join's subscription and response topics). */
+  readonly internalTopicsSizedByReaders = new Set<string>();
 
   addNode(def: NodeDef): void {
     if (typeof def.name !== 'string' || def.name === '') {
@@ -105,7 +107,7 @@ export class TopologyGraph {
     checkCycles(nodes, children);
     this.checkStores(nodes);
     const subs = subtopologies(nodes, children, this.connections);
-    return { nodes, children, stores: new Map(this.stores), subtopologies: subs, internalTopics: [...this.internalTopics], internalTopicPartitions: new Map(this.internalTopicPartitions) };
+    return { nodes, children, stores: new Map(this.stores), subtopologies: subs, internalTopics: [...this.internalTopics], internalTopicPartitions: new Map(this.internalTopicPartitions), internalTopicsSizedByReaders: [...this.internalTopicsSizedByReaders] };
   }
 
   private checkStores(nodes: Map<string, NodeDef>): void {

@@ -86,4 +86,11 @@ export interface TopologyPlan {
   copartitionGroups?: string[][];
   /** The source nodes behind each of `copartitionGroups` (to recompute it once source patterns are resolved). */
   copartitionSources?: string[][];
+  /**
+   * Internal topics whose partition count is that of the other source topics
+   * of the sub-topology reading them, not of the one writing them (a
+   * foreign-key join's subscription topic is co-partitioned with the right
+   * table, its response topic with the left one).
+   */
+  internalTopicsSizedByReaders?: readonly string[];
 }

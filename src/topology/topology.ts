@@ -72,6 +72,18 @@ export function addInternalTopic(topology: Topology, topic: string, numberOfPart
   if (numberOfPartitions !== undefined) graph.internalTopicPartitions.set(topic, numberOfPartitions);
 }
 
+/**
+ * Marks the internal topic `topic` (added with {@link addInternalTopic}) as
+ * sized by the sub-topology reading it: its partition count is that of that
+ * sub-topology's other source topics (internal: a foreign-key join's
+ * subscription and response topics, co-partitioned with the table they meet).
+ */
+export function sizeInternalTopicByReaders(topology: Topology, topic: string): void {
+  const graph = graphs.get(topology);
+  if (graph === undefined || !graph.internalTopics.has(topic)) throw new TopologyError(`'${topic}' is not an internal topic of this topology; add it with addInternalTopic first`);
+  graph.internalTopicsSizedByReaders.add(topic);
+}
+
 function checkNames(kind: string, names: readonly unknown[]): string[] {
   for (const n of names) {
     if (typeof n !== 'string' || n === '') throw new TopologyError(`${kind}: expected non-empty node names, got ${JSON.stringify(n)}`);

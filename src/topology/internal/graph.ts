@@ -23,6 +23,8 @@ export class TopologyGraph {
   readonly copartitionGroups: string[][] = [];
   /** Internal topics with a fixed partition count (`Repartitioned.withNumberOfPartitions`). */
   readonly internalTopicPartitions = new Map<string, number>();
+  /** Internal topics sized as the other source topics of the sub-topology reading them (a foreign-key join's subscription and response topics). */
+  readonly internalTopicsSizedByReaders = new Set<string>();
 
   addNode(def: NodeDef): void {
     if (typeof def.name !== 'string' || def.name === '') {
@@ -115,6 +117,7 @@ export class TopologyGraph {
       internalTopicPartitions: new Map(this.internalTopicPartitions),
       copartitionGroups: copartitionTopics(nodes, copartitionSources),
       copartitionSources,
+      internalTopicsSizedByReaders: [...this.internalTopicsSizedByReaders],
     };
   }
 

@@ -28,22 +28,28 @@ export function resolvePlan(plan: TopologyPlan, applicationId: string): Topology
     internalTopics: plan.internalTopics.map(rename),
     internalTopicPartitions: new Map([...(plan.internalTopicPartitions ?? [])].map(([t, n]) => [rename(t), n])),
     ...(plan.copartitionGroups ? { copartitionGroups: plan.copartitionGroups.map((g) => g.map(rename)) } : {}),
+    internalTopicsSizedByReaders: (plan.internalTopicsSizedByReaders ?? []).map(rename),
   };
 }
 
 /**
  * Each internal topic with the source topics of the sub-topologies writing it
- * (Kafka Streams: its partition count is the maximum of theirs).
+ * (Kafka Streams: its partition count is the maximum of theirs); a topic
+ * sized by its readers (`internalTopicsSizedByReaders`) takes the other
+ * source topics of the sub-topologies reading it instead (those sized by
+ * readers left out, so two such topics never size each other).
  */
 export function internalTopicInfos(plan: TopologyPlan): InternalTopicInfo[] {
+  const byReaders = new Set(plan.internalTopicsSizedByReaders ?? []);
   return plan.internalTopics.map((name) => {
     const writers = plan.subtopologies.filter((s) => s.sinkTopics.includes(name));
     const readers = plan.subtopologies.filter((s) => s.sourceTopics.includes(name));
     const fixed = plan.internalTopicPartitions?.get(name);
+    const from = byReaders.has(name) ? readers.flatMap((s) => s.sourceTopics).filter((t) => !byReaders.has(t)) : writers.flatMap((s) => s.sourceTopics);
     return {
       name,
       ...(fixed !== undefined ? { numberOfPartitions: fixed } : {}),
-      partitionCountFrom: [...new Set(writers.flatMap((s) => s.sourceTopics))],
+      partitionCountFrom: [...new Set(from)],
       writtenBy: writers.map((s) => s.id),
       readBy: readers.map((s) => s.id),
     };

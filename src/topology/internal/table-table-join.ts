@@ -4,11 +4,13 @@
  */
 import { TopologyError } from '../../errors.js';
 import type { KTable } from '../ktable.js';
+import { foreignKeyJoin } from './foreign-key-join.js';
 
 /** Which rows a join keeps. */
 export type TableJoinKind = 'inner' | 'left' | 'outer';
 
 /** `table.join/leftJoin/outerJoin(other, ...args)`: args as the KTable overloads take them. */
-export function tableJoin<K, V>(_table: KTable<K, V>, kind: TableJoinKind, _other: KTable<unknown, unknown>, _args: unknown[]): KTable<K, unknown> {
+export function tableJoin<K, V>(table: KTable<K, V>, kind: TableJoinKind, other: KTable<unknown, unknown>, args: unknown[]): KTable<K, unknown> {
+  if (typeof args[1] === 'function' && kind !== 'outer') return foreignKeyJoin(table, kind, other, args);
   throw new TopologyError(`KTable ${kind} join is not implemented yet`);
 }

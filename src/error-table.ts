@@ -208,6 +208,8 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   STATE_DIR_LOCKED: { kind: 'fatal', reaction: 'policy' },
   /** The state directory cannot be created or used (a file in the way, permissions): the policy decides. */
   STATE_DIR_ERROR: { kind: 'fatal', reaction: 'policy' },
+  /** A `suppress` buffer with `shutDownWhenFull()` went over its bounds: the task fails (the processing handler, then the policy, decide). */
+  SUPPRESSION_BUFFER_FULL: { kind: 'fatal', reaction: 'policy' },
   /**
    * A state store key longer than the persistent engine accepts (lmdb: 1978
    * bytes less sluice's 1-byte key tag): concerns one record, the processing

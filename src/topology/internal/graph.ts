@@ -3,7 +3,7 @@
  * immutable {@link TopologyPlan} (sub-topologies included).
  */
 import { TopologyError } from '../../errors.js';
-import type { NodeDef, SourceNodeDef, StoreDef, SubtopologyPlan, TopologyPlan } from '../../processors/plan.js';
+import type { GlobalStorePlan, NodeDef, SourceNodeDef, StoreDef, SubtopologyPlan, TopologyPlan } from '../../processors/plan.js';
 import { defined } from '../../internal/defined.js';
 import { validateName } from './checks.js';
 
@@ -23,6 +23,8 @@ export class TopologyGraph {
   readonly copartitionGroups: string[][] = [];
   /** Internal topics with a fixed partition count (`Repartitioned.withNumberOfPartitions`). */
   readonly internalTopicPartitions = new Map<string, number>();
+  /** Global stores by store name (Kafka's `addGlobalStore`): their nodes belong to no task. */
+  readonly globalStores = new Map<string, Omit<GlobalStorePlan, 'id'>>();
 
   addNode(def: NodeDef): void {
     if (typeof def.name !== 'string' || def.name === '') {
@@ -104,8 +106,43 @@ export class TopologyGraph {
     }
     checkCycles(nodes, children);
     this.checkStores(nodes);
-    const subs = subtopologies(nodes, children, this.connections);
-    return { nodes, children, stores: new Map(this.stores), subtopologies: subs, internalTopics: [...this.internalTopics], internalTopicPartitions: new Map(this.internalTopicPartitions) };
+    this.checkGlobalStores();
+    const all = subtopologies(nodes, children, this.connections);
+    // Global stores keep their sub-topology ids (describe() prints them) but generate no tasks, as Kafka's node groups.
+    const globalStores: GlobalStorePlan[] = [];
+    const subs = all.filter((sub) => {
+      const global = [...this.globalStores.values()].find((g) => sub.nodes.includes(g.sourceName));
+      if (global !== undefined) globalStores.push({ id: sub.id, ...global });
+      return global === undefined;
+    });
+    return {
+      nodes,
+      children,
+      stores: new Map(this.stores),
+      subtopologies: subs,
+      internalTopics: [...this.internalTopics],
+      internalTopicPartitions: new Map(this.internalTopicPartitions),
+      globalStores,
+    };
+  }
+
+  /** A global store is used by its own processor only; other processors reach it without a connection (Kafka's message). */
+  private checkGlobalStores(): void {
+    for (const [processor, stores] of this.connections) {
+      for (const store of stores) {
+        const global = this.globalStores.get(store);
+        if (global !== undefined && global.processorName !== processor) {
+          throw new TopologyError(`Global StateStore ${store} can be used by a Processor without being specified; it should not be explicitly passed.`);
+        }
+      }
+    }
+    for (const global of this.globalStores.values()) {
+      const node = this.nodes.get(global.processorName);
+      const kids = [...this.nodes.values()].filter((n) => n.kind !== 'source' && n.name !== global.processorName && (n.parents.includes(global.processorName) || n.parents.includes(global.sourceName)));
+      if (node !== undefined && kids.length > 0) {
+        throw new TopologyError(`Processor '${global.processorName}' keeps global store '${global.storeName}' and cannot have children ([${kids.map((k) => k.name).join(', ')}]); read the store from other processors with getStateStore('${global.storeName}')`);
+      }
+    }
   }
 
   private checkStores(nodes: Map<string, NodeDef>): void {

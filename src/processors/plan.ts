@@ -62,6 +62,21 @@ export interface SubtopologyPlan {
   stores: string[];
 }
 
+/**
+ * A global store (Kafka's `addGlobalStore`): a store every instance keeps in
+ * full, read from all partitions of `topic` by the source `sourceName` and
+ * kept by the processor `processorName`. Not part of any task: its nodes are
+ * in `nodes` but in no entry of `subtopologies`.
+ */
+export interface GlobalStorePlan {
+  /** The sub-topology id `describe()` prints (`Sub-topology: 0 for global store`). */
+  id: number;
+  storeName: string;
+  topic: string;
+  sourceName: string;
+  processorName: string;
+}
+
 /** The whole validated topology. */
 export interface TopologyPlan {
   nodes: ReadonlyMap<string, NodeDef>;
@@ -93,4 +108,6 @@ export interface TopologyPlan {
    * table, its response topic with the left one).
    */
   internalTopicsSizedByReaders?: readonly string[];
+  /** Global stores (their source topics are read by no task); absent or empty without. */
+  globalStores?: readonly GlobalStorePlan[];
 }

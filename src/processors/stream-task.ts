@@ -63,6 +63,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   /** The promise of the in-flight work (see {@link whenIdle}). */
   private inFlightWork: Promise<void> | undefined;
   private readonly drops: DropLog;
+  private readonly globalStores: ((name: string) => StateStore | undefined) | undefined;
 
   constructor(
     plan: TopologyPlan,
@@ -73,6 +74,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     options: StreamTaskOptions = {},
   ) {
     this.clock = options.clock ?? Date.now;
+    this.globalStores = options.globalStore;
     this.label = formatTaskId(taskId);
     const logger: Logger = options.logger ?? componentLogger('stream-task', undefined, { taskId: this.label });
     this.drops = new DropLog(logger, this.clock);
@@ -350,6 +352,10 @@ export class StreamTask implements TaskProcessor, ContextHost {
 
   store(name: string): StateStore | undefined {
     return this.storeByName.get(name);
+  }
+
+  globalStore(name: string): StateStore | undefined {
+    return this.globalStores?.(name);
   }
 
   recordMetadata(): RecordMetadata | null {

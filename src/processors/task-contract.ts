@@ -20,6 +20,7 @@ import type {
   ProcessingExceptionHandler,
 } from '../handlers/types.js';
 import type { TaskId } from '../records/task-id.js';
+import type { StateStore } from './state/state-store.js';
 
 export { formatTaskId, type TaskId } from '../records/task-id.js';
 
@@ -66,6 +67,8 @@ export interface TaskOptions {
   clock?: () => number;
   /** The task's logger (default: a `stream-task` child of the root logger, with the task id). */
   logger?: Logger;
+  /** The instance's global stores by name (`builder.globalTable`): every processor reaches them with `getStateStore`, without a connection. */
+  globalStore?: (name: string) => StateStore | undefined;
 }
 
 /** The handlers a task applies while processing. */
@@ -166,6 +169,14 @@ export interface ChangelogTopicInfo {
   config: Readonly<Record<string, string>>;
 }
 
+/** A global store and the topic it is read from. */
+export interface GlobalStoreInfo {
+  storeName: string;
+  topic: string;
+  /** The sub-topology id `describe()` gives it. */
+  id: number;
+}
+
 /** A source node subscribed by pattern. */
 export interface SourcePatternInfo {
   /** The source node's name. */
@@ -204,6 +215,14 @@ export interface TopologyRuntime {
    * topic matches two patterns); executors call it once, before subscribing.
    */
   resolveSourcePatterns?(topics: readonly string[]): TopologyRuntime;
+  /** The global stores (`builder.globalTable`, `Topology.addGlobalStore`); absent or empty without. */
+  globalStores?(): ReadonlyArray<GlobalStoreInfo>;
+  /**
+   * The task keeping every global store (Kafka's `GlobalStateUpdateTask`):
+   * its sources read the global topics, its processors write the stores; it
+   * is fed every partition of those topics and never writes to `collector`.
+   */
+  createGlobalTask?(collector: RecordCollector, handlers: TaskHandlers, options?: TaskOptions): TaskProcessor | undefined;
   /** Creates the task `taskId` writing to `collector`. */
   createTask(taskId: TaskId, collector: RecordCollector, handlers: TaskHandlers, options?: TaskOptions): TaskProcessor;
 }

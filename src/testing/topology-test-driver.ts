@@ -102,12 +102,20 @@ export class TopologyTestDriver {
       deserialization: config.deserializationExceptionHandler ?? FAIL,
       processing: config.processingExceptionHandler ?? FAIL,
     };
+    // The global stores' task (Kafka's GlobalStateUpdateTask): a record piped into a global topic updates its store at once.
+    const globalTask = runtime.createGlobalTask(collector, handlers, { clock: () => this.wallClockMs });
+    const globalStore = (name: string): StateStore | undefined => globalTask?.stores.find((s) => s.name === name) as StateStore | undefined;
     for (const sub of runtime.subtopologies) {
-      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, { clock: () => this.wallClockMs });
+      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, { clock: () => this.wallClockMs, globalStore });
       this.tasks.push(task);
       for (const topic of sub.sourceTopics) this.taskByTopic.set(topic, task);
     }
     this.patternTasks = runtime.sourcePatterns().map((p) => ({ ...p, task: defined(this.tasks[runtime.subtopologyOfSource(p.source)], `task of source ${p.source}`) }));
+    // Last, so that the tasks keep the indexes of their sub-topologies (pattern sources above).
+    if (globalTask !== undefined) {
+      this.tasks.push(globalTask);
+      for (const g of runtime.globalStores()) this.taskByTopic.set(g.topic, globalTask);
+    }
     // store lifecycle step 2 (init) for every store, then the processors' init
     try {
       for (const task of this.tasks) this.storeSide.initStores(task);

@@ -46,9 +46,18 @@ export interface SubtopologyDescription {
   readonly nodes: readonly NodeDescription[];
 }
 
+/** A global store (Kafka's `TopologyDescription.GlobalStore`): its source and the processor keeping it; it generates no tasks. */
+export interface GlobalStoreDescription {
+  readonly id: number;
+  readonly source: SourceNodeDescription;
+  readonly processor: ProcessorNodeDescription;
+}
+
 /** The description of a topology. */
 export interface TopologyDescription {
   readonly subtopologies: readonly SubtopologyDescription[];
+  /** The global stores (`builder.globalTable`, `Topology.addGlobalStore`), by id. */
+  readonly globalStores: readonly GlobalStoreDescription[];
   /** Kafka Streams' `TopologyDescription.toString()` layout. */
   toString(): string;
   /** A Mermaid `flowchart` of topics, nodes and stores, one subgraph per sub-topology. */
@@ -91,10 +100,16 @@ export function describePlan(plan: TopologyPlan): TopologyDescription {
     id: sub.id,
     nodes: [...sub.nodes].sort(order).map(describeNode),
   }));
+  const globalStores = (plan.globalStores ?? []).map((g) => ({
+    id: g.id,
+    source: describeNode(g.sourceName) as SourceNodeDescription,
+    processor: describeNode(g.processorName) as ProcessorNodeDescription,
+  }));
   return {
     subtopologies,
-    toString: () => formatText(subtopologies),
-    toMermaid: () => formatMermaid(subtopologies),
+    globalStores,
+    toString: () => formatText(subtopologies, globalStores),
+    toMermaid: () => formatMermaid([...subtopologies, ...globalStores.map((g) => ({ id: g.id, nodes: [g.source, g.processor] }))]),
   };
 }
 
@@ -119,14 +134,18 @@ function formatNode(node: NodeDescription): string {
   }
 }
 
-function formatText(subtopologies: readonly SubtopologyDescription[]): string {
-  let out = 'Topologies:\n ';
+/** Kafka's `TopologyDescription.toString()`: sub-topologies and global stores interleaved by id. */
+function formatText(subtopologies: readonly SubtopologyDescription[], globalStores: readonly GlobalStoreDescription[] = []): string {
+  const parts: Array<{ id: number; text: string }> = [];
   for (const sub of subtopologies) {
-    out += `  Sub-topology: ${sub.id}\n`;
-    for (const node of sub.nodes) out += `    ${formatNode(node)}\n`;
-    out += '\n';
+    let text = `  Sub-topology: ${sub.id}\n`;
+    for (const node of sub.nodes) text += `    ${formatNode(node)}\n`;
+    parts.push({ id: sub.id, text: `${text}\n` });
   }
-  return out;
+  for (const g of globalStores) {
+    parts.push({ id: g.id, text: `  Sub-topology: ${g.id} for global store (will not generate tasks)\n    ${formatNode(g.source)}\n    ${formatNode(g.processor)}\n` });
+  }
+  return `Topologies:\n ${parts.sort((a, b) => a.id - b.id).map((p) => p.text).join('')}`;
 }
 
 function formatMermaid(subtopologies: readonly SubtopologyDescription[]): string {

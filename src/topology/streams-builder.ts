@@ -3,6 +3,7 @@
  */
 import { TopologyError } from '../errors.js';
 import type { StateStore, StoreBuilder } from '../processors/state/state-store.js';
+import type { ProcessorSupplier } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
 import { requireNonNull } from './internal/checks.js';
 import { nameOr, type BuilderContext } from './internal/builder-context.js';
@@ -11,7 +12,7 @@ import type { Consumed, ConsumedWithSerdes } from './options.js';
 import { Topology, type SourceTopics } from './topology.js';
 import { DefaultSerde } from './topology-runtime.js';
 import type { GlobalKTable } from './global-ktable.js';
-import { addGlobalTable } from './internal/global-table.js';
+import { addGlobalTable, globalSourceNames } from './internal/global-table.js';
 import { addTableSource } from './internal/to-table.js';
 import { newStoreName, nodeName, suffixedNodeName } from './internal/kafka-names.js';
 import { materializedName } from './internal/materialize.js';
@@ -116,13 +117,36 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
    * `stream.join(globalTable, keySelector, joiner)`.
    */
   globalTable<K, V>(topic: string, consumed: ConsumedWithSerdes<K, V>, materialized?: Materialized<K, V>): GlobalKTable<K, V>;
+  /** Serdes named by `materialized` only: the records are read with them (Kafka's `globalTable(topic, materialized)`). */
+  globalTable<K, V>(topic: string, consumed: Consumed<K, V>, materialized: Materialized<K, V>): GlobalKTable<K, V>;
   globalTable(topic: string, consumed?: Consumed<KD, VD>, materialized?: Materialized<KD, VD>): GlobalKTable<KD, VD>;
   globalTable<K, V>(topic: string, consumed: Consumed<K, V> = {}, materialized: Materialized<K, V> = {}): GlobalKTable<K, V> {
     requireNonNull(topic, 'topic');
     requireNonNull(consumed, 'consumed');
-    const withSerdes = { ...consumed, keySerde: (consumed.keySerde ?? this.#defaultKeySerde) as Serde<K>, valueSerde: (consumed.valueSerde ?? this.#defaultValueSerde) as Serde<V> };
+    // As Kafka: a side `consumed` names no serde for is read with `materialized`'s serde, else the default.
+    const keySerde = (consumed.keySerde ?? materialized?.keySerde ?? this.#defaultKeySerde) as Serde<K>;
+    const valueSerde = (consumed.valueSerde ?? materialized?.valueSerde ?? this.#defaultValueSerde) as Serde<V>;
     this.#hasSource = true;
-    return addGlobalTable<K, V>(this.ctx, topic, withSerdes, materialized);
+    return addGlobalTable<K, V>(this.ctx, topic, { ...consumed, keySerde, valueSerde }, materialized);
+  }
+
+  /**
+   * Adds a global store kept by `stateUpdateSupplier` from `topic` (Kafka's
+   * `StreamsBuilder.addGlobalStore`; see `Topology.addGlobalStore`): logging
+   * is disabled (the topic is the changelog); the source is
+   * `<consumed name>-source`, else `KSTREAM-SOURCE-<n>`, the processor the
+   * consumed name, else `KTABLE-SOURCE-<n>`.
+   */
+  addGlobalStore<K, V>(storeBuilder: StoreBuilder<StateStore>, topic: string, consumed: Consumed<K, V>, stateUpdateSupplier: ProcessorSupplier<K, V, void, void>): this {
+    requireNonNull(storeBuilder, 'storeBuilder');
+    requireNonNull(consumed, 'consumed');
+    storeBuilder.withLoggingDisabled();
+    const { sourceName, processorName } = globalSourceNames(this.ctx, consumed.name);
+    const keySerde = (consumed.keySerde ?? this.#defaultKeySerde) as Serde<K>;
+    const valueSerde = (consumed.valueSerde ?? this.#defaultValueSerde) as Serde<V>;
+    this.topology.addGlobalStore<K, V>(storeBuilder, sourceName, { keySerde, valueSerde }, topic, processorName, stateUpdateSupplier);
+    this.#hasSource = true;
+    return this;
   }
 
   /** The builder's default key serde, else the runtime's (`Serdes.Buffer()` without one; then `KD` is `Buffer`). */

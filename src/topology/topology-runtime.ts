@@ -23,6 +23,7 @@ import {
   type TaskProcessor,
   type TopologyRuntime,
   type ChangelogTopicInfo,
+  type GlobalStoreInfo,
 } from '../processors/task-contract.js';
 import { resolveSourcePatterns, sourcePatterns } from './internal/source-patterns.js';
 import { planOf, type Topology } from './topology.js';
@@ -35,7 +36,7 @@ export class PlanRuntime implements TopologyRuntime {
   readonly internalTopics: ReadonlyArray<InternalTopicInfo>;
 
   constructor(readonly plan: TopologyPlan) {
-    if (plan.subtopologies.length === 0) {
+    if (plan.subtopologies.length === 0 && (plan.globalStores ?? []).length === 0) {
       throw new TopologyError('The topology has no source node; add one with addSource(name, topic) or builder.stream(topic)');
     }
     this.subtopologies = plan.subtopologies.map((s) => ({
@@ -113,6 +114,25 @@ export class PlanRuntime implements TopologyRuntime {
 
   resolveSourcePatterns(topics: readonly string[]): PlanRuntime {
     return this.sourcePatterns().length === 0 ? this : new PlanRuntime(resolveSourcePatterns(this.plan, topics));
+  }
+
+  globalStores(): GlobalStoreInfo[] {
+    return (this.plan.globalStores ?? []).map((g) => ({ storeName: g.storeName, topic: g.topic, id: g.id }));
+  }
+
+  /** One task over the nodes of every global store (Kafka's single `GlobalStateUpdateTask`); undefined without global stores. */
+  createGlobalTask(collector: RecordCollector, handlers: TaskHandlers, options?: StreamTaskOptions): TaskProcessor | undefined {
+    const globals = this.plan.globalStores ?? [];
+    const first = globals[0];
+    if (first === undefined) return undefined;
+    const sub = {
+      id: first.id,
+      nodes: globals.flatMap((g) => [g.sourceName, g.processorName]),
+      sourceTopics: globals.map((g) => g.topic),
+      sinkTopics: [],
+      stores: globals.map((g) => g.storeName),
+    };
+    return new StreamTask(this.plan, sub, { subtopology: first.id, partition: 0 }, collector, handlers, options);
   }
 
   createTask(taskId: TaskId, collector: RecordCollector, handlers: TaskHandlers, options?: StreamTaskOptions): TaskProcessor {

@@ -189,6 +189,37 @@ export class Topology {
     return this;
   }
 
+  /**
+   * Adds a global store (Kafka's `addGlobalStore`): every instance keeps it
+   * in full, read from all partitions of `topic` (deserialized as `options`
+   * says) by the source `sourceName` and kept by the processor
+   * `processorName` of `stateUpdateSupplier` (it writes what it receives into
+   * the store and forwards nothing). It is restored before the app is
+   * RUNNING and kept up to date while it runs; the topic is the store's
+   * changelog, so the builder must have logging disabled. Every processor
+   * reads it with `getStateStore(name)`, without a connection.
+   */
+  addGlobalStore<K = Buffer, V = Buffer>(
+    storeBuilder: StoreBuilder<StateStore>,
+    sourceName: string,
+    options: SourceOptions<K, V>,
+    topic: string,
+    processorName: string,
+    stateUpdateSupplier: ProcessorSupplier<K, V, void, void>,
+  ): this {
+    if (!storeBuilder || typeof storeBuilder.build !== 'function' || typeof storeBuilder.name !== 'string' || storeBuilder.name === '') {
+      throw new TopologyError('addGlobalStore needs a store builder with a name, e.g. Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), keySerde, valueSerde).withLoggingDisabled()');
+    }
+    if (storeBuilder.loggingEnabled) throw new TopologyError(`StateStore ${storeBuilder.name} for global table must not have logging enabled.`);
+    if (sourceName === processorName) throw new TopologyError('sourceName and processorName must be different.');
+    if (typeof topic !== 'string' || topic === '') throw new TopologyError(`Global store '${storeBuilder.name}' needs the name of the topic it reads; got ${JSON.stringify(topic)}`);
+    this.addSource<K, V>(sourceName, topic, options);
+    this.addProcessor(processorName, stateUpdateSupplier, sourceName);
+    this.addStateStore(storeBuilder, processorName);
+    this.graph.globalStores.set(storeBuilder.name, { storeName: storeBuilder.name, topic, sourceName, processorName });
+    return this;
+  }
+
   /** Gives processor `processorName` access to the stores `storeNames`. */
   connectProcessorAndStateStores(processorName: string, ...storeNames: string[]): this {
     if (storeNames.length === 0) {

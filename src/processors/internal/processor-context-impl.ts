@@ -21,6 +21,8 @@ export interface ContextHost {
   forwardFromCache(nodeName: string, record: Record<unknown, unknown>, context: StoreRecordContext): void;
   schedule(nodeName: string, intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable;
   store(name: string): StateStore | undefined;
+  /** A global store of the instance (reached by every processor, without a connection). */
+  globalStore?(name: string): StateStore | undefined;
   recordMetadata(): RecordMetadata | null;
   requestCommit(): void;
   /** An operator dropped the current record on purpose (e.g. a null key into an aggregation): logged and counted as skipped. */
@@ -56,7 +58,8 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
   }
 
   getStateStore<S extends StateStore = StateStore>(name: string): S {
-    const store = this.connectedStores.includes(name) ? this.host.store(name) : undefined;
+    // As Kafka's ProcessorContextImpl: a global store first, then the connected stores of the task.
+    const store = this.host.globalStore?.(name) ?? (this.connectedStores.includes(name) ? this.host.store(name) : undefined);
     if (store === undefined) {
       throw new TopologyError(
         `Processor '${this.processorName}' asked for state store '${name}' but is not connected to it` +

@@ -3,7 +3,7 @@
  * immutable {@link TopologyPlan} (sub-topologies included).
  */
 import { TopologyError } from '../../errors.js';
-import type { NodeDef, SourceNodeDef, StoreDef, SubtopologyPlan, TopologyPlan } from '../../processors/plan.js';
+import type { GlobalStorePlan, NodeDef, SourceNodeDef, StoreDef, SubtopologyPlan, TopologyPlan } from '../../processors/plan.js';
 import { defined } from '../../internal/defined.js';
 import { validateName } from './checks.js';
 
@@ -25,6 +25,8 @@ export class TopologyGraph {
   readonly internalTopicPartitions = new Map<string, number>();
   /** Internal topics sized as the other source topics of the sub-topology reading them (a foreign-key join's subscription and response topics). */
   readonly internalTopicsSizedByReaders = new Set<string>();
+  /** Global stores by store name (Kafka's `addGlobalStore`): their nodes belong to no task. */
+  readonly globalStores = new Map<string, Omit<GlobalStorePlan, 'id'>>();
 
   addNode(def: NodeDef): void {
     if (typeof def.name !== 'string' || def.name === '') {
@@ -106,7 +108,15 @@ export class TopologyGraph {
     }
     checkCycles(nodes, children);
     this.checkStores(nodes);
-    const subs = subtopologies(nodes, children, this.connections);
+    this.checkGlobalStores();
+    const all = subtopologies(nodes, children, this.connections);
+    // Global stores keep their sub-topology ids (describe() prints them) but generate no tasks, as Kafka's node groups.
+    const globalStores: GlobalStorePlan[] = [];
+    const subs = all.filter((sub) => {
+      const global = [...this.globalStores.values()].find((g) => sub.nodes.includes(g.sourceName));
+      if (global !== undefined) globalStores.push({ id: sub.id, ...global });
+      return global === undefined;
+    });
     const copartitionSources = this.copartitionGroups.map((group) => sourcesFeeding(nodes, group));
     return {
       nodes,
@@ -118,7 +128,27 @@ export class TopologyGraph {
       copartitionGroups: copartitionTopics(nodes, copartitionSources),
       copartitionSources,
       internalTopicsSizedByReaders: [...this.internalTopicsSizedByReaders],
+      globalStores,
     };
+  }
+
+  /** A global store is used by its own processor only; other processors reach it without a connection (Kafka's message). */
+  private checkGlobalStores(): void {
+    for (const [processor, stores] of this.connections) {
+      for (const store of stores) {
+        const global = this.globalStores.get(store);
+        if (global !== undefined && global.processorName !== processor) {
+          throw new TopologyError(`Global StateStore ${store} can be used by a Processor without being specified; it should not be explicitly passed.`);
+        }
+      }
+    }
+    for (const global of this.globalStores.values()) {
+      const node = this.nodes.get(global.processorName);
+      const kids = [...this.nodes.values()].filter((n) => n.kind !== 'source' && n.name !== global.processorName && (n.parents.includes(global.processorName) || n.parents.includes(global.sourceName)));
+      if (node !== undefined && kids.length > 0) {
+        throw new TopologyError(`Processor '${global.processorName}' keeps global store '${global.storeName}' and cannot have children ([${kids.map((k) => k.name).join(', ')}]); read the store from other processors with getStateStore('${global.storeName}')`);
+      }
+    }
   }
 
   private checkStores(nodes: Map<string, NodeDef>): void {

@@ -1,11 +1,24 @@
 /**
- * KStream–GlobalKTable joins. TODO(issue 16, global tables).
+ * KStream–GlobalKTable joins (Kafka's `KStreamImpl.globalTableJoin`): one
+ * processor `KSTREAM-LEFTJOIN-<n>` (Kafka's prefix for the inner join too)
+ * under the stream; it reads the global store through `getStateStore`, so no
+ * store is connected and no co-partitioning is required.
  */
-import { TopologyError } from '../../errors.js';
+import { streamGlobalJoinSupplier } from '../../processors/dsl/stream-global-join.js';
 import type { GlobalKTable } from '../global-ktable.js';
-import type { KStream } from '../kstream.js';
+import { KStream } from '../kstream.js';
+import type { Named } from '../options.js';
+import { nameOr } from './builder-context.js';
+import { requireFunction } from './checks.js';
 
 /** `stream.join/leftJoin(globalTable, keySelector, joiner, named?)`; args as the KStream overloads take them. */
-export function streamGlobalJoin<K, V>(_stream: KStream<K, V>, kind: 'inner' | 'left', _table: GlobalKTable<unknown, unknown>, _args: unknown[]): KStream<K, unknown> {
-  throw new TopologyError(`KStream-GlobalKTable ${kind} join is not implemented yet`);
+export function streamGlobalJoin<K, V>(stream: KStream<K, V>, kind: 'inner' | 'left', table: GlobalKTable<unknown, unknown>, args: unknown[]): KStream<K, unknown> {
+  const [keySelector, joiner, named] = args as [(key: K, value: V) => unknown, (value: V, row: unknown, key: K) => unknown, Named | string | undefined];
+  requireFunction(keySelector, 'keySelector');
+  requireFunction(joiner, 'joiner');
+  // Kafka's NamedInternal.orElseGenerateWithPrefix: the index is burnt even when a name is given.
+  const generated = stream.ctx.newName('KSTREAM-LEFTJOIN-');
+  const name = named === undefined ? generated : nameOr(stream.ctx, named, 'KSTREAM-LEFTJOIN-');
+  stream.ctx.topology.addProcessor(name, streamGlobalJoinSupplier(table.valueGetterSupplier(), keySelector, joiner, kind === 'left'), stream.nodeName);
+  return new KStream<K, unknown>(stream.ctx, name, { key: stream.serdes.key }, stream.keyChanged);
 }

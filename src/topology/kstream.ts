@@ -236,8 +236,8 @@ export class KStream<K, V> {
    */
   toTable(named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
     const split = namedAndMaterialized<K, V>(named, materialized);
-    const name = nameOr(this.ctx, split.named, 'KTABLE-TOTABLE-');
-    const generated = materializedName(split.materialized as Materialized<unknown, unknown> | undefined) ?? this.ctx.newName('KTABLE-TOTABLE-STATE-STORE-');
+    const name = nameOr(this.ctx, split.named, 'KSTREAM-TOTABLE-');
+    const generated = materializedName(split.materialized as Materialized<unknown, unknown> | undefined) ?? this.ctx.newName('KSTREAM-TOTABLE-STATE-STORE-');
     const { keySerde, valueSerde } = this.serdesOr(split.materialized?.keySerde, split.materialized?.valueSerde, `toTable '${name}' (after '${this.nodeName}')`, 'Materialized.with(keySerde, valueSerde)');
     let parent = this.nodeName;
     if (this.keyChanged) {

@@ -49,8 +49,16 @@ export class KTable<K, V> {
 
   /** @internal Makes the node send old values (Kafka's `enableSendingOldValues`); see {@link KTableProcessorSupplier}. */
   enableSendingOldValues(forceMaterialization: boolean): boolean {
-    return this.supplier.enableSendingOldValues(forceMaterialization);
+    if (!this.sendOldValues) this.sendOldValues = this.supplier.enableSendingOldValues(forceMaterialization);
+    return this.sendOldValues;
   }
+
+  /** @internal True once the node sends old values (Kafka's `sendingOldValueEnabled()`). */
+  sendingOldValueEnabled(): boolean {
+    return this.sendOldValues;
+  }
+
+  private sendOldValues = false;
 
   /**
    * @internal Adds a KTable node `supplier` (child of this one), materialized

@@ -1,11 +1,10 @@
 /**
  * Ported from Kafka Streams' `KTableKTableInnerJoinTest` (inputs and expected
  * outputs unchanged; the shared input steps are `joinTestSteps` in
- * test/helpers/ktable/tt-join-recorder.ts), plus the inner-join null-argument
- * cases of `KTableImplTest` and `KStreamImplTest.shouldSupportTableTableJoinWithKStreamToKTable`.
+ * test/helpers/ktable/tt-join-recorder.ts), plus `KStreamImplTest.shouldSupportTableTableJoinWithKStreamToKTable`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { IllegalArgumentError, Materialized, Serdes, StreamsBuilder, type KTable } from '../../../../../src/index.js';
+import { Materialized, Serdes, StreamsBuilder, type KTable } from '../../../../../src/index.js';
 import { Change } from '../../../../../src/processors/dsl/change.js';
 import { KTableKTableJoinSide } from '../../../../../src/processors/dsl/ktable-ktable-join.js';
 import { Record } from '../../../../../src/processors/record.js';
@@ -190,27 +189,6 @@ describe('KTableKTableInnerJoinTest', () => {
     join.init(context);
     join.process(new Record(null as never, Change.of('new', 'old'), 0));
     expect(context.forwarded()).toEqual([]);
-  });
-});
-
-describe('KTableImplTest (inner join arguments)', () => {
-  const table = () => new StreamsBuilder().table('A', consumed);
-
-  /** KTableImplTest.shouldThrowNullPointerOnJoinWhenOtherTableIsNull */
-  it('shouldThrowNullPointerOnJoinWhenOtherTableIsNull', () => {
-    expect(() => table().join(null as never, TOSTRING_JOINER)).toThrow(IllegalArgumentError);
-  });
-
-  /** KTableImplTest.shouldThrowNullPointerOnJoinWhenJoinerIsNull */
-  it('shouldThrowNullPointerOnJoinWhenJoinerIsNull', () => {
-    const t = table();
-    expect(() => t.join(t, null as never)).toThrow("joiner can't be null");
-  });
-
-  /** KTableImplTest.shouldThrowNullPointerOnJoinWhenMaterializedIsNull */
-  it('shouldThrowNullPointerOnJoinWhenMaterializedIsNull', () => {
-    const t = table();
-    expect(() => t.join(t, TOSTRING_JOINER, null as never)).toThrow("materialized can't be null");
   });
 });
 

@@ -1,11 +1,10 @@
 /**
  * Ported from Kafka Streams' `KTableKTableLeftJoinTest` (inputs and expected
  * outputs unchanged; the shared input steps are `joinTestSteps` in
- * test/helpers/ktable/tt-join-recorder.ts), plus the left-join null-argument
- * cases of `KTableImplTest`.
+ * test/helpers/ktable/tt-join-recorder.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { IllegalArgumentError, Materialized, Serdes, Stores, StreamsBuilder, TopologyError, type KTable } from '../../../../../src/index.js';
+import { Materialized, Serdes, Stores, StreamsBuilder, TopologyError, type KTable } from '../../../../../src/index.js';
 import { Change } from '../../../../../src/processors/dsl/change.js';
 import { KTableKTableJoinSide } from '../../../../../src/processors/dsl/ktable-ktable-join.js';
 import { Record } from '../../../../../src/processors/record.js';
@@ -221,26 +220,5 @@ describe('KTableKTableLeftJoinTest', () => {
     join.init(context);
     join.process(new Record(null as never, Change.of('new', 'old'), 0));
     expect(context.forwarded()).toEqual([]);
-  });
-});
-
-describe('KTableImplTest (left join arguments)', () => {
-  const table = () => new StreamsBuilder().table('A', consumed);
-
-  /** KTableImplTest.shouldThrowNullPointerOnLeftJoinWhenOtherTableIsNull */
-  it('shouldThrowNullPointerOnLeftJoinWhenOtherTableIsNull', () => {
-    expect(() => table().leftJoin(null as never, TOSTRING_JOINER)).toThrow(IllegalArgumentError);
-  });
-
-  /** KTableImplTest.shouldThrowNullPointerOnLeftJoinWhenJoinerIsNull */
-  it('shouldThrowNullPointerOnLeftJoinWhenJoinerIsNull', () => {
-    const t = table();
-    expect(() => t.leftJoin(t, null as never)).toThrow("joiner can't be null");
-  });
-
-  /** KTableImplTest.shouldThrowNullPointerOnLeftJoinWhenMaterializedIsNull */
-  it('shouldThrowNullPointerOnLeftJoinWhenMaterializedIsNull', () => {
-    const t = table();
-    expect(() => t.leftJoin(t, TOSTRING_JOINER, null as never)).toThrow("materialized can't be null");
   });
 });

@@ -1,11 +1,10 @@
 /**
  * Ported from Kafka Streams' `KTableKTableOuterJoinTest` (inputs and expected
  * outputs unchanged; the shared input steps are `joinTestSteps` in
- * test/helpers/ktable/tt-join-recorder.ts), plus the outer-join null-argument
- * cases of `KTableImplTest`.
+ * test/helpers/ktable/tt-join-recorder.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { IllegalArgumentError, Serdes, StreamsBuilder, type KTable } from '../../../../../src/index.js';
+import { Serdes, StreamsBuilder, type KTable } from '../../../../../src/index.js';
 import { Change } from '../../../../../src/processors/dsl/change.js';
 import { KTableKTableJoinSide } from '../../../../../src/processors/dsl/ktable-ktable-join.js';
 import { Record } from '../../../../../src/processors/record.js';
@@ -164,26 +163,5 @@ describe('KTableKTableOuterJoinTest', () => {
     join.init(context);
     join.process(new Record(null as never, Change.of('new', 'old'), 0));
     expect(context.forwarded()).toEqual([]);
-  });
-});
-
-describe('KTableImplTest (outer join arguments)', () => {
-  const table = () => new StreamsBuilder().table('A', consumed);
-
-  /** KTableImplTest.shouldThrowNullPointerOnOuterJoinWhenOtherTableIsNull */
-  it('shouldThrowNullPointerOnOuterJoinWhenOtherTableIsNull', () => {
-    expect(() => table().outerJoin(null as never, TOSTRING_JOINER)).toThrow(IllegalArgumentError);
-  });
-
-  /** KTableImplTest.shouldThrowNullPointerOnOuterJoinWhenJoinerIsNull */
-  it('shouldThrowNullPointerOnOuterJoinWhenJoinerIsNull', () => {
-    const t = table();
-    expect(() => t.outerJoin(t, null as never)).toThrow("joiner can't be null");
-  });
-
-  /** KTableImplTest.shouldThrowNullPointerOnOuterJoinWhenMaterializedIsNull */
-  it('shouldThrowNullPointerOnOuterJoinWhenMaterializedIsNull', () => {
-    const t = table();
-    expect(() => t.outerJoin(t, TOSTRING_JOINER, null as never)).toThrow("materialized can't be null");
   });
 });

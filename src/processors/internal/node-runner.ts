@@ -54,7 +54,17 @@ export class NodeRunner {
       return undefined;
     }
     const processor = defined(child.processor, `processor of node ${child.def.name}`);
-    return this.runAs(child, processor.process, processor, record, record);
+    // As Kafka's ProcessorContextImpl.forward: while the child runs, the current record's timestamp is the
+    // forwarded record's (stores below stamp their writes with it: a cached delete, a changelog record).
+    const state = this.handling;
+    const saved = state.current;
+    if (saved === NO_RECORD || saved.timestamp === record.timestamp) return this.runAs(child, processor.process, processor, record, record);
+    state.current = { ...saved, timestamp: record.timestamp };
+    try {
+      return this.runAs(child, processor.process, processor, record, record);
+    } finally {
+      state.current = saved;
+    }
   }
 
   /**

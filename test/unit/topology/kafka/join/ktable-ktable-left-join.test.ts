@@ -1,0 +1,224 @@
+/**
+ * Ported from Kafka Streams' `KTableKTableLeftJoinTest` (inputs and expected
+ * outputs unchanged; the shared input steps are `joinTestSteps` in
+ * test/helpers/ktable/tt-join-recorder.ts).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Materialized, Serdes, Stores, StreamsBuilder, TopologyError, type KTable } from '../../../../../src/index.js';
+import { Change } from '../../../../../src/processors/dsl/change.js';
+import { KTableKTableJoinSide } from '../../../../../src/processors/dsl/ktable-ktable-join.js';
+import { Record } from '../../../../../src/processors/record.js';
+import { MockProcessorContext, TopologyTestDriver, type TestOutputTopic } from '../../../../../src/testing.js';
+import { ChangeRecorder, copartitionGroupTopics, joinTestSteps, kvt, TOSTRING_JOINER } from '../../../../helpers/ktable/tt-join-recorder.js';
+
+const I = Serdes.Int32();
+const S = Serdes.String();
+const topic1 = 'topic1';
+const topic2 = 'topic2';
+const output = 'output';
+const consumed = { keySerde: I, valueSerde: S };
+const props = { defaultKeySerde: I, defaultValueSerde: S };
+
+let driver: TopologyTestDriver | undefined;
+afterEach(() => {
+  driver?.close();
+  driver = undefined;
+});
+
+function inputs(d: TopologyTestDriver) {
+  return joinTestSteps(d.createInputTopic(topic1, I, S), d.createInputTopic(topic2, I, S));
+}
+
+/** Kafka's `assertOutputKeyValueTimestamp` for each of `expected` in order, then `assertTrue(outputTopic.isEmpty())`. */
+function assertOutput(outputTopic: TestOutputTopic<number, string>, ...expected: Array<[number, string | null, number]>): void {
+  expect(outputTopic.readRecordsToList().map((r) => [r.key, r.value, r.timestamp])).toEqual(expected);
+  expect(outputTopic.isEmpty()).toBe(true);
+}
+
+function leftJoined(): { builder: StreamsBuilder; table1: KTable<number, string>; table2: KTable<number, string>; joined: KTable<number, string> } {
+  const builder = new StreamsBuilder();
+  const table1 = builder.table(topic1, consumed);
+  const table2 = builder.table(topic2, consumed);
+  const joined = table1.leftJoin(table2, TOSTRING_JOINER);
+  return { builder, table1, table2, joined };
+}
+
+describe('KTableKTableLeftJoinTest', () => {
+  /** KTableKTableLeftJoinTest.testJoin */
+  it('testJoin', () => {
+    const { builder, joined } = leftJoined();
+    joined.toStream().to(output);
+    const topology = builder.build();
+    const copartitionGroups = copartitionGroupTopics(topology);
+    expect(copartitionGroups.length).toBe(1);
+    expect(copartitionGroups[0]).toEqual(new Set([topic1, topic2]));
+
+    driver = new TopologyTestDriver(topology, props);
+    const step = inputs(driver);
+    const outputTopic = driver.createOutputTopic(output, I, S);
+    step[0]!();
+    assertOutput(outputTopic, [0, 'X0+null', 5], [1, 'X1+null', 6]);
+    step[1]!();
+    assertOutput(outputTopic, [0, 'X0+Y0', 5], [1, 'X1+Y1', 10]);
+    // push all four items to the primary stream. this should produce four items.
+    step[2]!();
+    assertOutput(outputTopic, [0, 'XX0+Y0', 7], [1, 'XX1+Y1', 10], [2, 'XX2+null', 7], [3, 'XX3+null', 7]);
+    step[3]!();
+    assertOutput(outputTopic, [0, 'XX0+YY0', 7], [1, 'XX1+YY1', 7], [2, 'XX2+YY2', 10], [3, 'XX3+YY3', 15]);
+    step[4]!();
+    assertOutput(outputTopic, [0, 'XXX0+YY0', 6], [1, 'XXX1+YY1', 6], [2, 'XXX2+YY2', 10], [3, 'XXX3+YY3', 15]);
+    step[5]!();
+    assertOutput(outputTopic, [0, 'XXX0+null', 6], [1, 'XXX1+null', 7]);
+    // push all four items to the primary stream. this should produce four items.
+    step[6]!();
+    assertOutput(outputTopic, [0, 'XXXX0+null', 13], [1, 'XXXX1+null', 13], [2, 'XXXX2+YY2', 13], [3, 'XXXX3+YY3', 15]);
+    // push three items to the primary stream with null. this should produce four items.
+    step[7]!();
+    assertOutput(outputTopic, [0, null, 0], [1, null, 42], [2, null, 10], [3, null, 20]);
+  });
+
+  /** KTableKTableLeftJoinTest.testNotSendingOldValue */
+  it('testNotSendingOldValue', () => {
+    const { builder, table1, table2, joined } = leftJoined();
+    const topology = builder.build();
+    const proc = ChangeRecorder.attach<number, string>(topology, joined.nodeName);
+    driver = new TopologyTestDriver(topology, props);
+    const step = inputs(driver);
+
+    expect(table1.sendingOldValueEnabled()).toBe(true);
+    expect(table2.sendingOldValueEnabled()).toBe(false);
+    expect(joined.sendingOldValueEnabled()).toBe(false);
+
+    step[0]!();
+    proc.checkAndClearProcessResult(kvt(0, 'X0+null', null, 5), kvt(1, 'X1+null', null, 6));
+    step[1]!();
+    proc.checkAndClearProcessResult(kvt(0, 'X0+Y0', null, 5), kvt(1, 'X1+Y1', null, 10));
+    step[2]!();
+    proc.checkAndClearProcessResult(kvt(0, 'XX0+Y0', null, 7), kvt(1, 'XX1+Y1', null, 10), kvt(2, 'XX2+null', null, 7), kvt(3, 'XX3+null', null, 7));
+    step[3]!();
+    proc.checkAndClearProcessResult(kvt(0, 'XX0+YY0', null, 7), kvt(1, 'XX1+YY1', null, 7), kvt(2, 'XX2+YY2', null, 10), kvt(3, 'XX3+YY3', null, 15));
+    step[4]!();
+    proc.checkAndClearProcessResult(kvt(0, 'XXX0+YY0', null, 6), kvt(1, 'XXX1+YY1', null, 6), kvt(2, 'XXX2+YY2', null, 10), kvt(3, 'XXX3+YY3', null, 15));
+    step[5]!();
+    proc.checkAndClearProcessResult(kvt(0, 'XXX0+null', null, 6), kvt(1, 'XXX1+null', null, 7));
+    step[6]!();
+    proc.checkAndClearProcessResult(kvt(0, 'XXXX0+null', null, 13), kvt(1, 'XXXX1+null', null, 13), kvt(2, 'XXXX2+YY2', null, 13), kvt(3, 'XXXX3+YY3', null, 15));
+    step[7]!();
+    proc.checkAndClearProcessResult(kvt(0, null, null, 0), kvt(1, null, null, 42), kvt(2, null, null, 10), kvt(3, null, null, 20));
+  });
+
+  /** KTableKTableLeftJoinTest.testSendingOldValue */
+  it('testSendingOldValue', () => {
+    const { builder, table1, table2, joined } = leftJoined();
+    joined.enableSendingOldValues(true);
+    expect(table1.sendingOldValueEnabled()).toBe(true);
+    expect(table2.sendingOldValueEnabled()).toBe(true);
+    expect(joined.sendingOldValueEnabled()).toBe(true);
+
+    const topology = builder.build();
+    const proc = ChangeRecorder.attach<number, string>(topology, joined.nodeName);
+    driver = new TopologyTestDriver(topology, props);
+    const step = inputs(driver);
+
+    step[0]!();
+    proc.checkAndClearProcessResult(kvt(0, 'X0+null', null, 5), kvt(1, 'X1+null', null, 6));
+    step[1]!();
+    proc.checkAndClearProcessResult(kvt(0, 'X0+Y0', 'X0+null', 5), kvt(1, 'X1+Y1', 'X1+null', 10));
+    step[2]!();
+    proc.checkAndClearProcessResult(kvt(0, 'XX0+Y0', 'X0+Y0', 7), kvt(1, 'XX1+Y1', 'X1+Y1', 10), kvt(2, 'XX2+null', null, 7), kvt(3, 'XX3+null', null, 7));
+    step[3]!();
+    proc.checkAndClearProcessResult(kvt(0, 'XX0+YY0', 'XX0+Y0', 7), kvt(1, 'XX1+YY1', 'XX1+Y1', 7), kvt(2, 'XX2+YY2', 'XX2+null', 10), kvt(3, 'XX3+YY3', 'XX3+null', 15));
+    step[4]!();
+    proc.checkAndClearProcessResult(
+      kvt(0, 'XXX0+YY0', 'XX0+YY0', 6),
+      kvt(1, 'XXX1+YY1', 'XX1+YY1', 6),
+      kvt(2, 'XXX2+YY2', 'XX2+YY2', 10),
+      kvt(3, 'XXX3+YY3', 'XX3+YY3', 15),
+    );
+    step[5]!();
+    proc.checkAndClearProcessResult(kvt(0, 'XXX0+null', 'XXX0+YY0', 6), kvt(1, 'XXX1+null', 'XXX1+YY1', 7));
+    step[6]!();
+    proc.checkAndClearProcessResult(
+      kvt(0, 'XXXX0+null', 'XXX0+null', 13),
+      kvt(1, 'XXXX1+null', 'XXX1+null', 13),
+      kvt(2, 'XXXX2+YY2', 'XXX2+YY2', 13),
+      kvt(3, 'XXXX3+YY3', 'XXX3+YY3', 15),
+    );
+    step[7]!();
+    proc.checkAndClearProcessResult(kvt(0, null, 'XXXX0+null', 0), kvt(1, null, 'XXXX1+null', 42), kvt(2, null, 'XXXX2+YY2', 10), kvt(3, null, 'XXXX3+YY3', 20));
+  });
+
+  /**
+   * KTableKTableLeftJoinTest.shouldNotThrowIllegalStateExceptionWhenMultiCacheEvictions
+   * (KAFKA-4492): a chain of left joins over cached in-memory tables, fed
+   * 1000 rounds of random keys and values, processes without an error. The
+   * seeded generator replaces java.util.Random (the test asserts no failure,
+   * not values); the final assertion checks the chain's output was written.
+   * Skipped while KTable.groupBy is not in this build (it lands from another branch).
+   */
+  it('shouldNotThrowIllegalStateExceptionWhenMultiCacheEvictions', (testContext) => {
+    const L = Serdes.Long();
+    const agg = 'agg';
+    const tables = ['tableOne', 'tableTwo', 'tableThree', 'tableFour', 'tableFive', 'tableSix'] as const;
+    const inputsNames = [agg, ...tables];
+    const builder = new StreamsBuilder();
+    const longConsumed = { keySerde: L, valueSerde: S };
+    const STRING_ADDER = (a: string, b: string) => a + b;
+    const baseTable = builder.table(agg, longConsumed, Materialized.as<number, string>(Stores.inMemoryKeyValueStore('agg-base-store')));
+    let aggTable: KTable<number, string>;
+    try {
+      aggTable = baseTable
+        .groupBy((key, value) => ({ key, value }), { keySerde: L, valueSerde: S })
+        .reduce(STRING_ADDER, STRING_ADDER, Materialized.as<number, string>(Stores.inMemoryKeyValueStore('agg-store')));
+    } catch (error) {
+      if (error instanceof TopologyError && /not implemented yet/.test(error.message)) return testContext.skip(`KTable.groupBy: ${error.message}`);
+      throw error;
+    }
+    const [one, two, three, four, five, six] = tables.map((t) =>
+      builder.table(t, longConsumed, Materialized.as<number, string>(Stores.inMemoryKeyValueStore(`${t}-base-store`))),
+    ) as KTable<number, string>[];
+    const mapper = (value: string) => value.toUpperCase();
+    const seven = one!.mapValues(mapper);
+    const eight = six!.leftJoin(seven, TOSTRING_JOINER);
+    aggTable
+      .leftJoin(one!, TOSTRING_JOINER)
+      .leftJoin(two!, TOSTRING_JOINER)
+      .leftJoin(three!, TOSTRING_JOINER)
+      .leftJoin(four!, TOSTRING_JOINER)
+      .leftJoin(five!, TOSTRING_JOINER)
+      .leftJoin(eight, TOSTRING_JOINER)
+      .mapValues(mapper)
+      .toStream()
+      .to('output', { keySerde: L, valueSerde: S });
+
+    driver = new TopologyTestDriver(builder.build(), { defaultKeySerde: L, defaultValueSerde: S });
+    const values = ['a', 'AA', 'BBB', 'CCCC', 'DD', 'EEEEEEEE', 'F', 'GGGGGGGGGGGGGGG', 'HHH', 'IIIIIIIIII', 'J', 'KK', 'LLLL', 'MMMMMMMMMMMMMMMMMMMMMM', 'NNNNN', 'O', 'P', 'QQQQQ', 'R', 'SSSS', 'T', 'UU', 'VVVVVVVVVVVVVVVVVVV'];
+    let seed = 4492;
+    const nextInt = (bound: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % bound;
+    };
+    const topics = inputsNames.map((name) => driver!.createInputTopic(name, L, S));
+    for (let i = 0; i < 1000; i++) {
+      for (const inputTopic of topics) inputTopic.pipeInput(nextInt(1000), values[nextInt(values.length)]!);
+    }
+    expect(driver.createOutputTopic('output', L, S).readRecordsToList().length).toBeGreaterThan(0);
+  });
+
+  /**
+   * KTableKTableLeftJoinTest.shouldLogAndMeterSkippedRecordsDueToNullLeftKey,
+   * partly: the processor run alone drops a null-key change (forwards
+   * nothing); the WARN and the count come from the task's drop log.
+   */
+  it('shouldLogAndMeterSkippedRecordsDueToNullLeftKey (drops the record)', () => {
+    const builder = new StreamsBuilder();
+    const left = builder.table('left', { keySerde: S, valueSerde: S });
+    const right = builder.table('right', { keySerde: S, valueSerde: S });
+    const join = new KTableKTableJoinSide<string, string, string, unknown>('left', left, right, null as never).get();
+    const context = new MockProcessorContext<string, Change<unknown>>();
+    context.addStateStore({ name: right.valueGetterSupplier().storeNames()[0]!, get: () => null } as never);
+    join.init(context);
+    join.process(new Record(null as never, Change.of('new', 'old'), 0));
+    expect(context.forwarded()).toEqual([]);
+  });
+});

@@ -66,6 +66,13 @@ export interface TaskOptions {
   clock?: () => number;
   /** The task's logger (default: a `stream-task` child of the root logger, with the task id). */
   logger?: Logger;
+  /**
+   * Wall-clock ms between two scans of a left/outer stream–stream join's
+   * store of waiting records (Kafka's internal
+   * `__emit.interval.ms.kstreams.outer.join.spurious.results.fix__`, default
+   * 1000; the TopologyTestDriver sets 0, as Kafka's does).
+   */
+  outerJoinEmitIntervalMs?: number;
 }
 
 /** The handlers a task applies while processing. */

@@ -103,7 +103,7 @@ export class TopologyTestDriver {
       processing: config.processingExceptionHandler ?? FAIL,
     };
     for (const sub of runtime.subtopologies) {
-      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, { clock: () => this.wallClockMs });
+      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, { clock: () => this.wallClockMs, outerJoinEmitIntervalMs: 0 });
       this.tasks.push(task);
       for (const topic of sub.sourceTopics) this.taskByTopic.set(topic, task);
     }

@@ -30,7 +30,7 @@ import type { ValueJoiner } from '../joiners.js';
 import { KStream } from '../kstream.js';
 import type { StreamJoined } from '../stream-joined.js';
 import type { BuilderContext } from './builder-context.js';
-import { requireFunction, requireNonNull } from './checks.js';
+import { requireFunction, requireNonNull, validateName } from './checks.js';
 import { addRepartitionOperation } from './repartition.js';
 
 /** Which records a join keeps. */
@@ -101,14 +101,15 @@ function join<K>(ctx: BuilderContext, kind: StreamJoinKind, spec: JoinSpec<K>): 
   const name = joined.name;
   const joinThisSuffix = rightOuter ? '-outer-this-join' : '-this-join';
   const joinOtherSuffix = leftOuter ? '-outer-other-join' : '-other-join';
-  // 2. names, in Kafka's order
-  const thisWindowedName = name !== undefined ? `${name}-this-windowed` : ctx.newName('KSTREAM-WINDOWED-');
-  const otherWindowedName = name !== undefined ? `${name}-other-windowed` : ctx.newName('KSTREAM-WINDOWED-');
+  // 2. names, in Kafka's order; a generated name is burnt even when the join is named (NamedInternal.suffixWithOrElseGet)
+  const named = (suffix: string, generated: string): string => (name !== undefined ? validateName(`${name}${suffix}`) : generated);
+  const thisWindowedName = named('-this-windowed', ctx.newName('KSTREAM-WINDOWED-'));
+  const otherWindowedName = named('-other-windowed', ctx.newName('KSTREAM-WINDOWED-'));
   const joinThisGenerated = ctx.newName(rightOuter ? 'KSTREAM-OUTERTHIS-' : 'KSTREAM-JOINTHIS-');
   const joinOtherGenerated = ctx.newName(leftOuter ? 'KSTREAM-OUTEROTHER-' : 'KSTREAM-JOINOTHER-');
-  const joinThisName = name !== undefined ? `${name}${joinThisSuffix}` : joinThisGenerated;
-  const joinOtherName = name !== undefined ? `${name}${joinOtherSuffix}` : joinOtherGenerated;
-  const mergeName = name !== undefined ? `${name}-merge` : ctx.newName('KSTREAM-MERGE-');
+  const joinThisName = named(joinThisSuffix, joinThisGenerated);
+  const joinOtherName = named(joinOtherSuffix, joinOtherGenerated);
+  const mergeName = named('-merge', ctx.newName('KSTREAM-MERGE-'));
   // 3. window stores
   const window: JoinWindowSpec = { beforeMs: windows.beforeMs, afterMs: windows.afterMs, graceMs: windows.graceMs };
   const size = window.beforeMs + window.afterMs;

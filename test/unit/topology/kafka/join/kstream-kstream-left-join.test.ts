@@ -3,6 +3,10 @@
  * unchanged; each case names its Java method). `MockApiProcessorSupplier`
  * and `checkAndClearProcessResult` are the recording helpers of
  * test/helpers/ktable/stream-join-capture.ts.
+ *
+ * Skipped: testLeftJoinWithSpuriousResultFixDisabledOldApi and
+ * testLeftJoinDuplicatesWithSpuriousResultFixDisabledOldApi (the deprecated
+ * `JoinWindows.of` without the spurious-result fix is not offered).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { JoinWindows, Serdes, StreamJoined, StreamsBuilder, Stores } from '../../../../../src/index.js';

@@ -3,6 +3,10 @@
  * unchanged; each case names its Java method). `MockApiProcessorSupplier`
  * and `checkAndClearProcessResult` are the recording helpers of
  * test/helpers/ktable/stream-join-capture.ts.
+ *
+ * Skipped: testOuterJoinDuplicatesWithFixDisabledOldApi (deprecated
+ * `JoinWindows.of`), testShouldJoinWithNonTimestampedStore (DslStoreSuppliers);
+ * testShouldForwardCurrentHeaders is in kstream-kstream-join-topology.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { JoinWindows, Serdes, StreamJoined, StreamsBuilder, Stores } from '../../../../../src/index.js';

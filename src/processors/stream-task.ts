@@ -51,6 +51,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   private readonly streamQueue = new PunctuationQueue();
   private readonly wallQueue = new PunctuationQueue();
   private readonly clock: () => number;
+  private readonly outerJoinEmitInterval: number;
   private readonly label: string;
   private readonly handling: TaskHandling;
   private readonly runner: NodeRunner;
@@ -75,6 +76,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   ) {
     this.clock = options.clock ?? Date.now;
     this.globalStores = options.globalStore;
+    this.outerJoinEmitInterval = options.outerJoinEmitIntervalMs ?? 1000;
     this.label = formatTaskId(taskId);
     const logger: Logger = options.logger ?? componentLogger('stream-task', undefined, { taskId: this.label });
     this.drops = new DropLog(logger, this.clock);
@@ -374,5 +376,9 @@ export class StreamTask implements TaskProcessor, ContextHost {
 
   wallClock(): number {
     return this.clock();
+  }
+
+  outerJoinEmitIntervalMs(): number {
+    return this.outerJoinEmitInterval;
   }
 }

@@ -69,6 +69,13 @@ export interface TaskOptions {
   logger?: Logger;
   /** The instance's global stores by name (`builder.globalTable`): every processor reaches them with `getStateStore`, without a connection. */
   globalStore?: (name: string) => StateStore | undefined;
+  /**
+   * Wall-clock ms between two scans of a left/outer stream–stream join's
+   * store of waiting records (Kafka's internal
+   * `__emit.interval.ms.kstreams.outer.join.spurious.results.fix__`, default
+   * 1000; the TopologyTestDriver sets 0, as Kafka's does).
+   */
+  outerJoinEmitIntervalMs?: number;
 }
 
 /** The handlers a task applies while processing. */

@@ -29,6 +29,8 @@ export interface ContextHost {
   recordDropped(nodeName: string, reason: string): void;
   streamTime(): number;
   wallClock(): number;
+  /** See `TaskOptions.outerJoinEmitIntervalMs`. */
+  outerJoinEmitIntervalMs(): number;
 }
 
 /** The context of one processor node. */
@@ -100,5 +102,10 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
 
   currentSystemTimeMs(): number {
     return this.host.wallClock();
+  }
+
+  /** @internal For stream–stream joins: see `TaskOptions.outerJoinEmitIntervalMs`. */
+  outerJoinEmitIntervalMs(): number {
+    return this.host.outerJoinEmitIntervalMs();
   }
 }

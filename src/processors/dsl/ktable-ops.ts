@@ -3,6 +3,10 @@
  * `KTableMapValues`): computed on the new and (when sent) old value of each
  * change; materialized when a store name is given, else computed on the fly
  * through the parent's view.
+ *
+ * Null rule: the mapper and predicate are never called for a missing value
+ * (null); a mapper returning `undefined` or `null` makes the key's value
+ * `null` (a delete), so changes and views carry `null`, never `undefined`.
  */
 import type { ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';

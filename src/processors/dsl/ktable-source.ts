@@ -6,6 +6,10 @@
  * the change's old value (sent only when a downstream node asked for old
  * values); a null value deletes the key (a tombstone).
  *
+ * One "no value": a record value of `undefined` (a deserializer returning
+ * it) is read as `null`, a delete; the changes forwarded never hold
+ * `undefined`.
+ *
  * Materialization is decided while the topology is built: a `Materialized`
  * with a store name, or a downstream node that needs to look values up (a
  * join, a filter asked for old values) calls `materialize()`, which makes

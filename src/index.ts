@@ -98,6 +98,7 @@ export { GlobalKTable } from './topology/global-ktable.js';
 export { JoinWindows } from './topology/join-windows.js';
 export { StreamJoined } from './topology/stream-joined.js';
 export { Joined } from './topology/joined.js';
+export type { FluentJoined } from './topology/joined.js';
 export { TableJoined } from './topology/table-joined.js';
 export { Suppressed, BufferConfig } from './topology/suppressed.js';
 export type { ValueJoiner, ForeignKeyExtractor } from './topology/joiners.js';

@@ -12,6 +12,7 @@
  *    counted); a left join keeps a null-key record with a value (Kafka 3.7+),
  *    joined with a null table value;
  * 2. the table value of the key is looked up (none for a null key);
+ *    a stream–global-table join looks up `keyMapper(key, value)` instead;
  * 3. an inner join forwards only when there is a table value; a left join
  *    always forwards (the table value is null when there is none).
  */
@@ -31,17 +32,23 @@ function isNull(x: unknown): x is null | undefined {
   return x === null || x === undefined;
 }
 
-/** The supplier of the join processor; see the file comment. */
-export class KStreamKTableJoinSupplier<K, V1, V2, VOut> {
+/**
+ * The supplier of the join processor; see the file comment. `keyMapper`
+ * (Kafka's `KeyValueMapper` of a stream–global-table join) chooses the key
+ * looked up, default the record's key; a null mapped key joins nothing (an
+ * inner join drops the record, as a null key).
+ */
+export class KStreamKTableJoinSupplier<K, V1, K2, V2, VOut> {
   constructor(
-    private readonly valueGetterSupplier: KTableValueGetterSupplier<K, V2>,
+    private readonly valueGetterSupplier: KTableValueGetterSupplier<K2, V2>,
     private readonly joiner: StreamTableJoiner<K, V1, V2 | null, VOut>,
     private readonly leftJoin: boolean,
+    private readonly keyMapper: (key: K, value: V1) => K2 = (key) => key as unknown as K2,
   ) {}
 
   get(): Processor<K, V1, K, VOut> {
-    const { joiner, leftJoin } = this;
-    const getter: KTableValueGetter<K, V2> = this.valueGetterSupplier.get();
+    const { joiner, leftJoin, keyMapper } = this;
+    const getter: KTableValueGetter<K2, V2> = this.valueGetterSupplier.get();
     let context: ProcessorContext<K, VOut>;
     return {
       init(c) {
@@ -49,14 +56,15 @@ export class KStreamKTableJoinSupplier<K, V1, V2, VOut> {
         getter.init(c as ProcessorContext<unknown, unknown>);
       },
       process(record: Record<K, V1>) {
-        // 1. null key or value
+        // 1. null key or value (the mapped key: the record's key, or what keyMapper chose)
+        const mappedKey = syncResult('join', 'keySelector', keyMapper(record.key, record.value));
         const keepNullKey = leftJoin && isNull(record.key) && !isNull(record.value);
-        if (!keepNullKey && (isNull(record.key) || isNull(record.value))) {
+        if (!keepNullKey && (isNull(mappedKey) || isNull(record.value))) {
           (context as unknown as ProcessorContextImpl).recordDropped(NULL_JOIN_KEY_OR_VALUE);
           return;
         }
         // 2. look-up
-        const tableValue = isNull(record.key) ? null : (getter.get(record.key)?.value ?? null);
+        const tableValue = isNull(mappedKey) ? null : (getter.get(mappedKey)?.value ?? null);
         // 3. forward
         if (!leftJoin && tableValue === null) return;
         const result = syncResult(leftJoin ? 'leftJoin' : 'join', 'joiner', joiner(record.value, tableValue, record.key));

@@ -54,7 +54,7 @@ export function streamTableJoin<K, V>(stream: KStream<K, V>, kind: 'inner' | 'le
   const name = joined.name ?? generated;
   const view = table.valueGetterSupplier();
   const topology = stream.ctx.topology;
-  topology.addProcessor(name, new KStreamKTableJoinSupplier<K, V, unknown, unknown>(view, joiner, kind === 'left'), parent);
+  topology.addProcessor(name, new KStreamKTableJoinSupplier<K, V, K, unknown, unknown>(view, joiner, kind === 'left'), parent);
   const stores = view.storeNames();
   if (stores.length > 0) topology.connectProcessorAndStateStores(name, ...stores);
   // 4. co-partitioning

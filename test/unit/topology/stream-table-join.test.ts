@@ -124,6 +124,14 @@ describe('co-partitioning of joins', () => {
     expect(() => runtime.validatePartitionCounts(new Map([['orders', 2], ['customers', 2]]))).not.toThrow();
   });
 
+  it('a pattern source takes part with the topics it matches, once resolved', () => {
+    const builder = new StreamsBuilder();
+    builder.stream(/orders-.+/, C).join(builder.table('customers', C), (o, c) => o + c).to('out', { keySerde: S, valueSerde: S });
+    const runtime = toRuntime(builder.build()).resolveSourcePatterns(['orders-eu', 'customers', 'out']);
+    const error = topologyError(() => runtime.validatePartitionCounts(new Map([['orders-eu', 4], ['customers', 2]])));
+    expect(error.message).toMatch(/^Topics not co-partitioned: \[orders-eu \(4 partitions\), customers \(2 partitions\)\]/);
+  });
+
   it('refuses a repartition topic whose fixed count differs from the table it joins', () => {
     const runtime = toRuntime(rekeyedJoin(Joined.with(S, S, S, 'j'), 5), { applicationId: 'app' });
     const error = topologyError(() => runtime.internalTopicPartitionCounts(new Map([['orders', 3], ['customers', 2]])));

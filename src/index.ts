@@ -100,6 +100,7 @@ export { StreamJoined } from './topology/stream-joined.js';
 export { Joined } from './topology/joined.js';
 export type { FluentJoined } from './topology/joined.js';
 export { TableJoined } from './topology/table-joined.js';
+export type { FluentTableJoined } from './topology/table-joined.js';
 export { Suppressed, BufferConfig } from './topology/suppressed.js';
 export type { ValueJoiner, ForeignKeyExtractor } from './topology/joiners.js';
 export { Branched } from './topology/branched-kstream.js';

@@ -8,7 +8,10 @@
  * closed and started again (fresh state directory: the subscription store
  * and the tables restore from their changelogs), then more changes; the
  * final output table (last value per key, tombstones removing) equals the
- * join computed from the final inputs.
+ * join computed from the final inputs. Also Kafka's
+ * `KTableKTableForeignKeyInnerJoinCustomPartitionerIntegrationTest.shouldInnerJoinMultiPartitionQueryable`
+ * (three instances, both tables repartitioned by custom partitioners, the
+ * join told of them through `TableJoined.with`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,11 +21,29 @@ import { partitionFor } from '../../src/records/partitioner.js';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import { foreignKeyJoinTopology } from '../helpers/ktable/foreign-key-join-topology.js';
+import { Serdes } from '../../src/serdes/serdes.js';
+import { StreamsBuilder } from '../../src/topology/streams-builder.js';
+import { Materialized, Named } from '../../src/topology/options.js';
+import { Repartitioned } from '../../src/topology/repartitioned.js';
+import { TableJoined } from '../../src/topology/table-joined.js';
 import { stateConfig } from '../integration/fixtures/state-api.js';
 import type { BackendContext } from './backends.js';
 import { describeOnEachBackend } from './support/handler-suite.js';
 
 type Row = [key: string, value: string | null];
+
+/** Java's `String.hashCode()` (the Kafka test's partitioners use it). */
+function javaHashCode(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/** The Kafka test's `getKeyB`: the part before the first `-`. */
+const getKeyB = (value: string): string => value.substring(0, value.indexOf('-'));
+
+/** Kafka's `Math.abs(x) % n` (Math.abs of Integer.MIN_VALUE stays negative in Java; not reached by these keys). */
+const javaAbsMod = (x: number, n: number): number => Math.abs(x) % n;
 
 /** The join of the final tables: `(leftValue,rightValue)` per left row whose foreign key has a right row (left join: `(leftValue,null)` otherwise). */
 function truth(left: Map<string, string>, right: Map<string, string>, leftJoin: boolean): Map<string, string> {
@@ -158,4 +179,62 @@ await describeOnEachBackend('foreign-key join, exactly once, with a restart', (b
       }
     });
   }
+
+  // KTableKTableForeignKeyInnerJoinCustomPartitionerIntegrationTest.shouldInnerJoinMultiPartitionQueryable
+  it('shouldInnerJoinMultiPartitionQueryable: custom partitioners through TableJoined.with, three instances', { timeout }, async () => {
+    const dirs: string[] = [];
+    const apps: KafkaStreams[] = [];
+    try {
+      const S = Serdes.String();
+      const [table1Topic, table2Topic, output] = [uniqueTopic(`fk-table1-${backend.name}`), uniqueTopic(`fk-table2-${backend.name}`), uniqueTopic(`fk-output-${backend.name}`)];
+      for (const t of [table1Topic, table2Topic, output]) await ctx().admin.createTopic(t, { partitions: 4 });
+      const table1: Row[] = [['ID123-1', 'ID123-A1'], ['ID123-2', 'ID123-A2'], ['ID123-3', 'ID123-A3'], ['ID123-4', 'ID123-A4']];
+      const table2: Row[] = [['ID123', 'BBB']];
+      await produce(table1Topic, 4, table1);
+      await produce(table2Topic, 4, table2);
+      const applicationId = uniqueGroup(`fk-partitioner-${backend.name}`);
+      const prepareTopology = () => {
+        const builder = new StreamsBuilder();
+        const repartitionA = Repartitioned.as<string, string>('a').withKeySerde(S).withValueSerde(S)
+          .withStreamPartitioner((_topic, key: string, _value: string, numPartitions) => javaAbsMod(javaHashCode(getKeyB(key)), numPartitions))
+          .withNumberOfPartitions(4);
+        const repartitionB = Repartitioned.as<string, string>('b').withKeySerde(S).withValueSerde(S)
+          .withStreamPartitioner((_topic, key: string, _value: string, numPartitions) => javaAbsMod(javaHashCode(key), numPartitions))
+          .withNumberOfPartitions(4);
+        const t1 = builder.stream<string, string>(table1Topic, { keySerde: S, valueSerde: S }).repartition(repartitionA).toTable(Named.as('table.a'));
+        const t2 = builder.stream<string, string>(table2Topic, { keySerde: S, valueSerde: S }).repartition(repartitionB).toTable(Named.as('table.b'));
+        const materialized = Materialized.as<string, string>('INNER-store1').withKeySerde(S).withValueSerde(S).withCachingDisabled();
+        const joiner = (value1: string, value2: string): string => `value1=${value1},value2=${value2}`;
+        const tableJoined = TableJoined.with<string, string>(
+          (_topic, key, _value, numPartitions) => javaAbsMod(javaHashCode(getKeyB(key)), numPartitions),
+          (_topic, key, _value, numPartitions) => javaAbsMod(javaHashCode(key), numPartitions),
+        );
+        t1.join(t2, getKeyB, joiner, tableJoined, materialized).toStream().to(output, { keySerde: S, valueSerde: S });
+        return builder.build();
+      };
+      for (let i = 0; i < 3; i++) {
+        const stateDir = mkdtempSync(join(tmpdir(), 'sluice-fk-'));
+        dirs.push(stateDir);
+        const app = new KafkaStreams(prepareTopology(), {
+          cluster: ctx().cluster,
+          ...ctx().consumerTiming,
+          applicationId,
+          autoOffsetReset: 'earliest',
+          commitIntervalMs: 100,
+          ...stateConfig({ stateDir, statestoreCacheMaxBytes: 0 }),
+        });
+        apps.push(app);
+      }
+      // One after the other: three concurrent first starts on real Kafka race on creating the changelog
+      // topics (one sees a topic just created whose partition count the broker does not report yet).
+      for (const app of apps) await app.start();
+      const expectedOne = new Set(['ID123-1', 'ID123-2', 'ID123-3', 'ID123-4'].map((k, i) => `${k}=value1=ID123-A${i + 1},value2=BBB`));
+      const result = async () => new Set((await ctx().read(output)).map((r) => `${r.key!.toString()}=${r.value!.toString()}`));
+      await eventually(async () => (await result()).size >= expectedOne.size, 'four join results');
+      expect(await result()).toEqual(expectedOne);
+    } finally {
+      await Promise.all(apps.map((a) => a.close()));
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -7,7 +7,7 @@
  * Bytes (version 0, Kafka's): `{1 bit isHashNull}{7 bits version}{16 bytes hash, when not null}{foreign value, when not null}`.
  * The primary partition is not serialized: the response sink's partitioner reads it.
  */
-import { SerializationError } from '../../../errors.js';
+import { IllegalArgumentError, SerializationError } from '../../../errors.js';
 import type { Deserializer, Serde, Serializer } from '../../../serdes/serde.js';
 import type { Hash128 } from './murmur3.js';
 
@@ -23,9 +23,15 @@ export interface SubscriptionResponseWrapper<VO> {
   readonly primaryPartition: number | null;
 }
 
-/** A version-0 response. */
-export function responseWrapper<VO>(originalValueHash: Hash128 | null, foreignValue: VO | null, primaryPartition: number | null): SubscriptionResponseWrapper<VO> {
-  return { originalValueHash, foreignValue, version: RESPONSE_WRAPPER_VERSION, primaryPartition };
+/** A response (version 0: the only one), checked as Kafka's constructor. */
+export function responseWrapper<VO>(
+  originalValueHash: Hash128 | null,
+  foreignValue: VO | null,
+  primaryPartition: number | null,
+  version: number = RESPONSE_WRAPPER_VERSION,
+): SubscriptionResponseWrapper<VO> {
+  if (!Number.isInteger(version) || version < 0 || version > RESPONSE_WRAPPER_VERSION) throw new IllegalArgumentError(`SubscriptionWrapper does not support version ${version}`);
+  return { originalValueHash, foreignValue, version, primaryPartition };
 }
 
 /** `SubscriptionResponseWrapperSerde`: the foreign value goes through `foreignValueSerde` under the topic written. */

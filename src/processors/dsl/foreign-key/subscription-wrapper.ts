@@ -7,7 +7,7 @@
  * `{1 bit isHashNull}{7 bits version}{1 byte instruction}{16 bytes hash, when not null}{primary key}{4 bytes primary partition}`;
  * version 0 has no partition.
  */
-import { SerializationError } from '../../../errors.js';
+import { IllegalArgumentError, SerializationError } from '../../../errors.js';
 import type { Deserializer, Serde, Serializer } from '../../../serdes/serde.js';
 import type { Hash128 } from './murmur3.js';
 
@@ -42,9 +42,22 @@ export interface SubscriptionWrapper<K> {
   readonly primaryPartition: number | null;
 }
 
-/** A version-1 subscription. */
-export function subscriptionWrapper<K>(hash: Hash128 | null, instruction: Instruction, primaryKey: K, primaryPartition: number | null): SubscriptionWrapper<K> {
-  return { hash, instruction, primaryKey, version: SUBSCRIPTION_WRAPPER_VERSION, primaryPartition };
+/**
+ * A subscription (version 1 unless `version` says 0), checked as Kafka's
+ * constructor: an instruction and a primary key are required, the version
+ * must be 0 or 1.
+ */
+export function subscriptionWrapper<K>(
+  hash: Hash128 | null,
+  instruction: Instruction,
+  primaryKey: K,
+  primaryPartition: number | null,
+  version: number = SUBSCRIPTION_WRAPPER_VERSION,
+): SubscriptionWrapper<K> {
+  if (instruction === null || instruction === undefined) throw new IllegalArgumentError('instruction cannot be null. Required by downstream processor.');
+  if (primaryKey === null || primaryKey === undefined) throw new IllegalArgumentError('primaryKey cannot be null. Required by downstream processor.');
+  if (!Number.isInteger(version) || version < 0 || version > SUBSCRIPTION_WRAPPER_VERSION) throw new IllegalArgumentError(`SubscriptionWrapper does not support version ${version}`);
+  return { hash, instruction, primaryKey, version, primaryPartition };
 }
 
 /** Kafka's `Instruction.toString()` names. */
@@ -72,7 +85,10 @@ export function subscriptionWrapperSerde<K>(primaryKeySerde: Serializer<K> & Des
         buf.writeBigInt64BE(data.hash[1], 10);
       }
       pk.copy(buf, 2 + hashLength);
-      if (withPartition) buf.writeInt32BE(data.primaryPartition ?? -1, buf.length - 4);
+      if (withPartition) {
+        if (data.primaryPartition === null || data.primaryPartition === undefined) throw new SerializationError('A version-1 SubscriptionWrapper needs its primaryPartition');
+        buf.writeInt32BE(data.primaryPartition, buf.length - 4);
+      }
       return buf;
     },
     deserialize(_topic: string, data: Buffer | null): SubscriptionWrapper<K> {

@@ -9,6 +9,7 @@ import { BufferConfig, IllegalArgumentError, Materialized, Serdes, StreamsBuilde
 import { planOf } from '../../../src/topology/topology.js';
 import { PlanRuntime } from '../../../src/topology/topology-runtime.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
+import { resolveConfig, type KafkaStreamsConfig } from '../../../src/runtime/config.js';
 
 const S = Serdes.String();
 
@@ -67,5 +68,9 @@ describe('reuse.ktable.source.topics (topologyOptimization)', () => {
     expect(driver.createOutputTopic('out', S, S).readValuesToList()).toEqual(['1', '2']);
     expect(driver.getKeyValueStore<string, string>('prices-store').get('a')).toBe('2');
     driver.close();
+  });
+
+  it('topologyOptimization on the KafkaStreams config is an error naming builder.build (it applies at build time)', () => {
+    expect(() => resolveConfig({ applicationId: 'app', topologyOptimization: 'all' } as unknown as KafkaStreamsConfig)).toThrow(/builder\.build\(\{ topologyOptimization: 'all' \}\)/);
   });
 });

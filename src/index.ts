@@ -89,6 +89,7 @@ export type { StateRestoreListener, RestoreMetrics } from './runtime/state-resto
 // ---- topology, Processor API, state stores, serdes (issue #3) ----
 export { StreamsBuilder } from './topology/streams-builder.js';
 export type { StreamsBuilderOptions } from './topology/streams-builder.js';
+export type { BuildProps } from './topology/streams-builder.js';
 export type { ConsumedWithSerdes } from './topology/options.js';
 export type { KStream } from './topology/kstream.js';
 export type { KGroupedStream } from './topology/kgrouped-stream.js';
@@ -102,6 +103,7 @@ export type { FluentJoined } from './topology/joined.js';
 export { TableJoined } from './topology/table-joined.js';
 export type { FluentTableJoined } from './topology/table-joined.js';
 export { Suppressed, BufferConfig } from './topology/suppressed.js';
+export type { BufferFullStrategy } from './topology/suppressed.js';
 export type { ValueJoiner, ForeignKeyExtractor } from './topology/joiners.js';
 export { Branched } from './topology/branched-kstream.js';
 export type { BranchedKStream } from './topology/branched-kstream.js';

@@ -50,6 +50,15 @@ export type NodeDef = SourceNodeDef | ProcessorNodeDef | SinkNodeDef;
 export interface StoreDef {
   name: string;
   builder: StoreBuilder<StateStore>;
+  /**
+   * Set on the store of a `builder.table(topic)` source when the topology was
+   * built with `topologyOptimization: 'all'` (Kafka's
+   * `reuse.ktable.source.topics`): the source topic is the store's changelog.
+   * No `-changelog` topic is created, nothing is logged, restoration reads
+   * the task's partition of this topic up to the group's committed offset,
+   * and the store's checkpoint is that committed offset.
+   */
+  sourceChangelogTopic?: string;
 }
 
 /** One sub-topology: a connected component of nodes. */

@@ -214,6 +214,12 @@ export interface TopologyRuntime {
   validatePartitionCounts(partitionCounts: ReadonlyMap<string, number>): void;
   /** The changelog topics of the logged stores (optional for hand-written runtimes: none then). */
   changelogTopics?(applicationId: string): ChangelogTopicInfo[];
+  /**
+   * The stores restored from their table source's topic instead of a
+   * changelog (`reuse.ktable.source.topics`): store name → source topic
+   * (optional: none then). Such a store logs nothing.
+   */
+  sourceChangelogs?(): ReadonlyMap<string, string>;
   /** The regex subscriptions of source nodes, unresolved (none: absent or empty). */
   sourcePatterns?(): ReadonlyArray<SourcePatternInfo>;
   /**

@@ -218,6 +218,10 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
   if (typeof input !== 'object' || input === null) throw new ConfigError('KafkaStreams needs a config object with at least applicationId');
   const config = input as unknown as Record<string, unknown>;
   for (const key of Object.keys(config)) {
+    if (key === 'topologyOptimization') {
+      // Kafka applies topology.optimization when the topology is built (builder.build(props)); so does sluice.
+      throw new ConfigError("topologyOptimization is applied when the topology is built: pass it to builder.build({ topologyOptimization: 'all' }) (Kafka's builder.build(props)), not to KafkaStreams");
+    }
     if (!KNOWN_KEYS.has(key)) {
       throw new ConfigError(`Unknown config key '${key}'; known keys: ${[...KNOWN_KEYS].join(', ')}`);
     }

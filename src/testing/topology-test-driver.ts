@@ -118,7 +118,8 @@ export class TopologyTestDriver {
     }
     // store lifecycle step 2 (init) for every store, then the processors' init
     try {
-      for (const task of this.tasks) this.storeSide.initStores(task);
+      const sourceChangelogs = runtime.sourceChangelogs();
+      for (const task of this.tasks) this.storeSide.initStores(task, sourceChangelogs);
       for (const task of this.tasks) task.init();
     } catch (error) {
       this.state = 'CLOSED';

@@ -9,7 +9,8 @@ import { requireNonNull } from './internal/checks.js';
 import { nameOr, type BuilderContext } from './internal/builder-context.js';
 import { KStream } from './kstream.js';
 import type { Consumed, ConsumedWithSerdes } from './options.js';
-import { Topology, type SourceTopics } from './topology.js';
+import { setSourceChangelogTopic, Topology, type SourceTopics } from './topology.js';
+import { parseTopologyOptimization, REUSE_KTABLE_SOURCE_TOPICS, type TopologyOptimization } from './internal/optimization.js';
 import { DefaultSerde } from './topology-runtime.js';
 import type { GlobalKTable } from './global-ktable.js';
 import { addGlobalTable, globalSourceNames } from './internal/global-table.js';
@@ -27,6 +28,19 @@ export interface StreamsBuilderOptions<KD = unknown, VD = unknown> {
   defaultValueSerde?: Serde<VD>;
 }
 
+/** The props of {@link StreamsBuilder.build} (Kafka's `builder.build(props)`). */
+export interface BuildProps {
+  /**
+   * Kafka's `topology.optimization`: `'none'` (default) or `'all'` (or
+   * `'reuse.ktable.source.topics'`): the store of each `builder.table(topic)`
+   * source then uses `topic` itself as its changelog: no
+   * `<applicationId>-<store>-changelog` topic, nothing logged, restoration
+   * reads the source topic up to the committed offset. Requires the table's
+   * store serdes to write the bytes of the source topic (the same serdes).
+   */
+  topologyOptimization?: TopologyOptimization;
+}
+
 /**
  * Builds a topology with the DSL. Node names are generated as Kafka Streams
  * does (`KSTREAM-SOURCE-0000000000`, `KSTREAM-FILTER-0000000001`, ...) unless
@@ -41,6 +55,8 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
   /** Set by the first `stream()` (every node may be named, so `index` may stay 0). */
   #hasSource = false;
   private readonly ctx: BuilderContext;
+  /** The store of each `table()` source and its topic (for `reuse.ktable.source.topics`). */
+  readonly #tableSourceStores = new Map<string, string>();
   /** The sides of sources that name no serde: bound to the runtime's default serdes, else Buffer (see {@link DefaultSerde}). */
   readonly #runtimeDefaults = { key: new DefaultSerde('key'), value: new DefaultSerde('value') };
 
@@ -107,6 +123,7 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
     const valueSerde = (consumed.valueSerde ?? materialized?.valueSerde ?? this.#defaultValueSerde) as Serde<V>;
     this.topology.addSource<K, V>(sourceName, topic, { keyDeserializer: keySerde, valueDeserializer: valueSerde });
     this.#hasSource = true;
+    this.#tableSourceStores.set(storeName, topic);
     return addTableSource<K, V>(this.ctx, tableSourceName, sourceName, storeName, materialized, keySerde, valueSerde);
   }
 
@@ -166,9 +183,14 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
     return this;
   }
 
-  /** The built topology, validated (a TopologyError names what is wrong). */
-  build(): Topology {
+  /**
+   * The built topology, validated (a TopologyError names what is wrong);
+   * `props.topologyOptimization` as Kafka's `builder.build(props)` (see {@link BuildProps}).
+   */
+  build(props: BuildProps = {}): Topology {
     if (!this.#hasSource) throw new TopologyError('StreamsBuilder.build(): the topology is empty; add a stream with builder.stream(topic)');
+    const reuseSourceTopics = parseTopologyOptimization(requireNonNull(props, 'props').topologyOptimization).has(REUSE_KTABLE_SOURCE_TOPICS);
+    for (const [store, topic] of this.#tableSourceStores) setSourceChangelogTopic(this.topology, store, reuseSourceTopics ? topic : undefined);
     this.topology.validate();
     return this.topology;
   }

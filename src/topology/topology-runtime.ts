@@ -27,7 +27,7 @@ import {
 } from '../processors/task-contract.js';
 import { resolveSourcePatterns, sourcePatterns } from './internal/source-patterns.js';
 import { planOf, type Topology } from './topology.js';
-import { changelogTopicInfos } from './internal/changelogs.js';
+import { changelogTopicInfos, sourceChangelogTopics } from './internal/changelogs.js';
 import { checkCopartitioned, enforceCopartitioning } from './internal/copartition.js';
 
 /** A TopologyRuntime over a validated plan. */
@@ -49,6 +49,10 @@ export class PlanRuntime implements TopologyRuntime {
 
   changelogTopics(applicationId: string): ChangelogTopicInfo[] {
     return changelogTopicInfos(this.plan, applicationId);
+  }
+
+  sourceChangelogs(): ReadonlyMap<string, string> {
+    return sourceChangelogTopics(this.plan);
   }
 
   /**

@@ -84,6 +84,21 @@ export function sizeInternalTopicByReaders(topology: Topology, topic: string): v
   graph.internalTopicsSizedByReaders.add(topic);
 }
 
+/**
+ * Makes `topic` the changelog of the store `storeName` (Kafka's
+ * `connectSourceStoreAndTopic`, for `reuse.ktable.source.topics`), or undoes
+ * it with `undefined`; a store the topology does not have is left alone
+ * (an unmaterialized table source has none). Internal: used by `StreamsBuilder.build`.
+ */
+export function setSourceChangelogTopic(topology: Topology, storeName: string, topic: string | undefined): void {
+  const graph = graphs.get(topology);
+  if (graph === undefined) throw new TopologyError('Not a sluice Topology: build one with new Topology() or StreamsBuilder.build()');
+  const def = graph.stores.get(storeName);
+  if (def === undefined) return;
+  const { sourceChangelogTopic: _previous, ...rest } = def;
+  graph.stores.set(storeName, topic === undefined ? rest : { ...rest, sourceChangelogTopic: topic });
+}
+
 function checkNames(kind: string, names: readonly unknown[]): string[] {
   for (const n of names) {
     if (typeof n !== 'string' || n === '') throw new TopologyError(`${kind}: expected non-empty node names, got ${JSON.stringify(n)}`);

@@ -139,10 +139,12 @@ export class InMemoryTimeOrderedChangeBuffer<K, V> implements StateStore, Manage
     if (!this.#open) return;
     const sink = this.#context?.changelog;
     if (sink !== undefined && this.loggingEnabled) {
-      const timestamp = this.#context?.recordContext().timestamp ?? 0;
+      // An entry is logged with the timestamp of its last update, a tombstone with the current record's (never negative).
+      const now = Math.max(0, this.#context?.recordContext().timestamp ?? 0);
       for (const [id, key] of this.#dirty) {
         const entry = this.#index.get(id);
-        sink.send(this.name, key, entry === undefined ? null : encodeBufferValue(entry.time, entry.value), timestamp);
+        if (entry === undefined) sink.send(this.name, key, null, now);
+        else sink.send(this.name, key, encodeBufferValue(entry.time, entry.value), Math.max(0, entry.value.context.timestamp));
       }
     }
     this.#dirty.clear();

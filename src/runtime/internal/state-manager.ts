@@ -19,8 +19,19 @@
  *    applying each batch with `restoreBatch`, reporting start / batch / end to
  *    the restore listener and the counters; stop early if the task closes.
  *
+ * A store whose changelog is its table source's topic (`sourceChangelogs`,
+ * Kafka's `reuse.ktable.source.topics`) is initialised without a changelog
+ * sink (it logs nothing) and in step 3 reads the task's partition of the
+ * source topic, from its checkpoint (else 0) up to min(end offset, the
+ * group's committed offset of that partition; none: 0, nothing to restore),
+ * as Kafka's `StoreChangelogReader` does for source changelogs: beyond the
+ * committed offset the records were not processed yet, so they are not state
+ * yet (under exactly_once their outputs may have been aborted). Records
+ * without a key are skipped, as the table source drops them.
+ *
  * After every committed transaction (at_least_once: offset commit),
- * `committed()` hands each store its changelog position (lifecycle step 6).
+ * `committed()` hands each store its changelog position (lifecycle step 6);
+ * for a source changelog that is the source offset just committed.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,6 +74,10 @@ export interface TaskStateOptions {
   exactlyOnce: boolean;
   /** True once the task is closing or failed: restoration stops at the next batch. */
   stopped: () => boolean;
+  /** Stores whose changelog is their table source's topic: store name → source topic. */
+  sourceChangelogs?: ReadonlyMap<string, string>;
+  /** The group's committed offset of the task's partition of `topic` (read at the task's start), or undefined when none. */
+  committedOffset?: (topic: string) => number | undefined;
 }
 
 const RESTORE_BATCH_BYTES = 4 * 1024 * 1024;
@@ -94,7 +109,7 @@ export class TaskStateManager {
         applicationId: runtime.applicationId,
         taskId,
         stateDir: dir,
-        changelog: store.loggingEnabled
+        changelog: store.loggingEnabled && !this.#sourceTopic(store)
           ? { send: (_name, key, value, timestamp, headers) => collector.sendChangelog(topic, taskId.partition, key, value, timestamp, headers) }
           : undefined,
         cache: runtime.cache,
@@ -102,14 +117,22 @@ export class TaskStateManager {
         logger: logger.child({ store: store.name }),
       });
     }
-    // 3.–4. restore the logged stores
+    // 3.–4. restore the logged stores (and those whose changelog is their source topic)
     for (const store of stores) {
-      if (!store.loggingEnabled || this.options.stopped()) continue;
-      await this.#restore(store, { topic: changelogTopicName(runtime.applicationId, store.name), partition: taskId.partition });
+      if (this.options.stopped()) continue;
+      const source = this.#sourceTopic(store);
+      if (source !== undefined) await this.#restore(store, { topic: source, partition: taskId.partition }, this.options.committedOffset?.(source) ?? 0);
+      else if (store.loggingEnabled) await this.#restore(store, { topic: changelogTopicName(runtime.applicationId, store.name), partition: taskId.partition });
     }
   }
 
-  async #restore(store: ManagedStateStore, tp: TopicPartition): Promise<void> {
+  /** The source topic serving as `store`'s changelog, if it has one. */
+  #sourceTopic(store: ManagedStateStore): string | undefined {
+    return this.options.sourceChangelogs?.get(store.name);
+  }
+
+  /** Steps 3–4 for one store; `limit` (a source changelog: the committed offset) caps the end. */
+  async #restore(store: ManagedStateStore, tp: TopicPartition, limit?: number): Promise<void> {
     const { runtime, logger } = this.options;
     const reader = runtime.reader();
     if (reader === undefined) {
@@ -117,13 +140,19 @@ export class TaskStateManager {
     }
     // 3. end offset and checkpoint
     const ends = await reader.endOffsets(tp.topic);
-    const end = ends[tp.partition];
+    const logEnd = ends[tp.partition];
+    const end = logEnd === undefined || limit === undefined ? logEnd : Math.min(logEnd, limit);
     if (end === undefined) {
       throw new StreamsError(`Changelog topic '${tp.topic}' has no partition ${tp.partition} (it has ${ends.length}); it must have as many partitions as the task's source topics: delete it and reset the application`, { code: 'STATE_RESTORE_FAILED' });
     }
     const checkpoint = store.checkpoint();
     if (checkpoint !== undefined && checkpoint > end) {
-      throw this.#corrupted(store, `it is at changelog offset ${checkpoint}, beyond the end of ${tp.topic}-${tp.partition} (${end}): the changelog was re-created or truncated`);
+      throw this.#corrupted(
+        store,
+        limit === undefined
+          ? `it is at changelog offset ${checkpoint}, beyond the end of ${tp.topic}-${tp.partition} (${end}): the changelog was re-created or truncated`
+          : `it is at offset ${checkpoint} of its source topic ${tp.topic}-${tp.partition}, beyond the group's committed offset or the topic's end (${end}): the offsets were reset or the topic re-created`,
+      );
     }
     const start = checkpoint ?? 0;
     // 4. read to the end
@@ -142,6 +171,7 @@ export class TaskStateManager {
         const records: ChangelogRecord[] = [];
         for (const r of read.records) {
           if (r.offset >= end) break;
+          if (limit !== undefined && r.key === null) continue; // a source record without key is not in the table
           records.push({ key: r.key ?? Buffer.alloc(0), value: r.value, timestamp: r.timestamp, headers: r.headers, offset: r.offset });
         }
         if (records.length > 0 && !this.options.stopped()) {
@@ -173,11 +203,18 @@ export class TaskStateManager {
    * exactly_once a transaction that wrote to the changelog partition ends with
    * its commit marker right after that write (only the task's producer writes
    * the partition), so the checkpoint is one further: a clean restart then
-   * restores from the end and reads nothing.
+   * restores from the end and reads nothing. `sourceOffsets` (topic → next
+   * offset of the task's partition) are the source offsets this commit
+   * committed: the checkpoint of a store whose changelog is its source topic.
    */
-  committed(): void {
+  committed(sourceOffsets: ReadonlyMap<string, number> = new Map()): void {
     const { stores, collector, runtime } = this.options;
     for (const store of stores) {
+      const source = this.#sourceTopic(store);
+      if (source !== undefined) {
+        store.commit(sourceOffsets.get(source));
+        continue;
+      }
       if (!store.loggingEnabled) {
         store.commit(undefined);
         continue;

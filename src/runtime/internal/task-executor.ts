@@ -131,10 +131,12 @@ export class TaskExecutor {
         this.#committed.set(tpKey(tp), offset);
       }
       // 4. processors, stores and collector
+      const groupCommitted = new Map(committed.filter((c) => c.offset >= 0).map((c) => [c.topic, c.offset]));
       const parts = buildTaskParts(this.deps, producer, {
         exactlyOnce: this.#exactlyOnce,
         beforeSend: () => this.#ensureTransaction(),
         restorationStopped: () => this.state !== 'RESTORING' || this.#closeRequested,
+        committedOffset: (topic) => groupCommitted.get(topic),
       });
       this.#collector = parts.collector;
       this.#processor = parts.processor;
@@ -322,7 +324,7 @@ export class TaskExecutor {
       await this.deps.consumer.commitOffsets(offsets);
     }
     // 6.
-    this.#state?.committed();
+    this.#state?.committed(new Map(offsets.map((o) => [o.topic, o.offset])));
     for (const o of offsets) this.#committed.set(tpKey(o), o.offset);
     this.#dirty = false;
     this.#lastCommitAt = Date.now();

@@ -25,7 +25,13 @@ export interface TaskParts {
 export function buildTaskParts(
   deps: TaskExecutorDeps,
   producer: StreamsProducer,
-  options: { exactlyOnce: boolean; beforeSend: () => void; restorationStopped: () => boolean },
+  options: {
+    exactlyOnce: boolean;
+    beforeSend: () => void;
+    restorationStopped: () => boolean;
+    /** The group's committed offset of the task's partition of `topic` (none: undefined); bounds a source-topic changelog's restoration. */
+    committedOffset: (topic: string) => number | undefined;
+  },
 ): TaskParts {
   const { config, id, taskId, logger } = deps;
   const { productionExceptionHandler: handler, deserializationExceptionHandler: deserialization, processingExceptionHandler: processing } = config;
@@ -39,6 +45,7 @@ export function buildTaskParts(
   const state = new TaskStateManager({
     taskId, id, stores: processor.stores, collector, runtime: deps.state, exactlyOnce: options.exactlyOnce,
     recordContext: () => processor.recordContext(), logger, stopped: options.restorationStopped,
+    sourceChangelogs: deps.topology.sourceChangelogs?.() ?? new Map(), committedOffset: options.committedOffset,
   });
   return { collector, processor, state };
 }

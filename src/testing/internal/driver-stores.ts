@@ -49,8 +49,12 @@ export class DriverStores {
     this.cache = new RecordCache(cacheMaxBytes);
   }
 
-  /** Step 4: initialises every store of `task` (before `task.init()`). */
-  initStores(task: TaskProcessor): void {
+  /**
+   * Step 4: initialises every store of `task` (before `task.init()`); a store
+   * in `sourceChangelogs` (its changelog is its table source's topic) gets no
+   * changelog sink, as in the runtime: it logs nothing.
+   */
+  initStores(task: TaskProcessor, sourceChangelogs: ReadonlyMap<string, string> = new Map()): void {
     const label = formatTaskId(task.taskId);
     const dir = join(this.stateDir, label);
     mkdirSync(dir, { recursive: true });
@@ -68,7 +72,7 @@ export class DriverStores {
       recordContext: () => task.recordContext(),
       logger: this.logger,
     };
-    for (const store of task.stores) store.init(context);
+    for (const store of task.stores) store.init(sourceChangelogs.has(store.name) ? { ...context, changelog: undefined } : context);
   }
 
   /** Step 6 after a flush: each logged store commits up to the end of its changelog. */

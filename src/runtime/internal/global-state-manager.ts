@@ -7,11 +7,12 @@
  * Start (before the app joins its group, so before it is RUNNING and before
  * any task processes):
  * 1. create the global task; lock `<stateDir>/<applicationId>/global`;
- * 2. `init` its stores (no changelog: the topic is the changelog), then its
+ * 2. for every partition of every global topic: the start offset is the
+ *    checkpoint (persistent stores; in-memory ones start at 0), the end the
+ *    partition's end offset; a checkpoint beyond the end (topic re-created)
+ *    wipes the store's folder, which then restores from 0;
+ * 3. `init` the stores (no changelog: the topic is the changelog), then the
  *    processors;
- * 3. for every partition of every global topic: the start offset is the
- *    checkpoint (persistent stores; in-memory ones start at 0) and the end
- *    the partition's end offset; a checkpoint beyond the end restarts from 0;
  * 4. restore: read each partition to its end, each record through the task
  *    (deserialized with the table's serdes: a failure goes to the
  *    deserialization handler, CONTINUE skips it), reporting to the restore
@@ -22,6 +23,8 @@
  *    loop is fatal for the app (as a dying global thread in Kafka).
  * Close: stop the loop, checkpoint, close the task, release the folder.
  */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ClusterPort, PartitionReaderPort, TopicPartition } from '../../cluster/port.js';
 import { StreamsError } from '../../errors.js';
@@ -116,7 +119,26 @@ export class GlobalStateManager {
   /** Steps 2–5. */
   async restore(globals: Array<{ topic: string; store: string }>): Promise<void> {
     const { task, options } = this;
-    // 2.
+    // 2. (before the stores open: a store ahead of its topic is wiped first)
+    const checkpoint = readGlobalCheckpoint(this.dir);
+    const ends = new Map<string, number>();
+    for (const { topic, store } of globals) {
+      const persistent = task.stores.find((s) => s.name === store)?.persistent === true;
+      const topicEnds = await this.#reader.endOffsets(topic);
+      const partitions = topicEnds.map((end, partition) => ({ tp: { topic, partition }, key: `${topic}-${partition}`, store, position: persistent ? (checkpoint.get(`${topic}-${partition}`) ?? 0) : 0, end }));
+      const ahead = partitions.filter((p) => p.position > p.end);
+      if (ahead.length > 0) {
+        // The topic was re-created or truncated: the local copy cannot be completed, restore it in full.
+        options.logger.warn({ store, partitions: ahead.map((p) => p.key) }, `global store '${store}' is ahead of its topic '${topic}'; wiping it and restoring it in full`);
+        rmSync(join(this.dir, store), { recursive: true, force: true });
+        for (const p of partitions) p.position = 0;
+      }
+      for (const { end, ...p } of partitions) {
+        this.#partitions.push(p);
+        ends.set(p.key, end);
+      }
+    }
+    // 3.
     for (const store of task.stores) {
       store.init({
         applicationId: options.applicationId,
@@ -129,19 +151,6 @@ export class GlobalStateManager {
       });
     }
     task.init();
-    // 3.
-    const checkpoint = readGlobalCheckpoint(this.dir);
-    const ends = new Map<string, number>();
-    for (const { topic, store } of globals) {
-      const persistent = task.stores.find((s) => s.name === store)?.persistent === true;
-      const topicEnds = await this.#reader.endOffsets(topic);
-      topicEnds.forEach((end, partition) => {
-        const key = `${topic}-${partition}`;
-        const saved = persistent ? (checkpoint.get(key) ?? 0) : 0;
-        this.#partitions.push({ tp: { topic, partition }, key, store, position: saved > end ? 0 : saved });
-        ends.set(key, end);
-      });
-    }
     // 4.
     for (const p of this.#partitions) await this.#restorePartition(p, ends.get(p.key) ?? 0);
     // 5.

@@ -37,6 +37,7 @@ import { RestoreProgress } from './internal/restore-progress.js';
 import type { StateRuntime } from './internal/state-manager.js';
 import type { RestoreMetrics, StateRestoreListener } from './state-restore-listener.js';
 import { keyValueView, type ReadOnlyKeyValueStore, type StoreQueryParameters } from './interactive-queries.js';
+import { startGlobalState, withGlobalStores, type GlobalStateManager } from './internal/global-state-manager.js';
 
 /** The state of a {@link KafkaStreams} app (Kafka Streams' `KafkaStreams.State`). */
 export type KafkaStreamsState = AppState;
@@ -67,6 +68,8 @@ export class KafkaStreams {
   #cleanupTimer: NodeJS.Timeout | undefined;
   /** Incremented by every assignment: only the latest one's restoration moves the app to RUNNING. */
   #assignmentRound = 0;
+  /** The global stores (`builder.globalTable`), restored at start before the group is joined. */
+  #global: GlobalStateManager | undefined;
 
   /**
    * Validates `config` (a {@link ConfigError} names the offending key) and the
@@ -119,6 +122,8 @@ export class KafkaStreams {
    *    describe the source topics (a missing one is an error naming it), create the missing repartition
    *    topics (`<applicationId>-<name>-repartition`, sized as the upstream sources), check co-partitioning,
    *    and check that the static sink topics and the handlers' dead-letter topics exist (one error naming the missing ones);
+   * 2b. restore every global store (`builder.globalTable`) in full from all partitions of its topic, from its
+   *    checkpoint, then keep it up to date in a loop (./internal/global-state-manager.ts);
    * 3. join the group `applicationId` (read_committed, no auto-commit) and subscribe;
    * 4. start the commit/punctuation timer;
    * 5. wait for the first assignment: every assigned task initialised (producer fenced-in, offsets re-read, seeks done)
@@ -140,7 +145,7 @@ export class KafkaStreams {
       const metadata = new TopicMetadataCache(() => admin);
       const counts = new PartitionCounts(metadata, this.#log);
       const internal = new Set(this.#topology.internalTopics.map((t) => t.name));
-      await counts.loadSources(this.#topology.sourceTopics().filter((t) => !internal.has(t)));
+      await counts.loadSources([...this.#topology.sourceTopics().filter((t) => !internal.has(t)), ...(this.#topology.globalStores?.() ?? []).map((g) => g.topic)]);
       if (internal.size > 0) {
         await ensureInternalTopics(this.#admin, this.#topology, counts.snapshot(), this.#log);
         await counts.loadSources([...internal]);
@@ -150,8 +155,17 @@ export class KafkaStreams {
       await checkOutputTopics(this.#admin, this.#topology, config);
       await counts.prefetch(this.#topology.subtopologies.flatMap((s) => s.sinkTopics));
       this.#checkRunning();
-      // 3. join
+      // 2b. global stores: restored in full before the group is joined, then kept up to date (see ./internal/global-state-manager.ts)
       const cluster = this.#cluster;
+      this.#global = await startGlobalState({
+        topology: this.#topology, cluster, applicationId: config.applicationId, clientId: config.clientId, appDir: this.#directories().appDir,
+        exactlyOnce: config.processingGuarantee !== 'at_least_once', commitIntervalMs: config.commitIntervalMs, progress: this.#progress,
+        handlers: { deserialization: config.deserializationExceptionHandler, processing: config.processingExceptionHandler },
+        logger: componentLogger('global-state', config.logger, { applicationId: config.applicationId }), onFatal: (error) => void this.#fail(error),
+      });
+      this.#topology = withGlobalStores(this.#topology, this.#global);
+      this.#checkRunning();
+      // 3. join
       const consumer = cluster.consumer({
         groupId: config.applicationId,
         isolationLevel: 'read_committed',
@@ -214,7 +228,8 @@ export class KafkaStreams {
   /**
    * Stops the app; idempotent, allowed in every state. Steps:
    * 1. state PENDING_SHUTDOWN; stop the timer;
-   * 2. close every task: clean ones commit their transaction, failed ones abort; producers close;
+   * 2. close every task: clean ones commit their transaction, failed ones abort; producers close; then stop the
+   *    global stores' loop and checkpoint them;
    * 3. leave the group (close the consumer), close the admin client and the restore reader;
    * 4. state NOT_RUNNING.
    * In PENDING_ERROR it waits for the error shutdown (the app ends in ERROR).
@@ -250,7 +265,7 @@ export class KafkaStreams {
     if (!params || typeof params.storeName !== 'string' || !params.queryableStoreType) {
       throw new TypeError("app.store() takes { storeName, queryableStoreType }, e.g. { storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore() }");
     }
-    return keyValueView(params as StoreQueryParameters<unknown>, () => ({ appState: this.state, stores: this.#manager?.storesNamed(params.storeName) ?? [] })) as T;
+    return keyValueView(params as StoreQueryParameters<unknown>, () => ({ appState: this.state, stores: [...(this.#global?.storesNamed(params.storeName) ?? []), ...(this.#manager?.storesNamed(params.storeName) ?? [])] })) as T;
   }
 
   /** Restoration counters: records restored, remaining, rate (see {@link RestoreMetrics}). */
@@ -258,11 +273,16 @@ export class KafkaStreams {
     return this.#progress.metrics();
   }
 
+  #directories(): StateDirectory {
+    const config = this.#config;
+    return (this.#stateDirectory ??= new StateDirectory({ applicationId: config.applicationId, stateDir: config.stateDir, logger: config.logger }));
+  }
+
   #stateRuntime(cluster: ClusterPort): StateRuntime {
     const config = this.#config;
     return {
       applicationId: config.applicationId,
-      directories: (this.#stateDirectory ??= new StateDirectory({ applicationId: config.applicationId, stateDir: config.stateDir, logger: config.logger })),
+      directories: this.#directories(),
       reader: () => (this.#reader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-restore` })),
       cache: (this.#cache ??= new RecordCache(config.statestoreCacheMaxBytes)),
       progress: this.#progress,
@@ -315,6 +335,7 @@ export class KafkaStreams {
     this.#firstAssignment?.reject(this.#error ?? new IllegalStateError('KafkaStreams was closed before it was running'));
     // 2. tasks
     await this.#manager?.closeAll().catch((error: unknown) => this.#log.warn({ err: error }, 'closing tasks failed'));
+    await this.#global?.close().catch((error: unknown) => this.#log.warn({ err: error }, 'closing the global stores failed'));
     // 3. group and admin
     await this.#consumer?.close().catch((error: unknown) => this.#log.warn({ err: error }, 'closing the consumer failed'));
     await this.#admin?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the admin client failed'));

@@ -1,0 +1,249 @@
+/**
+ * The global stores of one instance (Kafka's `GlobalStreamThread` +
+ * `GlobalStateManagerImpl` + `GlobalStateUpdateTask`): one task keeps every
+ * global store; it reads all partitions of their topics with its own
+ * partition reader (read_committed under exactly_once), outside the group.
+ *
+ * Start (before the app joins its group, so before it is RUNNING and before
+ * any task processes):
+ * 1. create the global task; lock `<stateDir>/<applicationId>/global`;
+ * 2. for every partition of every global topic: the start offset is the
+ *    checkpoint (persistent stores; in-memory ones start at 0), the end the
+ *    partition's end offset; a checkpoint beyond the end (topic re-created)
+ *    wipes the store's folder, which then restores from 0;
+ * 3. `init` the stores (no changelog: the topic is the changelog), then the
+ *    processors;
+ * 4. restore: read each partition to its end, each record through the task
+ *    (deserialized with the table's serdes: a failure goes to the
+ *    deserialization handler, CONTINUE skips it), reporting to the restore
+ *    listener;
+ * 5. checkpoint (flush, commit, write `.checkpoint`);
+ * 6. start the update loop: read what is new (waiting up to ~100 ms when
+ *    idle), apply it, checkpoint every `commitIntervalMs`. A failure of the
+ *    loop is fatal for the app (as a dying global thread in Kafka).
+ * Close: stop the loop, checkpoint, close the task, release the folder.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { ClusterPort, PartitionReaderPort, TopicPartition } from '../../cluster/port.js';
+import { StreamsError } from '../../errors.js';
+import type { ManagedStateStore, TaskHandlers, TaskProcessor, TopologyRuntime } from '../../processors/task-contract.js';
+import type { StateStore } from '../../processors/state/state-store.js';
+import type { RestoreProgress } from './restore-progress.js';
+import { lockGlobalDir, readGlobalCheckpoint, unlockGlobalDir, writeGlobalCheckpoint } from './global-state-files.js';
+
+/** What the global state needs from the app. */
+export interface GlobalStateOptions {
+  topology: TopologyRuntime;
+  cluster: ClusterPort;
+  applicationId: string;
+  clientId: string;
+  /** `<stateDir>/<applicationId>`. */
+  appDir: string;
+  exactlyOnce: boolean;
+  commitIntervalMs: number;
+  handlers: TaskHandlers;
+  progress: RestoreProgress;
+  logger: Logger;
+  /** The update loop failed: the app stops in ERROR. */
+  onFatal: (error: Error) => void;
+}
+
+interface Partition {
+  tp: TopicPartition;
+  key: string;
+  store: string;
+  position: number;
+}
+
+const POLL_WAIT_MS = 100;
+const FETCH_BYTES = 4 * 1024 * 1024;
+
+/** Starts the global state (steps 1–6); undefined when the topology has no global store. */
+export async function startGlobalState(options: GlobalStateOptions): Promise<GlobalStateManager | undefined> {
+  const globals = options.topology.globalStores?.() ?? [];
+  if (globals.length === 0) return undefined;
+  // Global store processors forward nothing; a dead letter a handler asks for has no producer to go to (logged, dropped).
+  const collector = {
+    send: (record: { topic: string }) => options.logger.warn({ topic: record.topic }, 'a record for a topic from the global store task is dropped: global stores have no producer'),
+  };
+  // 1.
+  const task = options.topology.createGlobalTask?.(collector, options.handlers, { logger: options.logger });
+  if (task === undefined) return undefined;
+  const manager = new GlobalStateManager(task, options, lockGlobalDir(options.appDir, options.applicationId));
+  try {
+    await manager.restore(globals.map((g) => ({ topic: g.topic, store: g.storeName })));
+  } catch (error) {
+    await manager.close(false);
+    throw error;
+  }
+  manager.startLoop();
+  return manager;
+}
+
+/** The running global state; see the module comment. */
+export class GlobalStateManager {
+  readonly #reader: PartitionReaderPort;
+  readonly #partitions: Partition[] = [];
+  #restored = false;
+  #stopped = false;
+  #loop: Promise<void> | undefined;
+  #lastCheckpoint = Date.now();
+  #closed = false;
+
+  constructor(
+    private readonly task: TaskProcessor,
+    private readonly options: GlobalStateOptions,
+    private readonly dir: string,
+  ) {
+    const reader = options.cluster.reader?.({ isolationLevel: options.exactlyOnce ? 'read_committed' : 'read_uncommitted', clientId: `${options.clientId}-global` });
+    if (reader === undefined) {
+      unlockGlobalDir(dir);
+      throw new StreamsError('The topology has global tables but the cluster offers no partition reader to read them; use the kafkajs or embedded cluster', { code: 'STATE_RESTORE_FAILED' });
+    }
+    this.#reader = reader;
+  }
+
+  /** The global store `name` as interactive queries see it (RESTORING until step 4 is done). */
+  storesNamed(name: string): Array<{ taskId: string; state: 'RUNNING' | 'RESTORING'; store: ManagedStateStore }> {
+    const store = this.task.stores.find((s) => s.name === name);
+    return store === undefined ? [] : [{ taskId: 'global', state: this.#restored ? 'RUNNING' : 'RESTORING', store }];
+  }
+
+  /** The global store `name`, for the tasks' `getStateStore`. */
+  store(name: string): StateStore | undefined {
+    return this.task.stores.find((s) => s.name === name) as StateStore | undefined;
+  }
+
+  /** Steps 2–5. */
+  async restore(globals: Array<{ topic: string; store: string }>): Promise<void> {
+    const { task, options } = this;
+    // 2. (before the stores open: a store ahead of its topic is wiped first)
+    const checkpoint = readGlobalCheckpoint(this.dir);
+    const ends = new Map<string, number>();
+    for (const { topic, store } of globals) {
+      const persistent = task.stores.find((s) => s.name === store)?.persistent === true;
+      const topicEnds = await this.#reader.endOffsets(topic);
+      const partitions = topicEnds.map((end, partition) => ({ tp: { topic, partition }, key: `${topic}-${partition}`, store, position: persistent ? (checkpoint.get(`${topic}-${partition}`) ?? 0) : 0, end }));
+      const ahead = partitions.filter((p) => p.position > p.end);
+      if (ahead.length > 0) {
+        // The topic was re-created or truncated: the local copy cannot be completed, restore it in full.
+        options.logger.warn({ store, partitions: ahead.map((p) => p.key) }, `global store '${store}' is ahead of its topic '${topic}'; wiping it and restoring it in full`);
+        rmSync(join(this.dir, store), { recursive: true, force: true });
+        for (const p of partitions) p.position = 0;
+      }
+      for (const { end, ...p } of partitions) {
+        this.#partitions.push(p);
+        ends.set(p.key, end);
+      }
+    }
+    // 3.
+    for (const store of task.stores) {
+      store.init({
+        applicationId: options.applicationId,
+        taskId: task.taskId,
+        stateDir: this.dir,
+        changelog: undefined,
+        cache: undefined,
+        recordContext: () => task.recordContext(),
+        logger: options.logger.child({ store: store.name }),
+      });
+    }
+    task.init();
+    // 4.
+    for (const p of this.#partitions) await this.#restorePartition(p, ends.get(p.key) ?? 0);
+    // 5.
+    this.checkpoint();
+    this.#restored = true;
+  }
+
+  async #restorePartition(p: Partition, end: number): Promise<void> {
+    const { progress, logger } = this.options;
+    const start = p.position;
+    progress.start(p.tp, p.store, start, end);
+    let total = 0;
+    try {
+      while (p.position < end && !this.#stopped) {
+        const applied = await this.#fetchAndApply(p, 500, end);
+        total += applied.count;
+        if (applied.count > 0) progress.batch(p.tp, p.store, applied.lastOffset, applied.count);
+        if (applied.idle) break;
+      }
+    } finally {
+      progress.end(p.tp, p.store, total, p.position >= end);
+    }
+    if (total > 0) logger.info({ store: p.store, partition: p.key, from: start, to: end, restored: total }, `restored global store '${p.store}' from ${p.key}: ${total} records`);
+  }
+
+  /** Reads `p` from its position and applies every record (below `end`, when given) through the task. */
+  async #fetchAndApply(p: Partition, maxWaitMs: number, end = Number.POSITIVE_INFINITY): Promise<{ count: number; lastOffset: number; idle: boolean }> {
+    const read = await this.#reader.fetch(p.tp, p.position, { maxBytes: FETCH_BYTES, maxWaitMs });
+    let count = 0;
+    let lastOffset = -1;
+    for (const record of read.records) {
+      if (record.offset >= end || this.#stopped) break;
+      const outcome = this.task.process(record);
+      if (typeof outcome !== 'string') await outcome;
+      p.position = record.offset + 1;
+      lastOffset = record.offset;
+      count++;
+    }
+    if (!this.#stopped) p.position = Math.max(p.position, Math.min(read.nextOffset, end));
+    return { count, lastOffset, idle: read.records.length === 0 && read.nextOffset <= p.position && read.endOffset <= p.position };
+  }
+
+  /** Step 6. */
+  startLoop(): void {
+    const wait = Math.max(10, Math.floor(POLL_WAIT_MS / Math.max(1, this.#partitions.length)));
+    this.#loop = (async () => {
+      while (!this.#stopped) {
+        for (const p of this.#partitions) {
+          if (this.#stopped) break;
+          await this.#fetchAndApply(p, wait);
+        }
+        if (!this.#stopped && Date.now() - this.#lastCheckpoint >= this.options.commitIntervalMs) this.checkpoint();
+      }
+    })().catch((error: unknown) => {
+      if (this.#stopped) return;
+      const cause = error instanceof Error ? error : new Error(String(error));
+      this.options.logger.error({ err: cause }, 'the global state update loop failed');
+      this.options.onFatal(cause instanceof StreamsError ? cause : new StreamsError(`Updating the global stores failed: ${cause.message}`, { code: 'STATE_RESTORE_FAILED', cause }));
+    });
+  }
+
+  /** Step 5 / the loop's periodic checkpoint: stores flushed and committed, then the offsets written. */
+  checkpoint(): void {
+    this.task.flushStores();
+    for (const store of this.task.stores) store.commit(undefined);
+    writeGlobalCheckpoint(this.dir, new Map(this.#partitions.map((p) => [p.key, p.position])));
+    this.#lastCheckpoint = Date.now();
+  }
+
+  /** Stops the loop, checkpoints (when `clean`), closes the task and releases the folder; idempotent. */
+  async close(clean = true): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stopped = true;
+    await this.#loop;
+    try {
+      if (clean && this.#restored) this.checkpoint();
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'writing the global checkpoint at close failed');
+    }
+    try {
+      this.task.close();
+    } finally {
+      unlockGlobalDir(this.dir);
+      await this.#reader.close().catch((error: unknown) => this.options.logger.debug({ err: error }, 'closing the global reader failed'));
+    }
+  }
+}
+
+/** `topology` whose tasks find the global stores of `global` (`TaskOptions.globalStore`). */
+export function withGlobalStores(topology: TopologyRuntime, global: GlobalStateManager | undefined): TopologyRuntime {
+  if (global === undefined) return topology;
+  const wrapped: TopologyRuntime = Object.create(topology) as TopologyRuntime;
+  wrapped.createTask = (taskId, collector, handlers, options) => topology.createTask(taskId, collector, handlers, { ...options, globalStore: (name) => global.store(name) });
+  return wrapped;
+}

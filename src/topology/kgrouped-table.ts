@@ -14,6 +14,7 @@ import { KTable } from './ktable.js';
 import type { Materialized, Named } from './options.js';
 
 const AGGREGATE_NAME = 'KTABLE-AGGREGATE-';
+const REDUCE_NAME = 'KTABLE-REDUCE-';
 
 /** Kafka's `(Named)` / `(Materialized)` / `(Named, Materialized)` overloads; an explicit null is refused as Kafka's `requireNonNull`. */
 function splitArgs<K, V>(
@@ -25,7 +26,6 @@ function splitArgs<K, V>(
   const split = namedAndMaterialized<K, V>(a, b);
   return { named: split.named, materialized: split.materialized ?? {} };
 }
-const REDUCE_NAME = 'KTABLE-REDUCE-';
 
 /**
  * A table grouped by a new key (`KTable.groupBy`): each update of the parent

@@ -121,6 +121,7 @@ export type {
   SourceNodeDescription,
   ProcessorNodeDescription,
   SinkNodeDescription,
+  GlobalStoreDescription,
 } from './topology/description.js';
 export { KeyValue } from './processors/key-value.js';
 export { Record } from './processors/record.js';

@@ -20,6 +20,7 @@ import { TopologyError } from '../../errors.js';
 import { joinWindowSupplier } from '../../processors/dsl/join-window-processor.js';
 import { leftOrRightValueListSerde, timestampedKeyAndJoinSideSerde } from '../../processors/dsl/outer-join-store.js';
 import { passThroughSupplier } from '../../processors/dsl/stateless.js';
+import { syncResult } from '../../processors/dsl/sync-result.js';
 import { streamJoinSideSupplier, TimeTrackerSupplier, type JoinWindowSpec } from '../../processors/dsl/stream-stream-join.js';
 import type { StateStore, StoreBuilder } from '../../processors/state/state-store.js';
 import { Stores } from '../../processors/state/stores.js';
@@ -127,6 +128,7 @@ function join<K>(ctx: BuilderContext, kind: StreamJoinKind, spec: JoinSpec<K>): 
   const outerStore = leftOuter ? outerStoreBuilder(joined, joinThisGenerated, rightOuter, spec) : undefined;
   const timeTrackers = new TimeTrackerSupplier();
   const userJoiner = spec.joiner;
+  const operation = kind === 'inner' ? 'join' : kind === 'left' ? 'leftJoin' : 'outerJoin';
   const topology = ctx.topology;
   topology.addProcessor(thisWindowedName, joinWindowSupplier(thisSupplier.name), spec.thisParent);
   topology.addProcessor(otherWindowedName, joinWindowSupplier(otherSupplier.name), spec.otherParent);
@@ -136,7 +138,7 @@ function join<K>(ctx: BuilderContext, kind: StreamJoinKind, spec: JoinSpec<K>): 
       leftSide: true,
       otherWindowStore: otherSupplier.name,
       windows: window,
-      joiner: (thisValue, otherValue, key) => userJoiner(thisValue, otherValue, key),
+      joiner: (thisValue, otherValue, key) => syncResult(operation, 'joiner', userJoiner(thisValue, otherValue, key)),
       outer: leftOuter,
       outerJoinStore: outerStore?.name,
       timeTrackers,
@@ -149,7 +151,7 @@ function join<K>(ctx: BuilderContext, kind: StreamJoinKind, spec: JoinSpec<K>): 
       leftSide: false,
       otherWindowStore: thisSupplier.name,
       windows: window,
-      joiner: (thisValue, otherValue, key) => userJoiner(otherValue, thisValue, key),
+      joiner: (thisValue, otherValue, key) => syncResult(operation, 'joiner', userJoiner(otherValue, thisValue, key)),
       outer: rightOuter,
       outerJoinStore: outerStore?.name,
       timeTrackers,

@@ -5,7 +5,7 @@
  * names its Java method). The describe() strings are Kafka's.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { IllegalArgumentError, JoinWindows, Serdes, StreamJoined, StreamsBuilder } from '../../../../../src/index.js';
+import { IllegalArgumentError, JoinWindows, Serdes, StreamJoined, StreamsBuilder, type JoinWindows as JoinWindowsType } from '../../../../../src/index.js';
 import type { TopologyTestDriver } from '../../../../../src/testing.js';
 import { planOf } from '../../../../../src/topology/topology.js';
 import { driverFor, MockApiProcessorSupplier, TOSTRING_JOINER } from '../../../../helpers/ktable/stream-join-capture.js';
@@ -321,5 +321,35 @@ describe('JoinWindowsTest', () => {
     expect(() => JoinWindows.ofTimeDifferenceWithNoGrace(null as unknown as number)).toThrow('Invalid value for parameter "timeDifference" (value was: null). It shouldn\'t be null.');
     expect(() => JoinWindows.ofTimeDifferenceAndGrace(10, 1.5)).toThrow('Invalid value for parameter "afterWindowEnd" (value was: 1.5). It can\'t be converted to milliseconds.');
     expect(JoinWindows.ofTimeDifferenceAndGrace(10, 5).before(3).size()).toBe(13);
+  });
+});
+
+describe('stream-stream join: sluice checks', () => {
+  it('a key-changed right side goes through <name>-right-repartition; a left one through <name>-left-repartition', () => {
+    const builder = new StreamsBuilder();
+    const left = builder.stream('l', { keySerde: S, valueSerde: S }).selectKey((_k, v) => v);
+    const right = builder.stream('r', { keySerde: S, valueSerde: S }).selectKey((_k, v) => v);
+    left.join(right, CONCAT, JoinWindows.ofTimeDifferenceWithNoGrace(10), StreamJoined.with(S, S, S).withName('j'));
+    const plan = planOf(builder.build());
+    expect(plan.internalTopics).toEqual(['j-left-repartition', 'j-right-repartition']);
+  });
+
+  it('a joiner returning a Promise is a processing error naming leftJoin', () => {
+    const builder = new StreamsBuilder();
+    const left = builder.stream('l', { keySerde: S, valueSerde: S });
+    const right = builder.stream('r', { keySerde: S, valueSerde: S });
+    left.leftJoin(right, async (a, b) => `${a}${String(b)}`, JoinWindows.ofTimeDifferenceWithNoGrace(10)).to('out', { keySerde: S, valueSerde: Serdes.Json<Promise<string>>() });
+    const { driver } = driverFor(builder);
+    drivers.push(driver);
+    driver.createInputTopic('r', S, S).pipeInput('k', 'b', 0);
+    expect(() => driver.createInputTopic('l', S, S).pipeInput('k', 'a', 0)).toThrow(/leftJoin\(\): the joiner returned a Promise/);
+  });
+
+  it('a missing joiner or windows fails at the call with Kafka\'s message', () => {
+    const builder = new StreamsBuilder();
+    const left = builder.stream('l', { keySerde: S, valueSerde: S });
+    const right = builder.stream('r', { keySerde: S, valueSerde: S });
+    expect(() => left.join(right, null as unknown as typeof CONCAT, JoinWindows.ofTimeDifferenceWithNoGrace(10))).toThrow("joiner can't be null");
+    expect(() => left.join(right, CONCAT, null as unknown as JoinWindowsType)).toThrow("windows can't be null");
   });
 });

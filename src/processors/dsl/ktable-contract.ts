@@ -100,6 +100,44 @@ export class TableTupleForwarder<K, V> {
   }
 }
 
+/**
+ * The output of a KTable node that may keep its own store (Kafka's
+ * `queryableName != null` branch, repeated in every KTable processor):
+ * materialized, a change is written to the store (a null new value deletes)
+ * and forwarded through the {@link TableTupleForwarder}; otherwise it is
+ * forwarded at once.
+ */
+export class TableNodeOutput<K, V> {
+  private context: ProcessorContext<K, Change<V>> | undefined;
+  private forwarder: TableTupleForwarder<K, V> | undefined;
+  /** The node's store, once `init` ran on a materialized node. */
+  store: TimestampedTableStore<K, V> | undefined;
+
+  constructor(
+    private readonly queryableName: string | undefined,
+    private readonly sendOldValues: boolean,
+  ) {}
+
+  /** Call from the processor's `init`. */
+  init(context: ProcessorContext<K, Change<V>>): void {
+    this.context = context;
+    if (this.queryableName === undefined) return;
+    this.store = context.getStateStore<TimestampedTableStore<K, V>>(this.queryableName);
+    this.forwarder = new TableTupleForwarder(this.store, context, this.sendOldValues);
+  }
+
+  /** Stores (when materialized) and forwards `record`, whose value is the node's change. */
+  emit(record: Record<K, Change<V>>): void {
+    if (this.store === undefined || this.forwarder === undefined) {
+      this.context?.forward(record);
+      return;
+    }
+    const { newValue } = record.value;
+    this.store.put(record.key, newValue === null ? null : { value: newValue, timestamp: record.timestamp });
+    this.forwarder.maybeForward(record);
+  }
+}
+
 /** True when `supplier` is a KTable processor supplier (has a view). */
 export function isKTableProcessorSupplier(supplier: unknown): supplier is KTableProcessorSupplier<unknown, unknown, unknown, unknown> {
   return typeof (supplier as { view?: unknown } | null)?.view === 'function';

@@ -9,13 +9,7 @@
 import type { ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';
 import { Change } from './change.js';
-import {
-  materializedValueGetterSupplier,
-  TableTupleForwarder,
-  type KTableProcessorSupplier,
-  type KTableValueGetterSupplier,
-  type TimestampedTableStore,
-} from './ktable-contract.js';
+import { materializedValueGetterSupplier, TableNodeOutput, type KTableProcessorSupplier, type KTableValueGetterSupplier } from './ktable-contract.js';
 
 /** The merger of a join's sides; see the file comment. */
 export class KTableKTableJoinMerger<K, V> implements KTableProcessorSupplier<K, Change<V>, K, V> {
@@ -48,27 +42,15 @@ export class KTableKTableJoinMerger<K, V> implements KTableProcessorSupplier<K, 
   }
 
   get() {
-    const { queryableName, sendOldValues } = this;
-    let context: ProcessorContext<K, Change<V>>;
-    let store: TimestampedTableStore<K, V> | undefined;
-    let forwarder: TableTupleForwarder<K, V> | undefined;
+    const output = new TableNodeOutput<K, V>(this.queryableName, this.sendOldValues);
+    const { sendOldValues } = this;
     return {
       init(c: ProcessorContext<K, Change<V>>) {
-        context = c;
-        if (queryableName !== undefined) {
-          store = c.getStateStore<TimestampedTableStore<K, V>>(queryableName);
-          forwarder = new TableTupleForwarder(store, c, sendOldValues);
-        }
+        output.init(c);
       },
       process(record: Record<K, Change<V>>) {
         const change = record.value;
-        const forwarded = sendOldValues ? record : record.withValue(Change.of<V>(change.newValue, null, change.isLatest));
-        if (store === undefined || forwarder === undefined) {
-          context.forward(forwarded);
-          return;
-        }
-        store.put(record.key, change.newValue === null ? null : { value: change.newValue, timestamp: record.timestamp });
-        forwarder.maybeForward(forwarded);
+        output.emit(sendOldValues ? record : record.withValue(Change.of<V>(change.newValue, null, change.isLatest)));
       },
     };
   }

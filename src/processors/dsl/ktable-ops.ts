@@ -12,13 +12,7 @@ import type { ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp.js';
 import { Change } from './change.js';
-import {
-  materializedValueGetterSupplier,
-  TableTupleForwarder,
-  type KTableProcessorSupplier,
-  type KTableValueGetterSupplier,
-  type TimestampedTableStore,
-} from './ktable-contract.js';
+import { materializedValueGetterSupplier, TableNodeOutput, type KTableProcessorSupplier, type KTableValueGetterSupplier } from './ktable-contract.js';
 import { syncResult } from './sync-result.js';
 
 /** The parent a KTable node computes from: its view and its old-values switch. */
@@ -80,31 +74,21 @@ abstract class ComputedTable<K, V, VR> implements KTableProcessorSupplier<K, Cha
   get() {
     const compute = (key: K, value: V | null): VR | null => this.compute(key, value);
     const skipEmpty = this.skipEmpty();
-    const { queryableName, sendOldValues } = this;
-    let context: ProcessorContext<K, Change<VR>>;
-    let store: TimestampedTableStore<K, VR> | undefined;
-    let forwarder: TableTupleForwarder<K, VR> | undefined;
+    const { sendOldValues } = this;
+    const output = new TableNodeOutput<K, VR>(this.queryableName, sendOldValues);
     return {
       init(c: ProcessorContext<K, Change<VR>>) {
-        context = c;
-        if (queryableName !== undefined) {
-          store = c.getStateStore<TimestampedTableStore<K, VR>>(queryableName);
-          forwarder = new TableTupleForwarder(store, c, sendOldValues);
-        }
+        output.init(c);
       },
       process(record: Record<K, Change<V>>) {
         const key = record.key;
         const change = record.value;
         const newValue = compute(key, change.newValue);
         let oldValue: VR | null = null;
-        if (sendOldValues) oldValue = store !== undefined ? (store.get(key)?.value ?? null) : compute(key, change.oldValue);
+        if (sendOldValues) oldValue = output.store !== undefined ? (output.store.get(key)?.value ?? null) : compute(key, change.oldValue);
         if (sendOldValues && oldValue === null && newValue === null && skipEmpty) return;
-        if (store === undefined || forwarder === undefined) {
-          context.forward(record.withValue(Change.of<VR>(newValue, oldValue, change.isLatest)));
-          return;
-        }
-        store.put(key, newValue === null ? null : { value: newValue, timestamp: record.timestamp });
-        forwarder.maybeForward(record.withValue(Change.of<VR>(newValue, oldValue)));
+        // materialized: Kafka forwards the store's put result (always the latest); unmaterialized: the input's flag
+        output.emit(record.withValue(Change.of<VR>(newValue, oldValue, output.store !== undefined || change.isLatest)));
       },
     };
   }

@@ -9,8 +9,9 @@
  */
 import type { Logger } from 'pino';
 import type { AdminPort } from '../../cluster/port.js';
-import { KafkaErrorCode, KafkaProtocolError, StreamsError } from '../../errors.js';
+import { StreamsError } from '../../errors.js';
 import type { TopologyRuntime } from '../../processors/task-contract.js';
+import { isTopicAlreadyExists, partitionsOf, partitionsOfExisting } from './topic-partitions.js';
 
 /** Ensures every changelog topic exists with the partition count of its sub-topology's sources. Returns the topics created or checked. */
 export async function ensureChangelogTopics(
@@ -32,9 +33,9 @@ export async function ensureChangelogTopics(
         logger.info({ topic: info.topic, partitions, store: info.storeName }, 'created changelog topic');
         continue;
       } catch (error) {
-        // Another instance created it first: check its count.
-        if (!(error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.TOPIC_ALREADY_EXISTS)) throw error;
-        existing = await partitionsOf(admin, info.topic);
+        // Another instance created it first: check its count (once its metadata shows).
+        if (!isTopicAlreadyExists(error)) throw error;
+        existing = await partitionsOfExisting(admin, info.topic);
       }
     }
     if (existing !== partitions) {
@@ -47,13 +48,4 @@ export async function ensureChangelogTopics(
     }
   }
   return topics.map((t) => t.topic);
-}
-
-async function partitionsOf(admin: AdminPort, topic: string): Promise<number | undefined> {
-  try {
-    return (await admin.describeTopic(topic)).partitions;
-  } catch (error) {
-    if (error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION) return undefined;
-    throw error;
-  }
 }

@@ -8,8 +8,9 @@
  */
 import type { Logger } from 'pino';
 import type { AdminPort } from '../../cluster/port.js';
-import { KafkaErrorCode, KafkaProtocolError, StreamsError } from '../../errors.js';
+import { StreamsError } from '../../errors.js';
 import type { TopologyRuntime } from '../../processors/task-contract.js';
+import { isTopicAlreadyExists, partitionsOf, partitionsOfExisting } from './topic-partitions.js';
 
 /** Configs of a repartition topic: records keep the timestamp of the input they came from. */
 const REPARTITION_TOPIC_CONFIG = { 'cleanup.policy': 'delete', 'message.timestamp.type': 'CreateTime' };
@@ -28,18 +29,18 @@ export async function ensureInternalTopics(
 ): Promise<Map<string, number>> {
   const counts = topology.internalTopicPartitionCounts(external);
   for (const [topic, partitions] of counts) {
-    const existing = await describedPartitions(admin, topic);
+    const existing = await partitionsOf(admin, topic);
     if (existing === undefined) {
       try {
         await admin.createTopic(topic, { partitions, config: REPARTITION_TOPIC_CONFIG });
         logger.info({ topic, partitions }, 'created repartition topic');
         continue;
       } catch (error) {
-        // Another instance created it first: check its count below.
-        if (!(error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.TOPIC_ALREADY_EXISTS)) throw error;
+        // Another instance created it first: check its count below (once its metadata shows).
+        if (!isTopicAlreadyExists(error)) throw error;
       }
     }
-    const actual = existing ?? (await describedPartitions(admin, topic));
+    const actual = existing ?? (await partitionsOfExisting(admin, topic));
     if (actual !== partitions) {
       throw new StreamsError(
         `Internal topic '${topic}' exists with ${actual} partitions, but the topology needs ${partitions} ` +
@@ -50,13 +51,4 @@ export async function ensureInternalTopics(
     }
   }
   return counts;
-}
-
-async function describedPartitions(admin: AdminPort, topic: string): Promise<number | undefined> {
-  try {
-    return (await admin.describeTopic(topic)).partitions;
-  } catch (error) {
-    if (error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION) return undefined;
-    throw error;
-  }
 }

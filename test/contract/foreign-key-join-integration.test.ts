@@ -62,15 +62,25 @@ await describeOnEachBackend('KTableKTableForeignKeyJoinIntegrationTest through K
   /**
    * True when the group has committed everything: the case's inputs up to
    * their end, the internal topics up to their end or the commit marker
-   * before it (checked in flow order: inputs, subscriptions, responses).
+   * before it. Checked stage by stage in flow order (inputs, subscriptions,
+   * responses, anything else): once a stage is committed the next one's
+   * end no longer moves, so the topics of one stage are read in parallel.
    */
   async function caughtUp(applicationId: string, topics: Topics): Promise<boolean> {
     const internal = (await ctx().admin.listTopics()).filter((t) => t.startsWith(`${applicationId}-`) && !t.endsWith('-changelog'));
-    const rank = (t: string) => (t.includes('REGISTRATION') ? 0 : t.includes('RESPONSE') ? 1 : 2);
-    const ordered: Array<[string, number]> = [[topics.right, 0], [topics.left, 0], ...internal.sort((a, b) => rank(a) - rank(b)).map((t): [string, number] => [t, 1])];
-    for (const [topic, markerSlack] of ordered) {
-      const [committed, end] = [await ctx().admin.committedOffsets(applicationId, topic), await ctx().admin.endOffsets(topic)];
-      if (!end.every((e, i) => e === 0 || (committed[i] ?? -1) >= e - markerSlack)) return false;
+    const stage = (name: string) => internal.filter((t) => (name === 'other' ? !/REGISTRATION|RESPONSE/.test(t) : t.includes(name)));
+    const stages: Array<{ names: string[]; markerSlack: number }> = [
+      { names: [topics.right, topics.left], markerSlack: 0 },
+      { names: stage('REGISTRATION'), markerSlack: 1 },
+      { names: stage('RESPONSE'), markerSlack: 1 },
+      { names: stage('other'), markerSlack: 1 },
+    ];
+    for (const { names, markerSlack } of stages) {
+      const done = await Promise.all(names.map(async (topic) => {
+        const [committed, end] = await Promise.all([ctx().admin.committedOffsets(applicationId, topic), ctx().admin.endOffsets(topic)]);
+        return end.every((e, i) => e === 0 || (committed[i] ?? -1) >= e - markerSlack);
+      }));
+      if (!done.every(Boolean)) return false;
     }
     return true;
   }

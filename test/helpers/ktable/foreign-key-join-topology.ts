@@ -33,10 +33,20 @@ export interface FkTopologyOptions {
 
 /** Kafka's `getTopology(streamsConfig, queryableStoreName, leftJoin, rejoin, false, false, extractor)`. */
 export function foreignKeyJoinTopology(options: FkTopologyOptions): Topology {
+  const builder = new StreamsBuilder();
+  addForeignKeyJoin(builder, options);
+  return builder.build();
+}
+
+/**
+ * Adds the tables, join and outputs of {@link foreignKeyJoinTopology} to
+ * `builder` (several such joins, on topics and store names of their own,
+ * can share one app).
+ */
+export function addForeignKeyJoin(builder: StreamsBuilder, options: FkTopologyOptions): void {
   const { queryableStoreName, leftJoin, rejoin } = options;
   const extractor = options.extractor ?? defaultExtractor;
   const topics = options.topics ?? { left: LEFT_TABLE, right: RIGHT_TABLE, output: OUTPUT, rejoinOutput: REJOIN_OUTPUT };
-  const builder = new StreamsBuilder();
   const left = builder.table<string, string>(topics.left, { keySerde: S, valueSerde: S });
   const right = builder.table<string, string>(topics.right, { keySerde: S, valueSerde: S });
   const joiner = (value1: string | null, value2: string | null): string => `(${value1},${value2})`;
@@ -59,7 +69,6 @@ export function foreignKeyJoinTopology(options: FkTopologyOptions): Topology {
     const rejoined = leftJoin ? fkJoin.leftJoin(left, rejoiner, rejoinMaterialized) : fkJoin.join(left, rejoiner, rejoinMaterialized);
     rejoined.toStream().to(topics.rejoinOutput, { keySerde: S, valueSerde: S });
   }
-  return builder.build();
 }
 
 /** True when the key-based table join exists on this branch (the rejoin cases need it). */

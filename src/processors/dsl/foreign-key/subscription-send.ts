@@ -60,7 +60,13 @@ export function subscriptionSendSupplier<K, V, KO>(options: SubscriptionSendOpti
       if (oldValue !== null) {
         const oldKey = foreignKeyOf(oldValue, record.key);
         const newKey = newValue === null ? null : foreignKeyOf(newValue, record.key);
-        if (oldKey !== null && !sameKey(newKey, oldKey)) send(record, oldKey, Instruction.DELETE_KEY_AND_PROPAGATE);
+        // Unlike Kafka, the old key propagates only when the new one is null: a non-null new key's
+        // PROPAGATE_NULL_IF_NO_FK_VAL_AVAILABLE answers for it, and the old key's null answer (carrying
+        // the new value's hash) would otherwise race it through another partition on a real cluster and
+        // could land last, leaving `(new,null)` although the new key has a value.
+        if (oldKey !== null && !sameKey(newKey, oldKey)) {
+          send(record, oldKey, newKey === null ? Instruction.DELETE_KEY_AND_PROPAGATE : Instruction.DELETE_KEY_NO_PROPAGATE);
+        }
         send(record, newKey, Instruction.PROPAGATE_NULL_IF_NO_FK_VAL_AVAILABLE);
       } else if (newValue !== null) {
         send(record, foreignKeyOf(newValue, record.key), Instruction.PROPAGATE_NULL_IF_NO_FK_VAL_AVAILABLE);

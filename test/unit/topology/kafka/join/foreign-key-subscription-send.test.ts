@@ -98,6 +98,15 @@ describe('SubscriptionSendProcessorSupplierTest', () => {
     expectRecord(forwarded[1], fk2, leftRecordValue, PROPAGATE_NULL_IF_NO_FK_VAL_AVAILABLE);
   });
 
+  // sluice-specific (Kafka forwards DELETE_KEY_AND_PROPAGATE here): the old key's null answer raced the new
+  // key's answer on a real cluster and could land last (test/contract/foreign-key-join-integration.test.ts)
+  it('leftJoin, change of FK from non-null to non-null: the old key unsubscribes without propagating', () => {
+    const leftRecordValue = new LeftValue(fk2);
+    const { forwarded } = run(true, leftRecordValue, new LeftValue(fk1));
+    expect(forwarded).toHaveLength(2);
+    expectRecord(forwarded[0], fk1, leftRecordValue, DELETE_KEY_NO_PROPAGATE);
+  });
+
   // SubscriptionSendProcessorSupplierTest.leftJoinShouldPropagateNewRecordOfUnchangedFK
   it('leftJoinShouldPropagateNewRecordOfUnchangedFK', () => {
     const leftRecordValue = new LeftValue(fk1);

@@ -152,6 +152,13 @@ export type { TimestampedKeyValueStore } from './processors/state/timestamped-ke
 export { ValueAndTimestamp } from './processors/state/value-and-timestamp.js';
 // window and session stores
 export { TimeWindow, SessionWindow, Windowed } from './processors/state/window-types.js';
+export { WindowedSerdes } from './processors/state/windowed-serdes.js';
+export { Windows } from './topology/windows.js';
+export { SlidingWindows } from './topology/sliding-windows.js';
+export { SessionWindows } from './topology/session-windows.js';
+export { EmitStrategy } from './topology/emit-strategy.js';
+export type { EmitStrategyType } from './topology/emit-strategy.js';
+export type { TimeWindowedKStream, SessionWindowedKStream, Initializer, Aggregator, Reducer, Merger } from './topology/windowed-kstream.js';
 export type { Window } from './processors/state/window-types.js';
 export { WindowKeySchema } from './processors/state/window-key-schema.js';
 export { SessionKeySchema } from './processors/state/session-key-schema.js';

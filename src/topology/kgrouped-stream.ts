@@ -13,6 +13,15 @@ import { addRepartition } from './internal/repartition.js';
 import { timestampedStoreBuilder } from './internal/materialize.js';
 import { KTable } from './ktable.js';
 import type { Materialized } from './options.js';
+import { TopologyError } from '../errors.js';
+import type { GroupedStreamParts } from './internal/grouped-parts.js';
+import { sessionWindowedStream } from './internal/session-windowed.js';
+import { slidingWindowedStream } from './internal/sliding-windowed.js';
+import { timeWindowedStream } from './internal/time-windowed.js';
+import { SessionWindows } from './session-windows.js';
+import { SlidingWindows } from './sliding-windows.js';
+import type { SessionWindowedKStream, TimeWindowedKStream } from './windowed-kstream.js';
+import { Windows } from './windows.js';
 
 /** @internal Set when the key may have changed: each aggregation first repartitions. */
 export interface RepartitionRequired {
@@ -111,5 +120,31 @@ export class KGroupedStream<K, V> {
     requireFunction(aggregator, 'aggregator');
     requireNonNull(materialized, 'materialized');
     return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, A>(store, initializer, aggregator), materialized, Serdes.Json<A>());
+  }
+
+  /**
+   * Windows the grouping for a windowed aggregation: by `TimeWindows`
+   * (tumbling, hopping), `UnlimitedWindows` or `SlidingWindows` into a
+   * {@link TimeWindowedKStream}, by `SessionWindows` into a
+   * {@link SessionWindowedKStream}.
+   */
+  windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
+  windowedBy(windows: Windows | SlidingWindows): TimeWindowedKStream<K, V>;
+  windowedBy(windows: Windows | SlidingWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
+    requireNonNull(windows, 'windows');
+    if (windows instanceof SessionWindows) return sessionWindowedStream(this.parts(), windows);
+    if (windows instanceof SlidingWindows) return slidingWindowedStream(this.parts(), windows);
+    if (windows instanceof Windows) return timeWindowedStream(this.parts(), windows);
+    throw new TopologyError(`windowedBy: give TimeWindows, SlidingWindows, SessionWindows or UnlimitedWindows; got ${String(windows)}`);
+  }
+
+  private parts(): GroupedStreamParts<K, V> {
+    return {
+      ctx: this.ctx,
+      serdes: this.serdes,
+      keySerde: () => this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined) ?? Serdes.Json<K>(),
+      valueSerde: () => this.serdes.value ?? (this.ctx.defaultValueSerde as Serde<V> | undefined) ?? Serdes.Json<V>(),
+      parentFor: (storeName) => this.parentFor(storeName),
+    };
   }
 }

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InMemoryTimeOrderedChangeBuffer } from '../../../../src/processors/dsl/suppress-buffer.js';
 import { findAndVerifyWindowGrace } from '../../../../src/topology/internal/window-grace.js';
-import { BufferConfig, IllegalArgumentError, Serdes, StreamsBuilder, Suppressed, Topology, TopologyError, WindowedSerdes } from '../../../../src/index.js';
+import { BufferConfig, IllegalArgumentError, Serdes, StreamsBuilder, Suppressed, TimeWindows, Topology, TopologyError, WindowedSerdes } from '../../../../src/index.js';
 import type { KTable, Serde, Windowed } from '../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../src/testing.js';
 import { fakeWindowedCount } from '../../../helpers/ktable/fake-windowed-aggregate.js';
@@ -82,6 +82,26 @@ describe('GraphGraceSearchUtilTest (ported)', () => {
   it('shouldUseMaxIfMultiParentsDoNotAgreeOnGrace', () => {
     const topology = new Topology().addProcessor('left', windowed(1234 + 10)).addProcessor('right', windowed(4321)).addProcessor('stateless', noop, 'left', 'right');
     expect(findAndVerifyWindowGrace(topology, 'stateless')).toBe(4321);
+  });
+});
+
+describe('the grace search on the real windowed aggregation (KStreamWindowAggregate)', () => {
+  // GraphGraceSearchUtilTest.shouldExtractGraceFromKStreamWindowAggregateNode, through the DSL
+  it('finds TimeWindows.ofSizeAndGrace(10, 1234)’s grace, through a repartition topic and a filter', () => {
+    const builder = new StreamsBuilder();
+    const counts = builder
+      .stream('input', { keySerde: S, valueSerde: S })
+      .selectKey((_k, v) => v)
+      .groupByKey({ keySerde: S, valueSerde: S })
+      .windowedBy(TimeWindows.ofSizeAndGrace(10, 1234))
+      .count();
+    const filtered = counts.filter((_k, v) => v > 1);
+    const topology = builder.build();
+    expect(findAndVerifyWindowGrace(topology, counts.nodeName)).toBe(1234);
+    expect(findAndVerifyWindowGrace(topology, filtered.nodeName)).toBe(1234);
+    // and the count above the windowed one walks through it: its grace again (Kafka walks through non-windowed aggregations)
+    const regrouped = counts.toStream().groupByKey({ keySerde: WindowedSerdes.timeWindowedSerdeFrom(S, 10), valueSerde: L }).count();
+    expect(findAndVerifyWindowGrace(builder.build(), regrouped.nodeName)).toBe(1234);
   });
 });
 

@@ -144,7 +144,10 @@ export type {
   RecordContext,
   TopicNameExtractor,
   StreamPartitioner,
+  ConnectedStoreProvider,
 } from './processors/processor.js';
+export { FixedKeyRecord } from './processors/fixed-key-record.js';
+export type { FixedKeyProcessor, FixedKeyProcessorContext, FixedKeyProcessorSupplier } from './processors/fixed-key-processor.js';
 export { Stores } from './processors/state/stores.js';
 export type { BytesEntry, KeyValueBytesStore, KeyValueBytesStoreSupplier } from './processors/state/bytes-store-contract.js';
 export type { KeyValueStore, StateStore, StoreBuilder } from './processors/state/state-store.js';

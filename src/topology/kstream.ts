@@ -5,12 +5,14 @@ import { TopologyError } from '../errors.js';
 import * as dsl from '../processors/dsl/stateless.js';
 import type { KeyValue } from '../processors/key-value.js';
 import type { ProcessorSupplier, TopicNameExtractor } from '../processors/processor.js';
+import type { FixedKeyProcessorSupplier } from '../processors/fixed-key-processor.js';
+import { processStream, processStreamValues } from './internal/process.js';
 import type { Serde } from '../serdes/serde.js';
 import { BranchedKStream } from './branched-kstream.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
 import { KGroupedStream } from './kgrouped-stream.js';
-import type { Grouped, Named, Produced } from './options.js';
+import type { Grouped, Materialized, Named, Produced } from './options.js';
 import { addRepartitionOperation } from './internal/repartition.js';
 import { checkNumberOfPartitions, type Repartitioned } from './repartitioned.js';
 import { DefaultSerde } from './topology-runtime.js';
@@ -25,7 +27,6 @@ import type { Joined } from './joined.js';
 import type { JoinWindows } from './join-windows.js';
 import type { ValueJoiner } from './joiners.js';
 import { KTable } from './ktable.js';
-import type { Materialized } from './options.js';
 import type { StreamJoined } from './stream-joined.js';
 
 /**
@@ -140,17 +141,16 @@ export class KStream<K, V> {
   }
 
   /**
-   * Runs a user processor; `args` are the names of the state stores it uses,
-   * optionally preceded by a `Named`. Returns the stream of what it forwards.
+   * Runs a user processor; `args` are the names of the state stores it uses (besides its supplier's
+   * `stores()`), optionally preceded by a `Named`. Returns the stream of what it forwards.
    */
   process<KOut, VOut>(supplier: ProcessorSupplier<K, V, KOut, VOut>, ...args: Array<string | Named>): KStream<KOut, VOut> {
-    requireNonNull(supplier, 'processorSupplier');
-    for (const a of args) requireNonNull(a, 'stateStoreNames');
-    const named = args.find((a): a is Named => typeof a === 'object');
-    const stores = args.filter((a): a is string => typeof a === 'string');
-    const out = this.add<KOut, VOut>('KSTREAM-PROCESSOR-', supplier, named, {}, true);
-    if (stores.length > 0) this.ctx.topology.connectProcessorAndStateStores(out.nodeName, ...stores);
-    return out;
+    return processStream(this, supplier, args);
+  }
+
+  /** Runs a fixed-key processor (KIP-820): values change, keys never, so unlike `process` a later `groupByKey` or join does not repartition. `args` as for `process`. */
+  processValues<VOut>(supplier: FixedKeyProcessorSupplier<K, V, VOut>, ...args: Array<string | Named>): KStream<K, VOut> {
+    return processStreamValues(this, supplier, args);
   }
 
   /** Writes the stream to `topic`, or to the topic `extractor(key, value, context)` names. */

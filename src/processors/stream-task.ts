@@ -7,13 +7,13 @@
 import type { Logger } from 'pino';
 import { componentLogger } from '../internal/logger.js';
 import type { ConsumedRecord } from '../records/types.js';
-import { IllegalStateError, StreamsError, TopologyError } from '../errors.js';
+import { IllegalStateError, TopologyError } from '../errors.js';
 import type { Cancellable, PunctuationType, Punctuator, RecordMetadata } from './processor.js';
 import type { Record } from './record.js';
 import type { StateStore } from './state/state-store.js';
 import { unwrapPropagating } from './handler-calls.js';
 import type { SubtopologyPlan, TopologyPlan } from './plan.js';
-import { buildTaskGraph, type TaskNode } from './internal/task-graph.js';
+import { buildTaskGraph, initNodes, type TaskNode } from './internal/task-graph.js';
 import { createTaskStateMachine, type TaskState } from './task-state.js';
 import type { StateMachine } from '../internal/state-machine.js';
 import type { ContextHost } from './internal/processor-context-impl.js';
@@ -94,19 +94,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
 
   init(): void {
     this.lifecycle.guard('init');
-    for (const node of this.ordered) {
-      if (!node.processor?.init) continue;
-      try {
-        node.processor.init(defined(node.context, `context of ${node.def.name}`));
-      } catch (error) {
-        if (error instanceof StreamsError) throw error;
-        throw new StreamsError(`Processor '${node.def.name}' failed to initialize in task ${this.label}`, {
-          code: 'PROCESSOR_INIT_FAILED',
-          kind: 'fatal',
-          cause: error,
-        });
-      }
-    }
+    initNodes(this.ordered, this.label);
     this.lifecycle.transition('RUNNING');
   }
 

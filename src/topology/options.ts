@@ -56,7 +56,7 @@ type ConsumedSerdes<K, V> = ([K] extends [Unset] ? { readonly keySerde?: undefin
 
 /**
  * A {@link Consumed} built fluently, as Java's: `Consumed.with(k, v).withName('src')`.
- * Immutable (each setter returns a new one); reads as the plain `{ keySerde, valueSerde, name }`.
+ * Immutable (each setter returns a new one); reads as the plain `{ keySerde, valueSerde, name, timestampExtractor }`.
  */
 export type FluentConsumed<K, V> = ConsumedSerdes<K, V> & {
   readonly name?: string;

@@ -271,6 +271,20 @@ describe('configuring extractors', () => {
     }
   });
 
+  it('Consumed.withTimestampExtractor(e) alone (Java\'s Consumed.with(TimestampExtractor)) keeps the default serdes', () => {
+    const b = new StreamsBuilder();
+    const consumed = Consumed.withTimestampExtractor((r) => Number(String(r.value)));
+    expect(consumed.keySerde).toBeUndefined();
+    b.stream('in', consumed).to('out');
+    const driver = new TopologyTestDriver(b.build(), { defaultKeySerde: S, defaultValueSerde: S });
+    try {
+      driver.createInputTopic('in', S, S).pipeInput('k', '123', 1);
+      expect(driver.createOutputTopic('out', S, S).readRecord()).toMatchObject({ key: 'k', value: '123', timestamp: 123 });
+    } finally {
+      driver.close();
+    }
+  });
+
   it('a bad extractor is refused where it is given, naming the setting', () => {
     expect(() => resolveConfig({ applicationId: 'a', bootstrapServers: 'localhost:9092', defaultTimestampExtractor: 'wallclock' as never })).toThrow(ConfigError);
     expect(() => resolveConfig({ applicationId: 'a', bootstrapServers: 'localhost:9092', defaultTimestampExtractor: 'wallclock' as never })).toThrow(

@@ -21,6 +21,7 @@ import type {
 } from '../handlers/types.js';
 import type { TaskId } from '../records/task-id.js';
 import type { StateStore } from './state/state-store.js';
+import type { ResolvedExtractor } from './timestamp-extractors.js';
 
 export { formatTaskId, type TaskId } from '../records/task-id.js';
 
@@ -83,6 +84,11 @@ export interface TaskOptions {
    * TopologyTestDriver sets 0, as Kafka's does).
    */
   windowedAggregationEmitIntervalMs?: number;
+  /**
+   * The timestamp extractor of sources that configure none (the app's
+   * `defaultTimestampExtractor`); default `FailOnInvalidTimestamp`.
+   */
+  defaultTimestampExtractor?: ResolvedExtractor;
 }
 
 /** The handlers a task applies while processing. */

@@ -6,6 +6,7 @@ import { TopologyError } from '../errors.js';
 import type { TopologyPlan } from '../processors/plan.js';
 import { suppliedStores, type ProcessorSupplier, type StreamPartitioner, type TopicNameExtractor } from '../processors/processor.js';
 import type { StateStore, StoreBuilder } from '../processors/state/state-store.js';
+import { resolveTimestampExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
 import type { Deserializer, Serde, Serializer } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import { describePlan, type TopologyDescription } from './description.js';
@@ -26,6 +27,8 @@ export interface SourceOptions<K = unknown, V = unknown> {
   keySerde?: Serde<K>;
   /** A serde whose deserializing half reads the values. */
   valueSerde?: Serde<V>;
+  /** The source's timestamp extractor (Java's `addSource(..., timestampExtractor, ...)`); default: the app's `defaultTimestampExtractor`. */
+  timestampExtractor?: TimestampExtractor;
 }
 
 /**
@@ -141,6 +144,7 @@ export class Topology {
       ...(pattern !== undefined ? { pattern: anchoredPattern(pattern), topicPattern: pattern.source } : {}),
       keyDeserializer: (options.keyDeserializer ?? options.keySerde ?? Serdes.Buffer()) as Deserializer<unknown>,
       valueDeserializer: (options.valueDeserializer ?? options.valueSerde ?? Serdes.Buffer()) as Deserializer<unknown>,
+      ...(options.timestampExtractor !== undefined ? { timestampExtractor: resolveTimestampExtractor(options.timestampExtractor, `The timestampExtractor of source '${name}'`) } : {}),
     });
     return this;
   }

@@ -52,6 +52,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   private readonly wallQueue = new PunctuationQueue();
   private readonly clock: () => number;
   private readonly outerJoinEmitInterval: number;
+  private readonly windowedAggregationEmitInterval: number;
   private readonly label: string;
   private readonly handling: TaskHandling;
   private readonly runner: NodeRunner;
@@ -77,6 +78,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.clock = options.clock ?? Date.now;
     this.globalStores = options.globalStore;
     this.outerJoinEmitInterval = options.outerJoinEmitIntervalMs ?? 1000;
+    this.windowedAggregationEmitInterval = options.windowedAggregationEmitIntervalMs ?? 1000;
     this.label = formatTaskId(taskId);
     const logger: Logger = options.logger ?? componentLogger('stream-task', undefined, { taskId: this.label });
     this.drops = new DropLog(logger, this.clock);
@@ -340,10 +342,10 @@ export class StreamTask implements TaskProcessor, ContextHost {
     }
   }
 
-  recordDropped(nodeName: string, reason: string): void {
+  recordDropped(nodeName: string, reason: string, debugLine?: string): void {
     this.handling.skipped = true;
     const { topic, partition, offset } = this.handling.current;
-    this.drops.dropped({ taskId: this.label, processorNodeId: nodeName, topic, partition, offset }, reason);
+    this.drops.dropped({ taskId: this.label, processorNodeId: nodeName, topic, partition, offset }, reason, debugLine);
   }
 
   schedule(nodeName: string, intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable {
@@ -380,5 +382,9 @@ export class StreamTask implements TaskProcessor, ContextHost {
 
   outerJoinEmitIntervalMs(): number {
     return this.outerJoinEmitInterval;
+  }
+
+  windowedAggregationEmitIntervalMs(): number {
+    return this.windowedAggregationEmitInterval;
   }
 }

@@ -106,7 +106,7 @@ export class TopologyTestDriver {
     const globalTask = runtime.createGlobalTask(collector, handlers, { clock: () => this.wallClockMs });
     const globalStore = (name: string): StateStore | undefined => globalTask?.stores.find((s) => s.name === name) as StateStore | undefined;
     for (const sub of runtime.subtopologies) {
-      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, { clock: () => this.wallClockMs, globalStore, outerJoinEmitIntervalMs: 0 });
+      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, { clock: () => this.wallClockMs, globalStore, outerJoinEmitIntervalMs: 0, windowedAggregationEmitIntervalMs: 0 });
       this.tasks.push(task);
       for (const topic of sub.sourceTopics) this.taskByTopic.set(topic, task);
     }

@@ -15,6 +15,7 @@ import { DropLog } from '../../../src/processors/internal/drop-log.js';
 import { ProcessorContextImpl, type ContextHost } from '../../../src/processors/internal/processor-context-impl.js';
 import type { RecordMetadata } from '../../../src/processors/processor.js';
 import type { Record } from '../../../src/processors/record.js';
+import type { RecordCache } from '../../../src/processors/state/record-cache.js';
 import type { StateStore } from '../../../src/processors/state/state-store.js';
 import type { ManagedStateStore, StoreInitContext } from '../../../src/processors/state/store-contract.js';
 import type { Windowed } from '../../../src/processors/state/window-types.js';
@@ -39,16 +40,16 @@ export class SessionAggregateHost implements ContextHost {
     return new ProcessorContextImpl(this, nodeName, [...this.stores.keys()]);
   }
 
-  /** Inits `store` (store lifecycle step 2) and holds it. */
-  addStore(store: StateStore & ManagedStateStore): void {
+  /** Inits `store` (store lifecycle step 2) with `cache` (Kafka's `ThreadCache`; none: caching layers pass through) and holds it. */
+  addStore(store: StateStore & ManagedStateStore, cache?: RecordCache): void {
     const stateDir = mkdtempSync(join(tmpdir(), 'sluice-session-agg-'));
     const init: StoreInitContext = {
       applicationId: 'session-aggregate-test',
       taskId: this.taskId,
       stateDir,
       changelog: undefined,
-      cache: undefined,
-      recordContext: () => ({ timestamp: 0, headers: {} }),
+      cache,
+      recordContext: () => ({ timestamp: 0, headers: {}, ...(this.metadata ?? {}) }),
       logger: this.logger,
     };
     store.init(init);

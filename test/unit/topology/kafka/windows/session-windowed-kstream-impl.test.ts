@@ -3,13 +3,10 @@
  * expected outputs unchanged), each case run for both emit strategies as
  * Kafka's `@EnumSource(EmitStrategy.StrategyType.class)`.
  *
- * Skipped for ON_WINDOW_UPDATE: `shouldMaterializeCount`, `shouldMaterializeReduced`,
- * `shouldMaterializeAggregated`. Their expected store contents include the
- * session `[10,15]` of key "1", which expired (stream time 600, retention
- * 500) and which Kafka's store returns only through its record cache (its
- * `CachingSessionStore` keeps flushed entries and reads them first). Session
- * stores have no caching layer in sluice yet (`window-store-builders.ts`), so
- * the store answers without it, as Kafka's answers with caching disabled.
+ * Note `shouldMaterialize*` with ON_WINDOW_UPDATE: the expected contents
+ * include the session `[10,15]` of key "1", expired in the store (stream
+ * time 600, retention 500) and read from the record cache, which keeps
+ * flushed entries, as Kafka's `CachingSessionStore`.
  *
  * Adapted: `shouldNotEnableCachingWithEmitFinal` asserts Kafka's store asserts Kafka's store
  * classes (`MeteredSessionStore` over `ChangeLoggingSessionBytesStore` over
@@ -41,7 +38,6 @@ const STRATEGIES = ['ON_WINDOW_UPDATE', 'ON_WINDOW_CLOSE'] as const;
 
 describe.each(STRATEGIES)('SessionWindowedKStreamImplTest (%s)', (type) => {
   const emitFinal = type === 'ON_WINDOW_CLOSE';
-  const itUnlessCachedRead = emitFinal ? it : it.skip;
   let builder: StreamsBuilder;
   let stream: SessionWindowedKStream<string, string>;
 
@@ -144,8 +140,8 @@ describe.each(STRATEGIES)('SessionWindowedKStreamImplTest (%s)', (type) => {
     }
   });
 
-  // SessionWindowedKStreamImplTest.shouldMaterializeCount (ON_WINDOW_UPDATE skipped: see the module comment)
-  itUnlessCachedRead('shouldMaterializeCount', () => {
+  // SessionWindowedKStreamImplTest.shouldMaterializeCount
+  it('shouldMaterializeCount', () => {
     setup();
     stream.count(Materialized.as('count-store'));
     const d = start();
@@ -165,8 +161,8 @@ describe.each(STRATEGIES)('SessionWindowedKStreamImplTest (%s)', (type) => {
     }
   });
 
-  // SessionWindowedKStreamImplTest.shouldMaterializeReduced (ON_WINDOW_UPDATE skipped: see the module comment)
-  itUnlessCachedRead('shouldMaterializeReduced', () => {
+  // SessionWindowedKStreamImplTest.shouldMaterializeReduced
+  it('shouldMaterializeReduced', () => {
     setup();
     stream.reduce(STRING_ADDER, Materialized.as('reduced'));
     const d = start();
@@ -186,8 +182,8 @@ describe.each(STRATEGIES)('SessionWindowedKStreamImplTest (%s)', (type) => {
     }
   });
 
-  // SessionWindowedKStreamImplTest.shouldMaterializeAggregated (ON_WINDOW_UPDATE skipped: see the module comment)
-  itUnlessCachedRead('shouldMaterializeAggregated', () => {
+  // SessionWindowedKStreamImplTest.shouldMaterializeAggregated
+  it('shouldMaterializeAggregated', () => {
     setup();
     stream.aggregate(STRING_INIT, TOSTRING_ADDER, sessionMerger, Materialized.as<string, string>('aggregated').withValueSerde(S));
     const d = start();
@@ -235,8 +231,7 @@ describe.each(STRATEGIES)('SessionWindowedKStreamImplTest (%s)', (type) => {
     setup();
     if (!emitFinal) return;
     stream.aggregate(STRING_INIT, TOSTRING_ADDER, sessionMerger, Materialized.as<string, string>('aggregated').withValueSerde(S));
-    const store = start().getSessionStore<string, string>('aggregated') as unknown as { inner: unknown; setFlushListener?: unknown };
+    const store = start().getSessionStore<string, string>('aggregated') as unknown as { inner: unknown };
     expect(store.inner).toBeInstanceOf(ChangeLoggingSessionBytesStore);
-    expect(store.setFlushListener).toBeUndefined();
   });
 });

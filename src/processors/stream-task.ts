@@ -78,7 +78,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.clock = options.clock ?? Date.now;
     this.globalStores = options.globalStore;
     this.outerJoinEmitInterval = options.outerJoinEmitIntervalMs ?? 1000;
-    this.windowedAggregationEmitInterval = options.windowedAggregationEmitIntervalMs ?? 1000;
+    this.windowedAggregationEmitInterval = options.windowedAggregationEmitIntervalMs ?? 0;
     this.label = formatTaskId(taskId);
     const logger: Logger = options.logger ?? componentLogger('stream-task', undefined, { taskId: this.label });
     this.drops = new DropLog(logger, this.clock);

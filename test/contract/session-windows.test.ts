@@ -11,6 +11,10 @@
  *   sessions' old entries are gone (their last record is a tombstone);
  * - the changelog (last record per store key) holds the same sessions, and
  *   is `compact,delete` with retention = store retention + 1 day.
+ * A second case emits on window close (KIP-825) across a restart on a fresh
+ * state directory: each closed session exactly once, with its true count,
+ * none emitted again after the restart although the restored store still
+ * holds them.
  * Timestamps are near `Date.now()` (the broker's retention deletes old segments).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +25,7 @@ import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import { WindowedSerdes } from '../../src/processors/state/windowed-serdes.js';
 import { Serdes } from '../../src/serdes/serdes.js';
 import { Grouped, Materialized } from '../../src/topology/options.js';
+import { EmitStrategy } from '../../src/topology/emit-strategy.js';
 import { SessionWindows } from '../../src/topology/session-windows.js';
 import { StreamsBuilder } from '../../src/topology/streams-builder.js';
 import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
@@ -157,6 +162,90 @@ await describeOnEachBackend('session-windowed count, exactly once, across a rest
       expect(described.partitions).toBe(PARTITIONS);
       expect(described.config['cleanup.policy']).toBe('compact,delete');
       expect(described.config['retention.ms']).toBe(String(GAP_MS + GRACE_MS + 24 * 60 * 60 * 1000));
+    } finally {
+      await Promise.all(apps.splice(0).map((a) => a.close()));
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('onWindowClose(): every closed session emitted exactly once with its true count, none again after the restart', { timeout }, async () => {
+    const apps: KafkaStreams[] = [];
+    const dirs: string[] = [];
+    try {
+      const [input, output] = [uniqueTopic(`final-in-${backend.name}`), uniqueTopic(`final-out-${backend.name}`)];
+      for (const topic of [input, output]) await ctx().admin.createTopic(topic, { partitions: PARTITIONS });
+      const applicationId = uniqueGroup(`session-final-${backend.name}`);
+      const base = Date.now() - 10 * 60_000;
+      const start = async (): Promise<KafkaStreams> => {
+        const builder = new StreamsBuilder();
+        builder
+          .stream<string, string>(input, { keySerde: S, valueSerde: S })
+          .groupByKey(Grouped.with(S, S))
+          .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(GAP_MS))
+          .emitStrategy(EmitStrategy.onWindowClose())
+          .count()
+          .toStream()
+          .to(output, { keySerde: SESSION_SERDE, valueSerde: Serdes.Long() });
+        const dir = mkdtempSync(join(tmpdir(), 'sluice-session-final-'));
+        dirs.push(dir);
+        const app = new KafkaStreams(builder.build(), { cluster: ctx().cluster, ...ctx().consumerTiming, applicationId, processingGuarantee: 'exactly_once', commitIntervalMs: 100, stateDir: dir });
+        apps.push(app);
+        await app.start();
+        return app;
+      };
+      const produce = async (offsets: readonly number[]): Promise<void> => {
+        const producer = ctx().cluster.producer({});
+        await producer.connect();
+        try {
+          for (let p = 0; p < PARTITIONS; p++) {
+            const records = [];
+            for (const o of offsets) {
+              for (let k = p; k < KEYS; k += PARTITIONS) records.push({ key: Buffer.from(`k${k}`), value: Buffer.from(`v${o}`), headers: {}, timestamp: base + k * 7 + o });
+            }
+            await producer.produce({ topic: input, partition: p, records });
+          }
+        } finally {
+          await producer.close();
+        }
+      };
+      /** Every committed output record as `key@start/end=count`, duplicates kept. */
+      const emitted = async (): Promise<string[]> =>
+        (await ctx().read(output))
+          .map((r) => {
+            const w = SESSION_SERDE.deserialize(output, r.key!);
+            return `${w.key}@${w.window.start}/${w.window.end}=${Number(r.value!.readBigInt64BE(0))}`;
+          })
+          .sort();
+      /** The sessions of `offsets` per key that end before `closedBefore` (each key shifted as produced). */
+      const closed = (offsets: readonly number[], closedBefore: number): string[] => {
+        const lines: string[] = [];
+        for (let k = 0; k < KEYS; k++) {
+          // stream time is the task's: the last key of the partition sets it
+          for (const s of sessionsOf(offsets.map((o) => base + k * 7 + o))) if (s.end - base < closedBefore) lines.push(`k${k}@${s.start}/${s.end}=${s.count}`);
+        }
+        return lines.sort();
+      };
+      const eventually = <T>(f: () => T | Promise<T>, message: string) => waitFor(f, { timeoutMs: ctx().patienceMs, intervalMs: 100, message });
+
+      // 1. phase 1: [0,500] and [2400,3000] close when 8000 arrives
+      const first = await start();
+      const final1 = [0, 500, 2400, 3000, 8000];
+      await produce(final1);
+      const expected1 = closed(final1, 7000 - 7 * KEYS);
+      expect(expected1).toHaveLength(2 * KEYS);
+      await eventually(async () => JSON.stringify(await emitted()) === JSON.stringify(expected1), 'phase 1 closed sessions emitted');
+
+      // 2. restart on a fresh state directory (closed sessions still in the restored store)
+      await first.close();
+      await start();
+
+      // 3. phase 2: 8500 extends [8000], 20000 closes it, 30000 closes [20000]; nothing from phase 1 again
+      const final2 = [8500, 20000, 30000];
+      await produce(final2);
+      const expected2 = closed([...final1, ...final2], 29000 - 7 * KEYS);
+      expect(expected2).toHaveLength(4 * KEYS);
+      await eventually(async () => JSON.stringify(await emitted()) === JSON.stringify(expected2), 'phase 2 closed sessions emitted once');
+      expect(await emitted()).toEqual(expected2);
     } finally {
       await Promise.all(apps.splice(0).map((a) => a.close()));
       for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });

@@ -22,7 +22,7 @@ import { Change } from './change.js';
 /** Kafka's `ConsumerRecord.NO_TIMESTAMP`. */
 export const NO_TIMESTAMP = -1;
 
-/** Kafka's default `__emit.interval.ms.kstreams.windowed.aggregation__`. */
+/** The emit interval without a task's (Kafka's default `__emit.interval.ms.kstreams.windowed.aggregation__`; a task's default is 0: see `TaskOptions`). */
 export const WINDOWED_AGGREGATION_EMIT_INTERVAL_MS = 1000;
 
 /** Forwards session updates, through the store's flush listener when it caches. */

@@ -22,6 +22,15 @@
  *    sessions that closed since the last emission are forwarded once
  *    (throttled by wall-clock time).
  *
+ * Restart (`onWindowClose()`): Kafka keeps the last emitted close time in
+ * the commit's metadata; sluice derives it from the session store's stream
+ * time (restored from the changelog, or kept by a persistent store), which is
+ * the stream time of the last committed record: before the first record of a
+ * processor instance, its stream time and last emitted close time start from
+ * there (`streamTime - grace - gap`), so the sessions emitted before the
+ * restart are not emitted again. This is exact when every record checks for
+ * closed sessions (emit interval 0, sluice's default).
+ *
  * Every forward is stamped with the session's end. With `onWindowUpdate()`
  * updates go through the store's flush listener when the store caches.
  * Initializer, aggregator and merger must be synchronous.
@@ -111,6 +120,8 @@ class SessionWindowAggregateProcessor<K, V, AGG> implements Processor<K, V, Wind
   private forwarder!: SessionTupleForwarder<K, AGG>;
   private emitFinal: EmitFinalTracker | undefined;
   private observedStreamTime = NO_TIMESTAMP;
+  /** False until the first record: then the emit-final times are taken from the store (see the module comment). */
+  private resumed = false;
 
   constructor(
     private readonly supplier: SessionWindowAggregateSupplier<K, V, AGG>,
@@ -137,6 +148,7 @@ class SessionWindowAggregateProcessor<K, V, AGG> implements Processor<K, V, Wind
       this.impl().recordDropped('null key');
       return;
     }
+    if (!this.resumed) this.resumeFromStore();
     // 2.
     const timestamp = record.timestamp;
     this.observedStreamTime = Math.max(this.observedStreamTime, timestamp);
@@ -168,6 +180,18 @@ class SessionWindowAggregateProcessor<K, V, AGG> implements Processor<K, V, Wind
     }
     // 6.
     this.maybeForwardFinalResult(record, windowCloseTime);
+  }
+
+  /** Emit-final after a restart: stream time and the last emitted close time from the store's stream time. */
+  private resumeFromStore(): void {
+    this.resumed = true;
+    const tracker = this.emitFinal;
+    const storeTime = (this.store as { streamTime?: number }).streamTime;
+    if (tracker === undefined || storeTime === undefined || storeTime < 0) return;
+    const { windows } = this.supplier;
+    this.observedStreamTime = Math.max(this.observedStreamTime, storeTime);
+    const closeTime = storeTime - windows.gracePeriodMs() - windows.inactivityGap();
+    if (closeTime > 0) tracker.lastEmitWindowCloseTime = closeTime;
   }
 
   private impl(): ProcessorContextImpl {

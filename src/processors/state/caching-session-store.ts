@@ -67,6 +67,7 @@ export class CachingSessionStore implements SessionBytesStore {
   private sendOldValues = false;
   /** The record context of the entry being written down (what the layers below see as the current record). */
   private writingDown: StoreRecordContext | undefined;
+  private maxObservedEnd = -1;
 
   constructor(readonly wrapped: SessionBytesStore) {}
 
@@ -81,6 +82,11 @@ export class CachingSessionStore implements SessionBytesStore {
   }
   get droppedRecords(): number {
     return this.wrapped.droppedRecords;
+  }
+  /** The store's stream time, counting the sessions still in the cache (Kafka's `maxObservedTimestamp`). */
+  get streamTime(): number | undefined {
+    const below = this.wrapped.streamTime;
+    return below === undefined ? undefined : Math.max(below, this.maxObservedEnd);
   }
   /** True once initialized with an enabled record cache. */
   get caching(): boolean {
@@ -144,6 +150,7 @@ export class CachingSessionStore implements SessionBytesStore {
   put(key: Buffer, start: number, end: number, aggregate: Buffer | null): Buffer {
     this.requireOpen('put');
     const storeKey = SessionKeySchema.toBinaryBytes(key, start, end);
+    if (aggregate !== null) this.maxObservedEnd = Math.max(this.maxObservedEnd, end);
     const current = (this.context as StoreInitContext).recordContext();
     if (this.cache === undefined) this.putAndMaybeForward(storeKey, aggregate, current);
     else this.cache.put(this.namespace, storeKey, cacheEntry(aggregate, true, current));

@@ -55,6 +55,8 @@ export interface SessionBytesEntry {
 /** The bytes level of a session store (Kafka's `SessionStore<Bytes, byte[]>`). */
 export interface SessionBytesStore extends BytesStoreLifecycle {
   readonly retentionPeriod: number;
+  /** The largest session end put or restored, or -1 (engine stores; the layers pass it on). */
+  readonly streamTime?: number;
   /** Puts dropped because their session had expired. */
   readonly droppedRecords: number;
   /** Stores (or removes, for `null`) and returns the store key binary (the changelog key). */

@@ -18,6 +18,11 @@ export class TypedSessionStore<K, AGG> extends TypedStoreBase<K, AGG, SessionByt
     return this.inner.droppedRecords;
   }
 
+  /** The store's stream time: the largest session end put or restored, or -1. */
+  get streamTime(): number {
+    return this.inner.streamTime ?? -1;
+  }
+
   /**
    * Kafka's `CachedStateStore.setFlushListener`: true when a caching layer
    * below will call `listener` for each session it writes down (then the

@@ -31,6 +31,10 @@ describe('windowedBy(SessionWindows)', () => {
     const r = new StreamsBuilder();
     grouped(r).windowedBy(SessionWindows.ofInactivityGapWithNoGrace(10)).reduce((a, v) => a + v, 'my-reduce');
     expect(r.build().describe().toString()).toContain('Processor: my-reduce (stores: [KSTREAM-REDUCE-STATE-STORE-0000000001])');
+    // Kafka's count(Materialized) without a name takes one store index more (count(Named, Materialized) calls newStoreName, then MaterializedInternal does)
+    const c = new StreamsBuilder();
+    grouped(c).windowedBy(SessionWindows.ofInactivityGapWithNoGrace(10)).count(Materialized.with(S, Serdes.Long()));
+    expect(c.build().describe().toString()).toContain('Processor: KSTREAM-AGGREGATE-0000000003 (stores: [KSTREAM-AGGREGATE-STATE-STORE-0000000002])');
   });
 
   it("writes windowed keys with Kafka's session layout (key | end | start) and counts as Java longs", () => {

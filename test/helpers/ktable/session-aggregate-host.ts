@@ -28,6 +28,8 @@ export class SessionAggregateHost implements ContextHost {
   readonly lines: Array<{ level: number; msg: string }> = [];
   /** Kafka's `dropped-records-total` of the task. */
   droppedRecords = 0;
+  /** The wall clock (`currentSystemTimeMs`). */
+  now = 0;
   private metadata: RecordMetadata | null = null;
   private readonly stores = new Map<string, StateStore>();
   private readonly logger = pino({ level: 'debug' }, { write: (s: string) => void this.lines.push(JSON.parse(s) as { level: number; msg: string }) });
@@ -92,7 +94,7 @@ export class SessionAggregateHost implements ContextHost {
     return -1;
   }
   wallClock(): number {
-    return 0;
+    return this.now;
   }
   outerJoinEmitIntervalMs(): number {
     return 0;

@@ -280,6 +280,24 @@ describe.each(['ON_WINDOW_UPDATE', 'ON_WINDOW_CLOSE'] as const)('KStreamSessionW
 });
 
 describe('KStreamSessionWindowAggregate as a windowed aggregation', () => {
+  // sluice: Kafka's emit throttle (`__emit.interval.ms.kstreams.windowed.aggregation__`) when a task sets one
+  it('onWindowClose() looks for closed sessions at most once per emit interval of wall-clock time', () => {
+    const host = new SessionAggregateHost(1000);
+    const sessions = Stores.sessionStoreBuilder(Stores.inMemorySessionStore(STORE_NAME, 100), Serdes.String(), Serdes.Long()).withLoggingDisabled().build() as unknown as Store;
+    store = sessions;
+    host.addStore(sessions);
+    const p = new SessionWindowAggregateSupplier(SessionWindows.ofInactivityGapWithNoGrace(10), STORE_NAME, true, aggregation).get();
+    p.init?.(host.context() as unknown as ProcessorContext<Windowed<string>, never>);
+    const send = (key: string, ts: number) => void p.process(new Record(key, 'v', ts));
+    host.now = 5_000;
+    send('a', 0); // first look (nothing closed yet); the next one is due at 6_000
+    send('b', 50); // [0,0] of a closed, but not looked for before 6_000
+    expect(host.results).toEqual([]);
+    host.now = 6_000;
+    send('c', 60);
+    expect(host.results).toEqual([sessionKvt('a', 0, 0, 1, null, 0)]);
+  });
+
   // sluice: suppression finds the close delay (Kafka's GraphGraceSearchUtil: gap + grace for sessions)
   it('closes a session gap + grace after its end', () => {
     const supplier = new SessionWindowAggregateSupplier(SessionWindows.ofInactivityGapAndGrace(10, 3), STORE_NAME, false, aggregation);

@@ -78,7 +78,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.clock = options.clock ?? Date.now;
     this.globalStores = options.globalStore;
     this.outerJoinEmitInterval = options.outerJoinEmitIntervalMs ?? 1000;
-    this.windowedAggregationEmitInterval = options.windowedAggregationEmitIntervalMs ?? 1000;
+    this.windowedAggregationEmitInterval = options.windowedAggregationEmitIntervalMs ?? 0;
     this.label = formatTaskId(taskId);
     const logger: Logger = options.logger ?? componentLogger('stream-task', undefined, { taskId: this.label });
     this.drops = new DropLog(logger, this.clock);
@@ -315,10 +315,10 @@ export class StreamTask implements TaskProcessor, ContextHost {
     }
   }
 
-  recordDropped(nodeName: string, reason: string): void {
+  recordDropped(nodeName: string, reason: string, debugLine?: string): void {
     this.handling.skipped = true;
     const { topic, partition, offset } = this.handling.current;
-    this.drops.dropped({ taskId: this.label, processorNodeId: nodeName, topic, partition, offset }, reason);
+    this.drops.dropped({ taskId: this.label, processorNodeId: nodeName, topic, partition, offset }, reason, debugLine);
   }
 
   schedule(nodeName: string, intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable {

@@ -78,10 +78,12 @@ export interface TaskOptions {
    */
   outerJoinEmitIntervalMs?: number;
   /**
-   * Wall-clock ms between two emissions of the closed windows of a windowed
-   * aggregation with `EmitStrategy.onWindowClose()` (Kafka's internal
-   * `__emit.interval.ms.kstreams.windowed.aggregation__`, default 1000; the
-   * TopologyTestDriver sets 0, as Kafka's does).
+   * Wall-clock ms between two scans for closed windows of a windowed
+   * aggregation emitting on window close (Kafka's internal
+   * `__emit.interval.ms.kstreams.windowed.aggregation__`). Default 0: every
+   * record scans (an index range read), so that after a restart the last
+   * emitted close time follows from the store's stream time (Kafka, default
+   * 1000, keeps it in the commit's metadata instead).
    */
   windowedAggregationEmitIntervalMs?: number;
   /**

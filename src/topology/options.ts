@@ -6,14 +6,6 @@ import type { Serde } from '../serdes/serde.js';
 import type { KeyValueBytesStoreSupplier } from '../processors/state/bytes-store-contract.js';
 import type { SessionBytesStoreSupplier } from '../processors/state/session-store.js';
 import type { WindowBytesStoreSupplier } from '../processors/state/window-store.js';
-
-/**
- * The store types `Materialized.as(supplier)` takes: a key-value store for
- * aggregations and tables, a window store for time-windowed aggregations, a
- * session store for session-windowed ones (Kafka's `Materialized<K, V, S>`).
- */
-export type MaterializedStoreSupplier = KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier;
-
 import { resolveTimestampExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
 import { IllegalArgumentError } from '../errors.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
@@ -218,6 +210,9 @@ export const Grouped = {
   },
 };
 
+/** The store suppliers `Materialized` takes (Kafka's `KeyValueBytesStoreSupplier`, `WindowBytesStoreSupplier`, `SessionBytesStoreSupplier`). */
+export type MaterializedStoreSupplier = KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier;
+
 /**
  * Where an aggregation keeps its state: store name (default generated) and
  * serdes of the stored bytes (default: the stream's serdes, else `Serdes.Json()`).
@@ -226,7 +221,10 @@ export interface Materialized<K, V> {
   storeName?: string;
   keySerde?: Serde<K>;
   valueSerde?: Serde<V>;
-  /** The store type: `Materialized.as(Stores.inMemoryKeyValueStore('s'))`; default a persistent store, as Kafka. */
+  /**
+   * The store type: `Materialized.as(Stores.inMemoryKeyValueStore('s'))`; default a persistent store, as Kafka.
+   * Windowed aggregations take a window store supplier, session-windowed ones a session store supplier.
+   */
   storeSupplier?: MaterializedStoreSupplier;
   /** Default true: the store is changelogged. */
   loggingEnabled?: boolean;

@@ -24,6 +24,7 @@ import { Serdes } from '../../src/serdes/serdes.js';
 import { Materialized } from '../../src/topology/options.js';
 import { StreamsBuilder } from '../../src/topology/streams-builder.js';
 import { TimeWindows } from '../../src/topology/time-windows.js';
+import { EmitStrategy } from '../../src/topology/emit-strategy.js';
 import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import type { BackendContext } from './backends.js';
 import { describeOnEachBackend } from './support/handler-suite.js';
@@ -145,6 +146,104 @@ await describeOnEachBackend('windowedBy(TimeWindows).count(), exactly once, acro
       expect(changelog.partitions).toBe(PARTITIONS);
       expect(changelog.config['cleanup.policy']).toBe('compact,delete');
       expect(changelog.config['retention.ms']).toBe(String(SIZE_MS + GRACE_MS + 24 * 60 * 60 * 1000));
+    } finally {
+      await Promise.all(apps.splice(0).map((a) => a.close()));
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('on window close: each closed window emitted once with its true count, none again after a restart on a fresh state dir', { timeout }, async () => {
+    const apps: KafkaStreams[] = [];
+    const dirs: string[] = [];
+    const eventually = <T>(f: () => T | Promise<T>, message: string) => waitFor(f, { timeoutMs: ctx().patienceMs, intervalMs: 100, message });
+    const windowedSerde = WindowedSerdes.timeWindowedSerdeFrom(S, SIZE_MS);
+    try {
+      const [events, finals] = [uniqueTopic(`close-events-${backend.name}`), uniqueTopic(`final-counts-${backend.name}`)];
+      for (const topic of [events, finals]) await ctx().admin.createTopic(topic, { partitions: PARTITIONS });
+      const applicationId = uniqueGroup(`windowed-close-${backend.name}`);
+      const base = Math.floor((Date.now() - 120_000) / SIZE_MS) * SIZE_MS;
+      // one key per partition advances stream time past the windows of a phase
+      const advancers = Array.from({ length: PARTITIONS }, (_, p) => {
+        for (let k = 100; ; k++) if (partitionFor(S.serialize(events, `k${k}`)!, PARTITIONS) === p) return k;
+      });
+
+      const start = async (): Promise<KafkaStreams> => {
+        const builder = new StreamsBuilder();
+        builder
+          .stream(events, { keySerde: S, valueSerde: S })
+          .groupByKey()
+          .windowedBy(TimeWindows.ofSizeWithNoGrace(SIZE_MS))
+          .emitStrategy(EmitStrategy.onWindowClose())
+          .count(Materialized.as<string, number>('final-counts').withRetention(3_600_000))
+          .toStream()
+          .to(finals, { valueSerde: Serdes.Long() });
+        const dir = mkdtempSync(join(tmpdir(), 'sluice-windowed-close-'));
+        dirs.push(dir);
+        const app = new KafkaStreams(builder.build(), {
+          cluster: ctx().cluster,
+          ...ctx().consumerTiming,
+          applicationId,
+          processingGuarantee: 'exactly_once',
+          commitIntervalMs: 100,
+          stateDir: dir,
+        });
+        apps.push(app);
+        await app.start();
+        return app;
+      };
+      const produce = async (batch: readonly Event[]): Promise<void> => {
+        const producer = ctx().cluster.producer({});
+        await producer.connect();
+        try {
+          for (let p = 0; p < PARTITIONS; p++) {
+            const records = batch
+              .filter(([key]) => partitionFor(S.serialize(events, `k${key}`)!, PARTITIONS) === p)
+              .map(([key, offset]) => ({ key: Buffer.from(`k${key}`), value: Buffer.from('e'), headers: {}, timestamp: base + offset }));
+            if (records.length > 0) await producer.produce({ topic: events, partition: p, records });
+          }
+        } finally {
+          await producer.close();
+        }
+      };
+      /** Every committed final result: `key@start` → the counts emitted for it, in order. */
+      const emitted = async (): Promise<Map<string, number[]>> => {
+        const all = new Map<string, number[]>();
+        for (const r of await ctx().read(finals)) {
+          const windowed = windowedSerde.deserialize(finals, r.key!);
+          const id = `${windowed.key}@${windowed.window.start}`;
+          all.set(id, [...(all.get(id) ?? []), Number(r.value!.readBigInt64BE(0))]);
+        }
+        return all;
+      };
+      const closedTruth = (batch: readonly Event[], closeOffset: number) =>
+        new Map([...truth(batch, base)].filter(([id]) => Number(id.split('@')[1]) + SIZE_MS <= base + closeOffset).map(([id, n]) => [id, [n]]));
+      const settledOn = async (expected: Map<string, number[]>, message: string) => {
+        await eventually(async () => JSON.stringify(sorted(await emitted())) === JSON.stringify(sorted(expected)), message);
+        expect(sorted(await emitted())).toEqual(sorted(expected));
+      };
+      const advance = (offset: number): Event[] => advancers.map((k): Event => [k, offset]);
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+      // 1. first run: phase 1 (windows 0-30 s), then, past the 1 s emit interval, stream time to 35 s: windows 0-30 s close
+      const first = await start();
+      // in time order: with no grace, an event older than its partition's stream time would be late
+      const inOrder = (batch: readonly Event[]): Event[] => [...batch].sort((a, b) => a[1] - b[1]);
+      await produce(inOrder(phase1));
+      await pause(1_500);
+      await produce(advance(35_000));
+      const batch1 = [...phase1, ...advance(35_000)];
+      await settledOn(closedTruth(batch1, 35_000), 'phase 1 final results committed');
+
+      // 2. close; start again with a fresh state directory: store and last emit close time restored
+      await first.close();
+      await start();
+
+      // 3. phase 2 events in 35-70 s; stream time to 75 s: every window to 70 s closes, each emitted once
+      //    (a lost last emit close time would emit the restored 20-30 s windows again)
+      const phase2Late = inOrder(phase2.map(([key, offset]): Event => [key, 35_000 + (offset % 35_000)]));
+      await produce(phase2Late);
+      await pause(1_500);
+      await produce(advance(75_000));
+      await settledOn(closedTruth([...batch1, ...phase2Late, ...advance(75_000)], 75_000), 'phase 2 final results committed, none twice');
     } finally {
       await Promise.all(apps.splice(0).map((a) => a.close()));
       for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });

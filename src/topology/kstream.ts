@@ -4,7 +4,7 @@
 import { TopologyError } from '../errors.js';
 import * as dsl from '../processors/dsl/stateless.js';
 import type { KeyValue } from '../processors/key-value.js';
-import type { ProcessorSupplier, TopicNameExtractor } from '../processors/processor.js';
+import type { ProcessorSupplier, StreamPartitioner, TopicNameExtractor } from '../processors/processor.js';
 import type { FixedKeyProcessorSupplier } from '../processors/fixed-key-processor.js';
 import { processStream, processStreamValues } from './internal/process.js';
 import type { Serde } from '../serdes/serde.js';
@@ -22,6 +22,7 @@ import { streamGlobalJoin } from './internal/stream-global-join.js';
 import { streamStreamJoin, type StreamJoinKind } from './internal/stream-stream-join.js';
 import { streamTableJoin } from './internal/stream-table-join.js';
 import { addTableSource } from './internal/to-table.js';
+import { windowedStreamPartitioner } from './internal/windowed-partitioner.js';
 import { newStoreName, nodeName } from './internal/kafka-names.js';
 import type { Joined } from './joined.js';
 import type { JoinWindows } from './join-windows.js';
@@ -159,15 +160,10 @@ export class KStream<K, V> {
     requireNonNull(produced, 'produced');
     const name = nameOr(this.ctx, produced.name, 'KSTREAM-SINK-');
     const target = typeof topic === 'string' ? `'${topic}'` : 'a TopicNameExtractor';
-    this.ctx.topology.addSink<K, V>(
-      name,
-      topic,
-      {
-        ...this.serdesOr(produced.keySerde, produced.valueSerde, `Sink '${name}' (to ${target} after '${this.nodeName}')`),
-        ...(produced.partitioner ? { partitioner: produced.partitioner } : {}),
-      },
-      this.nodeName,
-    );
+    const serdes = this.serdesOr(produced.keySerde, produced.valueSerde, `Sink '${name}' (to ${target} after '${this.nodeName}')`);
+    // windowed keys without a partitioner: by the inner key, as Kafka's StreamSinkNode picks WindowedStreamPartitioner
+    const partitioner = produced.partitioner ?? (windowedStreamPartitioner(serdes.keySerde) as StreamPartitioner<K, V> | undefined);
+    this.ctx.topology.addSink<K, V>(name, topic, { ...serdes, ...(partitioner ? { partitioner } : {}) }, this.nodeName);
   }
 
   /**

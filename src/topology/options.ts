@@ -4,6 +4,8 @@
 import type { StreamPartitioner } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
 import type { KeyValueBytesStoreSupplier } from '../processors/state/bytes-store-contract.js';
+import type { SessionBytesStoreSupplier } from '../processors/state/session-store.js';
+import type { WindowBytesStoreSupplier } from '../processors/state/window-store.js';
 import { IllegalArgumentError } from '../errors.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { fluent, serdeSetters, withChanges, type SerdeOf } from './internal/fluent.js';
@@ -186,6 +188,9 @@ export const Grouped = {
   },
 };
 
+/** The bytes store suppliers `Materialized.as(supplier)` takes: key-value, window or session. */
+export type MaterializedStoreSupplier = KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier;
+
 /**
  * Where an aggregation keeps its state: store name (default generated) and
  * serdes of the stored bytes (default: the stream's serdes, else `Serdes.Json()`).
@@ -194,8 +199,12 @@ export interface Materialized<K, V> {
   storeName?: string;
   keySerde?: Serde<K>;
   valueSerde?: Serde<V>;
-  /** The store type: `Materialized.as(Stores.inMemoryKeyValueStore('s'))`; default a persistent store, as Kafka. */
-  storeSupplier?: KeyValueBytesStoreSupplier;
+  /**
+   * The store type: `Materialized.as(Stores.inMemoryKeyValueStore('s'))`
+   * (a window store supplier for windowed aggregations, a session store
+   * supplier for session windows); default a persistent store, as Kafka.
+   */
+  storeSupplier?: MaterializedStoreSupplier;
   /** Default true: the store is changelogged. */
   loggingEnabled?: boolean;
   /** Extra changelog topic configs. */
@@ -215,7 +224,7 @@ export interface FluentMaterialized<K, V> {
   readonly storeName?: string;
   readonly keySerde?: SerdeOf<K>;
   readonly valueSerde?: SerdeOf<V>;
-  readonly storeSupplier?: KeyValueBytesStoreSupplier;
+  readonly storeSupplier?: MaterializedStoreSupplier;
   readonly loggingEnabled?: boolean;
   readonly logConfig?: Record<string, string>;
   readonly cachingEnabled?: boolean;
@@ -266,7 +275,7 @@ export const Materialized = {
    * or the store `supplier` gives (`Materialized.as(Stores.inMemoryKeyValueStore('s'))`,
    * named after it).
    */
-  as<K = Unset, V = Unset>(storeNameOrSupplier: string | KeyValueBytesStoreSupplier): FluentMaterialized<K, V> {
+  as<K = Unset, V = Unset>(storeNameOrSupplier: string | MaterializedStoreSupplier): FluentMaterialized<K, V> {
     if (typeof storeNameOrSupplier === 'string') return fluent(materializedSetters, { storeName: validateName(storeNameOrSupplier) });
     const supplier = requireNonNull(storeNameOrSupplier, 'supplier');
     if (typeof supplier !== 'object' || typeof supplier.name !== 'string') {

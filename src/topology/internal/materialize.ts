@@ -7,18 +7,29 @@
 import { Stores } from '../../processors/state/stores.js';
 import type { StateStore, StoreBuilder } from '../../processors/state/state-store.js';
 import type { Serde } from '../../serdes/serde.js';
-import type { Materialized, Named } from '../options.js';
+import { TopologyError } from '../../errors.js';
+import type { KeyValueBytesStoreSupplier } from '../../processors/state/bytes-store-contract.js';
+import type { Materialized, MaterializedStoreSupplier, Named } from '../options.js';
 import { requireNonNull, validateName } from './checks.js';
 
 /** The timestamped key-value store builder of `materialized`, named `storeName`. */
 export function timestampedStoreBuilder<K, V>(storeName: string, materialized: Materialized<K, V>, keySerde: Serde<K>, valueSerde: Serde<V>): StoreBuilder<StateStore> {
-  const supplier = materialized.storeSupplier ?? Stores.persistentTimestampedKeyValueStore(storeName);
+  const supplier = keyValueSupplier(materialized.storeSupplier) ?? Stores.persistentTimestampedKeyValueStore(storeName);
   const builder = Stores.timestampedKeyValueStoreBuilder(supplier, keySerde, valueSerde);
   if (materialized.loggingEnabled === false) builder.withLoggingDisabled();
   else builder.withLoggingEnabled(materialized.logConfig ?? {});
   if (materialized.cachingEnabled === false) builder.withCachingDisabled();
   else builder.withCachingEnabled();
   return builder;
+}
+
+/** `supplier` when it supplies key-value stores; a TopologyError naming the fix for a window or session store supplier. */
+export function keyValueSupplier(supplier: MaterializedStoreSupplier | undefined): KeyValueBytesStoreSupplier | undefined {
+  if (supplier === undefined || !('retentionPeriod' in supplier)) return supplier;
+  throw new TopologyError(
+    `Materialized.as(supplier of store '${supplier.name}'): a window or session store supplier cannot back a key-value store; ` +
+      'give a key-value store supplier (Stores.persistentKeyValueStore(name) or Stores.inMemoryKeyValueStore(name))',
+  );
 }
 
 /** The store name `materialized` gives (its supplier's, else `storeName`), validated; undefined when it names none. */

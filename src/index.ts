@@ -109,6 +109,7 @@ export { Branched } from './topology/branched-kstream.js';
 export type { BranchedKStream } from './topology/branched-kstream.js';
 export { Named, Consumed, Produced, Grouped, Materialized } from './topology/options.js';
 export type { FluentConsumed, FluentProduced, FluentGrouped, FluentMaterialized, Unset } from './topology/options.js';
+export type { MaterializedStoreSupplier } from './topology/options.js';
 export { Repartitioned } from './topology/repartitioned.js';
 export type { FluentRepartitioned } from './topology/repartitioned.js';
 export type { SourceTopics } from './topology/topology.js';

@@ -127,5 +127,9 @@ class SlidingWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
 /** The windowed stream of `parts` by `windows`. */
 export function slidingWindowedStream<K, V>(parts: GroupedStreamParts<K, V>, windows: SlidingWindows): TimeWindowedKStream<K, V> {
   requireNonNull(windows, 'windows');
+  if (windows.timeDifferenceMs() === 0) {
+    // Kafka accepts 0; its windows [t, t] have no time-window form here (a window's end must lie after its start)
+    throw new IllegalArgumentError('windowedBy(SlidingWindows): the time difference must be at least 1 ms; got 0 (use ofTimeDifferenceWithNoGrace(1) or more)');
+  }
   return new SlidingWindowedKStreamImpl<K, V>(parts, windows);
 }

@@ -291,3 +291,14 @@ describe('SlidingWindowedKStreamImplTest', () => {
     expect(table.serdes.key!.deserialize('t', key)).toEqual(w('a', 5, 105));
   });
 });
+
+describe('windowedBy(SlidingWindows) (sluice)', () => {
+  it('refuses a time difference of 0 with a message naming the fix, and a key-value store supplier', () => {
+    const grouped = new StreamsBuilder().stream('in', { keySerde: stringSerde, valueSerde: stringSerde }).groupByKey();
+    expect(() => grouped.windowedBy(SlidingWindows.ofTimeDifferenceWithNoGrace(0))).toThrow('the time difference must be at least 1 ms');
+    const windowed = grouped.windowedBy(SlidingWindows.ofTimeDifferenceWithNoGrace(10));
+    expect(() => windowed.count(Materialized.as<string, number>(Stores.inMemoryKeyValueStore('kv')))).toThrow('a windowed aggregation needs a window store supplier');
+    // and the other way round: a window store supplier cannot back a key-value aggregation
+    expect(() => grouped.count(Materialized.as<string, number>(Stores.inMemoryWindowStore('w', 100, 10, false)))).toThrow('cannot back a key-value store');
+  });
+});

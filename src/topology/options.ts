@@ -6,6 +6,13 @@ import type { Serde } from '../serdes/serde.js';
 import type { KeyValueBytesStoreSupplier } from '../processors/state/bytes-store-contract.js';
 import type { SessionBytesStoreSupplier } from '../processors/state/session-store.js';
 import type { WindowBytesStoreSupplier } from '../processors/state/window-store.js';
+
+/**
+ * The store types `Materialized.as(supplier)` takes: a key-value store for
+ * aggregations and tables, a window store for time-windowed aggregations, a
+ * session store for session-windowed ones (Kafka's `Materialized<K, V, S>`).
+ */
+export type MaterializedStoreSupplier = KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier;
 import { IllegalArgumentError } from '../errors.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { fluent, serdeSetters, withChanges, type SerdeOf } from './internal/fluent.js';
@@ -188,9 +195,6 @@ export const Grouped = {
   },
 };
 
-/** The bytes store suppliers `Materialized.as(supplier)` takes: key-value, window or session. */
-export type MaterializedStoreSupplier = KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier;
-
 /**
  * Where an aggregation keeps its state: store name (default generated) and
  * serdes of the stored bytes (default: the stream's serdes, else `Serdes.Json()`).
@@ -199,11 +203,7 @@ export interface Materialized<K, V> {
   storeName?: string;
   keySerde?: Serde<K>;
   valueSerde?: Serde<V>;
-  /**
-   * The store type: `Materialized.as(Stores.inMemoryKeyValueStore('s'))`
-   * (a window store supplier for windowed aggregations, a session store
-   * supplier for session windows); default a persistent store, as Kafka.
-   */
+  /** The store type: `Materialized.as(Stores.inMemoryKeyValueStore('s'))`; default a persistent store, as Kafka. */
   storeSupplier?: MaterializedStoreSupplier;
   /** Default true: the store is changelogged. */
   loggingEnabled?: boolean;
@@ -279,7 +279,7 @@ export const Materialized = {
     if (typeof storeNameOrSupplier === 'string') return fluent(materializedSetters, { storeName: validateName(storeNameOrSupplier) });
     const supplier = requireNonNull(storeNameOrSupplier, 'supplier');
     if (typeof supplier !== 'object' || typeof supplier.name !== 'string') {
-      throw new IllegalArgumentError('Materialized.as needs a store name or a KeyValueBytesStoreSupplier (e.g. Stores.inMemoryKeyValueStore(name))');
+      throw new IllegalArgumentError('Materialized.as needs a store name or a store supplier (e.g. Stores.inMemoryKeyValueStore(name), Stores.inMemoryWindowStore(...))');
     }
     return fluent(materializedSetters, { storeName: validateName(supplier.name), storeSupplier: supplier });
   },

@@ -4,7 +4,8 @@
  * its own observed stream time, forwarding each window update (KIP-825
  * `onWindowUpdate`, through the cache-aware {@link TableTupleForwarder}) or
  * each closed window once (`onWindowClose`), and the log and count of
- * records skipped for expired windows.
+ * records skipped for expired windows (DEBUG per window; a record that fits
+ * no open window is counted as dropped).
  *
  * `onWindowClose` follows Kafka's steps (`maybeForwardFinalResult`):
  * 1. throttle by wall-clock time: at most once per emit interval (the task's
@@ -40,12 +41,14 @@ export const NO_TIMESTAMP = -1;
 const DEFAULT_EMIT_INTERVAL_MS = 1000;
 
 /**
- * The task's internal emit interval: Kafka throttles windowed aggregations
- * and outer joins alike (1 s, 0 in its test driver); sluice's task exposes
- * the one setting for both.
+ * The task's emit interval of windowed aggregations (Kafka's internal
+ * `__emit.interval.ms.kstreams.windowed.aggregation__`: 1 s, 0 in its test
+ * driver); a task without that setting gives its outer-join emit interval
+ * (the same default, also 0 in the TopologyTestDriver).
  */
 function emitIntervalMs(context: ProcessorContext<unknown, unknown>): number {
-  const configured = (context as Partial<Pick<ProcessorContextImpl, 'outerJoinEmitIntervalMs'>>).outerJoinEmitIntervalMs;
+  const impl = context as { windowedAggregationEmitIntervalMs?: () => number; outerJoinEmitIntervalMs?: () => number };
+  const configured = impl.windowedAggregationEmitIntervalMs ?? impl.outerJoinEmitIntervalMs;
   return typeof configured === 'function' ? configured.call(context) : DEFAULT_EMIT_INTERVAL_MS;
 }
 
@@ -139,17 +142,20 @@ export class WindowAggregateOutput<K, V, A> {
   }
 
   /**
-   * A record (or one of its windows) is too late: logged at DEBUG with
-   * Kafka's message and counted as a dropped record of the task.
+   * A record is too late for `window`: logged at DEBUG with Kafka's
+   * message. `dropped`: the record fell into no open window at all; it is
+   * counted as a dropped record of the task (`recordsSkipped`).
    */
-  logSkippedRecordForExpiredWindow(timestamp: number, windowExpire: number, window: string): void {
-    const metadata = this.context.recordMetadata();
-    const where = metadata === null ? 'Topic, partition, and offset not known. ' : `topic=[${metadata.topic}] partition=[${metadata.partition}] offset=[${metadata.offset}] `;
-    this.logger.debug(
-      { timestamp, window, expiration: windowExpire, streamTime: this.observedStreamTime },
-      `Skipping record for expired window. ${where}timestamp=[${timestamp}] window=${window} expiration=[${windowExpire}] streamTime=[${this.observedStreamTime}]`,
-    );
-    this.dropped('expired window');
+  logSkippedRecordForExpiredWindow(timestamp: number, windowExpire: number, window: string, dropped: boolean): void {
+    if (this.logger.isLevelEnabled('debug')) {
+      const metadata = this.context.recordMetadata();
+      const where = metadata === null ? 'Topic, partition, and offset not known. ' : `topic=[${metadata.topic}] partition=[${metadata.partition}] offset=[${metadata.offset}] `;
+      this.logger.debug(
+        { timestamp, window, expiration: windowExpire, streamTime: this.observedStreamTime },
+        `Skipping record for expired window. ${where}timestamp=[${timestamp}] window=${window} expiration=[${windowExpire}] streamTime=[${this.observedStreamTime}]`,
+      );
+    }
+    if (dropped) this.dropped('expired window');
   }
 
   /** A record with a null key or value: dropped, logged and counted as every aggregation does. */

@@ -6,7 +6,7 @@
  * 1. drop a null key or value (logged, counted);
  * 2. advance the processor's stream time; the window close time is
  *    `streamTime - grace`; a record whose own right bound `t + d` is before
- *    it is dropped as late (logged at DEBUG, counted);
+ *    it is dropped as late (logged at DEBUG, counted in `recordsSkipped`);
  * 3. an *early* record (`t < d`, whose left window would start before 0)
  *    goes into the window `[0, d]` ({@link processEarly});
  * 4. otherwise scan the key's windows starting in `[t - 2d, t + 1]`, newest
@@ -20,7 +20,7 @@
  *    record falls into it;
  * 6. with `onWindowClose`, emit the windows that closed.
  *
- * Windows ending before the close time are not updated (logged, counted).
+ * Windows ending before the close time are not updated (logged at DEBUG).
  */
 import type { Processor, ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';
@@ -95,7 +95,7 @@ export class SlidingWindowAggregateProcessor<K, V, A> implements Processor<K, V,
     const windowStart = record.timestamp;
     const windowEnd = record.timestamp + this.d;
     if (windowEnd < windowCloseTime) {
-      this.out.logSkippedRecordForExpiredWindow(record.timestamp, windowCloseTime, `[${windowStart},${windowEnd}]`);
+      this.out.logSkippedRecordForExpiredWindow(record.timestamp, windowCloseTime, `[${windowStart},${windowEnd}]`, true);
       return;
     }
     // 3.
@@ -280,7 +280,7 @@ export class SlidingWindowAggregateProcessor<K, V, A> implements Processor<K, V,
   /** Kafka's `updateWindowAndForward`: folds the record into a window that has not closed, stores and forwards it. */
   private updateWindowAndForward(window: Window, valueAndTime: Agg<A>, record: Record<K, V>, windowCloseTime: number): void {
     if (window.end < windowCloseTime) {
-      this.out.logSkippedRecordForExpiredWindow(record.timestamp, windowCloseTime, `[${window.start},${window.end}]`);
+      this.out.logSkippedRecordForExpiredWindow(record.timestamp, windowCloseTime, `[${window.start},${window.end}]`, false);
       return;
     }
     const oldAgg = ValueAndTimestamp.getValueOrNull(valueAndTime);

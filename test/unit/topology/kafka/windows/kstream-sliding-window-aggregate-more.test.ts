@@ -6,9 +6,9 @@
  * `kstream-sliding-window-aggregate.test.ts`.
  *
  * sluice differences: the TopologyTestDriver has no metrics; what Kafka
- * reads from `dropped-records-total` is checked as the log lines of the
- * skipped windows (one per dropped record or window, DEBUG), the task's
- * count is checked by the contract test. The null-key line is the task's
+ * reads from `dropped-records-total` (7) is checked as the DEBUG lines of
+ * the skipped windows; sluice counts in `recordsSkipped` only the records
+ * that fit no open window (here k@15), checked by the contract test. The null-key line is the task's
  * drop log (WARN, `Skipping record due to null key or value (...)`).
  * `aggregate` without a value serde writes JSON (Kafka: the default
  * serde), so the output topic is read with `Serdes.Json()`.

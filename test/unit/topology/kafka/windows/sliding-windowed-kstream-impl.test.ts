@@ -71,9 +71,14 @@ function kv<V>(key: Windowed<string>, value: V): KeyValue<Windowed<string>, V> {
 
 type Timestamped<V> = { value: V; timestamp: number };
 
-/** Kafka's `driver.getTimestampedWindowStore(name).fetch(keyFrom, keyTo, from, to)` as a list. */
+/**
+ * Kafka's `driver.getTimestampedWindowStore(name).fetch(keyFrom, keyTo, from, to)` as a list
+ * (a driver without `getTimestampedWindowStore` gives the timestamped values from `getWindowStore`).
+ */
 function fetchTimestamped<V>(driver: TopologyTestDriver, store: string, keyFrom: string, keyTo: string, from: number, to: number): Array<KeyValue<Windowed<string>, Timestamped<V>>> {
-  return driver.getWindowStore<string, Timestamped<V>>(store).fetch(keyFrom, keyTo, from, to);
+  const withTimestamps = driver as unknown as { getTimestampedWindowStore?: TopologyTestDriver['getWindowStore'] };
+  const windowStore = withTimestamps.getTimestampedWindowStore?.call(driver, store) ?? driver.getWindowStore(store);
+  return (windowStore as ReturnType<TopologyTestDriver['getWindowStore']>).fetch(keyFrom, keyTo, from, to) as Array<KeyValue<Windowed<string>, Timestamped<V>>>;
 }
 
 /** Kafka's `driver.getWindowStore(name).fetch(...)`: the values without their timestamps. */
@@ -299,6 +304,6 @@ describe('windowedBy(SlidingWindows) (sluice)', () => {
     const windowed = grouped.windowedBy(SlidingWindows.ofTimeDifferenceWithNoGrace(10));
     expect(() => windowed.count(Materialized.as<string, number>(Stores.inMemoryKeyValueStore('kv')))).toThrow('a windowed aggregation needs a window store supplier');
     // and the other way round: a window store supplier cannot back a key-value aggregation
-    expect(() => grouped.count(Materialized.as<string, number>(Stores.inMemoryWindowStore('w', 100, 10, false)))).toThrow('cannot back a key-value store');
+    expect(() => grouped.count(Materialized.as<string, number>(Stores.inMemoryWindowStore('w', 100, 10, false)))).toThrow('this aggregation or table keeps a key-value store');
   });
 });

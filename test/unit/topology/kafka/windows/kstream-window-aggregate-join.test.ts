@@ -39,7 +39,8 @@ const getEmitStrategy: Array<[EmitStrategyType, boolean]> = [
   ['ON_WINDOW_CLOSE', false],
 ];
 
-describe.each(getEmitStrategy)('KStreamWindowAggregateTest [%s, withCache=%s]', (type, withCache) => {
+// the on-window-close-with-cache variant is not ported until window stores have a record cache (module comment)
+describe.each(getEmitStrategy.filter(([type, withCache]) => !(type === 'ON_WINDOW_CLOSE' && withCache)))('KStreamWindowAggregateTest [%s, withCache=%s]', (type, withCache) => {
   const emitFinal = type === 'ON_WINDOW_CLOSE';
   const emitStrategy = emitFinal ? EmitStrategy.onWindowClose() : EmitStrategy.onWindowUpdate();
   const setMaterializedCache = <M extends { withCachingEnabled(): M; withCachingDisabled(): M }>(m: M): M =>
@@ -47,7 +48,7 @@ describe.each(getEmitStrategy)('KStreamWindowAggregateTest [%s, withCache=%s]', 
 
   // KStreamWindowAggregateTest.testJoin (on window close: without cache only, see the module comment; the
   // on-window-close-with-cache variant is not ported until window stores have a record cache)
-  (emitFinal && withCache ? () => undefined : it)('testJoin', () => {
+  it('testJoin', () => {
     const builder = new StreamsBuilder();
     const grace = emitFinal ? 5 : 100;
     const windowed = (topic: string, store: string): KTable<Windowed<string>, string> =>

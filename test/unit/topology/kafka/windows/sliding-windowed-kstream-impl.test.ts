@@ -304,6 +304,6 @@ describe('windowedBy(SlidingWindows) (sluice)', () => {
     const windowed = grouped.windowedBy(SlidingWindows.ofTimeDifferenceWithNoGrace(10));
     expect(() => windowed.count(Materialized.as<string, number>(Stores.inMemoryKeyValueStore('kv')))).toThrow('a windowed aggregation needs a window store supplier');
     // and the other way round: a window store supplier cannot back a key-value aggregation
-    expect(() => grouped.count(Materialized.as<string, number>(Stores.inMemoryWindowStore('w', 100, 10, false)))).toThrow('this aggregation or table keeps a key-value store');
+    expect(() => grouped.count(Materialized.as<string, number>(Stores.inMemoryWindowStore('w', 100, 10, false)))).toThrow("Materialized.as(supplier) needs a key-value store supplier");
   });
 });

@@ -5,6 +5,12 @@
 // - Replication factors and min ISR of 1, no initial rebalance delay.
 // - auto.create.topics.enable=false: every topic is created explicitly (tests use
 //   createTopic()); a typo fails loudly instead of creating a one-partition topic.
+// - No time-based retention runs (log.retention.check.interval.ms of a year):
+//   tests produce records with historic timestamps (Kafka's own test inputs use
+//   0, 10, 1_700_000_000_000...), and the broker's retention check, every 5 minutes
+//   by default, deletes such records even from the active segment, in the middle
+//   of a test. Topic-level retention.ms (window changelogs) is still configured,
+//   only never enforced on this broker.
 import { randomBytes } from 'node:crypto';
 
 /** A random KRaft cluster id: 16 random bytes, base64url without padding (what `kafka-storage random-uuid` prints). */
@@ -43,6 +49,7 @@ export function serverProperties({ port, controllerPort, dataDir }) {
     'num.network.threads': '2',
     'num.io.threads': '4',
     'delete.topic.enable': 'true',
+    'log.retention.check.interval.ms': String(365 * 24 * 3600 * 1000),
   };
   return `${Object.entries(props)
     .map(([k, v]) => `${k}=${v}`)

@@ -52,6 +52,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   private readonly wallQueue = new PunctuationQueue();
   private readonly clock: () => number;
   private readonly outerJoinEmitInterval: number;
+  private readonly windowedAggregationEmitInterval: number;
   private readonly label: string;
   private readonly handling: TaskHandling;
   private readonly runner: NodeRunner;
@@ -77,6 +78,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.clock = options.clock ?? Date.now;
     this.globalStores = options.globalStore;
     this.outerJoinEmitInterval = options.outerJoinEmitIntervalMs ?? 1000;
+    this.windowedAggregationEmitInterval = options.windowedAggregationEmitIntervalMs ?? 1000;
     this.label = formatTaskId(taskId);
     const logger: Logger = options.logger ?? componentLogger('stream-task', undefined, { taskId: this.label });
     this.drops = new DropLog(logger, this.clock);
@@ -380,5 +382,9 @@ export class StreamTask implements TaskProcessor, ContextHost {
 
   outerJoinEmitIntervalMs(): number {
     return this.outerJoinEmitInterval;
+  }
+
+  windowedAggregationEmitIntervalMs(): number {
+    return this.windowedAggregationEmitInterval;
   }
 }

@@ -76,6 +76,13 @@ export interface TaskOptions {
    * 1000; the TopologyTestDriver sets 0, as Kafka's does).
    */
   outerJoinEmitIntervalMs?: number;
+  /**
+   * Wall-clock ms between two emissions of the closed windows of a windowed
+   * aggregation with `EmitStrategy.onWindowClose()` (Kafka's internal
+   * `__emit.interval.ms.kstreams.windowed.aggregation__`, default 1000; the
+   * TopologyTestDriver sets 0, as Kafka's does).
+   */
+  windowedAggregationEmitIntervalMs?: number;
 }
 
 /** The handlers a task applies while processing. */

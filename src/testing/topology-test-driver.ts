@@ -3,7 +3,8 @@
  * the same seam the KafkaStreams runtime uses (TopologyRuntime, TaskProcessor,
  * RecordCollector) and with the same exception-handler semantics.
  */
-import { TypedWindowStore } from '../processors/state/window-typed-store.js';
+import { TimestampedTypedWindowStore, TypedWindowStore } from '../processors/state/window-typed-store.js';
+import { windowStoreFacade } from './internal/driver-window-facade.js';
 import { TypedSessionStore } from '../processors/state/session-typed-store.js';
 import type { WindowStore } from '../processors/state/window-store.js';
 import type { SessionStore } from '../processors/state/session-store.js';
@@ -106,7 +107,7 @@ export class TopologyTestDriver {
     const globalTask = runtime.createGlobalTask(collector, handlers, { clock: () => this.wallClockMs });
     const globalStore = (name: string): StateStore | undefined => globalTask?.stores.find((s) => s.name === name) as StateStore | undefined;
     for (const sub of runtime.subtopologies) {
-      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, { clock: () => this.wallClockMs, globalStore, outerJoinEmitIntervalMs: 0 });
+      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, { clock: () => this.wallClockMs, globalStore, outerJoinEmitIntervalMs: 0, windowedAggregationEmitIntervalMs: 0 });
       this.tasks.push(task);
       for (const topic of sub.sourceTopics) this.taskByTopic.set(topic, task);
     }
@@ -298,11 +299,25 @@ export class TopologyTestDriver {
     return store as KeyValueStore<K, ValueAndTimestamp<V>>;
   }
 
-  /** The window store `name` (Kafka's `getWindowStore`); a TopologyError for another kind. */
+  /**
+   * The window store `name` (Kafka's `getWindowStore`); for a timestamped
+   * window store (every windowed aggregation's) a view with plain values, as
+   * Kafka's driver gives. A TopologyError for another kind.
+   */
   getWindowStore<K, V>(name: string): WindowStore<K, V> {
     const store = this.getStateStore<StateStore>(name);
     if (!(store instanceof TypedWindowStore)) throw new TopologyError(`State store '${name}' is not a window store; read it with getStateStore('${name}')`);
+    if (store instanceof TimestampedTypedWindowStore) return windowStoreFacade(store as TimestampedTypedWindowStore<K, V>);
     return store as WindowStore<K, V>;
+  }
+
+  /** The timestamped window store `name` (Kafka's `getTimestampedWindowStore`); a TopologyError for another kind. */
+  getTimestampedWindowStore<K, V>(name: string): WindowStore<K, ValueAndTimestamp<V>> {
+    const store = this.getStateStore<StateStore>(name);
+    if (!(store instanceof TimestampedTypedWindowStore)) {
+      throw new TopologyError(`State store '${name}' is not a timestamped window store; read it with getWindowStore('${name}')`);
+    }
+    return store as TimestampedTypedWindowStore<K, V>;
   }
 
   /** The session store `name` (Kafka's `getSessionStore`); a TopologyError for another kind. */

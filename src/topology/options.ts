@@ -4,6 +4,15 @@
 import type { StreamPartitioner } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
 import type { KeyValueBytesStoreSupplier } from '../processors/state/bytes-store-contract.js';
+import type { SessionBytesStoreSupplier } from '../processors/state/session-store.js';
+import type { WindowBytesStoreSupplier } from '../processors/state/window-store.js';
+
+/**
+ * The store types `Materialized.as(supplier)` takes: a key-value store for
+ * aggregations and tables, a window store for time-windowed aggregations, a
+ * session store for session-windowed ones (Kafka's `Materialized<K, V, S>`).
+ */
+export type MaterializedStoreSupplier = KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier;
 import { IllegalArgumentError } from '../errors.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { fluent, serdeSetters, withChanges, type SerdeOf } from './internal/fluent.js';
@@ -195,7 +204,7 @@ export interface Materialized<K, V> {
   keySerde?: Serde<K>;
   valueSerde?: Serde<V>;
   /** The store type: `Materialized.as(Stores.inMemoryKeyValueStore('s'))`; default a persistent store, as Kafka. */
-  storeSupplier?: KeyValueBytesStoreSupplier;
+  storeSupplier?: MaterializedStoreSupplier;
   /** Default true: the store is changelogged. */
   loggingEnabled?: boolean;
   /** Extra changelog topic configs. */
@@ -215,7 +224,7 @@ export interface FluentMaterialized<K, V> {
   readonly storeName?: string;
   readonly keySerde?: SerdeOf<K>;
   readonly valueSerde?: SerdeOf<V>;
-  readonly storeSupplier?: KeyValueBytesStoreSupplier;
+  readonly storeSupplier?: MaterializedStoreSupplier;
   readonly loggingEnabled?: boolean;
   readonly logConfig?: Record<string, string>;
   readonly cachingEnabled?: boolean;
@@ -266,11 +275,11 @@ export const Materialized = {
    * or the store `supplier` gives (`Materialized.as(Stores.inMemoryKeyValueStore('s'))`,
    * named after it).
    */
-  as<K = Unset, V = Unset>(storeNameOrSupplier: string | KeyValueBytesStoreSupplier): FluentMaterialized<K, V> {
+  as<K = Unset, V = Unset>(storeNameOrSupplier: string | MaterializedStoreSupplier): FluentMaterialized<K, V> {
     if (typeof storeNameOrSupplier === 'string') return fluent(materializedSetters, { storeName: validateName(storeNameOrSupplier) });
     const supplier = requireNonNull(storeNameOrSupplier, 'supplier');
     if (typeof supplier !== 'object' || typeof supplier.name !== 'string') {
-      throw new IllegalArgumentError('Materialized.as needs a store name or a KeyValueBytesStoreSupplier (e.g. Stores.inMemoryKeyValueStore(name))');
+      throw new IllegalArgumentError('Materialized.as needs a store name or a store supplier (e.g. Stores.inMemoryKeyValueStore(name), Stores.inMemoryWindowStore(...))');
     }
     return fluent(materializedSetters, { storeName: validateName(supplier.name), storeSupplier: supplier });
   },

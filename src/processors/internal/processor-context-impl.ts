@@ -31,6 +31,8 @@ export interface ContextHost {
   wallClock(): number;
   /** See `TaskOptions.outerJoinEmitIntervalMs`. */
   outerJoinEmitIntervalMs(): number;
+  /** See `TaskOptions.windowedAggregationEmitIntervalMs`. */
+  windowedAggregationEmitIntervalMs?(): number;
 }
 
 /** The context of one processor node. */
@@ -107,5 +109,10 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
   /** @internal For stream–stream joins: see `TaskOptions.outerJoinEmitIntervalMs`. */
   outerJoinEmitIntervalMs(): number {
     return this.host.outerJoinEmitIntervalMs();
+  }
+
+  /** @internal For windowed aggregations emitting on window close: see `TaskOptions.windowedAggregationEmitIntervalMs`. */
+  windowedAggregationEmitIntervalMs(): number {
+    return this.host.windowedAggregationEmitIntervalMs?.() ?? 1000;
   }
 }

@@ -27,7 +27,7 @@ import {
   ChangeLoggingWindowBytesStore,
 } from './window-change-logging.js';
 import type { TimestampedWindowStore, WindowBytesStoreSupplier, WindowStore } from './window-store.js';
-import { TypedWindowStore } from './window-typed-store.js';
+import { TimestampedTypedWindowStore, TypedWindowStore } from './window-typed-store.js';
 
 /** Kafka's `windowstore.changelog.additional.retention.ms` default: 1 day. */
 export const WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -117,10 +117,10 @@ export class TimestampedWindowStoreBuilder<K, V> extends WindowingStoreBuilder<T
     if (supplier.retainDuplicates) this.logConfig = { 'cleanup.policy': 'delete' };
   }
 
-  build(): TypedWindowStore<K, { value: V; timestamp: number }> {
+  build(): TimestampedTypedWindowStore<K, V> {
     if (this.supplier.retainDuplicates) this.cachingEnabled = false;
     const inner = this.supplier.get();
-    return new TypedWindowStore(
+    return new TimestampedTypedWindowStore<K, V>(
       this.loggingEnabled ? new ChangeLoggingTimestampedWindowBytesStore(inner) : inner,
       this.keySerde,
       valueAndTimestampSerde(this.valueSerde),

@@ -70,3 +70,6 @@ export class TypedWindowStore<K, V> extends TypedStoreBase<K, V, WindowBytesStor
     }));
   }
 }
+
+/** A {@link TypedWindowStore} of timestamped values (built by `TimestampedWindowStoreBuilder`; the TopologyTestDriver tells it apart). */
+export class TimestampedTypedWindowStore<K, V> extends TypedWindowStore<K, { value: V; timestamp: number }> {}

@@ -7,18 +7,29 @@
 import { Stores } from '../../processors/state/stores.js';
 import type { StateStore, StoreBuilder } from '../../processors/state/state-store.js';
 import type { Serde } from '../../serdes/serde.js';
-import type { Materialized, Named } from '../options.js';
+import type { KeyValueBytesStoreSupplier } from '../../processors/state/bytes-store-contract.js';
+import { IllegalArgumentError } from '../../errors.js';
+import type { Materialized, MaterializedStoreSupplier, Named } from '../options.js';
 import { requireNonNull, validateName } from './checks.js';
 
 /** The timestamped key-value store builder of `materialized`, named `storeName`. */
 export function timestampedStoreBuilder<K, V>(storeName: string, materialized: Materialized<K, V>, keySerde: Serde<K>, valueSerde: Serde<V>): StoreBuilder<StateStore> {
-  const supplier = materialized.storeSupplier ?? Stores.persistentTimestampedKeyValueStore(storeName);
+  const supplier = keyValueSupplierOf(materialized.storeSupplier, storeName) ?? Stores.persistentTimestampedKeyValueStore(storeName);
   const builder = Stores.timestampedKeyValueStoreBuilder(supplier, keySerde, valueSerde);
   if (materialized.loggingEnabled === false) builder.withLoggingDisabled();
   else builder.withLoggingEnabled(materialized.logConfig ?? {});
   if (materialized.cachingEnabled === false) builder.withCachingDisabled();
   else builder.withCachingEnabled();
   return builder;
+}
+
+/** The key-value supplier `Materialized.as(supplier)` gave, or an IllegalArgumentError for a window or session store supplier. */
+function keyValueSupplierOf(supplier: MaterializedStoreSupplier | undefined, storeName: string): KeyValueBytesStoreSupplier | undefined {
+  if (supplier === undefined || !('retentionPeriod' in supplier)) return supplier;
+  throw new IllegalArgumentError(
+    `Store '${storeName}': Materialized.as(...) gives a window or session store supplier, but this aggregation or table keeps a key-value store; ` +
+      `give a key-value store supplier (e.g. Stores.persistentKeyValueStore('${storeName}')) or only the store name`,
+  );
 }
 
 /** The store name `materialized` gives (its supplier's, else `storeName`), validated; undefined when it names none. */

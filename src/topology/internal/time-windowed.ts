@@ -1,12 +1,156 @@
 /**
- * `windowedBy(Windows)`: to be built (issue "Windows, time and suppression").
+ * `KGroupedStream.windowedBy(TimeWindows | UnlimitedWindows)` (Kafka's
+ * `TimeWindowedKStreamImpl`): count / reduce / aggregate per key and window
+ * into a `KTable<Windowed<K>, V>` backed by a timestamped window store per
+ * task.
+ *
+ * Each aggregation, in Kafka's order (so generated names match Kafka's):
+ * 1. count with an explicit `Materialized` naming no store burns one store
+ *    name, as Kafka keeps doing for topology compatibility;
+ * 2. the store name: `Materialized`'s (or its supplier's), else
+ *    `KSTREAM-AGGREGATE-STATE-STORE-<n>` / `KSTREAM-REDUCE-STATE-STORE-<n>`;
+ * 3. the node name: `Named`'s (an index is burnt either way), else
+ *    `KSTREAM-AGGREGATE-<n>` / `KSTREAM-REDUCE-<n>`;
+ * 4. the parent: the grouped stream, or its repartition topic's source;
+ * 5. the processor ({@link KStreamWindowAggregate}) and its window store
+ *    (`window-materialize.ts`: retention size + grace unless
+ *    `Materialized.withRetention`, checked);
+ * 6. the table, its key serde `WindowedSerdes.timeWindowedSerdeFrom(keySerde, size)`.
  */
-import { TopologyError } from '../../errors.js';
+import { IllegalArgumentError } from '../../errors.js';
+import { KStreamWindowAggregate, reducerAggregator } from '../../processors/dsl/window-aggregate.js';
+import type { KTableProcessorSupplier } from '../../processors/dsl/ktable-contract.js';
+import { WindowedSerdes } from '../../processors/state/windowed-serdes.js';
+import type { Windowed } from '../../processors/state/window-types.js';
+import type { Serde } from '../../serdes/serde.js';
+import { Serdes } from '../../serdes/serdes.js';
+import { EmitStrategy } from '../emit-strategy.js';
+import { KTable } from '../ktable.js';
+import type { Materialized, Named } from '../options.js';
+import { UnlimitedWindows } from '../unlimited-windows.js';
+import type { Aggregator, Initializer, Reducer, TimeWindowedKStream } from '../windowed-kstream.js';
 import type { Windows } from '../windows.js';
-import type { TimeWindowedKStream } from '../windowed-kstream.js';
+import { requireFunction, requireNonNull } from './checks.js';
 import type { GroupedStreamParts } from './grouped-parts.js';
+import { nodeName, newStoreName } from './kafka-names.js';
+import { materializedName, namedAndMaterialized } from './materialize.js';
+import { timestampedWindowStoreBuilder } from './window-materialize.js';
 
-/** The windowed stream of `parts` by `windows`. */
-export function timeWindowedStream<K, V>(_parts: GroupedStreamParts<K, V>, _windows: Windows): TimeWindowedKStream<K, V> {
-  throw new TopologyError('windowedBy(Windows) is not built yet');
+const AGGREGATE_NAME = 'KSTREAM-AGGREGATE-';
+const REDUCE_NAME = 'KSTREAM-REDUCE-';
+
+/** One aggregation's inputs, after the overloads are split. */
+interface AggregationSpec<K, V, A> {
+  readonly prefix: string;
+  readonly named: Named | string | undefined;
+  readonly materialized: Materialized<K, A>;
+  readonly valueSerde: Serde<A>;
+  readonly initializer: () => A | null;
+  readonly aggregator: (key: K, value: V, aggregate: A | null) => A | null;
+}
+
+class TimeWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
+  private strategy: EmitStrategy = EmitStrategy.onWindowUpdate();
+
+  constructor(
+    private readonly parts: GroupedStreamParts<K, V>,
+    private readonly windows: Windows,
+  ) {}
+
+  count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<Windowed<K>, number> {
+    const split = namedAndMaterialized(named, materialized);
+    // step 1: count(Named, Materialized) without a store name burns one (Kafka's TODO for topology compatibility)
+    if (split.materialized !== undefined && materializedName(split.materialized) === undefined) newStoreName(this.parts.ctx, AGGREGATE_NAME);
+    const m = split.materialized ?? {};
+    return this.build<number>({
+      prefix: AGGREGATE_NAME,
+      named: split.named,
+      materialized: m,
+      valueSerde: m.valueSerde ?? Serdes.Long(),
+      initializer: () => 0,
+      aggregator: (_key, _value, aggregate) => (aggregate ?? 0) + 1,
+    });
+  }
+
+  reduce(reducer: Reducer<V>, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<Windowed<K>, V> {
+    requireFunction(reducer, 'reducer');
+    const split = namedAndMaterialized(named, materialized);
+    const m = split.materialized ?? {};
+    return this.build<V>({
+      prefix: REDUCE_NAME,
+      named: split.named,
+      materialized: m,
+      valueSerde: m.valueSerde ?? this.parts.valueSerde(),
+      initializer: () => null,
+      aggregator: reducerAggregator<K, V>(reducer),
+    });
+  }
+
+  aggregate<A>(
+    initializer: Initializer<A>,
+    aggregator: Aggregator<K, V, A>,
+    named?: Named | string | Materialized<K, A>,
+    materialized?: Materialized<K, A>,
+  ): KTable<Windowed<K>, A> {
+    requireFunction(initializer, 'initializer');
+    requireFunction(aggregator, 'aggregator');
+    const split = namedAndMaterialized(named, materialized);
+    const m = split.materialized ?? {};
+    return this.build<A>({
+      prefix: AGGREGATE_NAME,
+      named: split.named,
+      materialized: m,
+      valueSerde: m.valueSerde ?? Serdes.Json<A>(),
+      initializer,
+      aggregator: aggregator as (key: K, value: V, aggregate: A | null) => A,
+    });
+  }
+
+  emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V> {
+    requireNonNull(strategy, 'emitStrategy');
+    if (strategy.type !== 'ON_WINDOW_CLOSE' && strategy.type !== 'ON_WINDOW_UPDATE') {
+      throw new IllegalArgumentError(`emitStrategy: give EmitStrategy.onWindowClose() or EmitStrategy.onWindowUpdate(); got ${String(strategy.type)}`);
+    }
+    if (this.windows instanceof UnlimitedWindows && strategy.type === 'ON_WINDOW_CLOSE') {
+      throw new IllegalArgumentError('ON_WINDOW_CLOSE emit strategy cannot be used for UnlimitedWindows');
+    }
+    this.strategy = strategy;
+    return this;
+  }
+
+  /** Steps 2-6 of the module comment. */
+  private build<A>(spec: AggregationSpec<K, V, A>): KTable<Windowed<K>, A> {
+    const { ctx } = this.parts;
+    const givenName = materializedName(spec.materialized);
+    const storeName = givenName ?? newStoreName(ctx, spec.prefix);
+    const processorName = nodeName(ctx, spec.named, spec.prefix);
+    const keySerde = spec.materialized.keySerde ?? this.parts.keySerde();
+    // the store builder first: its retention check fails before anything is added to the topology
+    const storeBuilder = timestampedWindowStoreBuilder<K, A>({
+      storeName,
+      materialized: spec.materialized,
+      windowSizeMs: this.windows.size(),
+      gracePeriodMs: this.windows.gracePeriodMs(),
+      defaultRetentionMs: this.windows.size() + this.windows.gracePeriodMs(),
+      keySerde,
+      valueSerde: spec.valueSerde,
+      emitOnClose: this.strategy.type === 'ON_WINDOW_CLOSE',
+    });
+    const supplier = new KStreamWindowAggregate<K, V, A>(this.windows, storeName, this.strategy.type, spec.initializer, spec.aggregator);
+    const parent = this.parts.parentFor(storeName);
+    ctx.topology.addProcessor(processorName, supplier, parent);
+    ctx.topology.addStateStore(storeBuilder, processorName);
+    return new KTable<Windowed<K>, A>(
+      ctx,
+      processorName,
+      supplier as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<K>, A>,
+      givenName,
+      { key: WindowedSerdes.timeWindowedSerdeFrom(keySerde, this.windows.size()), value: spec.valueSerde },
+    );
+  }
+}
+
+/** The windowed stream of `parts` by `windows` (`TimeWindows` or `UnlimitedWindows`). */
+export function timeWindowedStream<K, V>(parts: GroupedStreamParts<K, V>, windows: Windows): TimeWindowedKStream<K, V> {
+  return new TimeWindowedKStreamImpl<K, V>(parts, requireNonNull(windows, 'windows'));
 }

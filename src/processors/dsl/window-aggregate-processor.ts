@@ -1,0 +1,160 @@
+/**
+ * What the processors of time-windowed aggregations share (Kafka's
+ * `AbstractKStreamTimeWindowAggregateProcessor`): the window store, the
+ * observed stream time, forwarding of updates (`EmitStrategy.onWindowUpdate()`)
+ * and of final results (`EmitStrategy.onWindowClose()`), and the DEBUG line of
+ * a record dropped for an expired window.
+ *
+ * Emitting final results (on window close), after each record:
+ *
+ * 1. throttle: at most once per `windowedAggregationEmitIntervalMs` of wall-clock
+ *    time (Kafka's internal `__emit.interval.ms.kstreams.windowed.aggregation__`,
+ *    1000 by default, 0 in the TopologyTestDriver);
+ * 2. only when the window close time (`streamTime - grace`) moved past the
+ *    last emission's (`lastEmitWindowCloseTime`);
+ * 3. the windows closed since the last emission are the window starts in
+ *    `[emitRangeLowerBound, emitRangeUpperBound]` (the subclass computes them);
+ *    they are fetched from the store in window-start order and each forwarded
+ *    once, `Change(value, null)` with its own timestamp;
+ * 4. `lastEmitWindowCloseTime` becomes the close time, kept in the
+ *    {@link EmitCloseTimes} of the store so a processor re-created in the same
+ *    task resumes from it (Kafka's processor metadata).
+ */
+import { componentLogger, type Logger } from '../../internal/logger.js';
+import { formatTaskId } from '../../records/task-id.js';
+import type { Processor, ProcessorContext } from '../processor.js';
+import { Record } from '../record.js';
+import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { isCachedStateStore } from '../state/caching-flush-listener.js';
+import type { StoreRecordContext } from '../state/store-contract.js';
+import type { ValueAndTimestamp } from '../state/value-and-timestamp.js';
+import type { TimestampedWindowStore } from '../state/window-store.js';
+import { Windowed, type Window } from '../state/window-types.js';
+import { Change } from './change.js';
+import { EmitCloseTimes } from './window-emit-close-times.js';
+
+/** Kafka's `EmitStrategy.StrategyType` (the topology's `EmitStrategy.type`). */
+export type WindowEmitType = 'ON_WINDOW_UPDATE' | 'ON_WINDOW_CLOSE';
+
+/** Kafka's `ConsumerRecord.NO_TIMESTAMP`. */
+export const NO_TIMESTAMP = -1;
+
+/** Forwards window updates at once, or leaves them to the store's flush listener when it caches (Kafka's `TimestampedTupleForwarder`). */
+class WindowTupleForwarder<K, A> {
+  private readonly cached: boolean;
+
+  constructor(
+    store: TimestampedWindowStore<K, A> | undefined,
+    private readonly context: ProcessorContext<Windowed<K>, Change<A>>,
+    sendOldValues: boolean,
+  ) {
+    const impl = context as unknown as ProcessorContextImpl;
+    this.cached =
+      store !== undefined &&
+      isCachedStateStore<Windowed<K>, ValueAndTimestamp<A>>(store) &&
+      store.setFlushListener((key, newValue, oldValue, recordContext: StoreRecordContext) => {
+        const change = Change.of<A>(newValue?.value, sendOldValues ? oldValue?.value : null);
+        impl.forwardFromCache(new Record(key, change, newValue?.timestamp ?? recordContext.timestamp, recordContext.headers), recordContext);
+      }, sendOldValues);
+  }
+
+  maybeForward(record: Record<Windowed<K>, Change<A>>): void {
+    if (!this.cached) this.context.forward(record);
+  }
+}
+
+/** The shared half of a time-windowed aggregation's processor. */
+export abstract class TimeWindowAggregateProcessor<K, V, A> implements Processor<K, V, Windowed<K>, Change<A>> {
+  protected context!: ProcessorContext<Windowed<K>, Change<A>>;
+  protected windowStore!: TimestampedWindowStore<K, A>;
+  protected logger!: Logger;
+  protected lastEmitWindowCloseTime = NO_TIMESTAMP;
+  protected observedStreamTime = NO_TIMESTAMP;
+  private forwarder!: WindowTupleForwarder<K, A>;
+  private emitCloseTimes: EmitCloseTimes | undefined;
+  private emitIntervalMs = 1000;
+  private nextTimeToEmit = 0;
+
+  protected constructor(
+    private readonly storeName: string,
+    private readonly emitStrategy: WindowEmitType,
+    private readonly sendOldValues: boolean,
+  ) {}
+
+  init(context: ProcessorContext<Windowed<K>, Change<A>>): void {
+    this.context = context;
+    this.logger = componentLogger('window-aggregate', undefined, { taskId: formatTaskId(context.taskId), store: this.storeName });
+    this.windowStore = context.getStateStore<TimestampedWindowStore<K, A>>(this.storeName);
+    if (this.emitStrategy === 'ON_WINDOW_CLOSE') {
+      // Restore the last emit close time (Kafka's processorMetadataForKey).
+      this.emitCloseTimes = EmitCloseTimes.of(this.windowStore);
+      this.lastEmitWindowCloseTime = this.emitCloseTimes.get(this.storeName) ?? NO_TIMESTAMP;
+      const impl = context as Partial<Pick<ProcessorContextImpl, 'windowedAggregationEmitIntervalMs'>>;
+      this.emitIntervalMs = typeof impl.windowedAggregationEmitIntervalMs === 'function' ? impl.windowedAggregationEmitIntervalMs.call(context) : 1000;
+      this.forwarder = new WindowTupleForwarder<K, A>(undefined, context, this.sendOldValues);
+    } else {
+      this.forwarder = new WindowTupleForwarder<K, A>(this.windowStore, context, this.sendOldValues);
+    }
+  }
+
+  abstract process(record: Record<K, V>): void;
+
+  /** Forwards the update of `window` (on-window-update only). */
+  protected maybeForwardUpdate(record: Record<K, V>, window: Window, oldAgg: A | null, newAgg: A | null, newTimestamp: number): void {
+    if (this.emitStrategy === 'ON_WINDOW_CLOSE') return;
+    this.forwarder.maybeForward(
+      record.withKey(Windowed.of(record.key, window)).withValue(Change.of<A>(newAgg, this.sendOldValues ? oldAgg : null)).withTimestamp(newTimestamp),
+    );
+  }
+
+  /** Steps 1-4 of the module comment. */
+  protected maybeForwardFinalResult(record: Record<K, V>, windowCloseTime: number): void {
+    if (!this.shouldEmitFinal(windowCloseTime)) return;
+    const upper = this.emitRangeUpperBound(windowCloseTime);
+    // an upper bound below 0: no window ever closed, nothing to fetch
+    if (upper < 0) return;
+    const lower = this.emitRangeLowerBound(windowCloseTime);
+    if (this.shouldRangeFetch(lower, upper)) this.fetchAndEmit(record, windowCloseTime, lower, upper);
+  }
+
+  /** The DEBUG line of a record too late for `window` (Kafka's message); the caller counts the drop. */
+  protected logSkippedRecordForExpiredWindow(timestamp: number, windowExpire: number, window: string): void {
+    if (!this.logger.isLevelEnabled('debug')) return;
+    const metadata = this.context.recordMetadata();
+    const where = metadata === null ? 'Topic, partition, and offset not known. ' : `topic=[${metadata.topic}] partition=[${metadata.partition}] offset=[${metadata.offset}] `;
+    this.logger.debug(
+      { timestamp, window, expiration: windowExpire, streamTime: this.observedStreamTime },
+      `Skipping record for expired window. ${where}timestamp=[${timestamp}] window=${window} expiration=[${windowExpire}] streamTime=[${this.observedStreamTime}]`,
+    );
+  }
+
+  protected updateObservedStreamTime(timestamp: number): void {
+    this.observedStreamTime = Math.max(this.observedStreamTime, timestamp);
+  }
+
+  /** Steps 1-2. */
+  private shouldEmitFinal(windowCloseTime: number): boolean {
+    if (this.emitStrategy !== 'ON_WINDOW_CLOSE') return false;
+    const now = this.context.currentSystemTimeMs();
+    if (now < this.nextTimeToEmit) return false;
+    // next emit time from now, so a wall-clock jump does not emit on every record
+    this.nextTimeToEmit = now + this.emitIntervalMs;
+    return this.lastEmitWindowCloseTime === NO_TIMESTAMP || this.lastEmitWindowCloseTime < windowCloseTime;
+  }
+
+  /** Steps 3-4. */
+  private fetchAndEmit(record: Record<K, V>, windowCloseTime: number, lower: number, upper: number): void {
+    for (const { key, value } of this.windowStore.fetchAll(lower, upper)) {
+      this.forwarder.maybeForward(record.withKey(key).withValue(Change.of<A>(value.value, null)).withTimestamp(value.timestamp).withHeaders(record.headers));
+    }
+    this.lastEmitWindowCloseTime = windowCloseTime;
+    this.emitCloseTimes?.set(this.storeName, windowCloseTime);
+  }
+
+  /** The first window start to emit (inclusive). */
+  protected abstract emitRangeLowerBound(windowCloseTime: number): number;
+  /** The last window start to emit (inclusive). */
+  protected abstract emitRangeUpperBound(windowCloseTime: number): number;
+  /** False when no new window closed in the range. */
+  protected abstract shouldRangeFetch(lower: number, upper: number): boolean;
+}

@@ -1,0 +1,80 @@
+/**
+ * Window-store materialization of windowed aggregations (Kafka's
+ * `WindowStoreMaterializer`), shared by time and sliding windows:
+ *
+ * 1. retention: `Materialized.withRetention(ms)`, else the caller's default
+ *    (window size plus grace for time windows);
+ * 2. the check that the store keeps a window until it closes:
+ *    `size + grace <= retention`, with Kafka's message;
+ * 3. the supplier: `Materialized.as(supplier)`'s (it must be a window store
+ *    supplier), else `Stores.persistentTimestampedWindowStore(name, retention, size, false)`;
+ *    emitting on window close, the default store keeps one more millisecond
+ *    (retention + 1), as Kafka's time-ordered store for that strategy does
+ *    (its `getActualFrom` keeps a window starting exactly `retention` before
+ *    stream time, so the window closing at that instant can still be
+ *    emitted); its changelog `retention.ms` stays Kafka's, retention + 1 day;
+ * 4. the builder: a timestamped window store, changelogged unless
+ *    `loggingEnabled` is false (topic `cleanup.policy=compact,delete`,
+ *    `retention.ms` = retention + 1 day), cached unless `cachingEnabled` is false.
+ */
+import { IllegalArgumentError } from '../../errors.js';
+import { Stores } from '../../processors/state/stores.js';
+import type { StateStore, StoreBuilder } from '../../processors/state/state-store.js';
+import { WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS } from '../../processors/state/window-store-builders.js';
+import type { WindowBytesStoreSupplier } from '../../processors/state/window-store.js';
+import type { Serde } from '../../serdes/serde.js';
+import type { Materialized, MaterializedStoreSupplier } from '../options.js';
+
+/** What the window store of one windowed aggregation needs. */
+export interface WindowStoreSpec<K, V> {
+  readonly storeName: string;
+  readonly materialized: Materialized<K, V>;
+  /** The size of the store's windows (Kafka's `windows.size()`). */
+  readonly windowSizeMs: number;
+  /** The grace period of the windows. */
+  readonly gracePeriodMs: number;
+  /** The retention when `Materialized` sets none (time windows: size + grace). */
+  readonly defaultRetentionMs: number;
+  readonly keySerde: Serde<K>;
+  readonly valueSerde: Serde<V>;
+  /** True with `EmitStrategy.onWindowClose()` (step 3). */
+  readonly emitOnClose?: boolean;
+}
+
+/** True when `supplier` is a window store supplier (it has a window size). */
+export function isWindowBytesStoreSupplier(supplier: MaterializedStoreSupplier | undefined): supplier is WindowBytesStoreSupplier {
+  return supplier !== undefined && 'windowSize' in supplier;
+}
+
+/** Steps 1-2: the store's retention, checked against size + grace (Kafka's message). */
+export function windowStoreRetention(spec: Pick<WindowStoreSpec<unknown, unknown>, 'storeName' | 'materialized' | 'windowSizeMs' | 'gracePeriodMs' | 'defaultRetentionMs'>): number {
+  const retention = spec.materialized.retentionMs ?? spec.defaultRetentionMs;
+  if (spec.windowSizeMs + spec.gracePeriodMs > retention) {
+    throw new IllegalArgumentError(
+      `The retention period of the window store ${spec.storeName} must be no smaller than its window size plus the grace period.` +
+        ` Got size=[${spec.windowSizeMs}], grace=[${spec.gracePeriodMs}], retention=[${retention}]`,
+    );
+  }
+  return retention;
+}
+
+/** Steps 1-4: the timestamped window store builder of a windowed aggregation. */
+export function timestampedWindowStoreBuilder<K, V>(spec: WindowStoreSpec<K, V>): StoreBuilder<StateStore> {
+  const retention = windowStoreRetention(spec);
+  const given = spec.materialized.storeSupplier;
+  if (given !== undefined && !isWindowBytesStoreSupplier(given)) {
+    throw new IllegalArgumentError(
+      `Store '${spec.storeName}': a windowed aggregation keeps a window store; Materialized.as(...) gives another kind of store supplier. ` +
+        `Give a window store supplier (e.g. Stores.persistentTimestampedWindowStore('${spec.storeName}', ${retention}, ${spec.windowSizeMs}, false)) or only the store name`,
+    );
+  }
+  const extraMs = given === undefined && spec.emitOnClose === true ? 1 : 0;
+  const supplier = given ?? Stores.persistentTimestampedWindowStore(spec.storeName, retention + extraMs, spec.windowSizeMs, false);
+  const builder = Stores.timestampedWindowStoreBuilder(supplier, spec.keySerde, spec.valueSerde);
+  const logConfig = { ...(extraMs > 0 ? { 'retention.ms': String(retention + WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS) } : {}), ...(spec.materialized.logConfig ?? {}) };
+  if (spec.materialized.loggingEnabled === false) builder.withLoggingDisabled();
+  else builder.withLoggingEnabled(logConfig);
+  if (spec.materialized.cachingEnabled === false) builder.withCachingDisabled();
+  else builder.withCachingEnabled();
+  return builder;
+}

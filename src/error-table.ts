@@ -185,6 +185,19 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   PRODUCTION_FAILED: { kind: 'record', reaction: 'policy' },
   DESERIALIZATION_FAILED: { kind: 'fatal', reaction: 'policy' },
   PROCESSING_FAILED: { kind: 'fatal', reaction: 'policy' },
+  /**
+   * A source's timestamp extractor threw (not a StreamsError) or returned no
+   * whole number of ms: the task fails, naming the extractor, the source and
+   * the record (Kafka's "Fatal user code error in TimestampExtractor callback").
+   */
+  TIMESTAMP_EXTRACTOR_FAILED: { kind: 'fatal', reaction: 'policy' },
+  /**
+   * An input record's timestamp is negative and the extractor fails on it
+   * (FailOnInvalidTimestamp, the default; UsePartitionTimeOnInvalidTimestamp
+   * before any partition time): the task fails; the message names the record
+   * and the extractors that skip or replace such timestamps.
+   */
+  INVALID_EXTRACTED_TIMESTAMP: { kind: 'fatal', reaction: 'policy' },
   /** A dead-letter record of a handler could not be written (nothing may be lost silently). */
   DEAD_LETTER_FAILED: { kind: 'record', reaction: 'policy' },
   /** A changelog record could not be written: state changes are never dropped, the task fails (the policy decides). */

@@ -144,8 +144,19 @@ export type {
   RecordContext,
   TopicNameExtractor,
   StreamPartitioner,
+  ConnectedStoreProvider,
 } from './processors/processor.js';
+export { FixedKeyRecord } from './processors/fixed-key-record.js';
+export type { FixedKeyProcessor, FixedKeyProcessorContext, FixedKeyProcessorSupplier } from './processors/fixed-key-processor.js';
 export { Stores } from './processors/state/stores.js';
+export {
+  ExtractRecordMetadataTimestamp,
+  FailOnInvalidTimestamp,
+  LogAndSkipOnInvalidTimestamp,
+  UsePartitionTimeOnInvalidTimestamp,
+  WallclockTimestampExtractor,
+} from './processors/timestamp-extractors.js';
+export type { ExtractorRecord, TimestampExtractor, TimestampExtractorFunction, TimestampExtractorObject } from './processors/timestamp-extractors.js';
 export type { BytesEntry, KeyValueBytesStore, KeyValueBytesStoreSupplier } from './processors/state/bytes-store-contract.js';
 export type { KeyValueStore, StateStore, StoreBuilder } from './processors/state/state-store.js';
 export type { TimestampedKeyValueStore } from './processors/state/timestamped-key-value-store.js';

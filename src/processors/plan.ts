@@ -5,6 +5,7 @@
 import type { Deserializer, Serializer } from '../serdes/serde.js';
 import type { ProcessorSupplier, StreamPartitioner, TopicNameExtractor } from './processor.js';
 import type { StateStore, StoreBuilder } from './state/state-store.js';
+import type { ResolvedExtractor } from './timestamp-extractors.js';
 
 /** A source node: reads topics and deserializes. */
 export interface SourceNodeDef {
@@ -21,6 +22,8 @@ export interface SourceNodeDef {
   topicPattern?: string;
   keyDeserializer: Deserializer<unknown>;
   valueDeserializer: Deserializer<unknown>;
+  /** The source's timestamp extractor (`Consumed.withTimestampExtractor`); absent: the task's default. */
+  timestampExtractor?: ResolvedExtractor;
 }
 
 /** A processor node. */

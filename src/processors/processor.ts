@@ -1,10 +1,11 @@
 /**
  * The Processor API: processors, their context, punctuation.
  */
+import { TopologyError } from '../errors.js';
 import type { Headers } from '../records/types.js';
 import type { TaskId } from './task-contract.js';
 import type { Record } from './record.js';
-import type { StateStore } from './state/state-store.js';
+import type { StateStore, StoreBuilder } from './state/state-store.js';
 
 /** Which clock drives a punctuator: the task's stream time or the wall clock. */
 export type PunctuationType = 'STREAM_TIME' | 'WALL_CLOCK_TIME';
@@ -115,10 +116,28 @@ export interface Processor<KIn, VIn, KOut = never, VOut = never> {
   close?(): void;
 }
 
-/** Creates a new processor instance per task: a function or an object with `get()`. */
-export type ProcessorSupplier<KIn, VIn, KOut = never, VOut = never> =
+/**
+ * A processor supplier that declares the state stores its processors use
+ * (Kafka's `ConnectedStoreProvider`): `Topology.addProcessor`,
+ * `KStream.process` and `KStream.processValues` add each store `stores()`
+ * returns (once per builder: the same builder given again is shared, a
+ * different builder of an existing store's name is a TopologyError) and
+ * connect it to the processor, so no store names need to be passed.
+ */
+export interface ConnectedStoreProvider {
+  /** The builders of the stores to add and connect; `null`/`undefined` (the default) for none. */
+  stores?(): Iterable<StoreBuilder<StateStore>> | null | undefined;
+}
+
+/**
+ * Creates a new processor instance per task: a function or an object with
+ * `get()`; either may declare its stores with `stores()` ({@link ConnectedStoreProvider}).
+ */
+export type ProcessorSupplier<KIn, VIn, KOut = never, VOut = never> = (
   | (() => Processor<KIn, VIn, KOut, VOut>)
-  | { get(): Processor<KIn, VIn, KOut, VOut> };
+  | { get(): Processor<KIn, VIn, KOut, VOut> }
+) &
+  ConnectedStoreProvider;
 
 /** Chooses the topic of an output record from its key, value and input record context. */
 export type TopicNameExtractor<K = unknown, V = unknown> = (key: K, value: V, recordContext: RecordContext) => string;
@@ -139,4 +158,22 @@ export function supplyProcessor<KIn, VIn, KOut, VOut>(
   supplier: ProcessorSupplier<KIn, VIn, KOut, VOut>,
 ): Processor<KIn, VIn, KOut, VOut> {
   return typeof supplier === 'function' ? supplier() : supplier.get();
+}
+
+/**
+ * The store builders `supplier.stores()` declares (none when it has no
+ * `stores`, or it returns `null`); a non-builder among them is a TopologyError
+ * naming the processor.
+ */
+export function suppliedStores(supplier: ConnectedStoreProvider, processorName: string): StoreBuilder<StateStore>[] {
+  if (typeof supplier.stores !== 'function') return [];
+  const stores = supplier.stores();
+  if (stores === null || stores === undefined) return [];
+  const builders = [...stores];
+  for (const b of builders) {
+    if (b === null || typeof b !== 'object' || typeof b.build !== 'function' || typeof b.name !== 'string') {
+      throw new TopologyError(`The supplier of processor '${processorName}' returned from stores() something that is not a StoreBuilder (${String(b)}); return builders such as Stores.keyValueStoreBuilder(...)`);
+    }
+  }
+  return builders;
 }

@@ -7,14 +7,13 @@
 import type { Logger } from 'pino';
 import { componentLogger } from '../internal/logger.js';
 import type { ConsumedRecord } from '../records/types.js';
-import { IllegalStateError, StreamsError, TopologyError } from '../errors.js';
-import { checkedDeserialize } from '../serdes/checked-serde.js';
+import { IllegalStateError, TopologyError } from '../errors.js';
 import type { Cancellable, PunctuationType, Punctuator, RecordMetadata } from './processor.js';
-import { Record } from './record.js';
+import type { Record } from './record.js';
 import type { StateStore } from './state/state-store.js';
 import { unwrapPropagating } from './handler-calls.js';
-import type { SourceNodeDef, SubtopologyPlan, TopologyPlan } from './plan.js';
-import { buildTaskGraph, type TaskNode } from './internal/task-graph.js';
+import type { SubtopologyPlan, TopologyPlan } from './plan.js';
+import { buildTaskGraph, initNodes, type TaskNode } from './internal/task-graph.js';
 import { createTaskStateMachine, type TaskState } from './task-state.js';
 import type { StateMachine } from '../internal/state-machine.js';
 import type { ContextHost } from './internal/processor-context-impl.js';
@@ -22,6 +21,7 @@ import { PunctuationQueue } from './internal/punctuation-queue.js';
 import { handled, type Pending } from './internal/pending.js';
 import { DropLog } from './internal/drop-log.js';
 import { NodeRunner } from './internal/node-runner.js';
+import { SourceInput } from './internal/source-input.js';
 import { NO_RECORD, TaskHandling } from './internal/task-handling.js';
 import { defined } from '../internal/defined.js';
 import {
@@ -45,7 +45,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   readonly stores: ReadonlyArray<ManagedStateStore>;
   private readonly nodes: Map<string, TaskNode>;
   private readonly ordered: TaskNode[];
-  private readonly sourceByTopic: Map<string, TaskNode>;
+  private readonly input: SourceInput;
   private readonly storeByName: Map<string, StateStore & ManagedStateStore>;
   private readonly lifecycle: StateMachine<TaskState>;
   private readonly streamQueue = new PunctuationQueue();
@@ -78,7 +78,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.clock = options.clock ?? Date.now;
     this.globalStores = options.globalStore;
     this.outerJoinEmitInterval = options.outerJoinEmitIntervalMs ?? 1000;
-    this.windowedAggregationEmitInterval = options.windowedAggregationEmitIntervalMs ?? 1000;
+    this.windowedAggregationEmitInterval = options.windowedAggregationEmitIntervalMs ?? 0;
     this.label = formatTaskId(taskId);
     const logger: Logger = options.logger ?? componentLogger('stream-task', undefined, { taskId: this.label });
     this.drops = new DropLog(logger, this.clock);
@@ -87,42 +87,25 @@ export class StreamTask implements TaskProcessor, ContextHost {
     const graph = buildTaskGraph(plan, sub, this);
     this.nodes = graph.nodes;
     this.ordered = graph.ordered;
-    this.sourceByTopic = graph.sourceByTopic;
     this.storeByName = graph.storeByName;
     this.stores = [...this.storeByName.values()];
     this.handling = new TaskHandling(this.label, collector, handlers);
     this.runner = new NodeRunner(this.nodes, this.handling);
-  }
-
-  /** The pattern source whose pattern matches `topic` (a topic first met after the plan was built: the test driver), cached. */
-  private patternSource(topic: string): TaskNode | undefined {
-    const node = this.ordered.find((n) => n.def.kind === 'source' && n.def.pattern?.test(topic) === true);
-    if (node !== undefined) this.sourceByTopic.set(topic, node);
-    return node;
+    this.input = new SourceInput(this.label, this.ordered, graph.sourceByTopic, this.handling, options.defaultTimestampExtractor);
   }
 
   init(): void {
     this.lifecycle.guard('init');
-    for (const node of this.ordered) {
-      if (!node.processor?.init) continue;
-      try {
-        node.processor.init(defined(node.context, `context of ${node.def.name}`));
-      } catch (error) {
-        if (error instanceof StreamsError) throw error;
-        throw new StreamsError(`Processor '${node.def.name}' failed to initialize in task ${this.label}`, {
-          code: 'PROCESSOR_INIT_FAILED',
-          kind: 'fatal',
-          cause: error,
-        });
-      }
-    }
+    initNodes(this.ordered, this.label);
     this.lifecycle.transition('RUNNING');
   }
 
   /**
    * Processes one record:
-   * 1. deserialize key and value (a failure goes to the deserialization handler);
-   * 2. advance stream time and forward the record from its source node;
+   * 1. find its source, deserialize key and value (a failure goes to the
+   *    deserialization handler) and extract its timestamp (a negative one:
+   *    dropped, logged and counted; see internal/source-input.ts);
+   * 2. advance stream time by that timestamp and forward the record from its source node;
    * 3. when every node ran synchronously, run due stream-time punctuations and
    *    return the outcome; otherwise return a promise that waits for the
    *    chained work, then punctuates, then resolves with the outcome.
@@ -130,32 +113,22 @@ export class StreamTask implements TaskProcessor, ContextHost {
   process(record: ConsumedRecord): ProcessOutcome | Promise<ProcessOutcome> {
     this.lifecycle.guard('process');
     this.guardIdle('process');
-    const source = this.sourceByTopic.get(record.topic) ?? this.patternSource(record.topic);
-    if (source === undefined) {
-      throw new IllegalStateError(
-        `Task ${this.label} has no source for topic '${record.topic}'; its topics are [${[...this.sourceByTopic.keys()].join(', ')}]`,
-      );
-    }
     const state = this.handling;
     state.current = { ...record };
     state.skipped = false;
     let pending: Pending;
     try {
-      // 1. deserialize
-      const def = source.def as SourceNodeDef;
-      let key: unknown;
-      let value: unknown;
-      try {
-        key = checkedDeserialize(def.keyDeserializer, record.topic, record.key, record.headers, 'KEY');
-        value = checkedDeserialize(def.valueDeserializer, record.topic, record.value, record.headers, 'VALUE');
-      } catch (error) {
-        state.onDeserializationError(def.name, record, error);
+      // 1. source, deserialize, extract the timestamp
+      const input = this.input.read(record);
+      if ('skipped' in input) {
+        if (input.skipped === 'timestamp') this.recordDropped(input.source.def.name, input.reason);
         return 'skipped';
       }
       // 2. forward from the source
-      this.streamTimeMs = Math.max(this.streamTimeMs, record.timestamp);
+      const { source } = input;
+      this.streamTimeMs = Math.max(this.streamTimeMs, input.record.timestamp);
       source.tail = undefined;
-      this.runner.forwardTo(source, source.children, new Record(key, value, record.timestamp, record.headers));
+      this.runner.forwardTo(source, source.children, input.record);
       // 3. punctuate (after the chained work, if any)
       const tail = source.tail as Pending; // set by forwardTo when a child went async
       pending = tail === undefined ? this.runner.runDue(this.streamQueue, this.streamTimeMs) : handled(tail.then(() => this.runner.runDue(this.streamQueue, this.streamTimeMs)));
@@ -342,10 +315,10 @@ export class StreamTask implements TaskProcessor, ContextHost {
     }
   }
 
-  recordDropped(nodeName: string, reason: string): void {
+  recordDropped(nodeName: string, reason: string, debugLine?: string): void {
     this.handling.skipped = true;
     const { topic, partition, offset } = this.handling.current;
-    this.drops.dropped({ taskId: this.label, processorNodeId: nodeName, topic, partition, offset }, reason);
+    this.drops.dropped({ taskId: this.label, processorNodeId: nodeName, topic, partition, offset }, reason, debugLine);
   }
 
   schedule(nodeName: string, intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable {

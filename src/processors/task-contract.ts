@@ -21,6 +21,7 @@ import type {
 } from '../handlers/types.js';
 import type { TaskId } from '../records/task-id.js';
 import type { StateStore } from './state/state-store.js';
+import type { ResolvedExtractor } from './timestamp-extractors.js';
 
 export { formatTaskId, type TaskId } from '../records/task-id.js';
 
@@ -77,12 +78,19 @@ export interface TaskOptions {
    */
   outerJoinEmitIntervalMs?: number;
   /**
-   * Wall-clock ms between two emissions of the closed windows of a windowed
-   * aggregation with `EmitStrategy.onWindowClose()` (Kafka's internal
-   * `__emit.interval.ms.kstreams.windowed.aggregation__`, default 1000; the
-   * TopologyTestDriver sets 0, as Kafka's does).
+   * Wall-clock ms between two scans for closed windows of a windowed
+   * aggregation emitting on window close (Kafka's internal
+   * `__emit.interval.ms.kstreams.windowed.aggregation__`). Default 0: every
+   * record scans (an index range read), so that after a restart the last
+   * emitted close time follows from the store's stream time (Kafka, default
+   * 1000, keeps it in the commit's metadata instead).
    */
   windowedAggregationEmitIntervalMs?: number;
+  /**
+   * The timestamp extractor of sources that configure none (the app's
+   * `defaultTimestampExtractor`); default `FailOnInvalidTimestamp`.
+   */
+  defaultTimestampExtractor?: ResolvedExtractor;
 }
 
 /** The handlers a task applies while processing. */

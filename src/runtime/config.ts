@@ -2,6 +2,7 @@
  * Configuration of a {@link KafkaStreams} application (API.md "Running it")
  * and its validation. Every problem is a {@link ConfigError} naming the key.
  */
+import { resolveTimestampExtractor, type ResolvedExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
 import type { Logger } from 'pino';
 import type { ClusterPort } from '../cluster/port.js';
 import { inspect } from 'node:util';
@@ -103,6 +104,14 @@ export interface KafkaStreamsConfig {
   defaultKeySerde?: Serde<unknown>;
   /** Value serde counterpart of {@link KafkaStreamsConfig.defaultKeySerde} (`default.value.serde`). */
   defaultValueSerde?: Serde<unknown>;
+  /**
+   * The timestamp extractor of every source that configures none
+   * (`Consumed.withTimestampExtractor`), as Kafka's `default.timestamp.extractor`:
+   * an object with `extract(record, partitionTime)`, its class
+   * (`WallclockTimestampExtractor`), or a function `(record, partitionTime) => ms`.
+   * Default `FailOnInvalidTimestamp` (the record's timestamp; a negative one fails the task).
+   */
+  defaultTimestampExtractor?: TimestampExtractor;
   /** Root of the state directories (`<stateDir>/<applicationId>/<taskId>/`, one lock per task folder). Default `<os tmpdir>/sluice`. */
   stateDir?: string;
   /** The record cache's byte budget for all caching stores of the instance, as Kafka's `statestore.cache.max.bytes`. Default 10 MiB; 0 disables caching. */
@@ -136,6 +145,8 @@ export interface ResolvedConfig {
   stateDir: string;
   statestoreCacheMaxBytes: number;
   stateCleanupDelayMs: number;
+  /** The validated {@link KafkaStreamsConfig.defaultTimestampExtractor}; `undefined`: FailOnInvalidTimestamp. */
+  defaultTimestampExtractor: ResolvedExtractor | undefined;
 }
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set([
@@ -143,7 +154,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'productionExceptionHandler', 'deserializationExceptionHandler', 'processingExceptionHandler',
   'uncaughtExceptionPolicy', 'taskRestartBackoffMs', 'logger', 'maxPendingOutputRecordsPerTask',
   'sessionTimeoutMs', 'heartbeatIntervalMs', 'transactionTimeoutMs', 'deliveryTimeoutMs', 'clientId',
-  'autoOffsetReset', 'logLevel', 'numStreamThreads', 'defaultKeySerde', 'defaultValueSerde',
+  'autoOffsetReset', 'logLevel', 'numStreamThreads', 'defaultKeySerde', 'defaultValueSerde', 'defaultTimestampExtractor',
   'stateDir', 'statestoreCacheMaxBytes', 'stateCleanupDelayMs',
 ]);
 
@@ -276,6 +287,8 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     stateDir: stateDirOf(config),
     statestoreCacheMaxBytes: cacheBytesOf(config),
     stateCleanupDelayMs: positiveInt(config, 'stateCleanupDelayMs', 600_000),
+    defaultTimestampExtractor:
+      config.defaultTimestampExtractor === undefined ? undefined : resolveTimestampExtractor(config.defaultTimestampExtractor, "Config 'defaultTimestampExtractor'"),
   };
 }
 

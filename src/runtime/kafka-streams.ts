@@ -81,6 +81,7 @@ export class KafkaStreams {
           applicationId: this.#config.applicationId,
           ...(config.defaultKeySerde ? { defaultKeySerde: config.defaultKeySerde } : {}),
           ...(config.defaultValueSerde ? { defaultValueSerde: config.defaultValueSerde } : {}),
+          ...(this.#config.defaultTimestampExtractor ? { defaultTimestampExtractor: this.#config.defaultTimestampExtractor } : {}),
         });
     this.#log = componentLogger('kafka-streams', this.#config.logger, { applicationId: this.#config.applicationId });
     this.#progress = new RestoreProgress(componentLogger('state-restore', this.#config.logger, { applicationId: this.#config.applicationId }));

@@ -5,6 +5,7 @@
  */
 import { TimestampedTypedWindowStore, TypedWindowStore } from '../processors/state/window-typed-store.js';
 import { windowStoreFacade } from './internal/driver-window-facade.js';
+import type { TimestampExtractor } from '../processors/timestamp-extractors.js';
 import { TypedSessionStore } from '../processors/state/session-typed-store.js';
 import type { WindowStore } from '../processors/state/window-store.js';
 import type { SessionStore } from '../processors/state/session-store.js';
@@ -41,6 +42,11 @@ export interface TopologyTestDriverConfig {
   defaultKeySerde?: Serde<unknown>;
   /** Value serde of the sources that name none (and what inherits it), as Kafka's `default.value.serde`; default `Serdes.Buffer()`. */
   defaultValueSerde?: Serde<unknown>;
+  /**
+   * Timestamp extractor of the sources that configure none, as Kafka's
+   * `default.timestamp.extractor`; default `FailOnInvalidTimestamp`.
+   */
+  defaultTimestampExtractor?: TimestampExtractor;
   /**
    * Bytes of the record cache in front of caching stores (default 10 MiB, 0
    * disables), as Kafka's `statestore.cache.max.bytes`. The driver flushes the
@@ -96,6 +102,7 @@ export class TopologyTestDriver {
       applicationId: config.applicationId ?? 'test-driver',
       ...(config.defaultKeySerde ? { defaultKeySerde: config.defaultKeySerde } : {}),
       ...(config.defaultValueSerde ? { defaultValueSerde: config.defaultValueSerde } : {}),
+      ...(config.defaultTimestampExtractor !== undefined ? { defaultTimestampExtractor: config.defaultTimestampExtractor } : {}),
     });
     this.runner = new DriverRunner((record) => this.processOne(record));
     const collector = new DriverCollector(config.productionExceptionHandler ?? FAIL, (record, sink) => this.capture(record, sink));

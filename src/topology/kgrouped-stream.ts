@@ -128,8 +128,8 @@ export class KGroupedStream<K, V> {
    * {@link TimeWindowedKStream}, by `SessionWindows` into a
    * {@link SessionWindowedKStream}.
    */
-  windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
   windowedBy(windows: Windows | SlidingWindows): TimeWindowedKStream<K, V>;
+  windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
   windowedBy(windows: Windows | SlidingWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
     requireNonNull(windows, 'windows');
     if (windows instanceof SessionWindows) return sessionWindowedStream(this.parts(), windows);

@@ -4,13 +4,15 @@
 import { TopologyError } from '../errors.js';
 import * as dsl from '../processors/dsl/stateless.js';
 import type { KeyValue } from '../processors/key-value.js';
-import type { ProcessorSupplier, TopicNameExtractor } from '../processors/processor.js';
+import type { ProcessorSupplier, StreamPartitioner, TopicNameExtractor } from '../processors/processor.js';
+import type { FixedKeyProcessorSupplier } from '../processors/fixed-key-processor.js';
+import { processStream, processStreamValues } from './internal/process.js';
 import type { Serde } from '../serdes/serde.js';
 import { BranchedKStream } from './branched-kstream.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
 import { KGroupedStream } from './kgrouped-stream.js';
-import type { Grouped, Named, Produced } from './options.js';
+import type { Grouped, Materialized, Named, Produced } from './options.js';
 import { addRepartitionOperation } from './internal/repartition.js';
 import { checkNumberOfPartitions, type Repartitioned } from './repartitioned.js';
 import { DefaultSerde } from './topology-runtime.js';
@@ -20,12 +22,12 @@ import { streamGlobalJoin } from './internal/stream-global-join.js';
 import { streamStreamJoin, type StreamJoinKind } from './internal/stream-stream-join.js';
 import { streamTableJoin } from './internal/stream-table-join.js';
 import { addTableSource } from './internal/to-table.js';
+import { windowedStreamPartitioner } from './internal/windowed-partitioner.js';
 import { newStoreName, nodeName } from './internal/kafka-names.js';
 import type { Joined } from './joined.js';
 import type { JoinWindows } from './join-windows.js';
 import type { ValueJoiner } from './joiners.js';
 import { KTable } from './ktable.js';
-import type { Materialized } from './options.js';
 import type { StreamJoined } from './stream-joined.js';
 
 /**
@@ -140,17 +142,16 @@ export class KStream<K, V> {
   }
 
   /**
-   * Runs a user processor; `args` are the names of the state stores it uses,
-   * optionally preceded by a `Named`. Returns the stream of what it forwards.
+   * Runs a user processor; `args` are the names of the state stores it uses (besides its supplier's
+   * `stores()`), optionally preceded by a `Named`. Returns the stream of what it forwards.
    */
   process<KOut, VOut>(supplier: ProcessorSupplier<K, V, KOut, VOut>, ...args: Array<string | Named>): KStream<KOut, VOut> {
-    requireNonNull(supplier, 'processorSupplier');
-    for (const a of args) requireNonNull(a, 'stateStoreNames');
-    const named = args.find((a): a is Named => typeof a === 'object');
-    const stores = args.filter((a): a is string => typeof a === 'string');
-    const out = this.add<KOut, VOut>('KSTREAM-PROCESSOR-', supplier, named, {}, true);
-    if (stores.length > 0) this.ctx.topology.connectProcessorAndStateStores(out.nodeName, ...stores);
-    return out;
+    return processStream(this, supplier, args);
+  }
+
+  /** Runs a fixed-key processor (KIP-820): values change, keys never, so unlike `process` a later `groupByKey` or join does not repartition. `args` as for `process`. */
+  processValues<VOut>(supplier: FixedKeyProcessorSupplier<K, V, VOut>, ...args: Array<string | Named>): KStream<K, VOut> {
+    return processStreamValues(this, supplier, args);
   }
 
   /** Writes the stream to `topic`, or to the topic `extractor(key, value, context)` names. */
@@ -159,15 +160,10 @@ export class KStream<K, V> {
     requireNonNull(produced, 'produced');
     const name = nameOr(this.ctx, produced.name, 'KSTREAM-SINK-');
     const target = typeof topic === 'string' ? `'${topic}'` : 'a TopicNameExtractor';
-    this.ctx.topology.addSink<K, V>(
-      name,
-      topic,
-      {
-        ...this.serdesOr(produced.keySerde, produced.valueSerde, `Sink '${name}' (to ${target} after '${this.nodeName}')`),
-        ...(produced.partitioner ? { partitioner: produced.partitioner } : {}),
-      },
-      this.nodeName,
-    );
+    const serdes = this.serdesOr(produced.keySerde, produced.valueSerde, `Sink '${name}' (to ${target} after '${this.nodeName}')`);
+    // windowed keys without a partitioner: by the inner key, as Kafka's StreamSinkNode picks WindowedStreamPartitioner
+    const partitioner = produced.partitioner ?? (windowedStreamPartitioner(serdes.keySerde) as StreamPartitioner<K, V> | undefined);
+    this.ctx.topology.addSink<K, V>(name, topic, { ...serdes, ...(partitioner ? { partitioner } : {}) }, this.nodeName);
   }
 
   /**

@@ -6,13 +6,7 @@ import type { Serde } from '../serdes/serde.js';
 import type { KeyValueBytesStoreSupplier } from '../processors/state/bytes-store-contract.js';
 import type { SessionBytesStoreSupplier } from '../processors/state/session-store.js';
 import type { WindowBytesStoreSupplier } from '../processors/state/window-store.js';
-
-/**
- * The store types `Materialized.as(supplier)` takes: a key-value store for
- * aggregations and tables, a window store for time-windowed aggregations, a
- * session store for session-windowed ones (Kafka's `Materialized<K, V, S>`).
- */
-export type MaterializedStoreSupplier = KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier;
+import { resolveTimestampExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
 import { IllegalArgumentError } from '../errors.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { fluent, serdeSetters, withChanges, type SerdeOf } from './internal/fluent.js';
@@ -48,10 +42,15 @@ export interface Consumed<K, V> {
   valueSerde?: Serde<V>;
   /** The source node name instead of `KSTREAM-SOURCE-<n>`. */
   name?: string;
+  /** The source's timestamp extractor (Kafka's `Consumed.withTimestampExtractor`); default: the app's `defaultTimestampExtractor`. */
+  timestampExtractor?: TimestampExtractor;
 }
 
 /** A {@link Consumed} naming both serdes: the stream's types are theirs. */
 export type ConsumedWithSerdes<K, V> = Consumed<K, V> & { keySerde: Serde<K>; valueSerde: Serde<V> };
+
+/** A side's type for an extractor: `unknown` while the side is {@link Unset}. */
+type Known<T> = [T] extends [Unset] ? unknown : T;
 
 /** The serde fields of a {@link FluentConsumed}: present (and typed) once set. */
 type ConsumedSerdes<K, V> = ([K] extends [Unset] ? { readonly keySerde?: undefined } : { readonly keySerde: Serde<K> }) &
@@ -59,7 +58,7 @@ type ConsumedSerdes<K, V> = ([K] extends [Unset] ? { readonly keySerde?: undefin
 
 /**
  * A {@link Consumed} built fluently, as Java's: `Consumed.with(k, v).withName('src')`.
- * Immutable (each setter returns a new one); reads as the plain `{ keySerde, valueSerde, name }`.
+ * Immutable (each setter returns a new one); reads as the plain `{ keySerde, valueSerde, name, timestampExtractor }`.
  */
 export type FluentConsumed<K, V> = ConsumedSerdes<K, V> & {
   readonly name?: string;
@@ -69,17 +68,33 @@ export type FluentConsumed<K, V> = ConsumedSerdes<K, V> & {
   withValueSerde<V2>(valueSerde: Serde<V2>): FluentConsumed<K, V2>;
   /** The same options naming the source node `name` (validated at once). */
   withName(name: string): FluentConsumed<K, V>;
+  readonly timestampExtractor?: TimestampExtractor;
+  /** The same options reading the record timestamps with `extractor` (checked at once). */
+  withTimestampExtractor(extractor: TimestampExtractor<Known<K>, Known<V>>): FluentConsumed<K, V>;
+};
+
+/** The setters of {@link FluentConsumed}. */
+const consumedSetters = {
+  ...serdeSetters,
+  withTimestampExtractor(this: object, extractor: TimestampExtractor) {
+    resolveTimestampExtractor(requireNonNull(extractor, 'extractor'), 'Consumed.withTimestampExtractor(extractor)');
+    return withChanges(this, { timestampExtractor: extractor });
+  },
 };
 
 /** Helpers for {@link Consumed}. */
 export const Consumed = {
   /** Reads with these serdes. */
   with<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>): FluentConsumed<K, V> {
-    return fluent(serdeSetters, { keySerde: requireNonNull(keySerde, 'keySerde'), valueSerde: requireNonNull(valueSerde, 'valueSerde') });
+    return fluent(consumedSetters, { keySerde: requireNonNull(keySerde, 'keySerde'), valueSerde: requireNonNull(valueSerde, 'valueSerde') });
   },
   /** Names the source node (Java's `Consumed.as(processorName)`); serdes default as without options. */
   as(processorName: string): FluentConsumed<Unset, Unset> {
-    return fluent(serdeSetters, { name: validateName(requireNonNull(processorName, 'processorName')) });
+    return fluent(consumedSetters, { name: validateName(requireNonNull(processorName, 'processorName')) });
+  },
+  /** Reads the record timestamps with `extractor` (Java's `Consumed.with(TimestampExtractor)`); serdes default as without options. */
+  withTimestampExtractor(extractor: TimestampExtractor): FluentConsumed<Unset, Unset> {
+    return (fluent(consumedSetters, {}) as FluentConsumed<Unset, Unset>).withTimestampExtractor(extractor);
   },
 };
 
@@ -195,6 +210,9 @@ export const Grouped = {
   },
 };
 
+/** The store suppliers `Materialized` takes (Kafka's `KeyValueBytesStoreSupplier`, `WindowBytesStoreSupplier`, `SessionBytesStoreSupplier`). */
+export type MaterializedStoreSupplier = KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier;
+
 /**
  * Where an aggregation keeps its state: store name (default generated) and
  * serdes of the stored bytes (default: the stream's serdes, else `Serdes.Json()`).
@@ -203,7 +221,10 @@ export interface Materialized<K, V> {
   storeName?: string;
   keySerde?: Serde<K>;
   valueSerde?: Serde<V>;
-  /** The store type: `Materialized.as(Stores.inMemoryKeyValueStore('s'))`; default a persistent store, as Kafka. */
+  /**
+   * The store type: `Materialized.as(Stores.inMemoryKeyValueStore('s'))`; default a persistent store, as Kafka.
+   * Windowed aggregations take a window store supplier, session-windowed ones a session store supplier.
+   */
   storeSupplier?: MaterializedStoreSupplier;
   /** Default true: the store is changelogged. */
   loggingEnabled?: boolean;

@@ -9,6 +9,7 @@ import { requireNonNull } from './internal/checks.js';
 import { nameOr, type BuilderContext } from './internal/builder-context.js';
 import { KStream } from './kstream.js';
 import type { Consumed, ConsumedWithSerdes } from './options.js';
+import type { TimestampExtractor } from '../processors/timestamp-extractors.js';
 import { setSourceChangelogTopic, Topology, type SourceTopics } from './topology.js';
 import { parseTopologyOptimization, REUSE_KTABLE_SOURCE_TOPICS, type TopologyOptimization } from './internal/optimization.js';
 import { DefaultSerde } from './topology-runtime.js';
@@ -90,7 +91,7 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
     // The overloads tie K/V to the given serde, else to KD/VD, i.e. to the default serde (whose type is KD/VD) or Buffer.
     const keySerde = (consumed.keySerde ?? this.#defaultKeySerde) as Serde<K>;
     const valueSerde = (consumed.valueSerde ?? this.#defaultValueSerde) as Serde<V>;
-    this.topology.addSource<K, V>(name, topics, { keyDeserializer: keySerde, valueDeserializer: valueSerde });
+    this.topology.addSource<K, V>(name, topics, { keyDeserializer: keySerde, valueDeserializer: valueSerde, ...extractorOf(consumed) });
     this.#hasSource = true;
     return new KStream<K, V>(this.ctx, name, { key: keySerde, value: valueSerde }, false);
   }
@@ -121,7 +122,7 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
     // Serdes: Consumed's, else Materialized's (Kafka copies Consumed's into the Materialized), else the defaults.
     const keySerde = (consumed.keySerde ?? materialized?.keySerde ?? this.#defaultKeySerde) as Serde<K>;
     const valueSerde = (consumed.valueSerde ?? materialized?.valueSerde ?? this.#defaultValueSerde) as Serde<V>;
-    this.topology.addSource<K, V>(sourceName, topic, { keyDeserializer: keySerde, valueDeserializer: valueSerde });
+    this.topology.addSource<K, V>(sourceName, topic, { keyDeserializer: keySerde, valueDeserializer: valueSerde, ...extractorOf(consumed) });
     this.#hasSource = true;
     this.#tableSourceStores.set(storeName, topic);
     return addTableSource<K, V>(this.ctx, tableSourceName, sourceName, storeName, materialized, keySerde, valueSerde);
@@ -161,7 +162,7 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
     const { sourceName, processorName } = globalSourceNames(this.ctx, consumed.name);
     const keySerde = (consumed.keySerde ?? this.#defaultKeySerde) as Serde<K>;
     const valueSerde = (consumed.valueSerde ?? this.#defaultValueSerde) as Serde<V>;
-    this.topology.addGlobalStore<K, V>(storeBuilder, sourceName, { keySerde, valueSerde }, topic, processorName, stateUpdateSupplier);
+    this.topology.addGlobalStore<K, V>(storeBuilder, sourceName, { keySerde, valueSerde, ...extractorOf(consumed) }, topic, processorName, stateUpdateSupplier);
     this.#hasSource = true;
     return this;
   }
@@ -194,4 +195,9 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
     this.topology.validate();
     return this.topology;
   }
+}
+
+/** The `timestampExtractor` of `consumed` as a source option (none: nothing). */
+function extractorOf<K, V>(consumed: Consumed<K, V>): { timestampExtractor?: TimestampExtractor } {
+  return consumed.timestampExtractor === undefined ? {} : { timestampExtractor: consumed.timestampExtractor };
 }

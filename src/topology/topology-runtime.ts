@@ -5,6 +5,7 @@
  * (repartition) topics `<name>` are resolved to `<applicationId>-<name>`;
  * without one they keep their unresolved names (as `describe()` prints them).
  */
+import { resolveTimestampExtractor, type ResolvedExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
 import { ConfigError, TopologyError } from '../errors.js';
 import type { Headers } from '../records/types.js';
 import type { TopologyPlan } from '../processors/plan.js';
@@ -35,7 +36,14 @@ export class PlanRuntime implements TopologyRuntime {
   readonly subtopologies: ReadonlyArray<SubtopologyInfo>;
   readonly internalTopics: ReadonlyArray<InternalTopicInfo>;
 
-  constructor(readonly plan: TopologyPlan) {
+  /**
+   * `defaultTimestampExtractor`: the extractor of sources that configure none
+   * (default `FailOnInvalidTimestamp`), handed to every task created here.
+   */
+  constructor(
+    readonly plan: TopologyPlan,
+    private readonly defaultTimestampExtractor?: ResolvedExtractor,
+  ) {
     if (plan.subtopologies.length === 0 && (plan.globalStores ?? []).length === 0) {
       throw new TopologyError('The topology has no source node; add one with addSource(name, topic) or builder.stream(topic)');
     }
@@ -117,7 +125,7 @@ export class PlanRuntime implements TopologyRuntime {
   }
 
   resolveSourcePatterns(topics: readonly string[]): PlanRuntime {
-    return this.sourcePatterns().length === 0 ? this : new PlanRuntime(resolveSourcePatterns(this.plan, topics));
+    return this.sourcePatterns().length === 0 ? this : new PlanRuntime(resolveSourcePatterns(this.plan, topics), this.defaultTimestampExtractor);
   }
 
   globalStores(): GlobalStoreInfo[] {
@@ -136,7 +144,7 @@ export class PlanRuntime implements TopologyRuntime {
       sinkTopics: [],
       stores: globals.map((g) => g.storeName),
     };
-    return new StreamTask(this.plan, sub, { subtopology: first.id, partition: 0 }, collector, handlers, options);
+    return new StreamTask(this.plan, sub, { subtopology: first.id, partition: 0 }, collector, handlers, this.taskOptions(options));
   }
 
   createTask(taskId: TaskId, collector: RecordCollector, handlers: TaskHandlers, options?: StreamTaskOptions): TaskProcessor {
@@ -147,7 +155,13 @@ export class PlanRuntime implements TopologyRuntime {
     if (!Number.isInteger(taskId.partition) || taskId.partition < 0) {
       throw new TopologyError(`Task ${formatTaskId(taskId)}: partition must be a non-negative integer`);
     }
-    return new StreamTask(this.plan, sub, { ...taskId }, collector, handlers, options);
+    return new StreamTask(this.plan, sub, { ...taskId }, collector, handlers, this.taskOptions(options));
+  }
+
+  /** `options` with this runtime's default extractor unless they name one. */
+  private taskOptions(options: StreamTaskOptions | undefined): StreamTaskOptions | undefined {
+    if (this.defaultTimestampExtractor === undefined || options?.defaultTimestampExtractor !== undefined) return options;
+    return { ...options, defaultTimestampExtractor: this.defaultTimestampExtractor };
   }
 }
 
@@ -229,6 +243,8 @@ export interface ToRuntimeOptions {
   defaultKeySerde?: Serde<unknown>;
   /** Value serde of the sources (and what inherits their serdes) that name none; default `Serdes.Buffer()`. */
   defaultValueSerde?: Serde<unknown>;
+  /** Timestamp extractor of the sources that configure none; default `FailOnInvalidTimestamp` (a ConfigError when it is no extractor). */
+  defaultTimestampExtractor?: TimestampExtractor;
 }
 
 /**
@@ -249,5 +265,6 @@ export function toRuntime(topology: Topology, options: ToRuntimeOptions = {}): P
     for (const serde of serdes) if (isDefaultSerde(serde)) serde.bind(defaults[serde.side]);
   }
   // 3. internal topic names
-  return new PlanRuntime(options.applicationId === undefined ? plan : resolvePlan(plan, options.applicationId));
+  const extractor = options.defaultTimestampExtractor === undefined ? undefined : resolveTimestampExtractor(options.defaultTimestampExtractor, 'defaultTimestampExtractor');
+  return new PlanRuntime(options.applicationId === undefined ? plan : resolvePlan(plan, options.applicationId), extractor);
 }

@@ -4,8 +4,9 @@
  */
 import { TopologyError } from '../errors.js';
 import type { TopologyPlan } from '../processors/plan.js';
-import type { ProcessorSupplier, StreamPartitioner, TopicNameExtractor } from '../processors/processor.js';
+import { suppliedStores, type ProcessorSupplier, type StreamPartitioner, type TopicNameExtractor } from '../processors/processor.js';
 import type { StateStore, StoreBuilder } from '../processors/state/state-store.js';
+import { resolveTimestampExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
 import type { Deserializer, Serde, Serializer } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import { describePlan, type TopologyDescription } from './description.js';
@@ -26,6 +27,8 @@ export interface SourceOptions<K = unknown, V = unknown> {
   keySerde?: Serde<K>;
   /** A serde whose deserializing half reads the values. */
   valueSerde?: Serde<V>;
+  /** The source's timestamp extractor (Java's `addSource(..., timestampExtractor, ...)`); default: the app's `defaultTimestampExtractor`. */
+  timestampExtractor?: TimestampExtractor;
 }
 
 /**
@@ -141,16 +144,27 @@ export class Topology {
       ...(pattern !== undefined ? { pattern: anchoredPattern(pattern), topicPattern: pattern.source } : {}),
       keyDeserializer: (options.keyDeserializer ?? options.keySerde ?? Serdes.Buffer()) as Deserializer<unknown>,
       valueDeserializer: (options.valueDeserializer ?? options.valueSerde ?? Serdes.Buffer()) as Deserializer<unknown>,
+      ...(options.timestampExtractor !== undefined ? { timestampExtractor: resolveTimestampExtractor(options.timestampExtractor, `The timestampExtractor of source '${name}'`) } : {}),
     });
     return this;
   }
 
-  /** Adds a processor node `name` receiving the records of `parentNames`. */
+  /**
+   * Adds a processor node `name` receiving the records of `parentNames`. When
+   * `supplier` declares stores (`stores()`, Kafka's `ConnectedStoreProvider`),
+   * each is added (a builder already added is shared) and connected to it.
+   */
   addProcessor<KIn, VIn, KOut, VOut>(
     name: string,
     supplier: ProcessorSupplier<KIn, VIn, KOut, VOut>,
     ...parentNames: string[]
   ): this {
+    this.addProcessorNode(name, supplier, parentNames);
+    for (const storeBuilder of suppliedStores(supplier, name)) this.addStateStore(storeBuilder, name);
+    return this;
+  }
+
+  private addProcessorNode<KIn, VIn, KOut, VOut>(name: string, supplier: ProcessorSupplier<KIn, VIn, KOut, VOut>, parentNames: string[]): void {
     if (supplier === null || (typeof supplier !== 'function' && typeof (supplier as { get?: unknown })?.get !== 'function')) {
       throw new TopologyError(`Processor '${name}' needs a supplier: a function returning a new Processor, or an object with get()`);
     }
@@ -161,7 +175,6 @@ export class Topology {
       parents: checkNames(`Processor '${name}'`, parentNames),
       stores: [],
     });
-    return this;
   }
 
   /**
@@ -192,7 +205,11 @@ export class Topology {
     return this;
   }
 
-  /** Adds a state store (one instance per task) and connects it to `processorNames`. */
+  /**
+   * Adds a state store (one instance per task) and connects it to
+   * `processorNames`. Adding the same builder again only connects it (Kafka's
+   * rule); another builder of an existing store's name is a TopologyError.
+   */
   addStateStore(storeBuilder: StoreBuilder<StateStore>, ...processorNames: string[]): this {
     if (!storeBuilder || typeof storeBuilder.build !== 'function' || typeof storeBuilder.name !== 'string' || storeBuilder.name === '') {
       throw new TopologyError('addStateStore needs a store builder with a name, e.g. Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), keySerde, valueSerde)');
@@ -225,11 +242,13 @@ export class Topology {
     if (!storeBuilder || typeof storeBuilder.build !== 'function' || typeof storeBuilder.name !== 'string' || storeBuilder.name === '') {
       throw new TopologyError('addGlobalStore needs a store builder with a name, e.g. Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), keySerde, valueSerde).withLoggingDisabled()');
     }
+    this.graph.checkNewGlobalStoreName(storeBuilder.name);
     if (storeBuilder.loggingEnabled) throw new TopologyError(`StateStore ${storeBuilder.name} for global table must not have logging enabled.`);
     if (sourceName === processorName) throw new TopologyError('sourceName and processorName must be different.');
     if (typeof topic !== 'string' || topic === '') throw new TopologyError(`Global store '${storeBuilder.name}' needs the name of the topic it reads; got ${JSON.stringify(topic)}`);
     this.addSource<K, V>(sourceName, topic, options);
-    this.addProcessor(processorName, stateUpdateSupplier, sourceName);
+    // The supplier's own stores() are not added: Kafka's addGlobalStore ignores them too.
+    this.addProcessorNode(processorName, stateUpdateSupplier, [sourceName]);
     this.addStateStore(storeBuilder, processorName);
     this.graph.globalStores.set(storeBuilder.name, { storeName: storeBuilder.name, topic, sourceName, processorName });
     return this;

@@ -17,8 +17,9 @@
  *    they are fetched from the store in window-start order and each forwarded
  *    once, `Change(value, null)` with its own timestamp;
  * 4. `lastEmitWindowCloseTime` becomes the close time, kept in the
- *    {@link EmitCloseTimes} of the store so a processor re-created in the same
- *    task resumes from it (Kafka's processor metadata).
+ *    {@link EmitCloseTimes} (Kafka's processor metadata): in the changelogged
+ *    emit-close-time store when the topology has one (it survives a restart,
+ *    in the transaction of the emitted windows), else with the window store.
  */
 import { componentLogger, type Logger } from '../../internal/logger.js';
 import { formatTaskId } from '../../records/task-id.js';
@@ -26,6 +27,7 @@ import type { Processor, ProcessorContext } from '../processor.js';
 import { Record } from '../record.js';
 import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
 import { isCachedStateStore } from '../state/caching-flush-listener.js';
+import type { KeyValueStore } from '../state/state-store.js';
 import type { StoreRecordContext } from '../state/store-contract.js';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp.js';
 import type { TimestampedWindowStore } from '../state/window-store.js';
@@ -79,6 +81,8 @@ export abstract class TimeWindowAggregateProcessor<K, V, A> implements Processor
     private readonly storeName: string,
     private readonly emitStrategy: WindowEmitType,
     private readonly sendOldValues: boolean,
+    /** The store keeping the last emit close time across restarts (on window close; see `window-emit-close-times.ts`). */
+    private readonly emitCloseTimeStore?: string,
   ) {}
 
   init(context: ProcessorContext<Windowed<K>, Change<A>>): void {
@@ -87,7 +91,8 @@ export abstract class TimeWindowAggregateProcessor<K, V, A> implements Processor
     this.windowStore = context.getStateStore<TimestampedWindowStore<K, A>>(this.storeName);
     if (this.emitStrategy === 'ON_WINDOW_CLOSE') {
       // Restore the last emit close time (Kafka's processorMetadataForKey).
-      this.emitCloseTimes = EmitCloseTimes.of(this.windowStore);
+      const closeTimeStore = this.emitCloseTimeStore === undefined ? undefined : context.getStateStore<KeyValueStore<string, number>>(this.emitCloseTimeStore);
+      this.emitCloseTimes = EmitCloseTimes.of(this.windowStore, closeTimeStore);
       this.lastEmitWindowCloseTime = this.emitCloseTimes.get(this.storeName) ?? NO_TIMESTAMP;
       const impl = context as Partial<Pick<ProcessorContextImpl, 'windowedAggregationEmitIntervalMs'>>;
       this.emitIntervalMs = typeof impl.windowedAggregationEmitIntervalMs === 'function' ? impl.windowedAggregationEmitIntervalMs.call(context) : 1000;

@@ -65,6 +65,8 @@ export class KStreamWindowAggregate<K, V, A> implements KTableProcessorSupplier<
     private readonly emitStrategy: WindowEmitType,
     private readonly initializer: () => A | null,
     private readonly aggregator: (key: K, value: V, aggregate: A | null) => A | null,
+    /** On window close: the store keeping the last emit close time across restarts (none: kept with the window store). */
+    private readonly emitCloseTimeStore?: string,
   ) {
     if (emitStrategy === 'ON_WINDOW_CLOSE' && !isTimeWindows(windows)) {
       throw new IllegalArgumentError('ON_WINDOW_CLOSE strategy is only supported for TimeWindows and SlidingWindows for TimeWindowedKStream');
@@ -81,7 +83,7 @@ export class KStreamWindowAggregate<K, V, A> implements KTableProcessorSupplier<
   }
 
   get(): Processor<K, V, Windowed<K>, Change<A>> {
-    return new WindowAggregateProcessor<K, V, A>(this.windows, this.storeName, this.emitStrategy, this.sendOldValues, this.initializer, this.aggregator);
+    return new WindowAggregateProcessor<K, V, A>(this.windows, this.storeName, this.emitStrategy, this.sendOldValues, this.initializer, this.aggregator, this.emitCloseTimeStore);
   }
 
   view(): KTableValueGetterSupplier<Windowed<K>, A> {
@@ -111,8 +113,9 @@ class WindowAggregateProcessor<K, V, A> extends TimeWindowAggregateProcessor<K, 
     sendOldValues: boolean,
     private readonly initializer: () => A | null,
     private readonly aggregator: (key: K, value: V, aggregate: A | null) => A | null,
+    emitCloseTimeStore: string | undefined,
   ) {
-    super(storeName, emitStrategy, sendOldValues);
+    super(storeName, emitStrategy, sendOldValues, emitCloseTimeStore);
   }
 
   process(record: Record<K, V>): void {

@@ -3,6 +3,7 @@
  * aggregation), logged as Kafka Streams does ("Skipping record due to null key
  * or value", WARN) without flooding the log: the first drop of a node logs at
  * once, later ones at most once a minute with the count since the last line.
+ * A late record into a windowed aggregation logs its own line at DEBUG.
  */
 import type { Logger } from 'pino';
 
@@ -31,8 +32,12 @@ export class DropLog {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Notes one dropped record; logs a WARN when due. */
-  dropped(site: DropSite, reason: string): void {
+  /** Notes one dropped record; logs a WARN when due, or `debugLine` at DEBUG every time (late records, as Kafka logs them). */
+  dropped(site: DropSite, reason: string, debugLine?: string): void {
+    if (debugLine !== undefined) {
+      this.logger.debug({ ...site, reason }, debugLine);
+      return;
+    }
     const now = this.clock();
     const drops = this.byNode.get(site.processorNodeId);
     if (drops !== undefined && now - drops.lastLoggedAt < INTERVAL_MS) {

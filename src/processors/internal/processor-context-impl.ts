@@ -25,8 +25,13 @@ export interface ContextHost {
   globalStore?(name: string): StateStore | undefined;
   recordMetadata(): RecordMetadata | null;
   requestCommit(): void;
-  /** An operator dropped the current record on purpose (e.g. a null key into an aggregation): logged and counted as skipped. */
-  recordDropped(nodeName: string, reason: string): void;
+  /**
+   * An operator dropped the current record on purpose (e.g. a null key into an
+   * aggregation): logged and counted as skipped. With `debugLine` (a late
+   * record into a windowed aggregation) the line is that message, at DEBUG,
+   * every time, instead of the throttled WARN.
+   */
+  recordDropped(nodeName: string, reason: string, debugLine?: string): void;
   streamTime(): number;
   wallClock(): number;
   /** See `TaskOptions.outerJoinEmitIntervalMs`. */
@@ -93,9 +98,9 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
     this.host.forwardFromCache(this.processorName, record as Record<unknown, unknown>, context);
   }
 
-  /** @internal For DSL operators: the current record is dropped on purpose (logged, counted in `recordsSkipped`). */
-  recordDropped(reason: string): void {
-    this.host.recordDropped(this.processorName, reason);
+  /** @internal For DSL operators: the current record is dropped on purpose (logged, counted in `recordsSkipped`; see `ContextHost.recordDropped`). */
+  recordDropped(reason: string, debugLine?: string): void {
+    this.host.recordDropped(this.processorName, reason, debugLine);
   }
 
   currentStreamTimeMs(): number {

@@ -8,6 +8,7 @@ import type { NodeDef, SubtopologyPlan, TopologyPlan } from '../plan.js';
 import { ProcessorContextImpl, type ContextHost } from './processor-context-impl.js';
 import type { ManagedStateStore } from '../task-contract.js';
 import { defined } from '../../internal/defined.js';
+import { StreamsError } from '../../errors.js';
 
 /** One node of one task. */
 export interface TaskNode {
@@ -51,4 +52,17 @@ export function buildTaskGraph(plan: TopologyPlan, sub: SubtopologyPlan, host: C
     node.children = (plan.children.get(node.def.name) ?? []).map((child) => defined(graph.nodes.get(child), `node ${child}`));
   }
   return graph;
+}
+
+/** Calls `init` on every processor, parents first; a throw that is no StreamsError becomes `PROCESSOR_INIT_FAILED` naming the node. */
+export function initNodes(ordered: readonly TaskNode[], label: string): void {
+  for (const node of ordered) {
+    if (!node.processor?.init) continue;
+    try {
+      node.processor.init(defined(node.context, `context of ${node.def.name}`));
+    } catch (error) {
+      if (error instanceof StreamsError) throw error;
+      throw new StreamsError(`Processor '${node.def.name}' failed to initialize in task ${label}`, { code: 'PROCESSOR_INIT_FAILED', kind: 'fatal', cause: error });
+    }
+  }
 }

@@ -8,7 +8,12 @@
  *   and keeps the sessions overlapping `[earliestEnd, latestStart]`;
  *   a key range scans `lowerRange(keyFrom)` … `upperRange(keyTo, latestStart)`;
  *   order: serialized key, then end, then start;
- * - `findSessionsByEndTime` scans the index (order: end, start, key).
+ * - `findSessionsByEndTime` scans the index (order: end, start, key). As
+ *   Kafka's time-ordered session store (`fetchSessions`, which emit-on-close
+ *   aggregations use) it returns expired sessions not purged yet: an expired
+ *   session lingers up to one segment interval, as in a Kafka segment, so a
+ *   session that closes (`end + gap + grace` passed, i.e. expired under the
+ *   default retention) can still be emitted. Restoration keeps the same.
  */
 import { IllegalArgumentError } from '../../errors.js';
 import type { KeyValueBytesStore } from './bytes-store-contract.js';
@@ -48,8 +53,16 @@ function checkSession(store: string, start: number, end: number): void {
 
 /** A {@link SessionBytesStore} on a {@link KeyValueBytesStore} engine. */
 export class EngineSessionBytesStore extends EngineBackedStore implements SessionBytesStore {
+  private readonly lingerMs: number;
+
   constructor(name: string, engine: KeyValueBytesStore, options: SessionBytesStoreOptions) {
     super(name, engine, options.retentionPeriod, options.segmentInterval, 'session-store');
+    this.lingerMs = options.segmentInterval;
+  }
+
+  /** Sessions ending before this are purged (or not restored): expired for longer than a segment interval. */
+  private purgedBefore(): number {
+    return Math.max(0, this.minLiveTime() - this.lingerMs);
   }
 
   /** 1. checks the session; 2. advances stream time to its end; 3. drops it when expired; 4. writes or removes it. */
@@ -112,7 +125,7 @@ export class EngineSessionBytesStore extends EngineBackedStore implements Sessio
 
   findSessionsByEndTime(earliestSessionEndTime: number, latestSessionEndTime: number, forward: boolean): SessionBytesEntry[] {
     this.ensureOpen('findSessions');
-    const from = Math.max(earliestSessionEndTime, this.minLiveTime());
+    const from = Math.max(earliestSessionEndTime, this.purgedBefore());
     if (latestSessionEndTime < from) return [];
     const lo = prefixed(TIME_FIRST_PREFIX, longBytes(from));
     const hi = latestSessionEndTime >= LONG_MAX_VALUE ? TIME_FIRST_END : prefixed(TIME_FIRST_PREFIX, longBytes(latestSessionEndTime + 1));
@@ -144,8 +157,9 @@ export class EngineSessionBytesStore extends EngineBackedStore implements Sessio
   }
 
   protected purgeBefore(minLiveTime: number): void {
-    this.purgeIndex(Buffer.from([TIME_FIRST_PREFIX]), prefixed(TIME_FIRST_PREFIX, longBytes(minLiveTime)), (indexKey) => {
-      if (indexKey.length < 1 + SUFFIX || readLong(indexKey, 1) >= minLiveTime) return null;
+    const before = Math.max(0, minLiveTime - this.lingerMs);
+    this.purgeIndex(Buffer.from([TIME_FIRST_PREFIX]), prefixed(TIME_FIRST_PREFIX, longBytes(before)), (indexKey) => {
+      if (indexKey.length < 1 + SUFFIX || readLong(indexKey, 1) >= before) return null;
       return prefixed(KEY_FIRST_PREFIX, storeKeyOfIndex(indexKey));
     });
   }
@@ -154,7 +168,7 @@ export class EngineSessionBytesStore extends EngineBackedStore implements Sessio
     const storeKey = record.key;
     const end = SessionKeySchema.extractEndTimestamp(storeKey);
     this.observeRestored(end);
-    if (this.isExpired(end)) return;
+    if (end < this.purgedBefore()) return;
     const { timestamp, offset } = record;
     out.push({ key: prefixed(KEY_FIRST_PREFIX, storeKey), value: record.value, timestamp, offset });
     out.push({ key: indexKeyOf(storeKey), value: record.value === null ? null : EMPTY, timestamp, offset });

@@ -7,6 +7,7 @@
  * a session ending at or before `streamTime - retentionPeriod` has expired.
  */
 import type { KeyValue } from '../key-value.js';
+import type { BytesFlushListener } from './bytes-store-contract.js';
 import type { StateStore } from './state-store.js';
 import type { BytesStoreLifecycle } from './window-store.js';
 import type { Windowed } from './window-types.js';
@@ -54,6 +55,8 @@ export interface SessionBytesEntry {
 /** The bytes level of a session store (Kafka's `SessionStore<Bytes, byte[]>`). */
 export interface SessionBytesStore extends BytesStoreLifecycle {
   readonly retentionPeriod: number;
+  /** The largest session end put or restored, or -1 (engine stores; the layers pass it on). */
+  readonly streamTime?: number;
   /** Puts dropped because their session had expired. */
   readonly droppedRecords: number;
   /** Stores (or removes, for `null`) and returns the store key binary (the changelog key). */
@@ -63,6 +66,8 @@ export interface SessionBytesStore extends BytesStoreLifecycle {
   fetchSession(key: Buffer, start: number, end: number): Buffer | null;
   findSessions(keyFrom: Buffer | null, keyTo: Buffer | null, earliestSessionEndTime: number, latestSessionStartTime: number, forward: boolean): SessionBytesEntry[];
   findSessionsByEndTime(earliestSessionEndTime: number, latestSessionEndTime: number, forward: boolean): SessionBytesEntry[];
+  /** Kafka's `CachedStateStore.setFlushListener`: only a caching layer has it (keys are store keys `key | end | start`). */
+  setFlushListener?(listener: BytesFlushListener, sendOldValues: boolean): boolean;
 }
 
 /** Says which bytes session store to create (Kafka's `SessionBytesStoreSupplier`). */

@@ -7,6 +7,8 @@ import { TypedStoreBase } from './internal/window-typed-base.js';
 import { LONG_MAX_VALUE } from './internal/window-bytes.js';
 import type { SessionBytesEntry, SessionBytesStore, SessionStore } from './session-store.js';
 import type { Windowed } from './window-types.js';
+import type { TypedFlushListener } from './caching-flush-listener.js';
+import { SessionKeySchema } from './session-key-schema.js';
 import { IllegalArgumentError } from '../../errors.js';
 
 /** A {@link SessionStore} over a {@link SessionBytesStore} stack. */
@@ -14,6 +16,25 @@ export class TypedSessionStore<K, AGG> extends TypedStoreBase<K, AGG, SessionByt
   /** Puts dropped because their session had expired. */
   get droppedRecords(): number {
     return this.inner.droppedRecords;
+  }
+
+  /** The store's stream time: the largest session end put or restored, or -1. */
+  get streamTime(): number {
+    return this.inner.streamTime ?? -1;
+  }
+
+  /**
+   * Kafka's `CachedStateStore.setFlushListener`: true when a caching layer
+   * below will call `listener` for each session it writes down (then the
+   * caller must not forward itself); false without one.
+   */
+  setFlushListener(listener: TypedFlushListener<Windowed<K>, AGG>, sendOldValues: boolean): boolean {
+    return (
+      this.inner.setFlushListener?.((storeKey, newValue, oldValue, context) => {
+        const sessionKey = { key: this.keyOf(SessionKeySchema.extractKeyBytes(storeKey)), window: SessionKeySchema.extractWindow(storeKey) };
+        listener(sessionKey, newValue === null ? null : this.valueOf(newValue), oldValue === null ? null : this.valueOf(oldValue), context);
+      }, sendOldValues) ?? false
+    );
   }
 
   put(sessionKey: Windowed<K>, aggregate: AGG | null): void {

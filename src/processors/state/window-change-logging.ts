@@ -116,6 +116,9 @@ export class ChangeLoggingSessionBytesStore extends ChangeLoggingLayer<SessionBy
   get retentionPeriod(): number {
     return this.wrapped.retentionPeriod;
   }
+  get streamTime(): number | undefined {
+    return this.wrapped.streamTime;
+  }
   get droppedRecords(): number {
     return this.wrapped.droppedRecords;
   }

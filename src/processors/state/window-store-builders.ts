@@ -5,9 +5,11 @@
  *
  *   typed store (serdes) → change-logging layer (unless logging is disabled) → bytes store on its engine
  *
- * Caching: there is no record-cache layer for window and session stores yet;
- * `withCachingEnabled()` is kept as a flag (so a later caching layer and the
- * DSL can read it) and writes go straight to the store. A store retaining
+ * Caching: a session store built with `withCachingEnabled()` gets the
+ * record-cache layer (`CachingSessionStore`) between the typed store and the
+ * change-logging layer, as Kafka's `SessionStoreBuilder`. Window stores have
+ * no record-cache layer yet: for them `withCachingEnabled()` is kept as a
+ * flag and writes go straight to the store. A store retaining
  * duplicates never caches and its changelog is `cleanup.policy=delete`, as in Kafka.
  *
  * Changelog topic configs (Kafka's `WindowedChangelogTopicConfig`):
@@ -16,6 +18,7 @@
  */
 import { IllegalArgumentError } from '../../errors.js';
 import type { Serde } from '../../serdes/serde.js';
+import { CachingSessionStore } from './caching-session-store.js';
 import { LONG_MAX_VALUE } from './internal/window-bytes.js';
 import { valueAndTimestampSerde } from './internal/window-value-timestamp.js';
 import type { StateStore, StoreBuilder } from './state-store.js';
@@ -143,6 +146,7 @@ export class SessionStoreBuilder<K, AGG> extends WindowingStoreBuilder<SessionSt
 
   build(): TypedSessionStore<K, AGG> {
     const inner = this.supplier.get();
-    return new TypedSessionStore<K, AGG>(this.loggingEnabled ? new ChangeLoggingSessionBytesStore(inner) : inner, this.keySerde, this.valueSerde, this.storeOptions());
+    const logged = this.loggingEnabled ? new ChangeLoggingSessionBytesStore(inner) : inner;
+    return new TypedSessionStore<K, AGG>(this.cachingEnabled ? new CachingSessionStore(logged) : logged, this.keySerde, this.valueSerde, this.storeOptions());
   }
 }

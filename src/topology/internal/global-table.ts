@@ -47,7 +47,11 @@ export function addGlobalTable<K, V>(ctx: BuilderContext, topic: string, consume
   ctx.topology.addGlobalStore<K, V>(
     builder,
     sourceName,
-    { ...(consumed.keySerde ? { keySerde: consumed.keySerde } : {}), ...(consumed.valueSerde ? { valueSerde: consumed.valueSerde } : {}) },
+    {
+      ...(consumed.keySerde ? { keySerde: consumed.keySerde } : {}),
+      ...(consumed.valueSerde ? { valueSerde: consumed.valueSerde } : {}),
+      ...(consumed.timestampExtractor ? { timestampExtractor: consumed.timestampExtractor } : {}),
+    },
     topic,
     processorName,
     supplier as unknown as ProcessorSupplier<K, V, void, void>,

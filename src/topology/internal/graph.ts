@@ -68,12 +68,32 @@ export class TopologyGraph {
     for (const topic of def.topics) this.topicOwners.set(topic, def.name);
   }
 
+  /**
+   * Adds a store; the same builder added again is kept once (Kafka's
+   * `isCompatibleWith`: a supplier's `stores()` may return a builder also
+   * added directly or by another supplier); another builder of a store's
+   * name, or any builder of a global store's name, is a TopologyError
+   * (Kafka's messages first).
+   */
   addStore(store: StoreDef): void {
     validateName(store.name);
-    if (this.stores.has(store.name)) {
-      throw new TopologyError(`State store '${store.name}' is already added; add each store once and connect it to several processors instead`);
+    if (this.globalStores.has(store.name)) {
+      throw new TopologyError(`A different GlobalStateStore has already been added with the name ${store.name} (global store '${store.name}'); give this store another name`);
+    }
+    const existing = this.stores.get(store.name);
+    if (existing !== undefined && existing.builder === store.builder) return;
+    if (existing !== undefined) {
+      throw new TopologyError(
+        `A different StateStore has already been added with the name ${store.name} (State store '${store.name}' is already added with another builder); add each store once and connect it to several processors, or return the same builder from every supplier's stores()`,
+      );
     }
     this.stores.set(store.name, store);
+  }
+
+  /** A global store's name may be no other store's (Kafka's `validateGlobalStoreArguments` messages). */
+  checkNewGlobalStoreName(name: string): void {
+    if (this.globalStores.has(name)) throw new TopologyError(`A different GlobalStateStore has already been added with the name ${name}; give the new global store another name`);
+    if (this.stores.has(name)) throw new TopologyError(`A different StateStore has already been added with the name ${name}; give the global store another name`);
   }
 
   connect(processorName: string, storeNames: readonly string[]): void {

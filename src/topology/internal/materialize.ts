@@ -8,28 +8,46 @@ import { Stores } from '../../processors/state/stores.js';
 import type { StateStore, StoreBuilder } from '../../processors/state/state-store.js';
 import type { Serde } from '../../serdes/serde.js';
 import type { KeyValueBytesStoreSupplier } from '../../processors/state/bytes-store-contract.js';
-import { IllegalArgumentError } from '../../errors.js';
+import type { SessionBytesStoreSupplier } from '../../processors/state/session-store.js';
+import type { WindowBytesStoreSupplier } from '../../processors/state/window-store.js';
+import { TopologyError } from '../../errors.js';
 import type { Materialized, MaterializedStoreSupplier, Named } from '../options.js';
 import { requireNonNull, validateName } from './checks.js';
 
+/** The kind of store a supplier makes: window suppliers have a window size, session suppliers a retention without one. */
+export function supplierKind(supplier: MaterializedStoreSupplier): 'key-value' | 'window' | 'session' {
+  if (typeof (supplier as Partial<WindowBytesStoreSupplier>).windowSize === 'number') return 'window';
+  if (typeof (supplier as Partial<SessionBytesStoreSupplier>).retentionPeriod === 'number') return 'session';
+  return 'key-value';
+}
+
+const SUPPLIER_FACTORIES = {
+  'key-value': 'Stores.persistentKeyValueStore / inMemoryKeyValueStore',
+  window: 'Stores.persistentWindowStore / inMemoryWindowStore',
+  session: 'Stores.persistentSessionStore / inMemorySessionStore',
+} as const;
+
+/** `supplier` as the kind `operation` needs, else a TopologyError naming the factories to use. */
+export function requireSupplierKind<S extends MaterializedStoreSupplier>(supplier: MaterializedStoreSupplier, kind: 'key-value' | 'window' | 'session', operation: string): S {
+  const actual = supplierKind(supplier);
+  if (actual === kind) return supplier as S;
+  throw new TopologyError(
+    `${operation}: Materialized.as(supplier) needs a ${kind} store supplier (${SUPPLIER_FACTORIES[kind]}); got the ${actual} store supplier '${supplier.name}'`,
+  );
+}
+
 /** The timestamped key-value store builder of `materialized`, named `storeName`. */
 export function timestampedStoreBuilder<K, V>(storeName: string, materialized: Materialized<K, V>, keySerde: Serde<K>, valueSerde: Serde<V>): StoreBuilder<StateStore> {
-  const supplier = keyValueSupplierOf(materialized.storeSupplier, storeName) ?? Stores.persistentTimestampedKeyValueStore(storeName);
+  const supplier =
+    materialized.storeSupplier === undefined
+      ? Stores.persistentTimestampedKeyValueStore(storeName)
+      : requireSupplierKind<KeyValueBytesStoreSupplier>(materialized.storeSupplier, 'key-value', `store '${storeName}'`);
   const builder = Stores.timestampedKeyValueStoreBuilder(supplier, keySerde, valueSerde);
   if (materialized.loggingEnabled === false) builder.withLoggingDisabled();
   else builder.withLoggingEnabled(materialized.logConfig ?? {});
   if (materialized.cachingEnabled === false) builder.withCachingDisabled();
   else builder.withCachingEnabled();
   return builder;
-}
-
-/** The key-value supplier `Materialized.as(supplier)` gave, or an IllegalArgumentError for a window or session store supplier. */
-function keyValueSupplierOf(supplier: MaterializedStoreSupplier | undefined, storeName: string): KeyValueBytesStoreSupplier | undefined {
-  if (supplier === undefined || !('retentionPeriod' in supplier)) return supplier;
-  throw new IllegalArgumentError(
-    `Store '${storeName}': Materialized.as(...) gives a window or session store supplier, but this aggregation or table keeps a key-value store; ` +
-      `give a key-value store supplier (e.g. Stores.persistentKeyValueStore('${storeName}')) or only the store name`,
-  );
 }
 
 /** The store name `materialized` gives (its supplier's, else `storeName`), validated; undefined when it names none. */

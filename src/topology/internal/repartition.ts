@@ -4,6 +4,7 @@
  * the internal topic `<prefix>-repartition`, and a source reading it (which
  * starts a new sub-topology).
  */
+import { FailOnInvalidTimestamp } from '../../processors/timestamp-extractors.js';
 import { filterSupplier } from '../../processors/dsl/stateless.js';
 import type { StreamPartitioner } from '../../processors/processor.js';
 import type { Serde } from '../../serdes/serde.js';
@@ -46,7 +47,7 @@ export function addRepartition<K, V>(ctx: BuilderContext, spec: RepartitionSpec<
   const nullKey = (key: unknown): boolean => key === null || key === undefined;
   ctx.topology.addProcessor(filter, filterSupplier(nullKey, true), spec.parent);
   ctx.topology.addSink<K, V>(sink, topic, { keySerializer: spec.keySerde, valueSerializer: spec.valueSerde }, filter);
-  ctx.topology.addSource<K, V>(source, topic, { keyDeserializer: spec.keySerde, valueDeserializer: spec.valueSerde });
+  ctx.topology.addSource<K, V>(source, topic, { keyDeserializer: spec.keySerde, valueDeserializer: spec.valueSerde, timestampExtractor: new FailOnInvalidTimestamp() });
   return source;
 }
 
@@ -87,6 +88,6 @@ export function addRepartitionOperation<K, V>(ctx: BuilderContext, spec: Reparti
     { keySerializer: spec.keySerde, valueSerializer: spec.valueSerde, ...(spec.partitioner ? { partitioner: spec.partitioner } : {}) },
     filter,
   );
-  ctx.topology.addSource<K, V>(source, topic, { keyDeserializer: spec.keySerde, valueDeserializer: spec.valueSerde });
+  ctx.topology.addSource<K, V>(source, topic, { keyDeserializer: spec.keySerde, valueDeserializer: spec.valueSerde, timestampExtractor: new FailOnInvalidTimestamp() });
   return source;
 }

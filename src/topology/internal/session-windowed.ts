@@ -1,12 +1,165 @@
 /**
- * `windowedBy(SessionWindows)`: to be built (issue "Windows, time and suppression").
+ * `windowedBy(SessionWindows)` (Kafka's `SessionWindowedKStreamImpl` and
+ * `SessionStoreMaterializer`): count, reduce and aggregate per key and
+ * session into a `KTable<Windowed<K>, V>`, backed by a session store per
+ * task.
+ *
+ * Each aggregation, in Kafka's naming order:
+ * 1. the store name: `Materialized`'s (or its supplier's), else
+ *    `KSTREAM-AGGREGATE-STATE-STORE-<n>` / `KSTREAM-REDUCE-STATE-STORE-<n>`;
+ * 2. the node name: `Named`'s, else `KSTREAM-AGGREGATE-<n>` / `KSTREAM-REDUCE-<n>`
+ *    (the index consumed either way);
+ * 3. the store (checked before the graph changes): `Materialized`'s session
+ *    store supplier, else `Stores.persistentSessionStore(name, retention)`,
+ *    retention `Materialized.withRetention` else gap + grace (and never
+ *    less: Kafka's check and message); changelogged unless
+ *    `withLoggingDisabled()`; cached unless `withCachingDisabled()` or
+ *    emitting on window close;
+ * 4. the parent: the grouped stream, or its repartition topic's source; the
+ *    aggregation node and its store are added under it.
+ *
+ * The table's key serde is `WindowedSerdes.sessionWindowedSerdeFrom` of the
+ * key serde (`Materialized`'s, else the grouping's).
  */
-import { TopologyError } from '../../errors.js';
+import { IllegalArgumentError } from '../../errors.js';
+import { SessionWindowAggregateSupplier, type SessionAggregation } from '../../processors/dsl/session-window-aggregate.js';
+import type { KTableProcessorSupplier } from '../../processors/dsl/ktable-contract.js';
+import type { SessionBytesStoreSupplier } from '../../processors/state/session-store.js';
+import { Stores } from '../../processors/state/stores.js';
+import type { Windowed } from '../../processors/state/window-types.js';
+import { WindowedSerdes } from '../../processors/state/windowed-serdes.js';
+import type { Serde } from '../../serdes/serde.js';
+import { Serdes } from '../../serdes/serdes.js';
+import { EmitStrategy } from '../emit-strategy.js';
+import { KTable } from '../ktable.js';
+import type { Materialized, Named } from '../options.js';
 import type { SessionWindows } from '../session-windows.js';
-import type { SessionWindowedKStream } from '../windowed-kstream.js';
+import type { Aggregator, Initializer, Merger, Reducer, SessionWindowedKStream } from '../windowed-kstream.js';
+import { requireFunction, requireNonNull } from './checks.js';
 import type { GroupedStreamParts } from './grouped-parts.js';
+import { newStoreName, nodeName } from './kafka-names.js';
+import { materializedName, namedAndMaterialized, requireSupplierKind } from './materialize.js';
+
+const AGGREGATE_NAME = 'KSTREAM-AGGREGATE-';
+const REDUCE_NAME = 'KSTREAM-REDUCE-';
+
+/** Kafka's `SessionStoreMaterializer.retentionPeriod()` and its constructor's check. */
+function retentionOf(windows: SessionWindows, materialized: Materialized<unknown, unknown>, storeName: string): number {
+  const retention = materialized.retentionMs ?? windows.inactivityGap() + windows.gracePeriodMs();
+  if (windows.inactivityGap() + windows.gracePeriodMs() > retention) {
+    throw new IllegalArgumentError(
+      `The retention period of the session store ${storeName} must be no smaller than the session inactivity gap plus the grace period.` +
+        ` Got gap=[${windows.inactivityGap()}], grace=[${windows.gracePeriodMs()}], retention=[${retention}]`,
+    );
+  }
+  return retention;
+}
+
+class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
+  private strategy: EmitStrategy = EmitStrategy.onWindowUpdate();
+
+  constructor(
+    private readonly parts: GroupedStreamParts<K, V>,
+    private readonly windows: SessionWindows,
+  ) {}
+
+  emitStrategy(strategy: EmitStrategy): SessionWindowedKStream<K, V> {
+    requireNonNull(strategy, 'emitStrategy');
+    if (strategy.type !== 'ON_WINDOW_CLOSE' && strategy.type !== 'ON_WINDOW_UPDATE') {
+      throw new IllegalArgumentError(`emitStrategy: give EmitStrategy.onWindowClose() or EmitStrategy.onWindowUpdate(); got ${String(strategy.type)}`);
+    }
+    this.strategy = strategy;
+    return this;
+  }
+
+  count(a?: Named | string | Materialized<K, number>, b?: Materialized<K, number>): KTable<Windowed<K>, number> {
+    const { named, materialized } = namedAndMaterialized<K, number>(a, b);
+    // Kafka's count(Named, Materialized) takes one extra store index for an unnamed Materialized (newStoreName)
+    if (materialized !== undefined && materializedName(materialized) === undefined) newStoreName(this.parts.ctx, AGGREGATE_NAME);
+    return this.build<number>(AGGREGATE_NAME, named, materialized ?? {}, Serdes.Long(), {
+      operation: 'count',
+      initializer: () => 0,
+      aggregator: (_key, _value, aggregate) => aggregate + 1,
+      merger: (_key, one, two) => one + two,
+    });
+  }
+
+  reduce(reducer: Reducer<V>, a?: Named | string | Materialized<K, V>, b?: Materialized<K, V>): KTable<Windowed<K>, V> {
+    requireFunction(reducer, 'reducer');
+    const { named, materialized } = namedAndMaterialized<K, V>(a, b);
+    // Kafka's aggregatorForReducer / mergerForAggregator: the reduce initializer is null
+    const aggregator = (_key: K, value: V, aggregate: V | null): V => (aggregate === null ? value : reducer(aggregate, value));
+    return this.build<V>(REDUCE_NAME, named, materialized ?? {}, this.parts.valueSerde(), {
+      operation: 'reduce',
+      initializer: () => null as unknown as V,
+      aggregator,
+      merger: (key, one, two) => aggregator(key, two, one),
+    });
+  }
+
+  aggregate<A>(
+    initializer: Initializer<A>,
+    aggregator: Aggregator<K, V, A>,
+    sessionMerger: Merger<K, A>,
+    a?: Named | string | Materialized<K, A>,
+    b?: Materialized<K, A>,
+  ): KTable<Windowed<K>, A> {
+    requireFunction(initializer, 'initializer');
+    requireFunction(aggregator, 'aggregator');
+    requireFunction(sessionMerger, 'sessionMerger');
+    const { named, materialized } = namedAndMaterialized<K, A>(a, b);
+    return this.build<A>(AGGREGATE_NAME, named, materialized ?? {}, Serdes.Json<A>(), {
+      operation: 'aggregate',
+      initializer,
+      aggregator,
+      merger: sessionMerger,
+    });
+  }
+
+  /** The steps of the module comment. */
+  private build<A>(
+    prefix: string,
+    named: Named | string | undefined,
+    materialized: Materialized<K, A>,
+    defaultValueSerde: Serde<A>,
+    aggregation: SessionAggregation<K, V, A>,
+  ): KTable<Windowed<K>, A> {
+    const { ctx } = this.parts;
+    const emitOnWindowClose = this.strategy.type === 'ON_WINDOW_CLOSE';
+    // 1.
+    const storeName = materializedName(materialized) ?? newStoreName(ctx, prefix);
+    // 2.
+    const processorName = nodeName(ctx, named, prefix);
+    // 3.
+    const keySerde = materialized.keySerde ?? this.parts.keySerde();
+    const valueSerde = materialized.valueSerde ?? defaultValueSerde;
+    const retention = retentionOf(this.windows, materialized as Materialized<unknown, unknown>, storeName);
+    const supplier =
+      materialized.storeSupplier === undefined
+        ? Stores.persistentSessionStore(storeName, retention)
+        : requireSupplierKind<SessionBytesStoreSupplier>(materialized.storeSupplier, 'session', `store '${storeName}' of a session-windowed ${aggregation.operation}`);
+    const builder = Stores.sessionStoreBuilder(supplier, keySerde, valueSerde);
+    if (materialized.loggingEnabled === false) builder.withLoggingDisabled();
+    else builder.withLoggingEnabled(materialized.logConfig ?? {});
+    if (materialized.cachingEnabled !== false && !emitOnWindowClose) builder.withCachingEnabled();
+    else builder.withCachingDisabled();
+    // 4.
+    const parent = this.parts.parentFor(storeName);
+    const tableSupplier = new SessionWindowAggregateSupplier<K, V, A>(this.windows, storeName, emitOnWindowClose, aggregation);
+    ctx.topology.addProcessor(processorName, tableSupplier, parent);
+    ctx.topology.addStateStore(builder, processorName);
+    return new KTable<Windowed<K>, A>(
+      ctx,
+      processorName,
+      tableSupplier as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<K>, A>,
+      storeName,
+      { key: WindowedSerdes.sessionWindowedSerdeFrom(keySerde), value: valueSerde },
+    );
+  }
+}
 
 /** The windowed stream of `parts` by `windows`. */
-export function sessionWindowedStream<K, V>(_parts: GroupedStreamParts<K, V>, _windows: SessionWindows): SessionWindowedKStream<K, V> {
-  throw new TopologyError('windowedBy(SessionWindows) is not built yet');
+export function sessionWindowedStream<K, V>(parts: GroupedStreamParts<K, V>, windows: SessionWindows): SessionWindowedKStream<K, V> {
+  requireNonNull(windows, 'windows');
+  return new SessionWindowedKStreamImpl<K, V>(parts, windows);
 }

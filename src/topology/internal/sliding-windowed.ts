@@ -1,12 +1,135 @@
 /**
- * `windowedBy(SlidingWindows)`: to be built (issue "Windows, time and suppression").
+ * `KGroupedStream.windowedBy(SlidingWindows)` (Kafka's
+ * `SlidingWindowedKStreamImpl`): count, reduce and aggregate into a
+ * `KTable<Windowed<K>, V>` over a timestamped window store per task.
+ *
+ * Each aggregation, in Kafka's order of generated names:
+ * 1. the store name: `materialized`'s (or its supplier's), else
+ *    `KSTREAM-AGGREGATE-STATE-STORE-<n>` (`KSTREAM-REDUCE-...` for reduce);
+ * 2. the retention: `materialized.retentionMs`, else `2 * timeDifference +
+ *    grace`; smaller than that is an IllegalArgumentError with Kafka's message
+ *    (new windows need the windows up to `2 * timeDifference` back);
+ * 3. the processor name: `named`, else `KSTREAM-AGGREGATE-<n>` / `KSTREAM-REDUCE-<n>`;
+ * 4. the parent: the grouped stream, or its repartition topic's source;
+ * 5. the node and its store (window size = the time difference; not cached
+ *    under `EmitStrategy.onWindowClose()`, as Kafka);
+ * 6. the table: keys in `WindowedSerdes.timeWindowedSerdeFrom(keySerde, timeDifference)`.
+ *
+ * Serdes of the store: `materialized`'s, else the grouping's key serde (see
+ * `GroupedStreamParts`) and, for values: `Serdes.Long()` for count, the
+ * grouping's value serde for reduce, `Serdes.Json()` for aggregate (as
+ * `KGroupedStream.aggregate`).
  */
-import { TopologyError } from '../../errors.js';
+import { IllegalArgumentError } from '../../errors.js';
+import { slidingAggregateSupplier, slidingCountSupplier, slidingReduceSupplier, type SlidingWindowAggregateSupplier } from '../../processors/dsl/sliding-window-aggregate.js';
+import type { KTableProcessorSupplier } from '../../processors/dsl/ktable-contract.js';
+import type { Windowed } from '../../processors/state/window-types.js';
+import { WindowedSerdes } from '../../processors/state/windowed-serdes.js';
+import type { Serde } from '../../serdes/serde.js';
+import { Serdes } from '../../serdes/serdes.js';
+import { EmitStrategy } from '../emit-strategy.js';
+import { KTable } from '../ktable.js';
+import type { Materialized, Named } from '../options.js';
 import type { SlidingWindows } from '../sliding-windows.js';
-import type { TimeWindowedKStream } from '../windowed-kstream.js';
+import type { Aggregator, Initializer, Reducer, TimeWindowedKStream } from '../windowed-kstream.js';
+import { nameOr } from './builder-context.js';
+import { requireFunction, requireNonNull } from './checks.js';
 import type { GroupedStreamParts } from './grouped-parts.js';
+import { materializedName, namedAndMaterialized } from './materialize.js';
+import { slidingWindowStoreBuilder } from './sliding-materialize.js';
+
+const AGGREGATE_NAME = 'KSTREAM-AGGREGATE-';
+const REDUCE_NAME = 'KSTREAM-REDUCE-';
+
+type MakeSupplier<K, V, A> = (storeName: string, emitStrategy: EmitStrategy) => SlidingWindowAggregateSupplier<K, V, A>;
+
+/** Kafka's `SlidingWindowStoreMaterializer` check: the store must keep the windows up to `2 * timeDifference + grace` back. */
+function retentionOf(windows: SlidingWindows, storeName: string, materialized: Materialized<unknown, unknown>): number {
+  const timeDifference = windows.timeDifferenceMs();
+  const grace = windows.gracePeriodMs();
+  const retention = materialized.retentionMs ?? grace + 2 * timeDifference;
+  if (timeDifference * 2 + grace > retention) {
+    throw new IllegalArgumentError(
+      `The retention period of the window store ${storeName} must be no smaller than 2 * time difference plus the grace period.` +
+        ` Got time difference=[${timeDifference}], grace=[${grace}], retention=[${retention}]`,
+    );
+  }
+  return retention;
+}
+
+class SlidingWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
+  private strategy: EmitStrategy = EmitStrategy.onWindowUpdate();
+
+  constructor(
+    private readonly parts: GroupedStreamParts<K, V>,
+    private readonly windows: SlidingWindows,
+  ) {}
+
+  count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<Windowed<K>, number> {
+    const args = namedAndMaterialized<K, number>(named, materialized);
+    return this.build(AGGREGATE_NAME, args.named, args.materialized ?? {}, Serdes.Long(), (store, emit) => slidingCountSupplier<K, V>(this.windows, store, emit));
+  }
+
+  reduce(reducer: Reducer<V>, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<Windowed<K>, V> {
+    requireFunction(reducer, 'reducer');
+    const args = namedAndMaterialized<K, V>(named, materialized);
+    return this.build(REDUCE_NAME, args.named, args.materialized ?? {}, this.parts.valueSerde(), (store, emit) => slidingReduceSupplier<K, V>(this.windows, store, emit, reducer));
+  }
+
+  aggregate<A>(
+    initializer: Initializer<A>,
+    aggregator: Aggregator<K, V, A>,
+    named?: Named | string | Materialized<K, A>,
+    materialized?: Materialized<K, A>,
+  ): KTable<Windowed<K>, A> {
+    requireFunction(initializer, 'initializer');
+    requireFunction(aggregator, 'aggregator');
+    const args = namedAndMaterialized<K, A>(named, materialized);
+    return this.build(AGGREGATE_NAME, args.named, args.materialized ?? {}, Serdes.Json<A>(), (store, emit) =>
+      slidingAggregateSupplier<K, V, A>(this.windows, store, emit, initializer, aggregator),
+    );
+  }
+
+  /** Kafka's `emitStrategy`: the aggregations created afterwards emit by `strategy`. */
+  emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V> {
+    requireNonNull(strategy, 'emitStrategy');
+    this.strategy = strategy;
+    return this;
+  }
+
+  /** One aggregation, in the steps of the module comment. */
+  private build<A>(prefix: string, named: Named | string | undefined, materialized: Materialized<K, A>, defaultValueSerde: Serde<A>, make: MakeSupplier<K, V, A>): KTable<Windowed<K>, A> {
+    const { ctx } = this.parts;
+    // 1.
+    const storeName = materializedName(materialized as Materialized<unknown, unknown>) ?? ctx.newName(`${prefix}STATE-STORE-`);
+    // 2.
+    const retention = retentionOf(this.windows, storeName, materialized as Materialized<unknown, unknown>);
+    // 3.
+    const processorName = nameOr(ctx, named, prefix);
+    // 4.
+    const parent = this.parts.parentFor(storeName);
+    // 5.
+    const keySerde = materialized.keySerde ?? this.parts.keySerde();
+    const valueSerde = materialized.valueSerde ?? defaultValueSerde;
+    const supplier = make(storeName, this.strategy);
+    const timeDifference = this.windows.timeDifferenceMs();
+    const builder = slidingWindowStoreBuilder(storeName, materialized, keySerde, valueSerde, retention, timeDifference);
+    if (this.strategy.type === 'ON_WINDOW_CLOSE') builder.withCachingDisabled();
+    ctx.topology.addProcessor(processorName, supplier, parent);
+    ctx.topology.addStateStore(builder, processorName);
+    // 6.
+    const windowedSerde = WindowedSerdes.timeWindowedSerdeFrom(keySerde, timeDifference);
+    const tableSupplier = supplier as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<K>, A>;
+    return new KTable<Windowed<K>, A>(ctx, processorName, tableSupplier, storeName, { key: windowedSerde, value: valueSerde });
+  }
+}
 
 /** The windowed stream of `parts` by `windows`. */
-export function slidingWindowedStream<K, V>(_parts: GroupedStreamParts<K, V>, _windows: SlidingWindows): TimeWindowedKStream<K, V> {
-  throw new TopologyError('windowedBy(SlidingWindows) is not built yet');
+export function slidingWindowedStream<K, V>(parts: GroupedStreamParts<K, V>, windows: SlidingWindows): TimeWindowedKStream<K, V> {
+  requireNonNull(windows, 'windows');
+  if (windows.timeDifferenceMs() === 0) {
+    // Kafka accepts 0; its windows [t, t] have no time-window form here (a window's end must lie after its start)
+    throw new IllegalArgumentError('windowedBy(SlidingWindows): the time difference must be at least 1 ms; got 0 (use ofTimeDifferenceWithNoGrace(1) or more)');
+  }
+  return new SlidingWindowedKStreamImpl<K, V>(parts, windows);
 }

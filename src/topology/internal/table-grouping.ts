@@ -3,6 +3,7 @@
  * `GroupedTableOperationRepartitionNode`): the re-keying node and, per
  * aggregation, the repartition topic its changes go through.
  */
+import { FailOnInvalidTimestamp } from '../../processors/timestamp-extractors.js';
 import { changeSerde } from '../../processors/dsl/change-serde.js';
 import { KTableRepartitionMapSupplier, type TableGroupSelector } from '../../processors/dsl/ktable-repartition-map.js';
 import type { Serde } from '../../serdes/serde.js';
@@ -56,7 +57,8 @@ export function addTableRepartition<K, V>(ctx: BuilderContext, spec: TableRepart
   const changes = changeSerde(spec.valueSerde);
   addInternalTopic(ctx.topology, spec.topic);
   ctx.topology.addSink(spec.sinkName, spec.topic, { keySerializer: spec.keySerde, valueSerializer: changes }, spec.parent);
-  ctx.topology.addSource(spec.sourceName, spec.topic, { keyDeserializer: spec.keySerde, valueDeserializer: changes });
+  // As Kafka's repartition sources: the record's own timestamp (the upstream's extracted one), whatever the default extractor.
+  ctx.topology.addSource(spec.sourceName, spec.topic, { keyDeserializer: spec.keySerde, valueDeserializer: changes, timestampExtractor: new FailOnInvalidTimestamp() });
 }
 
 /** The topic name of a grouped-table aggregation. */

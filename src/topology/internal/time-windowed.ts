@@ -14,7 +14,8 @@
  * 4. the parent: the grouped stream, or its repartition topic's source;
  * 5. the processor ({@link KStreamWindowAggregate}) and its window store
  *    (`window-materialize.ts`: retention size + grace unless
- *    `Materialized.withRetention`, checked);
+ *    `Materialized.withRetention`, checked); emitting on window close, also
+ *    the store of its last emit close time (`<store>-emit-close-time`);
  * 6. the table, its key serde `WindowedSerdes.timeWindowedSerdeFrom(keySerde, size)`.
  */
 import { IllegalArgumentError } from '../../errors.js';
@@ -34,7 +35,7 @@ import { requireFunction, requireNonNull } from './checks.js';
 import type { GroupedStreamParts } from './grouped-parts.js';
 import { nodeName, newStoreName } from './kafka-names.js';
 import { materializedName, namedAndMaterialized } from './materialize.js';
-import { timestampedWindowStoreBuilder } from './window-materialize.js';
+import { emitCloseTimeStoreBuilder, timestampedWindowStoreBuilder } from './window-materialize.js';
 
 const AGGREGATE_NAME = 'KSTREAM-AGGREGATE-';
 const REDUCE_NAME = 'KSTREAM-REDUCE-';
@@ -136,10 +137,13 @@ class TimeWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
       valueSerde: spec.valueSerde,
       emitOnClose: this.strategy.type === 'ON_WINDOW_CLOSE',
     });
-    const supplier = new KStreamWindowAggregate<K, V, A>(this.windows, storeName, this.strategy.type, spec.initializer, spec.aggregator);
+    const emitOnClose = this.strategy.type === 'ON_WINDOW_CLOSE';
+    const closeTimes = emitOnClose ? emitCloseTimeStoreBuilder(storeName, spec.materialized as Materialized<unknown, unknown>) : undefined;
+    const supplier = new KStreamWindowAggregate<K, V, A>(this.windows, storeName, this.strategy.type, spec.initializer, spec.aggregator, closeTimes?.name);
     const parent = this.parts.parentFor(storeName);
     ctx.topology.addProcessor(processorName, supplier, parent);
     ctx.topology.addStateStore(storeBuilder, processorName);
+    if (closeTimes !== undefined) ctx.topology.addStateStore(closeTimes, processorName);
     return new KTable<Windowed<K>, A>(
       ctx,
       processorName,

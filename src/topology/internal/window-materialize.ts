@@ -22,7 +22,9 @@ import { Stores } from '../../processors/state/stores.js';
 import type { StateStore, StoreBuilder } from '../../processors/state/state-store.js';
 import { WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS } from '../../processors/state/window-store-builders.js';
 import type { WindowBytesStoreSupplier } from '../../processors/state/window-store.js';
+import { emitCloseTimeStoreName } from '../../processors/dsl/window-emit-close-times.js';
 import type { Serde } from '../../serdes/serde.js';
+import { Serdes } from '../../serdes/serdes.js';
 import type { Materialized, MaterializedStoreSupplier } from '../options.js';
 
 /** What the window store of one windowed aggregation needs. */
@@ -76,5 +78,21 @@ export function timestampedWindowStoreBuilder<K, V>(spec: WindowStoreSpec<K, V>)
   else builder.withLoggingEnabled(logConfig);
   if (spec.materialized.cachingEnabled === false) builder.withCachingDisabled();
   else builder.withCachingEnabled();
+  return builder;
+}
+
+/**
+ * The store of the last emit close time of an aggregation emitting on window
+ * close (`<storeName>-emit-close-time`, Kafka keeps it as processor metadata
+ * in the committed offsets): a key-value store of the same kind as the window
+ * store, changelogged unless the window store is not, never cached.
+ */
+export function emitCloseTimeStoreBuilder(storeName: string, materialized: Materialized<unknown, unknown>): StoreBuilder<StateStore> {
+  const name = emitCloseTimeStoreName(storeName);
+  const inMemory = isWindowBytesStoreSupplier(materialized.storeSupplier) && materialized.storeSupplier.kind === 'in-memory';
+  const supplier = inMemory ? Stores.inMemoryKeyValueStore(name) : Stores.persistentKeyValueStore(name);
+  const builder = Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.Long());
+  if (materialized.loggingEnabled === false) builder.withLoggingDisabled();
+  else builder.withLoggingEnabled({});
   return builder;
 }

@@ -55,6 +55,11 @@ export abstract class EngineBackedStore implements BytesStoreLifecycle {
   private nextPurgeAt = Number.NEGATIVE_INFINITY;
   private dropped = 0;
 
+  /** The store's stream time: the largest timestamp put or restored (window start, session end), or -1. */
+  get streamTime(): number {
+    return this.observedStreamTime;
+  }
+
   constructor(
     readonly name: string,
     protected readonly engine: KeyValueBytesStore,

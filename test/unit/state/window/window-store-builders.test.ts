@@ -3,8 +3,9 @@
  * window/session cases of StoresTest (argument checks, store stacks).
  * Mockito suppliers become plain supplier objects; `instanceOf` on the
  * wrapped layers reads the typed store's `inner` and the logging layer's
- * `wrapped`. Kafka's caching layers are not built yet (see
- * window-store-builders.ts): the caching cases check the flag instead.
+ * `wrapped`. Window stores have no caching layer yet (see
+ * window-store-builders.ts): their caching cases check the flag instead;
+ * session stores have Kafka's (`CachingSessionStore`).
  * Cases about `Time` and `metricsScope` have no counterpart (no such arguments).
  */
 import { describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ import type { SessionBytesStore, SessionBytesStoreSupplier } from '../../../../s
 import type { WindowBytesStore, WindowBytesStoreSupplier } from '../../../../src/processors/state/window-store.js';
 import { TypedWindowStore } from '../../../../src/processors/state/window-typed-store.js';
 import { TypedSessionStore } from '../../../../src/processors/state/session-typed-store.js';
+import { CachingSessionStore } from '../../../../src/processors/state/caching-session-store.js';
 
 const windowInner = Stores.inMemoryWindowStore('name', 10, 10, false).get();
 const windowSupplier: WindowBytesStoreSupplier = { ...Stores.inMemoryWindowStore('name', 10, 10, false), get: () => windowInner };
@@ -92,11 +94,13 @@ describe('SessionStoreBuilderTest', () => {
   it('shouldNotHaveChangeLoggingStoreWhenDisabled', () => {
     expect(nextOf(sessionBuilder().withLoggingDisabled().build())).toBe(sessionInner);
   });
-  // SessionStoreBuilderTest.shouldHaveCachingStoreWhenEnabled (no caching layer yet: the flag is set)
+  // SessionStoreBuilderTest.shouldHaveCachingStoreWhenEnabled
   it('shouldHaveCachingStoreWhenEnabled', () => {
     const builder = sessionBuilder().withCachingEnabled();
-    expect(builder.build()).toBeInstanceOf(TypedSessionStore);
+    const store = builder.build();
+    expect(store).toBeInstanceOf(TypedSessionStore);
     expect(builder.cachingEnabled).toBe(true);
+    expect(nextOf(store)).toBeInstanceOf(CachingSessionStore);
   });
   // SessionStoreBuilderTest.shouldHaveChangeLoggingStoreWhenLoggingEnabled
   it('shouldHaveChangeLoggingStoreWhenLoggingEnabled', () => {
@@ -104,12 +108,15 @@ describe('SessionStoreBuilderTest', () => {
     expect(wrapped).toBeInstanceOf(ChangeLoggingSessionBytesStore);
     expect((wrapped as ChangeLoggingSessionBytesStore).wrapped).toBe(sessionInner);
   });
-  // SessionStoreBuilderTest.shouldHaveCachingAndChangeLoggingWhenBothEnabled (no caching layer yet)
+  // SessionStoreBuilderTest.shouldHaveCachingAndChangeLoggingWhenBothEnabled
   it('shouldHaveCachingAndChangeLoggingWhenBothEnabled', () => {
     const builder = sessionBuilder().withLoggingEnabled({}).withCachingEnabled();
-    const wrapped = nextOf(builder.build());
+    const caching = nextOf(builder.build());
     expect(builder.cachingEnabled).toBe(true);
-    expect((wrapped as ChangeLoggingSessionBytesStore).wrapped).toBe(sessionInner);
+    expect(caching).toBeInstanceOf(CachingSessionStore);
+    const changeLogging = (caching as CachingSessionStore).wrapped;
+    expect(changeLogging).toBeInstanceOf(ChangeLoggingSessionBytesStore);
+    expect((changeLogging as ChangeLoggingSessionBytesStore).wrapped).toBe(sessionInner);
   });
   // SessionStoreBuilderTest.shouldThrowNullPointerIfStoreSupplierIsNull
   it('shouldThrowNullPointerIfStoreSupplierIsNull', () => {

@@ -1,0 +1,175 @@
+/**
+ * Sliding windows contract (issue 17): a windowed count by
+ * `SlidingWindows.ofTimeDifferenceAndGrace(2 s, 1 s)` of clicks per user,
+ * exactly once through `KafkaStreams`, on the embedded cluster and on real
+ * Kafka. The app is closed after the first phase and started again with a
+ * fresh state directory, so the window store (the windows a new record's
+ * left and right windows are built from) is restored from its changelog;
+ * phase 2's records fall into windows phase 1 opened.
+ *
+ * The truth is computed from the inputs alone, by the definition of sliding
+ * windows (not by the algorithm under test): each record at `t` has a left
+ * window `[t - d, t]`, and a right window `[t + 1, t + 1 + d]` when a later
+ * record of its key falls into it; a window's count is the number of the
+ * key's records in it. The output topic's keys are decoded as Kafka's
+ * `TimeWindowedSerializer` writes them (key bytes | 8-byte window start).
+ * Exactly once: the counts each window published are consecutive (a replayed
+ * update would repeat one). Last, a late record is dropped and counted.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
+import { Serdes } from '../../src/serdes/serdes.js';
+import { SlidingWindows } from '../../src/topology/sliding-windows.js';
+import { Materialized } from '../../src/topology/options.js';
+import { StreamsBuilder } from '../../src/topology/streams-builder.js';
+import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
+import type { BackendContext } from './backends.js';
+import { describeOnEachBackend } from './support/handler-suite.js';
+
+const S = Serdes.String();
+const PARTITIONS = 3;
+const USERS = 5;
+const DIFFERENCE_MS = 2000;
+const GRACE_MS = 1000;
+/** Near now, so the broker's retention keeps the records (whole seconds: readable logs). */
+const BASE = Math.floor((Date.now() - 10 * 60_000) / 1000) * 1000;
+
+/** One click: user index and timestamp. */
+type Click = [user: number, timestamp: number];
+
+/** `count` clicks from `from` on, in timestamp order, users and gaps varying (gaps 0..900 ms, repeats included). */
+function clicks(from: number, count: number, offset: number): Click[] {
+  const out: Click[] = [];
+  let t = from;
+  for (let i = 0; i < count; i++) {
+    out.push([(i * 7 + offset) % USERS, t]);
+    t += ((i * 37 + offset) % 10) * 100;
+  }
+  return out;
+}
+
+const phase1 = clicks(BASE, 60, 0);
+const phase2 = clicks(phase1.at(-1)![1] + 500, 60, 3);
+
+/** `user@windowStart` → count, from the definition of sliding windows. */
+function truth(all: readonly Click[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (let user = 0; user < USERS; user++) {
+    const times = all.filter(([u]) => u === user).map(([, t]) => t);
+    const countIn = (start: number): number => times.filter((t) => t >= start && t <= start + DIFFERENCE_MS).length;
+    for (const t of times) {
+      counts.set(`u${user}@${t - DIFFERENCE_MS}`, countIn(t - DIFFERENCE_MS));
+      if (times.some((u) => u > t && u <= t + 1 + DIFFERENCE_MS)) counts.set(`u${user}@${t + 1}`, countIn(t + 1));
+    }
+  }
+  return counts;
+}
+
+/** Kafka's time-windowed key layout: the key's bytes, then the window start (8 bytes, big-endian). */
+function windowedKey(bytes: Buffer): string {
+  return `${bytes.subarray(0, bytes.length - 8).toString()}@${Number(bytes.readBigInt64BE(bytes.length - 8))}`;
+}
+
+await describeOnEachBackend('SlidingWindows count, exactly once, across a restart', (backend, fx) => {
+  const ctx = (): BackendContext => fx.ctx;
+  const timeout = backend.name === 'kafka' ? 180_000 : 60_000;
+
+  it('every window\'s last count equals the truth; counts consecutive per window; a late record is dropped and counted', { timeout }, async () => {
+    const apps: KafkaStreams[] = [];
+    const dirs: string[] = [];
+    const eventually = <T>(f: () => T | Promise<T>, message: string) => waitFor(f, { timeoutMs: ctx().patienceMs, intervalMs: 100, message });
+    try {
+      const [input, output] = [uniqueTopic(`clicks-${backend.name}`), uniqueTopic(`sliding-counts-${backend.name}`)];
+      for (const topic of [input, output]) await ctx().admin.createTopic(topic, { partitions: PARTITIONS });
+      const applicationId = uniqueGroup(`sliding-${backend.name}`);
+
+      const start = async (): Promise<KafkaStreams> => {
+        const builder = new StreamsBuilder();
+        builder
+          .stream(input, { keySerde: S, valueSerde: S })
+          .groupByKey()
+          .windowedBy(SlidingWindows.ofTimeDifferenceAndGrace(DIFFERENCE_MS, GRACE_MS))
+          .count(Materialized.as<string, number>('clicks-per-user'))
+          .toStream()
+          .to(output);
+        const dir = mkdtempSync(join(tmpdir(), 'sluice-sliding-'));
+        dirs.push(dir);
+        const app = new KafkaStreams(builder.build(), {
+          cluster: ctx().cluster,
+          ...ctx().consumerTiming,
+          applicationId,
+          processingGuarantee: 'exactly_once',
+          commitIntervalMs: 100,
+          stateDir: dir,
+          statestoreCacheMaxBytes: 0,
+        });
+        apps.push(app);
+        await app.start();
+        return app;
+      };
+
+      /** Writes the clicks, in timestamp order, each user to partition user % PARTITIONS. */
+      const produce = async (batch: readonly Click[]): Promise<void> => {
+        const producer = ctx().cluster.producer({});
+        await producer.connect();
+        try {
+          for (let p = 0; p < PARTITIONS; p++) {
+            const records = batch
+              .filter(([user]) => user % PARTITIONS === p)
+              .map(([user, timestamp]) => ({ key: Buffer.from(`u${user}`), value: Buffer.from('click'), headers: {}, timestamp }));
+            if (records.length > 0) await producer.produce({ topic: input, partition: p, records });
+          }
+        } finally {
+          await producer.close();
+        }
+      };
+
+      /** Every committed count per window, in order. */
+      const published = async (): Promise<Map<string, number[]>> => {
+        const all = new Map<string, number[]>();
+        for (const r of await ctx().read(output)) {
+          const key = windowedKey(r.key!);
+          all.set(key, [...(all.get(key) ?? []), Number(r.value!.readBigInt64BE(0))]);
+        }
+        return all;
+      };
+      const lastCounts = async (): Promise<Map<string, number>> => new Map([...(await published())].map(([key, counts]) => [key, counts.at(-1)!]));
+      const sorted = <T>(m: Map<string, T>) => new Map([...m].sort(([a], [b]) => a.localeCompare(b)));
+      const same = async (expected: Map<string, number>): Promise<boolean> => JSON.stringify([...sorted(await lastCounts())]) === JSON.stringify([...sorted(expected)]);
+
+      // 1. first run: phase 1 → every window's last count equals the truth of phase 1
+      const first = await start();
+      await produce(phase1);
+      const truth1 = truth(phase1);
+      await eventually(() => same(truth1), 'phase 1 window counts committed');
+
+      // 2. close; start again on a fresh state directory (the window store restored from its changelog)
+      await first.close();
+      const changelog = await ctx().admin.describeTopic(`${applicationId}-clicks-per-user-changelog`);
+      expect(changelog.config['cleanup.policy']).toBe('compact,delete');
+      expect(changelog.config['retention.ms']).toBe(String(2 * DIFFERENCE_MS + GRACE_MS + 24 * 60 * 60 * 1000));
+      const second = await start();
+
+      // 3. phase 2 → the last counts equal the truth of both phases; each window's counts are consecutive
+      await produce(phase2);
+      const truth2 = truth([...phase1, ...phase2]);
+      await eventually(() => same(truth2), 'phase 2 window counts committed');
+      expect(sorted(await lastCounts())).toEqual(sorted(truth2));
+      for (const [key, counts] of await published()) {
+        expect(counts.slice(1), `counts of window ${key}`).toEqual(counts.slice(1).map((_, i) => counts[0]! + i + 1));
+      }
+
+      // 4. a record older than the window close time (stream time - grace) is dropped and counted; nothing is published for it
+      const before = second.metrics().recordsSkipped;
+      await produce([[0, BASE]]);
+      await eventually(() => second.metrics().recordsSkipped > before, 'the late record counted as skipped');
+      expect(sorted(await lastCounts())).toEqual(sorted(truth2));
+    } finally {
+      await Promise.all(apps.splice(0).map((a) => a.close()));
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -26,7 +26,8 @@ interface TableLike {
 }
 /** A grouped stream windowed by time windows (issue 17). */
 export interface TimeWindowedLike {
-  count(): TableLike;
+  count(materialized?: unknown): TableLike;
+  emitStrategy(strategy: unknown): TimeWindowedLike;
 }
 interface GroupedLike {
   count(materialized?: MaterializedLike): TableLike;
@@ -69,6 +70,8 @@ export interface StatefulSluice {
   Suppressed: { untilWindowCloses(bufferConfig: unknown): unknown };
   BufferConfig: { unbounded(): unknown };
   WindowedSerdes: { timeWindowedSerdeFrom(inner: SerdeLike, windowSizeMs: number): SerdeLike };
+  EmitStrategy: { onWindowClose(): unknown };
+  Materialized: { with(keySerde: SerdeLike, valueSerde: SerdeLike): { withRetention(ms: number): unknown } };
 }
 
 /** Imports sluice (src/index.ts; the compiled copy when the runner compiled the contenders). */

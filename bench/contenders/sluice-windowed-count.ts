@@ -8,6 +8,12 @@
  *
  * exactly_once, every other setting default (the DSL's default window store,
  * the default record cache), state in the run's fresh `--state-dir`.
+ *
+ * Experiments only: SLUICE_BENCH_WINDOWED_EMIT=onWindowClose writes the final
+ * results with `emitStrategy(EmitStrategy.onWindowClose())` instead of the
+ * suppression (its window store kept for an hour: the input's event time runs
+ * ten minutes ahead within the run, and with the default retention windows
+ * would expire between two emissions); the run then notes it.
  * Usage: node bench/contenders/sluice-windowed-count.js --brokers B --group G --input I --output O --state-dir D
  */
 import { WINDOW_MS } from '../lib/windowed-workload.js';
@@ -20,13 +26,17 @@ async function main(): Promise<void> {
   const { StreamsBuilder, Serdes, TimeWindows, Suppressed, BufferConfig, WindowedSerdes } = sluice;
   if (TimeWindows === undefined) throw new Error("sluice has no TimeWindows yet: windowed aggregations (issue 17) are not merged into this build");
   const builder = new StreamsBuilder();
-  builder
+  const windowed = builder
     .stream(args.input, { keySerde: Serdes.String(), valueSerde: Serdes.String() })
     .peek(() => markFirst())
     .groupByKey()
-    .windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW_MS))
-    .count()
-    .suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()))
+    .windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW_MS));
+  const emitStrategy = process.env['SLUICE_BENCH_WINDOWED_EMIT'] === 'onWindowClose';
+  if (emitStrategy) emit('note', { message: 'final results by emitStrategy(EmitStrategy.onWindowClose()) (SLUICE_BENCH_WINDOWED_EMIT), not suppress(untilWindowCloses)' });
+  const counts = emitStrategy
+    ? windowed.emitStrategy(sluice.EmitStrategy.onWindowClose()).count(sluice.Materialized.with(Serdes.String(), Serdes.Long()).withRetention(3_600_000))
+    : windowed.count().suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()));
+  counts
     .toStream()
     .to(args.output, { keySerde: WindowedSerdes.timeWindowedSerdeFrom(Serdes.String(), WINDOW_MS), valueSerde: Serdes.Long() });
   const app = createApp(sluice, builder.build(), {

@@ -224,6 +224,11 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   /** A `suppress` buffer with `shutDownWhenFull()` went over its bounds: the task fails (the processing handler, then the policy, decide). */
   SUPPRESSION_BUFFER_FULL: { kind: 'fatal', reaction: 'policy' },
   /**
+   * `Suppressed.untilWindowCloses` met a key that is not a `Windowed` (the grace search found a windowed
+   * aggregation upstream, but the table was re-keyed since): concerns one record, the processing handler decides.
+   */
+  SUPPRESSION_NOT_WINDOWED: record,
+  /**
    * A state store key longer than the persistent engine accepts (lmdb: 1978
    * bytes less sluice's 1-byte key tag): concerns one record, the processing
    * handler decides; nothing was written.

@@ -139,8 +139,23 @@ export const Suppressed = {
     }
     return fluent<Suppressed<K>>(suppressedSetters, { kind: 'untilTimeLimit', timeToWaitForMoreEventsMs, bufferConfig: checkBuffer(bufferConfig) });
   },
-  /** Emits a window's final result once it closes (windowed tables, with a buffer that shuts down when full). */
+  /**
+   * Emits only the final result of each window: a windowed table's update is
+   * held until its window closes (stream time ≥ window end + the grace of the
+   * windowed aggregation upstream, found when `suppress` is called), then the
+   * window's latest value is emitted once; a window whose latest change is a
+   * delete emits nothing. The buffer must be strict (Kafka's
+   * `StrictBufferConfig`): `BufferConfig.unbounded()`, or a bounded one with
+   * `shutDownWhenFull()`, since emitting early would break "final".
+   */
   untilWindowCloses<K = unknown>(bufferConfig: BufferConfig): Suppressed<K> {
-    return fluent<Suppressed<K>>(suppressedSetters, { kind: 'untilWindowCloses', bufferConfig: checkBuffer(bufferConfig) });
+    const config = checkBuffer(bufferConfig);
+    if (config.whenFull !== 'shutDown') {
+      throw new IllegalArgumentError(
+        'Suppressed.untilWindowCloses needs a strict buffer config, one that never emits early (Kafka\'s StrictBufferConfig): ' +
+          'give BufferConfig.unbounded(), or add .shutDownWhenFull() to BufferConfig.maxRecords(n)/maxBytes(n)',
+      );
+    }
+    return fluent<Suppressed<K>>(suppressedSetters, { kind: 'untilWindowCloses', bufferConfig: config });
   },
 };

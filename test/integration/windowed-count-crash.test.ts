@@ -1,7 +1,7 @@
 /**
  * WINDOWED COUNT under crash (real Kafka; issue 17 "Acceptance"): a count per
  * key and tumbling window (`windowedBy(TimeWindows.ofSizeWithNoGrace(10 s)).count()`,
- * fixtures/windowed-count-topology.ts) runs exactly-once in worker processes
+ * fixtures/windowed-crash-topology.ts) runs exactly-once in worker processes
  * while input streams in and windows close. Three workers are killed with
  * SIGKILL (open transactions; window stores, and suppression buffers, held in
  * their changelogs) and replaced:
@@ -13,12 +13,11 @@
  * At the end one record per partition moves stream time past every window.
  *
  * What is written and checked (read_committed) depends on {@link EMIT}:
- * - `suppress` (`suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()))`)
+ * - `suppress` (the default: `suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()))`)
  *   and `onWindowClose` (`emitStrategy(EmitStrategy.onWindowClose())`): final
  *   results; every window that has records is emitted exactly once with its
  *   true count: none lost, none twice, nothing else;
- * - `onWindowUpdate` (the default strategy, no suppression; the default here
- *   until `untilWindowCloses` is implemented): every update; per window the
+ * - `onWindowUpdate` (the default strategy, no suppression): every update; per window the
  *   counts never go down (no state lost) and the last one is the true count.
  * `WINDOWED_CRASH_EMIT=onWindowClose` runs the emit-strategy variant by hand:
  * today it emits windows twice after a failover, since the last emit close
@@ -34,12 +33,12 @@ import type { AdminPort } from '../../src/cluster/port.js';
 import { createKafkaCluster } from '../../src/cluster/kafkajs/index.js';
 import { createTopic, describeKafka, uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import { StateWorkerProcess } from './fixtures/state-worker-process.js';
-import type { FinalResults } from './fixtures/windowed-count-topology.js';
+import type { FinalResults } from './fixtures/windowed-crash-topology.js';
 import { readCommittedByMarkers } from './support.js';
 
-const WORKER = fileURLToPath(new URL('./fixtures/windowed-count-worker.ts', import.meta.url));
-/** How the workers produce their results (windowed-count-topology.ts); WINDOWED_CRASH_EMIT picks another for a manual run. */
-const EMIT = emitOf(process.env.WINDOWED_CRASH_EMIT ?? 'onWindowUpdate');
+const WORKER = fileURLToPath(new URL('./fixtures/windowed-crash-worker.ts', import.meta.url));
+/** How the workers produce their results (windowed-crash-topology.ts); WINDOWED_CRASH_EMIT picks another for a manual run. */
+const EMIT = emitOf(process.env.WINDOWED_CRASH_EMIT ?? 'suppress');
 
 function emitOf(name: string): FinalResults {
   if (name === 'suppress' || name === 'onWindowClose' || name === 'onWindowUpdate') return name;

@@ -5,10 +5,13 @@
  *
  * Per record:
  * 1. observed stream time = max(observed, record timestamp);
- * 2. the change is buffered (buffer time: the record's timestamp; a held key
- *    keeps its first buffer time);
+ * 2. the change is buffered (buffer time: the record's timestamp, or for
+ *    final results the end of the key's window, Kafka's
+ *    `WindowEndTimeDefinition`; a held key keeps its first buffer time);
  * 3. every entry with buffer time ≤ stream time − timeToWait is emitted,
- *    oldest first, with the timestamp and headers of its last update;
+ *    oldest first, with the timestamp and headers of its last update
+ *    (final results drop an entry whose latest change is a tombstone:
+ *    nothing was emitted for that window before, Kafka's `safeToDropTombstones`);
  * 4. when the buffer is over its bounds: `emitEarly` emits the oldest until
  *    it is not, `shutDown` fails the task (Kafka's message).
  *
@@ -33,6 +36,25 @@ export interface SuppressSettings {
   whenFull: 'emitEarly' | 'shutDown';
   /** Only for final results of windowed tables (untilWindowCloses): tombstones are dropped. */
   safeToDropTombstones: boolean;
+  /**
+   * What a key's buffer time is (Kafka's `TimeDefinition`): `record` (the
+   * default) the record's timestamp; `windowEnd` the end of the key's window
+   * (keys are `Windowed`; untilWindowCloses, with `timeToWaitMs` the grace).
+   */
+  bufferTime?: 'record' | 'windowEnd';
+}
+
+/** A key's window end (Kafka's `WindowEndTimeDefinition`); throws when the key is not a `Windowed`. */
+function windowEnd(key: unknown, processorName: string): number {
+  const end = (key as { window?: { end?: unknown } } | null)?.window?.end;
+  if (typeof end !== 'number') {
+    throw new StreamsError(
+      `${processorName}: Suppressed.untilWindowCloses holds windowed keys ({ key, window: { start, end } }); got key ${JSON.stringify(key)}. ` +
+        'Suppress the table of a windowed aggregation, or use Suppressed.untilTimeLimit(ms, bufferConfig)',
+      { code: 'SUPPRESSION_NOT_WINDOWED' },
+    );
+  }
+  return end;
 }
 
 /** The KTable node of `suppress`; see the module comment. */
@@ -75,7 +97,7 @@ export class KTableSuppressSupplier<K, V> implements KTableProcessorSupplier<K, 
   }
 
   get() {
-    const { storeName, timeToWaitMs, maxRecords, maxBytes, whenFull, safeToDropTombstones } = this.settings;
+    const { storeName, timeToWaitMs, maxRecords, maxBytes, whenFull, safeToDropTombstones, bufferTime = 'record' } = this.settings;
     let context: ProcessorContext<K, Change<V>>;
     let buffer: InMemoryTimeOrderedChangeBuffer<K, V>;
     let observedStreamTime = -1;
@@ -102,7 +124,8 @@ export class KTableSuppressSupplier<K, V> implements KTableProcessorSupplier<K, 
         observedStreamTime = Math.max(observedStreamTime, record.timestamp);
         // 2. buffer
         const metadata = context.recordMetadata();
-        buffer.put(record.timestamp, record.key, record.value, {
+        const time = bufferTime === 'windowEnd' ? windowEnd(record.key, context.processorName) : record.timestamp;
+        buffer.put(time, record.key, record.value, {
           timestamp: record.timestamp,
           headers: record.headers,
           topic: metadata?.topic ?? null,

@@ -42,6 +42,8 @@ export function addRepartition<K, V>(ctx: BuilderContext, spec: RepartitionSpec<
     sink = ctx.newName('KSTREAM-SINK-');
     filter = ctx.newName('KSTREAM-FILTER-');
     source = ctx.newName('KSTREAM-SOURCE-');
+    // Kafka's createRepartitionedSource: a prefix that is not a generated name (a Materialized store name) names the nodes too
+    if (!/^KSTREAM.*-[0-9]{10}$/.test(spec.fallbackPrefix)) [sink, filter, source] = [`${topic}-sink`, `${topic}-filter`, `${topic}-source`];
   }
   addInternalTopic(ctx.topology, topic);
   const nullKey = (key: unknown): boolean => key === null || key === undefined;

@@ -3,29 +3,66 @@
  * adds the node `KTABLE-SUPPRESS-<n>` (or the suppression's name) with its
  * buffer store `KTABLE-SUPPRESS-STATE-STORE-<n>` (or `<name>-store`),
  * logged unless the buffer config disables it.
+ *
+ * Steps, as Kafka's:
+ * 1. the node name (the suppression's, else generated);
+ * 2. the suppression's settings (Kafka's `buildSuppress`): untilTimeLimit as
+ *    given; untilWindowCloses waits the grace of the windowed aggregation
+ *    upstream (`findAndVerifyWindowGrace`) after each window's end, and
+ *    drops tombstones;
+ * 3. the store name; 4. the buffer's serdes (the table's);
+ * 5. the processor and its buffer store.
  */
 import { TopologyError } from '../../errors.js';
 import { SuppressBufferBuilder } from '../../processors/dsl/suppress-buffer.js';
-import { KTableSuppressSupplier } from '../../processors/dsl/suppress-processor.js';
+import { KTableSuppressSupplier, type SuppressSettings } from '../../processors/dsl/suppress-processor.js';
 import type { Serde } from '../../serdes/serde.js';
 import { KTable } from '../ktable.js';
-import type { Suppressed } from '../suppressed.js';
+import type { BufferConfig, Suppressed } from '../suppressed.js';
+import { findAndVerifyWindowGrace } from './window-grace.js';
 
 const SUPPRESS_NAME = 'KTABLE-SUPPRESS-';
+
+type Settings = Omit<SuppressSettings, 'storeName'>;
+
+function bounds(bufferConfig: BufferConfig): Pick<SuppressSettings, 'maxRecords' | 'maxBytes' | 'whenFull'> {
+  return { maxRecords: bufferConfig.maxRecords, maxBytes: bufferConfig.maxBytes, whenFull: bufferConfig.whenFull };
+}
+
+/** The settings of an untilTimeLimit suppression (Kafka's `SuppressedInternal` with the record time definition). */
+export function timeLimitSettings(suppressed: Suppressed<unknown>): Settings {
+  const timeToWaitMs = suppressed.timeToWaitForMoreEventsMs ?? Number.MAX_SAFE_INTEGER;
+  return { ...bounds(suppressed.bufferConfig), timeToWaitMs, safeToDropTombstones: false, bufferTime: 'record' };
+}
+
+/**
+ * The settings of untilWindowCloses with the grace found upstream (Kafka's
+ * `FinalResultsSuppressionBuilder.buildFinalResultsSuppression(grace)`):
+ * wait `graceMs` after the window end, drop tombstones.
+ */
+export function finalResultsSettings(bufferConfig: BufferConfig, graceMs: number): Settings {
+  return { ...bounds(bufferConfig), timeToWaitMs: graceMs, safeToDropTombstones: true, bufferTime: 'windowEnd' };
+}
+
+/** Step 2 (Kafka's `buildSuppress`): what the processor does with `suppressed` on `table`. */
+function suppressSettings(table: KTable<unknown, unknown>, suppressed: Suppressed<unknown>): Settings {
+  if (suppressed.kind === 'untilTimeLimit') return timeLimitSettings(suppressed);
+  return finalResultsSettings(suppressed.bufferConfig, findAndVerifyWindowGrace(table.ctx.topology, table.nodeName));
+}
 
 /** Adds the suppression node after `table`. */
 export function suppressTable<K, V>(table: KTable<K, V>, suppressed: Suppressed<K>): KTable<K, V> {
   if (typeof suppressed !== 'object' || (suppressed.kind !== 'untilTimeLimit' && suppressed.kind !== 'untilWindowCloses')) {
     throw new TopologyError('KTable.suppress: give Suppressed.untilTimeLimit(ms, bufferConfig) or Suppressed.untilWindowCloses(bufferConfig)');
   }
-  if (suppressed.kind === 'untilWindowCloses') {
-    throw new TopologyError(
-      'KTable.suppress(Suppressed.untilWindowCloses(...)) needs a windowed table (issue windows: windowed aggregations); use Suppressed.untilTimeLimit(ms, bufferConfig) on this table',
-    );
-  }
   const { ctx } = table;
+  // 1. node name
   const name = suppressed.name ?? ctx.newName(SUPPRESS_NAME);
+  // 2. settings (throws when untilWindowCloses finds no windowed aggregation upstream)
+  const settings = suppressSettings(table as KTable<unknown, unknown>, suppressed as Suppressed<unknown>);
+  // 3. store name
   const storeName = suppressed.name !== undefined ? `${suppressed.name}-store` : ctx.newName(`${SUPPRESS_NAME}STATE-STORE-`);
+  // 4. serdes
   const keySerde = (table.serdes.key ?? ctx.defaultKeySerde) as Serde<K> | undefined;
   const valueSerde = (table.serdes.value ?? ctx.defaultValueSerde) as Serde<V> | undefined;
   if (keySerde === undefined || valueSerde === undefined) {
@@ -34,15 +71,9 @@ export function suppressTable<K, V>(table: KTable<K, V>, suppressed: Suppressed<
         'give it in Materialized.with(keySerde, valueSerde) of the table, or set defaultKeySerde/defaultValueSerde in the StreamsBuilder config',
     );
   }
+  // 5. processor and buffer
   const { bufferConfig } = suppressed;
-  const supplier = new KTableSuppressSupplier<K, V>(table, {
-    storeName,
-    timeToWaitMs: suppressed.timeToWaitForMoreEventsMs ?? Number.MAX_SAFE_INTEGER,
-    maxRecords: bufferConfig.maxRecords,
-    maxBytes: bufferConfig.maxBytes,
-    whenFull: bufferConfig.whenFull,
-    safeToDropTombstones: false,
-  });
+  const supplier = new KTableSuppressSupplier<K, V>(table, { storeName, ...settings });
   const builder = new SuppressBufferBuilder<K, V>(storeName, keySerde, valueSerde);
   if (bufferConfig.loggingEnabled) builder.withLoggingEnabled({ ...bufferConfig.logConfig });
   else builder.withLoggingDisabled();

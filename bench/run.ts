@@ -3,16 +3,16 @@
  *
  *   npm run bench [-- --records N] [--rounds R] [--only a,b] [--profile | --profile-all]
  *   npm run bench -- --compare [--records N] [--rounds R]
- *   npm run bench -- --workload count|restore|pipeline,count,... [--keys K] [--restore-records N] [--restore-keys K]
+ *   npm run bench -- --workload count|restore|windowed|pipeline,count,... [--keys K] [--restore-records N] [--restore-keys K]
  *   --tsx: run the Node contenders through tsx instead of compiling them with tsc first
  *
  * Default: the stateless pipeline on sluice exactly_once, sluice
  * at_least_once and a plain kafkajs exactly-once loop, 500,000 records, 1
  * round. --compare adds the broker limit (ProducerPerformance /
  * ConsumerPerformance), Java Kafka Streams (EOS v2) and the stateful
- * workloads (count per key; restore throughput), 3 rounds. Every run uses
+ * workloads (count per key; restore throughput; windowed count), 3 rounds. Every run uses
  * fresh topics and its own child process; its output is verified
- * (read_committed, complete, duplicate-free; counts exact; restore complete)
+ * (read_committed, complete, duplicate-free; counts exact; every window once; restore complete)
  * before it counts.
  */
 import { spawnSync } from 'node:child_process';
@@ -57,7 +57,7 @@ function options() {
     },
   });
   if (values.help) {
-    console.log('usage: npm run bench -- [--records N] [--compare] [--rounds R] [--workload pipeline,count,restore] [--only <ids>] [--keys K] ' +
+    console.log('usage: npm run bench -- [--records N] [--compare] [--rounds R] [--workload pipeline,count,restore,windowed] [--only <ids>] [--keys K] ' +
       '[--restore-records N] [--restore-keys K] [--profile|--profile-all] [--timeout-s S] [--tsx]\n' +
       `contender ids: ${WORKLOADS.map((w) => `${w}: ${WORKLOAD_CONTENDERS[w].join(',')}`).join('; ')}`);
     process.exit(0);

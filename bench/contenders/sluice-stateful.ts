@@ -21,10 +21,18 @@ export interface MaterializedLike {
 }
 interface TableLike {
   toStream(): { to(topic: string, options: { keySerde: SerdeLike; valueSerde: SerdeLike }): void };
+  /** KTable.suppress (API.md "The stateful half"). */
+  suppress(suppressed: unknown): TableLike;
+}
+/** A grouped stream windowed by time windows (issue 17). */
+export interface TimeWindowedLike {
+  count(materialized?: unknown): TableLike;
+  emitStrategy(strategy: unknown): TimeWindowedLike;
 }
 interface GroupedLike {
   count(materialized?: MaterializedLike): TableLike;
   reduce(reducer: (aggregate: string, value: string) => string, materialized?: MaterializedLike): TableLike;
+  windowedBy(windows: unknown): TimeWindowedLike;
 }
 /** A KStream of string keys and values. */
 export interface StreamLike {
@@ -57,6 +65,13 @@ export interface StatefulSluice {
   Serdes: { String(): SerdeLike; Long(): SerdeLike };
   Stores: { inMemoryKeyValueStore(name: string): unknown; persistentKeyValueStore?(name: string): unknown };
   QueryableStoreTypes?: { keyValueStore(): unknown };
+  /** Windowed aggregations (issue 17); optional until they are merged. */
+  TimeWindows?: { ofSizeWithNoGrace(sizeMs: number): unknown };
+  Suppressed: { untilWindowCloses(bufferConfig: unknown): unknown };
+  BufferConfig: { unbounded(): unknown };
+  WindowedSerdes: { timeWindowedSerdeFrom(inner: SerdeLike, windowSizeMs: number): SerdeLike };
+  EmitStrategy: { onWindowClose(): unknown };
+  Materialized: { with(keySerde: SerdeLike, valueSerde: SerdeLike): { withRetention(ms: number): unknown } };
 }
 
 /** Imports sluice (src/index.ts; the compiled copy when the runner compiled the contenders). */

@@ -5,26 +5,29 @@ import { join } from 'node:path';
 export type ContenderId =
   | 'broker' | 'java-eos' | 'sluice-eos' | 'sluice-alos' | 'kafkajs'
   | 'java-count' | 'sluice-count'
+  | 'java-windowed-count' | 'sluice-windowed-count'
   | 'java-restore' | 'sluice-restore-memory' | 'sluice-restore-persistent';
 
 /**
  * What a contender runs: the stateless pipeline (issue #6/#9), count per key
- * (issue #15) or restoring a store from its changelog (issue #15).
+ * (issue #15), restoring a store from its changelog (issue #15) or a
+ * suppressed count per key and 1-minute tumbling window (issue 17, windowed-workload.ts).
  */
-export type Workload = 'pipeline' | 'count' | 'restore';
+export type Workload = 'pipeline' | 'count' | 'restore' | 'windowed';
 
 /** Every workload, in the order of a round. */
-export const WORKLOADS: readonly Workload[] = ['pipeline', 'count', 'restore'];
+export const WORKLOADS: readonly Workload[] = ['pipeline', 'count', 'restore', 'windowed'];
 
 /** Contenders of each workload, in the order of a round (`broker` is the broker limit, run by run-broker.ts). */
 export const WORKLOAD_CONTENDERS: Record<Workload, ContenderId[]> = {
   pipeline: ['broker', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs'],
   count: ['java-count', 'sluice-count'],
   restore: ['java-restore', 'sluice-restore-memory', 'sluice-restore-persistent'],
+  windowed: ['java-windowed-count', 'sluice-windowed-count'],
 };
 
 /** The Java Kafka Streams contender each row is compared with ("vs Java KS"). */
-export const JAVA_REFERENCE: Record<Workload, ContenderId> = { pipeline: 'java-eos', count: 'java-count', restore: 'java-restore' };
+export const JAVA_REFERENCE: Record<Workload, ContenderId> = { pipeline: 'java-eos', count: 'java-count', restore: 'java-restore', windowed: 'java-windowed-count' };
 
 /** True for the contenders that need bench/java. */
 export function isJava(id: ContenderId): boolean {
@@ -135,6 +138,20 @@ export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> =
     completion: 'committed',
     launch: (ctx) => nodeChild(ctx, 'sluice-count.ts', []),
   },
+  'java-windowed-count': {
+    id: 'java-windowed-count',
+    label: 'Java Kafka Streams EOS v2 windowed count',
+    workload: 'windowed',
+    completion: 'committed',
+    launch: (ctx) => javaState(ctx, 'windowed', ctx.output),
+  },
+  'sluice-windowed-count': {
+    id: 'sluice-windowed-count',
+    label: 'sluice exactly_once windowed count',
+    workload: 'windowed',
+    completion: 'committed',
+    launch: (ctx) => nodeChild(ctx, 'sluice-windowed-count.ts', []),
+  },
   'java-restore': {
     id: 'java-restore',
     label: 'restore Java Kafka Streams RocksDB',
@@ -159,7 +176,7 @@ export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> =
 };
 
 /** bench/java's KafkaStreamsStateBench: `mode bootstrap applicationId input output|samples stateDir`. */
-function javaState(ctx: LaunchContext, mode: 'count' | 'restore', last: string): Launch {
+function javaState(ctx: LaunchContext, mode: 'count' | 'restore' | 'windowed', last: string): Launch {
   if (!ctx.javaClasspath) throw new Error('bench/java is not built');
   if (!ctx.stateDir) throw new Error(`the Java ${mode} contender needs a state directory`);
   return {

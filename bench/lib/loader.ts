@@ -17,15 +17,28 @@ function ensureGenerated(records: number): void {
   }
 }
 
+/** Options of {@link loadInput}. */
+export interface LoadOptions {
+  /** The key of record `id` (default `k<id>`). */
+  keyOf?: (id: number) => string;
+  /**
+   * The record's event time (default: the time of its produce call). When
+   * given, the sends go one after the other, so that every partition holds
+   * the records in id order (event times in order: none is late).
+   */
+  timestampOf?: (id: number) => number;
+}
+
 /**
  * Writes input records 0..records-1 to `topic` (record i to partition i % 8,
  * key `k<i>` or `keyOf(i)`, the 100-byte JSON value) and resolves once all are acknowledged.
  * @returns elapsed milliseconds
  */
-export async function loadInput(kafka: KafkaClient, topic: string, records: number, keyOf?: (id: number) => string): Promise<number> {
+export async function loadInput(kafka: KafkaClient, topic: string, records: number, { keyOf, timestampOf }: LoadOptions = {}): Promise<number> {
   ensureGenerated(records);
   const started = Date.now();
-  const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: IN_FLIGHT });
+  const inFlight = timestampOf ? 1 : IN_FLIGHT;
+  const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: inFlight });
   await producer.connect();
   try {
     let next = 0;
@@ -35,14 +48,28 @@ export async function loadInput(kafka: KafkaClient, topic: string, records: numb
         const to = Math.min(records, from + CHUNK);
         next = to;
         const messages: Message[] = [];
-        const timestamp = String(Date.now());
+        const now = String(Date.now());
         for (let id = from; id < to; id++) {
+          const timestamp = timestampOf ? String(timestampOf(id)) : now;
           messages.push({ key: keyOf ? keyOf(id) : (cache.keys[id] ?? null), value: cache.values[id] ?? null, partition: id % PARTITIONS, timestamp });
         }
         await producer.send({ topic, acks: -1, messages });
       }
     };
-    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+    await Promise.all(Array.from({ length: inFlight }, worker));
+  } finally {
+    await producer.disconnect().catch(() => undefined);
+  }
+  return Date.now() - started;
+}
+
+/** Writes a few extra records (the windowed workload's flush records: key, partition, event time; value `{}`). */
+export async function loadExtra(kafka: KafkaClient, topic: string, rows: ReadonlyArray<{ partition: number; key: string; timestamp: number }>): Promise<number> {
+  const started = Date.now();
+  const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: 1 });
+  await producer.connect();
+  try {
+    await producer.send({ topic, acks: -1, messages: rows.map((r) => ({ key: r.key, value: '{}', partition: r.partition, timestamp: String(r.timestamp) })) });
   } finally {
     await producer.disconnect().catch(() => undefined);
   }

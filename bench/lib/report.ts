@@ -28,7 +28,7 @@ export interface Row {
   vsKafkajs?: number;
   vsJava?: number;
   vsBroker?: number;
-  /** count: output records (count updates that reached the output; fewer than the inputs with the record cache), median. */
+  /** count: output records (count updates that reached the output; fewer than the inputs with the record cache); windowed: windows emitted; median. */
   outputRecords?: number;
   /** restore: seconds from the first onRestoreStart to the last onRestoreEnd, median. */
   restoreSeconds?: number;
@@ -38,6 +38,7 @@ export interface Row {
 
 /** The workload of a row id (broker rows belong to the pipeline). */
 export function workloadOf(id: string): Workload {
+  if (id.endsWith('-windowed-count')) return 'windowed';
   if (id.endsWith('-count')) return 'count';
   if (id.includes('-restore')) return 'restore';
   return 'pipeline';
@@ -49,7 +50,8 @@ function commitsOf(metrics: unknown): number | undefined {
 }
 
 const ORDER = ['broker-produce', 'broker-consume', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs',
-  'java-count', 'sluice-count', 'java-restore', 'sluice-restore-memory', 'sluice-restore-persistent'];
+  'java-count', 'sluice-count', 'java-restore', 'sluice-restore-memory', 'sluice-restore-persistent',
+  'java-windowed-count', 'sluice-windowed-count'];
 
 const finite = (xs: Array<number | undefined>): number[] => xs.filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
 const medianOrUndefined = (xs: Array<number | undefined>): number | undefined => {
@@ -71,7 +73,7 @@ export function aggregate(results: RunResult[]): Row[] {
     const lat = (f: (r: RunResult) => number | undefined): number =>
       median(ok.map(f).filter((x): x is number => typeof x === 'number' && Number.isFinite(x)));
     const workload = workloadOf(id);
-    const outputRecords = workload === 'count' ? medianOrUndefined(ok.map((r) => r.outputCount)) : undefined;
+    const outputRecords = workload === 'count' || workload === 'windowed' ? medianOrUndefined(ok.map((r) => r.outputCount)) : undefined;
     const restoreSeconds = workload === 'restore' ? medianOrUndefined(ok.map((r) => r.seconds)) : undefined;
     const toRunningSeconds = workload === 'restore' ? medianOrUndefined(ok.map((r) => (r.toRunningMs === undefined ? undefined : r.toRunningMs / 1000))) : undefined;
     return {
@@ -141,6 +143,11 @@ const COLUMNS: Record<Workload, Column[]> = {
     { head: 'count updates out', cell: (r) => num(r.outputRecords) },
     ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell,
   ],
+  windowed: [
+    ...rateCells('records/s (median)'), vsJava, vsBroker,
+    { head: 'windows out', cell: (r) => num(r.outputRecords) },
+    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell,
+  ],
   restore: [
     ...rateCells('records/s restored (median)'), vsJava,
     { head: 'restore s', cell: (r) => num(r.restoreSeconds, 2) }, { head: 'spawn → RUNNING s', cell: (r) => num(r.toRunningSeconds, 2) },
@@ -153,6 +160,7 @@ export const WORKLOAD_TITLES: Record<Workload, string> = {
   pipeline: 'Stateless pipeline (parse, filter, enrich), exactly-once',
   count: 'Count per key (stream.groupByKey().count().toStream().to(), exactly-once, default record cache)',
   restore: 'Restore a changelog into a fresh instance (empty state directory)',
+  windowed: 'Windowed count (1-minute tumbling windows, suppress(untilWindowCloses), exactly-once)',
 };
 
 function formatOne(workload: Workload, rows: Row[]): string {
@@ -180,6 +188,7 @@ export const LEGEND = [
   'peak RSS / CPU s: whole child process (startup included); CPU µs/rec = CPU s / records. commits: transactions (EOS) or offset commits (ALOS) the contender reported.',
   'check: runs whose read_committed output was complete and duplicate-free / runs.',
   'count: records/s = input records / (first record -> every input offset committed); check: every key\'s last committed count is its true count and no count ever went down; count updates out: output records (the record cache collapses updates between commits).',
+  'windowed: records/s = input records / (first record -> every input offset committed, the flush records included); check: every (key, window) of the input emitted exactly once, read_committed, with its true count, nothing else; windows out: output records.',
   'restore: records/s = changelog records restored / (first onRestoreStart -> last onRestoreEnd), fresh state directory; check: exactly every changelog record restored, every partition ended, the store holds every key with its last value.',
 ].join('\n');
 

@@ -1,6 +1,7 @@
 /**
- * Runs one contender of the stateless pipeline or of the count workload once:
- * fresh topics (and a fresh state directory), load, process, stop, verify.
+ * Runs one contender of the stateless pipeline, the count or the windowed
+ * count workload once: fresh topics (and a fresh state directory), load,
+ * process, stop, verify.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,12 +10,14 @@ import type { Kafka as KafkaClient } from 'kafkajs';
 import { childFailure, childNotes, spawnChild } from './child.js';
 import type { ContenderSpec, LaunchContext } from './contenders.js';
 import { committedTotal, createRunTopics, deleteGroups, deleteTopics, deleteTopicsWithPrefix, endOffsetTotal } from './kafka.js';
-import { loadInput } from './loader.js';
+import { loadExtra, loadInput } from './loader.js';
 import type { RunResult } from './result.js';
 import { checkKeys, statefulKeyOf } from './stateful-workload.js';
 import { quantile } from './stats.js';
 import { verifyCounts } from './verify-count.js';
 import { verifyOutput } from './verify.js';
+import { verifyWindowedCounts } from './verify-windowed.js';
+import { windowedPlan } from './windowed-workload.js';
 import { expectedOutputs } from './workload.js';
 
 const pendingCleanups: Promise<void>[] = [];
@@ -43,16 +46,15 @@ export interface PipelineRunOptions {
 
 /**
  * Polls every 50 ms until the run is complete: the group's committed offsets on
- * the input reach `records` (completion `committed`), or the output's end
- * offsets reach the expected output count (completion `output`).
+ * the input reach `target` (completion `committed`: every input record), or the
+ * output's end offsets reach it (completion `output`: the expected output count).
  */
 async function waitComplete(
-  kafka: KafkaClient, completion: ContenderSpec['completion'], ctx: LaunchContext, records: number, deadline: number, exited: () => boolean,
+  kafka: KafkaClient, completion: ContenderSpec['completion'], ctx: LaunchContext, target: number, deadline: number, exited: () => boolean,
 ): Promise<{ done: boolean; at: number; committed: number }> {
   const admin = kafka.admin();
   await admin.connect();
   let committed = 0;
-  const target = completion === 'committed' ? records : expectedOutputs(records);
   const probe = completion === 'committed'
     ? () => committedTotal(admin, ctx.group, ctx.input)
     : () => endOffsetTotal(admin, ctx.output);
@@ -83,9 +85,12 @@ export async function runPipeline(spec: ContenderSpec, o: PipelineRunOptions): P
 async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Promise<RunResult> {
   const input = `${o.name}-in`;
   const output = `${o.name}-out`;
-  const counting = spec.workload === 'count';
+  const windowed = spec.workload === 'windowed';
+  // The stateful workloads: keys k<i mod keys>, a state directory, the app's changelogs deleted afterwards.
+  const counting = spec.workload === 'count' || windowed;
   const keys = o.keys ?? 0;
   if (counting) checkKeys(keys);
+  const plan = windowed ? windowedPlan(o.records, keys) : undefined;
   const stateDir = counting ? mkdtempSync(join(tmpdir(), `${o.name}-state-`)) : undefined;
   const ctx: LaunchContext = { ...o.base, group: o.name, input, output, ...(stateDir ? { stateDir } : {}) };
   const fail = (reason: string, extra: Partial<RunResult> = {}): RunResult => ({
@@ -94,7 +99,13 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
   });
   try {
     await createRunTopics(o.kafka, input, output);
-    const loadMs = await loadInput(o.kafka, input, o.records, counting ? (id) => statefulKeyOf(id, keys) : undefined);
+    let loadMs = await loadInput(o.kafka, input, o.records, {
+      ...(counting ? { keyOf: (id: number) => statefulKeyOf(id, keys) } : {}), ...(plan ? { timestampOf: plan.timestampOf } : {}),
+    });
+    // The windowed workload's flush records close the last window (windowed-workload.ts).
+    if (plan) loadMs += await loadExtra(o.kafka, input, plan.flush);
+    const inputRecords = o.records + (plan?.flush.length ?? 0);
+    const target = spec.completion === 'committed' ? inputRecords : expectedOutputs(o.records);
     o.log(`  ${spec.id} r${o.round}: loaded ${o.records} records in ${loadMs} ms`);
     const { command, args, env } = spec.launch(ctx);
     const child = spawnChild(command, args, env);
@@ -107,7 +118,7 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
       const usage = await child.stop(5000);
       return fail(`no record processed: ${childFailure(child) ?? (err instanceof Error ? err.message : String(err))}`, { loadMs, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds });
     }
-    const waited = await waitComplete(o.kafka, spec.completion, ctx, o.records, first + o.timeoutMs, () => exited);
+    const waited = await waitComplete(o.kafka, spec.completion, ctx, target, first + o.timeoutMs, () => exited);
     // Read before stop(): stopping a child that ran past its bound makes it exit too.
     const exitedBeforeStop = exited;
     const stopAt = Date.now();
@@ -124,7 +135,16 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
     if (!waited.done) {
       const why = incompleteReason(exitedBeforeStop, usage.exitCode, o.timeoutMs);
       const tail = [childFailure(child), ...child.output.slice(-15)].filter((l) => l !== undefined).join('\n');
-      return fail(`${why}: ${waited.committed} of ${spec.completion === 'committed' ? `${o.records} input offsets committed` : `${expectedOutputs(o.records)} outputs written`}${tail ? `\n${tail}` : ''}`, base);
+      return fail(`${why}: ${waited.committed} of ${target} ${spec.completion === 'committed' ? 'input offsets committed' : 'outputs written'}${tail ? `\n${tail}` : ''}`, base);
+    }
+    if (plan) {
+      const verifyAt = Date.now();
+      const check = await verifyWindowedCounts(o.kafka, output, plan);
+      o.log(`  ${spec.id} r${o.round}: stop ${stopMs} ms, check ${Date.now() - verifyAt} ms: ${check.count} windows emitted, ${check.correctWindows}/${check.windows} exactly once with the true count`);
+      return {
+        id: spec.id, round: o.round, records: o.records, ok: check.ok, recordsPerSec: o.records / seconds,
+        outputCount: check.count, expectedOutput: check.windows, abortedOutput: check.aborted, keys, ...base, ...(check.reason ? { reason: check.reason } : {}),
+      };
     }
     if (counting) {
       const verifyAt = Date.now();

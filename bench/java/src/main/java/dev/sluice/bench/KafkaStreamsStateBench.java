@@ -18,6 +18,9 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Suppressed;
+import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.WindowedSerdes;
 import org.apache.kafka.streams.processor.StateRestoreListener;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -33,12 +36,18 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  *       {@code restore-store}, whose changelog the runner filled beforehand; with a fresh state
  *       directory the instance restores all of it. A StateRestoreListener reports every partition's
  *       start and end; once RUNNING the store is read back (entries and the sample keys' values).</li>
+ *   <li>{@code windowed}: stream(input).groupByKey().windowedBy(TimeWindows.ofSizeWithNoGrace(1 min)).count()
+ *       .suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded())).toStream()
+ *       .to(output, WindowedSerdes.timeWindowedSerdeFrom(String, 1 min), Long serde) (issue 17;
+ *       bench/lib/windowed-workload.ts): every closed window's final count, once.</li>
  * </ul>
- * Usage: KafkaStreamsStateBench count|restore bootstrapServers applicationId inputTopic output|sampleKeys stateDir
+ * Usage: KafkaStreamsStateBench count|restore|windowed bootstrapServers applicationId inputTopic output|sampleKeys stateDir
  * Runs until SIGTERM; prints "BENCH {json}" lines.
  */
 public final class KafkaStreamsStateBench {
     static final String RESTORE_STORE = "restore-store";
+    /** The windowed workload's window size (bench/lib/windowed-workload.ts WINDOW_MS). */
+    static final Duration WINDOW = Duration.ofMinutes(1);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private KafkaStreamsStateBench() {}
@@ -134,11 +143,17 @@ public final class KafkaStreamsStateBench {
             .groupByKey(Grouped.with(Serdes.String(), Serdes.String()));
         if (mode.equals("count")) {
             grouped.count().toStream().to(last, Produced.with(Serdes.String(), Serdes.Long()));
+        } else if (mode.equals("windowed")) {
+            grouped.windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW))
+                .count()
+                .suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()))
+                .toStream()
+                .to(last, Produced.with(WindowedSerdes.timeWindowedSerdeFrom(String.class, WINDOW.toMillis()), Serdes.Long()));
         } else if (mode.equals("restore")) {
             grouped.reduce((old, v) -> v, Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as(RESTORE_STORE)
                 .withKeySerde(Serdes.String()).withValueSerde(Serdes.String()));
         } else {
-            throw new IllegalArgumentException("mode must be count or restore, got " + mode);
+            throw new IllegalArgumentException("mode must be count, restore or windowed, got " + mode);
         }
 
         KafkaStreams streams = new KafkaStreams(builder.build(), props);

@@ -16,9 +16,9 @@ import type { TimestampedWindowStore } from '../state/window-store.js';
 import type { Windowed } from '../state/window-types.js';
 import type { Change } from './change.js';
 import type { KTableProcessorSupplier, KTableValueGetterSupplier } from './ktable-contract.js';
-import type { WindowEmitStrategy } from './sliding-window-output.js';
 import { SlidingWindowAggregateProcessor } from './sliding-window-processor.js';
 import { syncResult } from './sync-result.js';
+import type { WindowEmitStrategy } from './window-aggregate-processor.js';
 import type { WindowedAggregateSupplier } from './windowed-contract.js';
 
 /** The sliding window definition as the processor reads it (the topology's `SlidingWindows`). */

@@ -40,6 +40,7 @@ import { requireFunction, requireNonNull } from './checks.js';
 import type { GroupedStreamParts } from './grouped-parts.js';
 import { materializedName, namedAndMaterialized } from './materialize.js';
 import { emitCloseTimeStoreBuilder, timestampedWindowStoreBuilder } from './window-materialize.js';
+import { aggregationSerdes, checkedEmitStrategy } from './windowed-aggregation.js';
 
 const AGGREGATE_NAME = 'KSTREAM-AGGREGATE-';
 const REDUCE_NAME = 'KSTREAM-REDUCE-';
@@ -95,8 +96,7 @@ class SlidingWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
 
   /** Kafka's `emitStrategy`: the aggregations created afterwards emit by `strategy`. */
   emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V> {
-    requireNonNull(strategy, 'emitStrategy');
-    this.strategy = strategy;
+    this.strategy = checkedEmitStrategy(strategy);
     return this;
   }
 
@@ -112,8 +112,7 @@ class SlidingWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     // 4.
     const parent = this.parts.parentFor(storeName);
     // 5.
-    const keySerde = materialized.keySerde ?? this.parts.keySerde();
-    const valueSerde = materialized.valueSerde ?? defaultValueSerde;
+    const { keySerde, valueSerde } = aggregationSerdes(this.parts, materialized, defaultValueSerde);
     const timeDifference = this.windows.timeDifferenceMs();
     const builder = timestampedWindowStoreBuilder<K, A>(
       { storeName, materialized, windowSizeMs: timeDifference, gracePeriodMs: this.windows.gracePeriodMs(), defaultRetentionMs: retention, keySerde, valueSerde },

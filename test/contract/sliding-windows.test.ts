@@ -15,6 +15,11 @@
  * `TimeWindowedSerializer` writes them (key bytes | 8-byte window start).
  * Exactly once: the counts each window published are consecutive (a replayed
  * update would repeat one). Last, a late record is dropped and counted.
+ *
+ * A second case emits on window close (`EmitStrategy.onWindowClose()`, no
+ * grace): each closed window is published once with its final count, and
+ * none again after a restart on a fresh state directory (the last emit close
+ * time is restored from the `<store>-emit-close-time` changelog).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +27,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import { Serdes } from '../../src/serdes/serdes.js';
+import { EmitStrategy } from '../../src/topology/emit-strategy.js';
 import { SlidingWindows } from '../../src/topology/sliding-windows.js';
 import { Materialized } from '../../src/topology/options.js';
 import { StreamsBuilder } from '../../src/topology/streams-builder.js';
@@ -57,7 +63,7 @@ const phase2 = clicks(phase1.at(-1)![1] + 500, 60, 3);
 /** `user@windowStart` → count, from the definition of sliding windows. */
 function truth(all: readonly Click[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (let user = 0; user < USERS; user++) {
+  for (const user of new Set(all.map(([u]) => u))) {
     const times = all.filter(([u]) => u === user).map(([, t]) => t);
     const countIn = (start: number): number => times.filter((t) => t >= start && t <= start + DIFFERENCE_MS).length;
     for (const t of times) {
@@ -167,6 +173,119 @@ await describeOnEachBackend('SlidingWindows count, exactly once, across a restar
       await produce([[0, BASE]]);
       await eventually(() => second.metrics().recordsSkipped > before, 'the late record counted as skipped');
       expect(sorted(await lastCounts())).toEqual(sorted(truth2));
+    } finally {
+      await Promise.all(apps.splice(0).map((a) => a.close()));
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('on window close: each closed window published once with its final count, none again after a restart on a fresh state dir', { timeout }, async () => {
+    const apps: KafkaStreams[] = [];
+    const dirs: string[] = [];
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    try {
+      const [input, output] = [uniqueTopic(`close-clicks-${backend.name}`), uniqueTopic(`sliding-finals-${backend.name}`)];
+      for (const topic of [input, output]) await ctx().admin.createTopic(topic, { partitions: PARTITIONS });
+      const applicationId = uniqueGroup(`sliding-close-${backend.name}`);
+      const base = Math.floor((Date.now() - 5 * 60_000) / 1000) * 1000;
+      /** One user per partition (user % PARTITIONS) advances that partition's stream time. */
+      const advance = (t: number): Click[] => [30, 31, 32].map((user): Click => [user, t]);
+      const sent: Click[] = [];
+
+      const start = async (): Promise<KafkaStreams> => {
+        const builder = new StreamsBuilder();
+        builder
+          .stream(input, { keySerde: S, valueSerde: S })
+          .groupByKey()
+          .windowedBy(SlidingWindows.ofTimeDifferenceWithNoGrace(DIFFERENCE_MS))
+          .emitStrategy(EmitStrategy.onWindowClose())
+          .count(Materialized.as<string, number>('final-clicks').withRetention(3_600_000))
+          .toStream()
+          .to(output);
+        const dir = mkdtempSync(join(tmpdir(), 'sluice-sliding-close-'));
+        dirs.push(dir);
+        const app = new KafkaStreams(builder.build(), {
+          cluster: ctx().cluster,
+          ...ctx().consumerTiming,
+          applicationId,
+          processingGuarantee: 'exactly_once',
+          commitIntervalMs: 100,
+          stateDir: dir,
+        });
+        apps.push(app);
+        await app.start();
+        return app;
+      };
+      /** Writes the clicks (in timestamp order: without grace an older one would be late), user to partition user % PARTITIONS. */
+      const produce = async (batch: readonly Click[]): Promise<void> => {
+        sent.push(...batch);
+        const producer = ctx().cluster.producer({});
+        await producer.connect();
+        try {
+          for (let p = 0; p < PARTITIONS; p++) {
+            const records = batch
+              .filter(([user]) => user % PARTITIONS === p)
+              .map(([user, timestamp]) => ({ key: Buffer.from(`u${user}`), value: Buffer.from('click'), headers: {}, timestamp }));
+            if (records.length > 0) await producer.produce({ topic: input, partition: p, records });
+          }
+        } finally {
+          await producer.close();
+        }
+      };
+      /** Every committed final result: `user@windowStart` → the counts published for it, in order. */
+      const published = async (): Promise<Array<[string, number[]]>> => {
+        const all = new Map<string, number[]>();
+        for (const r of await ctx().read(output)) {
+          const key = windowedKey(r.key!);
+          all.set(key, [...(all.get(key) ?? []), Number(r.value!.readBigInt64BE(0))]);
+        }
+        return [...all].sort(([a], [b]) => a.localeCompare(b));
+      };
+      /** The windows closed by stream time `closeTime` (end before it, no grace), each with its one final count. */
+      const closedTruth = (closeTime: number): Array<[string, number[]]> =>
+        [...truth(sent)].filter(([key]) => Number(key.split('@')[1]) + DIFFERENCE_MS < closeTime).map(([key, n]): [string, number[]] => [key, [n]]).sort(([a], [b]) => a.localeCompare(b));
+      /**
+       * Advances every partition's stream time to `closeTime` until the closed windows are published: the
+       * emission is throttled to once a second of wall-clock time, so the advancing records are sent again
+       * (same timestamp) until one comes after the throttle.
+       */
+      const closeUpTo = async (closeTime: number, message: string): Promise<void> => {
+        const deadline = Date.now() + Math.max(ctx().patienceMs, 30_000);
+        for (;;) {
+          await produce(advance(closeTime));
+          for (let i = 0; i < 10; i++) {
+            await pause(200);
+            if (JSON.stringify(await published()) === JSON.stringify(closedTruth(closeTime))) {
+              await pause(500);
+              expect(await published(), message).toEqual(closedTruth(closeTime));
+              return;
+            }
+          }
+          if (Date.now() > deadline) {
+            expect(await published(), message).toEqual(closedTruth(closeTime));
+            return;
+          }
+        }
+      };
+
+      // 1. first run: phase 1, then stream time past every phase 1 window: each published once
+      const first = await start();
+      const phase1Close = clicks(base, 60, 0);
+      await produce(phase1Close);
+      const close1 = phase1Close.at(-1)![1] + DIFFERENCE_MS + 2;
+      await closeUpTo(close1, 'phase 1 final results committed');
+
+      // 2. close; start again on a fresh state directory: window store and last emit close time restored
+      await first.close();
+      const closeTimes = await ctx().admin.describeTopic(`${applicationId}-final-clicks-emit-close-time-changelog`);
+      expect(closeTimes.config['cleanup.policy']).toBe('compact');
+      await start();
+
+      // 3. phase 2, then stream time past it: the new windows published once, phase 1's not again
+      //    (a lost last emit close time would publish the retained phase 1 windows a second time)
+      const phase2Close = clicks(close1 + 500, 60, 3);
+      await produce(phase2Close);
+      await closeUpTo(phase2Close.at(-1)![1] + DIFFERENCE_MS + 2, 'phase 2 final results committed, none twice');
     } finally {
       await Promise.all(apps.splice(0).map((a) => a.close()));
       for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });

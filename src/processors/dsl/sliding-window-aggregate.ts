@@ -12,13 +12,13 @@
  * - aggregate: the user's.
  */
 import type { Processor } from '../processor.js';
-import type { TimestampedWindowStore } from '../state/window-store.js';
 import type { Windowed } from '../state/window-types.js';
 import type { Change } from './change.js';
 import type { KTableProcessorSupplier, KTableValueGetterSupplier } from './ktable-contract.js';
-import type { WindowEmitStrategy } from './sliding-window-output.js';
 import { SlidingWindowAggregateProcessor } from './sliding-window-processor.js';
 import { syncResult } from './sync-result.js';
+import { windowStoreValueGetter } from './window-aggregate.js';
+import type { WindowEmitStrategy } from './window-aggregate-processor.js';
 import type { WindowedAggregateSupplier } from './windowed-contract.js';
 
 /** The sliding window definition as the processor reads it (the topology's `SlidingWindows`). */
@@ -59,21 +59,7 @@ export class SlidingWindowAggregateSupplier<K, V, A> implements KTableProcessorS
 
   /** Looks `windowedKey` up in the window store: the aggregate of the window starting at its start (Kafka's `KStreamWindowAggregateValueGetter`). */
   view(): KTableValueGetterSupplier<Windowed<K>, A> {
-    const storeName = this.storeName;
-    return {
-      get() {
-        let store: TimestampedWindowStore<K, A>;
-        return {
-          init(context) {
-            store = context.getStateStore<TimestampedWindowStore<K, A>>(storeName);
-          },
-          get(windowedKey) {
-            return store.fetch(windowedKey.key, windowedKey.window.start);
-          },
-        };
-      },
-      storeNames: () => [storeName],
-    };
+    return windowStoreValueGetter<K, A>(this.storeName);
   }
 
   /** Windows close at their end plus grace. */

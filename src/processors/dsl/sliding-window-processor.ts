@@ -22,14 +22,12 @@
  *
  * Windows ending before the close time are not updated (logged at DEBUG).
  */
-import type { Processor, ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';
 import { ValueAndTimestamp } from '../state/value-and-timestamp.js';
 import type { KeyValue } from '../key-value.js';
 import type { Window, Windowed } from '../state/window-types.js';
 import { IllegalArgumentError, IllegalStateError } from '../../errors.js';
-import type { Change } from './change.js';
-import { NO_TIMESTAMP, WindowAggregateOutput, type WindowEmitStrategy } from './sliding-window-output.js';
+import { NO_TIMESTAMP, TimeWindowAggregateProcessor, type WindowEmitStrategy } from './window-aggregate-processor.js';
 
 /** What the processor needs of its supplier. */
 export interface SlidingAggregateSpec<K, V, A> {
@@ -64,38 +62,42 @@ function unexpectedWindow(startTime: number, timestamp: number): never {
 }
 
 /** One processor instance per task. */
-export class SlidingWindowAggregateProcessor<K, V, A> implements Processor<K, V, Windowed<K>, Change<A>> {
-  private readonly out: WindowAggregateOutput<K, V, A>;
+export class SlidingWindowAggregateProcessor<K, V, A> extends TimeWindowAggregateProcessor<K, V, A> {
   private readonly d: number;
   private reverseIteratorPossible: boolean | null = null;
 
   constructor(private readonly spec: SlidingAggregateSpec<K, V, A>) {
+    super(spec.storeName, spec.emitStrategy.type, spec.sendOldValues, spec.emitStrategy.emitCloseTimeStore, 'sliding-window-aggregate');
     this.d = spec.timeDifferenceMs;
-    const d = this.d;
-    this.out = new WindowAggregateOutput<K, V, A>(spec.storeName, spec.emitStrategy, spec.sendOldValues, {
-      // Kafka's emitRangeLowerBound / emitRangeUpperBound: both ends of a sliding window are inclusive
-      lower: (_close, lastEmit) => (lastEmit === NO_TIMESTAMP ? 0 : Math.max(0, lastEmit - d)),
-      upper: (close) => close - d - 1,
-    });
   }
 
-  init(context: ProcessorContext<Windowed<K>, Change<A>>): void {
-    this.out.init(context, 'sliding-window-aggregate');
+  // Kafka's emitRangeLowerBound / emitRangeUpperBound / shouldRangeFetch: both ends of a sliding window are inclusive
+  protected emitRangeLowerBound(): number {
+    return this.lastEmitWindowCloseTime === NO_TIMESTAMP ? 0 : Math.max(0, this.lastEmitWindowCloseTime - this.d);
+  }
+
+  protected emitRangeUpperBound(windowCloseTime: number): number {
+    return windowCloseTime - this.d - 1;
+  }
+
+  protected shouldRangeFetch(): boolean {
+    return true;
   }
 
   process(record: Record<K, V>): void {
     // 1.
     if (record.key === null || record.key === undefined || record.value === null || record.value === undefined) {
-      this.out.skipNullKeyOrValue();
+      this.recordDropped('null key or value');
       return;
     }
     // 2.
-    this.out.updateObservedStreamTime(record.timestamp);
-    const windowCloseTime = this.out.observedStreamTime - this.spec.gracePeriodMs;
+    this.updateObservedStreamTime(record.timestamp);
+    const windowCloseTime = this.observedStreamTime - this.spec.gracePeriodMs;
     const windowStart = record.timestamp;
     const windowEnd = record.timestamp + this.d;
     if (windowEnd < windowCloseTime) {
-      this.out.logSkippedRecordForExpiredWindow(record.timestamp, windowCloseTime, `[${windowStart},${windowEnd}]`, true);
+      this.logSkippedRecordForExpiredWindow(record.timestamp, windowCloseTime, `[${windowStart},${windowEnd}]`);
+      this.recordDropped('expired window');
       return;
     }
     // 3.
@@ -108,17 +110,17 @@ export class SlidingWindowAggregateProcessor<K, V, A> implements Processor<K, V,
     if (this.reverseIteratorPossible) this.processReverse(record, windowCloseTime);
     else this.processInOrder(record, windowCloseTime);
     // 6.
-    this.out.maybeForwardFinalResult(record, windowCloseTime);
+    this.maybeForwardFinalResult(record, windowCloseTime);
   }
 
   /** Kafka tries a backward fetch once: a store that cannot iterate backwards is scanned oldest first. */
   private probeReverseIterator(key: K): boolean {
     try {
-      this.out.store.backwardFetch(key, key, 0, 0);
-      this.out.log.debug('Sliding Windows aggregate using a reverse iterator');
+      this.windowStore.backwardFetch(key, key, 0, 0);
+      this.logger.debug('Sliding Windows aggregate using a reverse iterator');
       return true;
     } catch {
-      this.out.log.debug('Sliding Windows aggregate using a forward iterator');
+      this.logger.debug('Sliding Windows aggregate using a forward iterator');
       return false;
     }
   }
@@ -131,7 +133,7 @@ export class SlidingWindowAggregateProcessor<K, V, A> implements Processor<K, V,
   private windowsAround(record: Record<K, V>, forward: boolean): Entry<K, A>[] {
     const from = Math.max(0, record.timestamp - 2 * this.d);
     const to = record.timestamp + 1;
-    return forward ? this.out.store.fetch(record.key, record.key, from, to) : this.out.store.backwardFetch(record.key, record.key, from, to);
+    return forward ? this.windowStore.fetch(record.key, record.key, from, to) : this.windowStore.backwardFetch(record.key, record.key, from, to);
   }
 
   /** Kafka's `processInOrder`: the scan oldest window first. */
@@ -207,7 +209,7 @@ export class SlidingWindowAggregateProcessor<K, V, A> implements Processor<K, V,
     let rightWinAlreadyCreated = false;
     const windowStartTimes = new Set<number>();
     let previousRecordTimestamp: number | null = null;
-    for (const entry of this.out.store.fetch(record.key, record.key, 0, t + 1)) {
+    for (const entry of this.windowStore.fetch(record.key, record.key, 0, t + 1)) {
       const startTime = entry.key.window.start;
       windowStartTimes.add(startTime);
       const windowMaxRecordTimestamp = entry.value.timestamp;
@@ -263,8 +265,8 @@ export class SlidingWindowAggregateProcessor<K, V, A> implements Processor<K, V,
 
   private createCurrentRecordRightWindow(t: number, rightWinAgg: ValueAndTimestamp<A>, record: Record<K, V>): void {
     const window = { start: t + 1, end: t + 1 + this.d };
-    this.out.store.put(record.key, rightWinAgg, window.start);
-    this.out.maybeForwardUpdate(record, window, null, rightWinAgg.value, rightWinAgg.timestamp);
+    this.windowStore.put(record.key, rightWinAgg, window.start);
+    this.maybeForwardUpdate(record, window, null, rightWinAgg.value, rightWinAgg.timestamp);
   }
 
   private createPreviousRecordRightWindow(windowStart: number, record: Record<K, V>, closeTime: number): void {
@@ -280,13 +282,13 @@ export class SlidingWindowAggregateProcessor<K, V, A> implements Processor<K, V,
   /** Kafka's `updateWindowAndForward`: folds the record into a window that has not closed, stores and forwards it. */
   private updateWindowAndForward(window: Window, valueAndTime: Agg<A>, record: Record<K, V>, windowCloseTime: number): void {
     if (window.end < windowCloseTime) {
-      this.out.logSkippedRecordForExpiredWindow(record.timestamp, windowCloseTime, `[${window.start},${window.end}]`, false);
+      this.logSkippedRecordForExpiredWindow(record.timestamp, windowCloseTime, `[${window.start},${window.end}]`);
       return;
     }
     const oldAgg = ValueAndTimestamp.getValueOrNull(valueAndTime);
     const newAgg = this.spec.aggregator(record.key, record.value, oldAgg);
     const newTimestamp = valueAndTime === null ? record.timestamp : Math.max(record.timestamp, valueAndTime.timestamp);
-    this.out.store.put(record.key, { value: newAgg, timestamp: newTimestamp }, window.start);
-    this.out.maybeForwardUpdate(record, window, oldAgg, newAgg, newTimestamp);
+    this.windowStore.put(record.key, { value: newAgg, timestamp: newTimestamp }, window.start);
+    this.maybeForwardUpdate(record, window, oldAgg, newAgg, newTimestamp);
   }
 }

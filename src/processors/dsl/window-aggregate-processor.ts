@@ -1,9 +1,10 @@
 /**
- * What the processors of time-windowed aggregations share (Kafka's
- * `AbstractKStreamTimeWindowAggregateProcessor`): the window store, the
- * observed stream time, forwarding of updates (`EmitStrategy.onWindowUpdate()`)
- * and of final results (`EmitStrategy.onWindowClose()`), and the DEBUG line of
- * a record dropped for an expired window.
+ * What the processors of time-windowed and sliding-window aggregations share
+ * (Kafka's `AbstractKStreamTimeWindowAggregateProcessor`): the window store,
+ * the observed stream time, forwarding of updates (`EmitStrategy.onWindowUpdate()`,
+ * through the cache-aware {@link TableTupleForwarder}) and of final results
+ * (`EmitStrategy.onWindowClose()`), the DEBUG line of a record dropped for an
+ * expired window and the count of dropped records.
  *
  * Emitting final results (on window close), after each record:
  *
@@ -24,15 +25,13 @@
 import { componentLogger, type Logger } from '../../internal/logger.js';
 import { formatTaskId } from '../../records/task-id.js';
 import type { Processor, ProcessorContext } from '../processor.js';
-import { Record } from '../record.js';
+import type { Record } from '../record.js';
 import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
-import { isCachedStateStore } from '../state/caching-flush-listener.js';
 import type { KeyValueStore } from '../state/state-store.js';
-import type { StoreRecordContext } from '../state/store-contract.js';
-import type { ValueAndTimestamp } from '../state/value-and-timestamp.js';
 import type { TimestampedWindowStore } from '../state/window-store.js';
 import { Windowed, type Window } from '../state/window-types.js';
 import { Change } from './change.js';
+import { TableTupleForwarder, type TimestampedTableStore } from './ktable-contract.js';
 import { EmitCloseTimes } from './window-emit-close-times.js';
 
 /** Kafka's `EmitStrategy.StrategyType` (the topology's `EmitStrategy.type`). */
@@ -41,38 +40,22 @@ export type WindowEmitType = 'ON_WINDOW_UPDATE' | 'ON_WINDOW_CLOSE';
 /** Kafka's `ConsumerRecord.NO_TIMESTAMP`. */
 export const NO_TIMESTAMP = -1;
 
-/** Forwards window updates at once, or leaves them to the store's flush listener when it caches (Kafka's `TimestampedTupleForwarder`). */
-class WindowTupleForwarder<K, A> {
-  private readonly cached: boolean;
-
-  constructor(
-    store: TimestampedWindowStore<K, A> | undefined,
-    private readonly context: ProcessorContext<Windowed<K>, Change<A>>,
-    sendOldValues: boolean,
-  ) {
-    const impl = context as unknown as ProcessorContextImpl;
-    this.cached =
-      store !== undefined &&
-      isCachedStateStore<Windowed<K>, ValueAndTimestamp<A>>(store) &&
-      store.setFlushListener((key, newValue, oldValue, recordContext: StoreRecordContext) => {
-        const change = Change.of<A>(newValue?.value, sendOldValues ? oldValue?.value : null);
-        impl.forwardFromCache(new Record(key, change, newValue?.timestamp ?? recordContext.timestamp, recordContext.headers), recordContext);
-      }, sendOldValues);
-  }
-
-  maybeForward(record: Record<Windowed<K>, Change<A>>): void {
-    if (!this.cached) this.context.forward(record);
-  }
+/** When a windowed aggregation emits (the topology's `EmitStrategy`, KIP-825). */
+export interface WindowEmitStrategy {
+  readonly type: WindowEmitType;
+  /** On window close: the store keeping the last emit close time across restarts (none: kept with the window store). */
+  readonly emitCloseTimeStore?: string;
 }
 
-/** The shared half of a time-windowed aggregation's processor. */
+/** The shared half of a time-windowed or sliding-window aggregation's processor. */
 export abstract class TimeWindowAggregateProcessor<K, V, A> implements Processor<K, V, Windowed<K>, Change<A>> {
   protected context!: ProcessorContext<Windowed<K>, Change<A>>;
   protected windowStore!: TimestampedWindowStore<K, A>;
   protected logger!: Logger;
   protected lastEmitWindowCloseTime = NO_TIMESTAMP;
   protected observedStreamTime = NO_TIMESTAMP;
-  private forwarder!: WindowTupleForwarder<K, A>;
+  /** Undefined on window close: final results are forwarded directly. */
+  private forwarder: TableTupleForwarder<Windowed<K>, A> | undefined;
   private emitCloseTimes: EmitCloseTimes | undefined;
   private emitIntervalMs = 1000;
   private nextTimeToEmit = 0;
@@ -83,11 +66,13 @@ export abstract class TimeWindowAggregateProcessor<K, V, A> implements Processor
     private readonly sendOldValues: boolean,
     /** The store keeping the last emit close time across restarts (on window close; see `window-emit-close-times.ts`). */
     private readonly emitCloseTimeStore?: string,
+    /** The logger's `component`. */
+    private readonly component = 'window-aggregate',
   ) {}
 
   init(context: ProcessorContext<Windowed<K>, Change<A>>): void {
     this.context = context;
-    this.logger = componentLogger('window-aggregate', undefined, { taskId: formatTaskId(context.taskId), store: this.storeName });
+    this.logger = componentLogger(this.component, undefined, { taskId: formatTaskId(context.taskId), store: this.storeName });
     this.windowStore = context.getStateStore<TimestampedWindowStore<K, A>>(this.storeName);
     if (this.emitStrategy === 'ON_WINDOW_CLOSE') {
       // Restore the last emit close time (Kafka's processorMetadataForKey).
@@ -96,9 +81,10 @@ export abstract class TimeWindowAggregateProcessor<K, V, A> implements Processor
       this.lastEmitWindowCloseTime = this.emitCloseTimes.get(this.storeName) ?? NO_TIMESTAMP;
       const impl = context as Partial<Pick<ProcessorContextImpl, 'windowedAggregationEmitIntervalMs'>>;
       this.emitIntervalMs = typeof impl.windowedAggregationEmitIntervalMs === 'function' ? impl.windowedAggregationEmitIntervalMs.call(context) : 1000;
-      this.forwarder = new WindowTupleForwarder<K, A>(undefined, context, this.sendOldValues);
+      this.forwarder = undefined;
     } else {
-      this.forwarder = new WindowTupleForwarder<K, A>(this.windowStore, context, this.sendOldValues);
+      // the forwarder only asks the store for a flush listener; window stores give windowed keys
+      this.forwarder = new TableTupleForwarder(this.windowStore as unknown as TimestampedTableStore<Windowed<K>, A>, context, this.sendOldValues);
     }
   }
 
@@ -106,7 +92,7 @@ export abstract class TimeWindowAggregateProcessor<K, V, A> implements Processor
 
   /** Forwards the update of `window` (on-window-update only). */
   protected maybeForwardUpdate(record: Record<K, V>, window: Window, oldAgg: A | null, newAgg: A | null, newTimestamp: number): void {
-    if (this.emitStrategy === 'ON_WINDOW_CLOSE') return;
+    if (this.forwarder === undefined) return;
     this.forwarder.maybeForward(
       record.withKey(Windowed.of(record.key, window)).withValue(Change.of<A>(newAgg, this.sendOldValues ? oldAgg : null)).withTimestamp(newTimestamp),
     );
@@ -133,6 +119,12 @@ export abstract class TimeWindowAggregateProcessor<K, V, A> implements Processor
     );
   }
 
+  /** Counts a dropped record in the task's `recordsSkipped` (a context without that metric, e.g. a test host's, counts nothing). */
+  protected recordDropped(reason: string): void {
+    const impl = this.context as unknown as Partial<Pick<ProcessorContextImpl, 'recordDropped'>>;
+    if (typeof impl.recordDropped === 'function') impl.recordDropped.call(this.context, reason);
+  }
+
   protected updateObservedStreamTime(timestamp: number): void {
     this.observedStreamTime = Math.max(this.observedStreamTime, timestamp);
   }
@@ -150,7 +142,7 @@ export abstract class TimeWindowAggregateProcessor<K, V, A> implements Processor
   /** Steps 3-4. */
   private fetchAndEmit(record: Record<K, V>, windowCloseTime: number, lower: number, upper: number): void {
     for (const { key, value } of this.windowStore.fetchAll(lower, upper)) {
-      this.forwarder.maybeForward(record.withKey(key).withValue(Change.of<A>(value.value, null)).withTimestamp(value.timestamp).withHeaders(record.headers));
+      this.context.forward(record.withKey(key).withValue(Change.of<A>(value.value, null)).withTimestamp(value.timestamp).withHeaders(record.headers));
     }
     this.lastEmitWindowCloseTime = windowCloseTime;
     this.emitCloseTimes?.set(this.storeName, windowCloseTime);

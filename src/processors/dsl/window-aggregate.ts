@@ -87,22 +87,26 @@ export class KStreamWindowAggregate<K, V, A> implements KTableProcessorSupplier<
   }
 
   view(): KTableValueGetterSupplier<Windowed<K>, A> {
-    const storeName = this.storeName;
-    return {
-      get() {
-        let store: TimestampedWindowStore<K, A>;
-        return {
-          init(context: ProcessorContext<unknown, unknown>) {
-            store = context.getStateStore<TimestampedWindowStore<K, A>>(storeName);
-          },
-          get(windowedKey: Windowed<K>) {
-            return store.fetch(windowedKey.key, windowedKey.window.start);
-          },
-        };
-      },
-      storeNames: () => [storeName],
-    };
+    return windowStoreValueGetter<K, A>(this.storeName);
   }
+}
+
+/** Looks a windowed key up in the window store `storeName`: the aggregate of the window starting at its start (Kafka's `KStreamWindowAggregateValueGetter`). */
+export function windowStoreValueGetter<K, A>(storeName: string): KTableValueGetterSupplier<Windowed<K>, A> {
+  return {
+    get() {
+      let store: TimestampedWindowStore<K, A>;
+      return {
+        init(context: ProcessorContext<unknown, unknown>) {
+          store = context.getStateStore<TimestampedWindowStore<K, A>>(storeName);
+        },
+        get(windowedKey: Windowed<K>) {
+          return store.fetch(windowedKey.key, windowedKey.window.start);
+        },
+      };
+    },
+    storeNames: () => [storeName],
+  };
 }
 
 class WindowAggregateProcessor<K, V, A> extends TimeWindowAggregateProcessor<K, V, A> {

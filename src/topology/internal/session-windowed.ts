@@ -39,6 +39,7 @@ import { requireFunction, requireNonNull } from './checks.js';
 import type { GroupedStreamParts } from './grouped-parts.js';
 import { newStoreName, nodeName } from './kafka-names.js';
 import { materializedName, namedAndMaterialized, requireSupplierKind } from './materialize.js';
+import { aggregationSerdes, checkedEmitStrategy } from './windowed-aggregation.js';
 
 const AGGREGATE_NAME = 'KSTREAM-AGGREGATE-';
 const REDUCE_NAME = 'KSTREAM-REDUCE-';
@@ -64,11 +65,7 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
   ) {}
 
   emitStrategy(strategy: EmitStrategy): SessionWindowedKStream<K, V> {
-    requireNonNull(strategy, 'emitStrategy');
-    if (strategy.type !== 'ON_WINDOW_CLOSE' && strategy.type !== 'ON_WINDOW_UPDATE') {
-      throw new IllegalArgumentError(`emitStrategy: give EmitStrategy.onWindowClose() or EmitStrategy.onWindowUpdate(); got ${String(strategy.type)}`);
-    }
-    this.strategy = strategy;
+    this.strategy = checkedEmitStrategy(strategy);
     return this;
   }
 
@@ -131,8 +128,7 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
     // 2.
     const processorName = nodeName(ctx, named, prefix);
     // 3.
-    const keySerde = materialized.keySerde ?? this.parts.keySerde();
-    const valueSerde = materialized.valueSerde ?? defaultValueSerde;
+    const { keySerde, valueSerde } = aggregationSerdes(this.parts, materialized, defaultValueSerde);
     const retention = retentionOf(this.windows, materialized as Materialized<unknown, unknown>, storeName);
     const supplier =
       materialized.storeSupplier === undefined

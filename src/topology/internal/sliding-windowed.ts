@@ -11,8 +11,10 @@
  *    (new windows need the windows up to `2 * timeDifference` back);
  * 3. the processor name: `named`, else `KSTREAM-AGGREGATE-<n>` / `KSTREAM-REDUCE-<n>`;
  * 4. the parent: the grouped stream, or its repartition topic's source;
- * 5. the node and its store (window size = the time difference; not cached
- *    under `EmitStrategy.onWindowClose()`, as Kafka);
+ * 5. the node and its store (`window-materialize.ts`; window size = the time
+ *    difference; not cached under `EmitStrategy.onWindowClose()`, as Kafka);
+ *    emitting on window close, also the store of its last emit close time
+ *    (`<store>-emit-close-time`), so a restart emits no closed window again;
  * 6. the table: keys in `WindowedSerdes.timeWindowedSerdeFrom(keySerde, timeDifference)`.
  *
  * Serdes of the store: `materialized`'s, else the grouping's key serde (see
@@ -23,6 +25,7 @@
 import { IllegalArgumentError } from '../../errors.js';
 import { slidingAggregateSupplier, slidingCountSupplier, slidingReduceSupplier, type SlidingWindowAggregateSupplier } from '../../processors/dsl/sliding-window-aggregate.js';
 import type { KTableProcessorSupplier } from '../../processors/dsl/ktable-contract.js';
+import type { WindowEmitStrategy } from '../../processors/dsl/window-aggregate-processor.js';
 import type { Windowed } from '../../processors/state/window-types.js';
 import { WindowedSerdes } from '../../processors/state/windowed-serdes.js';
 import type { Serde } from '../../serdes/serde.js';
@@ -36,12 +39,13 @@ import { nameOr } from './builder-context.js';
 import { requireFunction, requireNonNull } from './checks.js';
 import type { GroupedStreamParts } from './grouped-parts.js';
 import { materializedName, namedAndMaterialized } from './materialize.js';
-import { slidingWindowStoreBuilder } from './sliding-materialize.js';
+import { emitCloseTimeStoreBuilder, timestampedWindowStoreBuilder } from './window-materialize.js';
+import { aggregationSerdes, checkedEmitStrategy } from './windowed-aggregation.js';
 
 const AGGREGATE_NAME = 'KSTREAM-AGGREGATE-';
 const REDUCE_NAME = 'KSTREAM-REDUCE-';
 
-type MakeSupplier<K, V, A> = (storeName: string, emitStrategy: EmitStrategy) => SlidingWindowAggregateSupplier<K, V, A>;
+type MakeSupplier<K, V, A> = (storeName: string, emitStrategy: WindowEmitStrategy) => SlidingWindowAggregateSupplier<K, V, A>;
 
 /** Kafka's `SlidingWindowStoreMaterializer` check: the store must keep the windows up to `2 * timeDifference + grace` back. */
 function retentionOf(windows: SlidingWindows, storeName: string, materialized: Materialized<unknown, unknown>): number {
@@ -92,8 +96,7 @@ class SlidingWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
 
   /** Kafka's `emitStrategy`: the aggregations created afterwards emit by `strategy`. */
   emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V> {
-    requireNonNull(strategy, 'emitStrategy');
-    this.strategy = strategy;
+    this.strategy = checkedEmitStrategy(strategy);
     return this;
   }
 
@@ -109,14 +112,19 @@ class SlidingWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     // 4.
     const parent = this.parts.parentFor(storeName);
     // 5.
-    const keySerde = materialized.keySerde ?? this.parts.keySerde();
-    const valueSerde = materialized.valueSerde ?? defaultValueSerde;
-    const supplier = make(storeName, this.strategy);
+    const { keySerde, valueSerde } = aggregationSerdes(this.parts, materialized, defaultValueSerde);
     const timeDifference = this.windows.timeDifferenceMs();
-    const builder = slidingWindowStoreBuilder(storeName, materialized, keySerde, valueSerde, retention, timeDifference);
-    if (this.strategy.type === 'ON_WINDOW_CLOSE') builder.withCachingDisabled();
+    const builder = timestampedWindowStoreBuilder<K, A>(
+      { storeName, materialized, windowSizeMs: timeDifference, gracePeriodMs: this.windows.gracePeriodMs(), defaultRetentionMs: retention, keySerde, valueSerde },
+      retention,
+    );
+    const emitOnClose = this.strategy.type === 'ON_WINDOW_CLOSE';
+    if (emitOnClose) builder.withCachingDisabled();
+    const closeTimes = emitOnClose ? emitCloseTimeStoreBuilder(storeName, materialized as Materialized<unknown, unknown>) : undefined;
+    const supplier = make(storeName, { type: this.strategy.type, emitCloseTimeStore: closeTimes?.name });
     ctx.topology.addProcessor(processorName, supplier, parent);
     ctx.topology.addStateStore(builder, processorName);
+    if (closeTimes !== undefined) ctx.topology.addStateStore(closeTimes, processorName);
     // 6.
     const windowedSerde = WindowedSerdes.timeWindowedSerdeFrom(keySerde, timeDifference);
     const tableSupplier = supplier as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<K>, A>;

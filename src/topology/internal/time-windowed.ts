@@ -36,6 +36,7 @@ import type { GroupedStreamParts } from './grouped-parts.js';
 import { nodeName, newStoreName } from './kafka-names.js';
 import { materializedName, namedAndMaterialized } from './materialize.js';
 import { emitCloseTimeStoreBuilder, timestampedWindowStoreBuilder } from './window-materialize.js';
+import { checkedEmitStrategy } from './windowed-aggregation.js';
 
 const AGGREGATE_NAME = 'KSTREAM-AGGREGATE-';
 const REDUCE_NAME = 'KSTREAM-REDUCE-';
@@ -108,10 +109,7 @@ class TimeWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
   }
 
   emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V> {
-    requireNonNull(strategy, 'emitStrategy');
-    if (strategy.type !== 'ON_WINDOW_CLOSE' && strategy.type !== 'ON_WINDOW_UPDATE') {
-      throw new IllegalArgumentError(`emitStrategy: give EmitStrategy.onWindowClose() or EmitStrategy.onWindowUpdate(); got ${String(strategy.type)}`);
-    }
+    checkedEmitStrategy(strategy);
     if (this.windows instanceof UnlimitedWindows && strategy.type === 'ON_WINDOW_CLOSE') {
       throw new IllegalArgumentError('ON_WINDOW_CLOSE emit strategy cannot be used for UnlimitedWindows');
     }

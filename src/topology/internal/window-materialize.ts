@@ -1,9 +1,11 @@
 /**
  * Window-store materialization of windowed aggregations (Kafka's
- * `WindowStoreMaterializer`), shared by time and sliding windows:
+ * `WindowStoreMaterializer` and `SlidingWindowStoreMaterializer`), one
+ * function for time and sliding windows:
  *
  * 1. retention: `Materialized.withRetention(ms)`, else the caller's default
- *    (window size plus grace for time windows);
+ *    (window size plus grace for time windows); sliding windows give their
+ *    own, checked against `2 * timeDifference + grace`;
  * 2. the check that the store keeps a window until it closes:
  *    `size + grace <= retention`, with Kafka's message;
  * 3. the supplier: `Materialized.as(supplier)`'s (it must be a window store
@@ -39,7 +41,7 @@ export interface WindowStoreSpec<K, V> {
   readonly defaultRetentionMs: number;
   readonly keySerde: Serde<K>;
   readonly valueSerde: Serde<V>;
-  /** True with `EmitStrategy.onWindowClose()` (step 3). */
+  /** True with `EmitStrategy.onWindowClose()` of time windows (step 3; sliding windows keep Kafka's retention). */
   readonly emitOnClose?: boolean;
 }
 
@@ -60,14 +62,16 @@ export function windowStoreRetention(spec: Pick<WindowStoreSpec<unknown, unknown
   return retention;
 }
 
-/** Steps 1-4: the timestamped window store builder of a windowed aggregation. */
-export function timestampedWindowStoreBuilder<K, V>(spec: WindowStoreSpec<K, V>): StoreBuilder<StateStore> {
-  const retention = windowStoreRetention(spec);
+/**
+ * Steps 1-4: the timestamped window store builder of a windowed aggregation;
+ * `retention`: steps 1-2 done by the caller (sliding windows), else here.
+ */
+export function timestampedWindowStoreBuilder<K, V>(spec: WindowStoreSpec<K, V>, retention = windowStoreRetention(spec)): StoreBuilder<StateStore> {
   const given = spec.materialized.storeSupplier;
   if (given !== undefined && !isWindowBytesStoreSupplier(given)) {
     throw new IllegalArgumentError(
-      `Store '${spec.storeName}': a windowed aggregation keeps a window store; Materialized.as(...) gives another kind of store supplier. ` +
-        `Give a window store supplier (e.g. Stores.persistentTimestampedWindowStore('${spec.storeName}', ${retention}, ${spec.windowSizeMs}, false)) or only the store name`,
+      `Store '${spec.storeName}': Materialized.as(supplier of store '${given.name}'): a windowed aggregation needs a window store supplier; ` +
+        `give Stores.persistentTimestampedWindowStore('${spec.storeName}', ${retention}, ${spec.windowSizeMs}, false), Stores.inMemoryWindowStore(...) or only the store name`,
     );
   }
   const extraMs = given === undefined && spec.emitOnClose === true ? 1 : 0;

@@ -51,7 +51,8 @@ describe('punctuation of processValues processors in the runtime', () => {
       .to(output, { keySerde: Serdes.String(), valueSerde: Serdes.String() });
     const app = closer.app(builder.build(), { applicationId: uniqueGroup('app'), cluster, processingGuarantee: 'exactly_once', commitIntervalMs: 50 });
     await app.start();
-    const base = Date.now();
+    // a whole second: stream-time punctuation is aligned to multiples of the interval, as Kafka's PunctuationSchedule.next
+    const base = Math.floor(Date.now() / 1000) * 1000;
     // stream time: base, base+500, base+1000 (fires: base, base+1000), base+1200, base+2500 (fires)
     const records = [0, 500, 1000, 1200, 2500].flatMap((dt, i) => [{ key: 'a', value: `a${i}`, timestamp: base + dt }, ...(i % 2 === 0 ? [{ key: 'b', value: `b${i}`, timestamp: base + dt }] : [])]);
     await cluster.produce(input, records);

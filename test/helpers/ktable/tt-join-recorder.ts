@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import { Change } from '../../../src/processors/dsl/change.js';
 import type { Record } from '../../../src/processors/record.js';
 import type { Topology } from '../../../src/index.js';
+import type { TestOutputTopic } from '../../../src/testing.js';
 
 /** Kafka's `KeyValueTimestamp` of a forwarded Change. */
 export interface KeyValueTimestamp<K, V> {
@@ -142,4 +143,10 @@ export function joinTestSteps(inputTopic1: JoinInput, inputTopic2: JoinInput): A
       // right: YY2:2 (ts: 10), YY3:3 (ts: 15)
     },
   ];
+}
+
+/** Kafka's `assertOutputKeyValueTimestamp` for each of `expected` in order, then `assertTrue(outputTopic.isEmpty())`. */
+export function assertOutput(outputTopic: TestOutputTopic<number, string>, ...expected: Array<[number, string | null, number]>): void {
+  expect(outputTopic.readRecordsToList().map((r) => [r.key, r.value, r.timestamp])).toEqual(expected);
+  expect(outputTopic.isEmpty()).toBe(true);
 }

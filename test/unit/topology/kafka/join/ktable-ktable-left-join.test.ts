@@ -8,8 +8,8 @@ import { Materialized, Serdes, Stores, StreamsBuilder, TopologyError, type KTabl
 import { Change } from '../../../../../src/processors/dsl/change.js';
 import { KTableKTableJoinSide } from '../../../../../src/processors/dsl/ktable-ktable-join.js';
 import { Record } from '../../../../../src/processors/record.js';
-import { MockProcessorContext, TopologyTestDriver, type TestOutputTopic } from '../../../../../src/testing.js';
-import { ChangeRecorder, copartitionGroupTopics, joinTestSteps, kvt, TOSTRING_JOINER } from '../../../../helpers/ktable/tt-join-recorder.js';
+import { MockProcessorContext, TopologyTestDriver } from '../../../../../src/testing.js';
+import { assertOutput, ChangeRecorder, copartitionGroupTopics, joinTestSteps, kvt, TOSTRING_JOINER } from '../../../../helpers/ktable/tt-join-recorder.js';
 
 const I = Serdes.Int32();
 const S = Serdes.String();
@@ -27,12 +27,6 @@ afterEach(() => {
 
 function inputs(d: TopologyTestDriver) {
   return joinTestSteps(d.createInputTopic(topic1, I, S), d.createInputTopic(topic2, I, S));
-}
-
-/** Kafka's `assertOutputKeyValueTimestamp` for each of `expected` in order, then `assertTrue(outputTopic.isEmpty())`. */
-function assertOutput(outputTopic: TestOutputTopic<number, string>, ...expected: Array<[number, string | null, number]>): void {
-  expect(outputTopic.readRecordsToList().map((r) => [r.key, r.value, r.timestamp])).toEqual(expected);
-  expect(outputTopic.isEmpty()).toBe(true);
 }
 
 function leftJoined(): { builder: StreamsBuilder; table1: KTable<number, string>; table2: KTable<number, string>; joined: KTable<number, string> } {

@@ -8,7 +8,8 @@
  */
 import { ByteReader, ByteWriter } from './bytes.js';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { crc32c } from './crc32c.js';
+import { crc32c } from '../../../records/crc32c.js';
+import { encodeRecordBatch } from '../../../records/record-batch-encoder.js';
 
 /** Compression codecs (attribute bits 0-2); the embedded cluster decodes none and gzip. */
 export const Compression = { NONE: 0, GZIP: 1 } as const;
@@ -100,6 +101,15 @@ function encodeRecord(r: BatchRecord): Buffer {
   return new ByteWriter().varint(bytes.length).bytes(bytes).toBuffer();
 }
 
+/** True when no header key repeats (the shared encoder takes headers as an object). */
+const uniqueHeaderKeys = (headers: RecordHeader[] | undefined): boolean => !headers || new Set(headers.map((h) => h.key)).size === headers.length;
+
+/** Stored headers as the shared encoder takes them. */
+function headersOf(headers: RecordHeader[] | undefined): Record<string, Buffer | null> | undefined {
+  if (!headers || headers.length === 0) return undefined;
+  return Object.fromEntries(headers.map((h) => [h.key, h.value]));
+}
+
 /**
  * Encodes a batch with magic 2, offsets deltas 0..n-1 and a correct CRC.
  * Steps: 1. encode records relative to the first timestamp; 2. write the
@@ -107,6 +117,14 @@ function encodeRecord(r: BatchRecord): Buffer {
  * leader epoch, magic and CRC.
  */
 export function encodeBatch(batch: NewBatch): Buffer {
+  // Uncompressed batches with the usual offset deltas: the shared encoder (the one both backends send with).
+  const plain = !batch.gzip && batch.records.length > 0 && batch.records.every((r, i) => (r.offsetDelta === undefined || r.offsetDelta === i) && uniqueHeaderKeys(r.headers));
+  if (plain) {
+    return encodeRecordBatch(
+      batch.records.map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp, headers: headersOf(r.headers) })),
+      { ...batch, baseSequence: batch.baseSequence ?? NO_SEQUENCE, producerId: batch.producerId ?? NO_PRODUCER_ID, producerEpoch: batch.producerEpoch ?? NO_PRODUCER_EPOCH },
+    );
+  }
   // 1. records
   const baseTimestamp = batch.records.length ? Math.min(...batch.records.map((r) => r.timestamp)) : -1;
   const maxTimestamp = batch.records.length ? Math.max(...batch.records.map((r) => r.timestamp)) : -1;

@@ -6,7 +6,9 @@
  * - Produce v8 with `record_errors` (`produce-v8.ts`);
  * - the read_committed aborted-transaction filter on Fetch decode (`fetch-aborted-filter.ts`);
  * - the JoinGroup generation-id capture (`join-generation.ts`);
- * - a control record standing for each record batch emptied by compaction (`empty-batch-marker.ts`).
+ * - a control record standing for each record batch emptied by compaction (`empty-batch-marker.ts`);
+ * - Produce request bodies encoded by sluice's record-batch encoder (`produce-request.ts`, from `produce-v8.ts`);
+ * - a linear `groupMessagesPerPartition` (kafkajs' is quadratic; `linear-grouping.ts`).
  *
  * Containment: the patched module objects belong to a private copy of the
  * kafkajs module graph (`private-module.ts`); every kafkajs client sluice
@@ -24,6 +26,7 @@ import { StreamsError } from '../../../errors.js';
 import { installEmptyBatchMarkers } from './empty-batch-marker.js';
 import { installAbortedTransactionFilter } from './fetch-aborted-filter.js';
 import { registerJoinGenerationCapture } from './join-generation.js';
+import { installLinearGrouping } from './linear-grouping.js';
 import type { KafkaJsInternals } from './kafkajs-internals.js';
 import { privatePackage, type PrivatePackage } from './private-module.js';
 import { registerProduceV8 } from './produce-v8.js';
@@ -97,6 +100,7 @@ function shapeMismatch(internals: KafkaJsInternals, shape: Shape): string | unde
 /**
  * Checks a private kafkajs copy and patches it:
  * 1. the version is {@link VERIFIED_KAFKAJS_VERSION};
+ * 1'. replace the modules swapped whole (before anything requires them);
  * 2. every shape the patches touch is there, with the expected arity;
  * 3. Produce v8, the aborted-transaction filter, the JoinGroup capture, the empty-batch markers.
  * Throws `UNSUPPORTED_KAFKAJS` (nothing patched) when 1 or 2 fails.
@@ -110,6 +114,8 @@ export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> 
   };
   // 1. version
   if (version !== VERIFIED_KAFKAJS_VERSION) throw unsupported(version, '');
+  // 1'. module replacements, before the shape checks load the modules that require them
+  installLinearGrouping(internals);
   // 2. shapes
   const mismatches = SHAPES.map((shape) => shapeMismatch(internals, shape)).filter((m): m is string => m !== undefined);
   if (mismatches.length > 0) throw unsupported(version, ` with other internals: ${mismatches.join('; ')}`);

@@ -35,7 +35,8 @@ export type { CollectedRecord } from './record-collection.js';
 
 /** What the collector needs of a producer (a `TransactionalProducer` satisfies it). */
 export interface CollectorProducer {
-  send(record: ProducerRecord, callback?: SendCallback, option?: TxnSendOption): Promise<RecordMetadata>;
+  /** Sends without a promise: the outcome reaches `callback`, exactly once (`StreamsProducer.dispatch`). */
+  dispatch(record: ProducerRecord, callback: SendCallback, option?: TxnSendOption): void;
   markAbortable(error: Error): void;
 }
 
@@ -174,9 +175,9 @@ export class TaskRecordCollector implements RecordCollector {
         this.#release();
       }
     };
-    let promise: Promise<unknown>;
     try {
-      promise = this.options.producer.send(record, callback, option);
+      // The callback reports the outcome (no promise per record).
+      this.options.producer.dispatch(record, callback, option);
     } catch (error) {
       // Synchronous rejection (wrong producer state, fenced producer): nothing was sent.
       settled = true;
@@ -184,8 +185,6 @@ export class TaskRecordCollector implements RecordCollector {
       this.#release();
       throw error;
     }
-    // The callback reports the outcome; the promise must not become an unhandled rejection.
-    promise.catch(() => undefined);
   }
 
   #onRecordError(context: ErrorHandlerContext, record: FailedOutputRecord, error: Error, synchronous: boolean): void {

@@ -101,18 +101,39 @@ export class StreamsProducer {
    * transactional producer outside one, and after close.
    */
   send(record: ProducerRecord, callback?: SendCallback, option: TxnSendOption = TxnSendOption.NONE): Promise<RecordMetadata> {
-    // 1. the option and the state guard
+    // 1.–3. (see #beforeSend)
+    const refused = this.#beforeSend(option);
+    if (refused) return this.#sender.refuse(callback, option, refused);
+    // 4. validate, partition, batch, deliver
+    return this.#sender.submit(record, callback, option);
+  }
+
+  /**
+   * {@link send} without a promise: the outcome reaches `callback` only (it is called exactly once).
+   * The record collector's path: a record then costs no promise and no resolver closures.
+   */
+  dispatch(record: ProducerRecord, callback: SendCallback, option: TxnSendOption = TxnSendOption.NONE): void {
+    const refused = this.#beforeSend(option);
+    if (refused) this.#sender.refuse(callback, option, refused, false);
+    else this.#sender.submit(record, callback, option, false);
+  }
+
+  /**
+   * Steps 1–3 of a send: 1. the option and the state guard (throws); 2. a transaction that can only abort
+   * (or a fatal producer) takes no more records: returns why; 3. an idempotent producer connects lazily.
+   */
+  #beforeSend(option: TxnSendOption): Error | undefined {
+    // 1.
     if (option !== TxnSendOption.NONE && option !== TxnSendOption.IGNORE_SEND_ERRORS) {
       throw new ConfigError(`Unknown TxnSendOption '${String(option)}': use 'NONE' or 'IGNORE_SEND_ERRORS'`);
     }
     this.#guardSend(option);
-    // 2. a transaction that can only abort (or a fatal producer) takes no more records
+    // 2.
     const refused = this.#sm.causeIn(S.FATAL_ERROR, S.ABORTABLE_ERROR);
-    if (refused) return this.#sender.refuse(callback, option, refused);
-    // 3. an idempotent producer connects lazily
+    if (refused) return refused;
+    // 3.
     if (this.#sm.state === S.UNINITIALIZED) void this.initTransactions().catch(() => undefined);
-    // 4. validate, partition, batch, deliver
-    return this.#sender.submit(record, callback, option);
+    return undefined;
   }
 
   /**

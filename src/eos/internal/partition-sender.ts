@@ -70,9 +70,12 @@ export class PartitionSender {
   }
 
   /** Steps 1–3 for one record (the producer's state guards already ran). */
-  submit(record: ProducerRecord, callback: SendCallback | undefined, option: TxnSendOption): Promise<RecordMetadata> {
+  submit(record: ProducerRecord, callback: SendCallback | undefined, option: TxnSendOption): Promise<RecordMetadata>;
+  /** The same without a promise (the outcome reaches `callback` only): the record collector's path. */
+  submit(record: ProducerRecord, callback: SendCallback, option: TxnSendOption, withPromise: false): undefined;
+  submit(record: ProducerRecord, callback: SendCallback | undefined, option: TxnSendOption, withPromise = true): Promise<RecordMetadata> | undefined {
     const now = Date.now();
-    const { promise, settle: tracked } = this.#sends.track(callback, option);
+    const { promise, settle: tracked } = withPromise ? this.#sends.track(callback, option) : this.#sends.track(callback, option, false);
     // 0. every user-supplied field is checked before it can reach an encoder (record-level error, record-checks.ts)
     const invalid = checkProducerRecord(record);
     if (invalid) return queueMicrotask(() => tracked(invalid, null)), promise;
@@ -146,8 +149,10 @@ export class PartitionSender {
   }
 
   /** A send the producer refused (abortable or fatal state): rejects and calls back asynchronously. */
-  refuse(callback: SendCallback | undefined, option: TxnSendOption, error: Error): Promise<RecordMetadata> {
-    const { promise, settle } = this.#sends.track(callback, option);
+  refuse(callback: SendCallback | undefined, option: TxnSendOption, error: Error): Promise<RecordMetadata>;
+  refuse(callback: SendCallback, option: TxnSendOption, error: Error, withPromise: false): undefined;
+  refuse(callback: SendCallback | undefined, option: TxnSendOption, error: Error, withPromise = true): Promise<RecordMetadata> | undefined {
+    const { promise, settle } = withPromise ? this.#sends.track(callback, option) : this.#sends.track(callback, option, false);
     queueMicrotask(() => settle(error, null));
     return promise;
   }

@@ -61,12 +61,22 @@ export class PendingSends {
     return new Promise<void>((resolve) => this.#idle.push(resolve));
   }
 
-  /** A promise and its settle-once function for one record sent with `option`: the owner learns of a failure first, then the callback runs, then the promise settles; only then does the record stop counting. */
-  track(callback: SendCallback | undefined, option: TxnSendOption): { promise: Promise<RecordMetadata>; settle: Pending['settle'] } {
-    let resolve!: (m: RecordMetadata) => void;
-    let reject!: (e: Error) => void;
-    const promise = new Promise<RecordMetadata>((res, rej) => ((resolve = res), (reject = rej)));
-    promise.catch(() => undefined); // a caller relying on the callback (or on commit) need not await it
+  /**
+   * A promise and its settle-once function for one record sent with `option`: the owner learns of a failure
+   * first, then the callback runs, then the promise settles; only then does the record stop counting.
+   * With `withPromise` false (the record collector, which learns the outcome from the callback) no promise
+   * is made: `promise` is undefined, and a record costs no promise and no resolver closures.
+   */
+  track(callback: SendCallback | undefined, option: TxnSendOption, withPromise: false): { promise: undefined; settle: Pending['settle'] };
+  track(callback: SendCallback | undefined, option: TxnSendOption, withPromise?: true): { promise: Promise<RecordMetadata>; settle: Pending['settle'] };
+  track(callback: SendCallback | undefined, option: TxnSendOption, withPromise = true): { promise: Promise<RecordMetadata> | undefined; settle: Pending['settle'] } {
+    let resolve: ((m: RecordMetadata) => void) | undefined;
+    let reject: ((e: Error) => void) | undefined;
+    let promise: Promise<RecordMetadata> | undefined;
+    if (withPromise) {
+      promise = new Promise<RecordMetadata>((res, rej) => ((resolve = res), (reject = rej)));
+      promise.catch(() => undefined); // a caller relying on the callback (or on commit) need not await it
+    }
     this.#count++;
     let settled = false;
     const settle: Pending['settle'] = (error, metadata) => {
@@ -79,8 +89,8 @@ export class PendingSends {
         } catch (thrown) {
           this.owner.recordFailed(thrown instanceof Error ? thrown : new Error(String(thrown)), 'NONE');
         }
-        if (error) reject(error);
-        else resolve(defined(metadata ?? undefined, 'metadata of a delivered record'));
+        if (error) reject?.(error);
+        else if (resolve) resolve(defined(metadata ?? undefined, 'metadata of a delivered record'));
       } finally {
         if (--this.#count === 0) for (const wake of this.#idle.splice(0)) wake();
       }

@@ -45,6 +45,9 @@ function describeType(value: unknown): string {
   return (value as object).constructor?.name ?? 'object';
 }
 
+/** The headers of a wire record without headers: one shared, frozen object (nothing to allocate per record). */
+const NO_HEADERS: Record<string, Buffer> = Object.freeze({}) as Record<string, Buffer>;
+
 /**
  * Converts a record to its wire form (UTF-8 for strings).
  * Throws `SerializationError` (record-level) for a key, value or header of another type.
@@ -52,10 +55,14 @@ function describeType(value: unknown): string {
 export function toWireRecord(record: ProducerRecord, now: number): WireRecord {
   const key = bytesOf(record.key, record.topic, 'KEY', 'key');
   const value = bytesOf(record.value, record.topic, 'VALUE', 'value');
-  const headers: Record<string, Buffer> = {};
-  for (const [name, v] of Object.entries(record.headers ?? {})) {
-    const b = bytesOf(v, record.topic, 'VALUE', `header '${name}'`);
-    headers[name] = b ?? Buffer.alloc(0);
+  let headers: Record<string, Buffer> = NO_HEADERS;
+  const given = record.headers;
+  if (given) {
+    for (const name in given) {
+      if (!Object.prototype.hasOwnProperty.call(given, name)) continue;
+      if (headers === NO_HEADERS) headers = {};
+      headers[name] = bytesOf(given[name], record.topic, 'VALUE', `header '${name}'`) ?? Buffer.alloc(0);
+    }
   }
   const ts = record.timestamp;
   if (ts !== undefined && (typeof ts !== 'number' || !Number.isFinite(ts))) {

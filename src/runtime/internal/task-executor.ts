@@ -167,8 +167,9 @@ export class TaskExecutor {
   /**
    * Processes a batch in offset order (skipping records already processed).
    * Stale or late batches are ignored. While more outputs than
-   * `maxPendingOutputRecordsPerTask` are unacknowledged, processing waits
-   * (and, since the batch has not resolved, so does fetching).
+   * `maxPendingOutputRecordsPerTask` are unacknowledged, processing waits until
+   * half of them are acknowledged (and, since the batch has not resolved, so
+   * does fetching).
    */
   processBatch(batch: FetchedBatch, generation: number): Promise<void> {
     return this.#queue.add(async () => {
@@ -183,7 +184,9 @@ export class TaskExecutor {
         const position = this.#position.get(key);
         if (position === undefined || record.offset < position) continue;
         if (collector.pending > bound) {
-          await collector.waitForPendingAtMost(bound);
+          // Resume at half the bound, not at the bound: waking at the first acknowledged batch would refill the
+          // buffer one acknowledgement at a time, and batches would shrink to a few records each.
+          await collector.waitForPendingAtMost(bound >> 1);
           if (this.state !== 'RUNNING' || generation !== this.#generation) return;
           collector.checkHealthy();
         }

@@ -107,7 +107,7 @@ describe('the runtime collector and the driver collector share it', () => {
     const handler: ProductionExceptionHandler = { handle: (_c, record) => (seen.push(record), 'FAIL') };
     const runtime = new TaskRecordCollector({
       taskId: '0_0',
-      producer: { send: () => new Promise(() => undefined), markAbortable: () => undefined },
+      producer: { dispatch: () => undefined, markAbortable: () => undefined },
       sendOption: TxnSendOption.IGNORE_SEND_ERRORS,
       deadLetterOption: TxnSendOption.NONE,
       handler,

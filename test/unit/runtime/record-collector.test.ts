@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import { partitionFor } from '../../../src/records/partitioner.js';
 import { TaskRecordCollector, type CollectorProducer } from '../../../src/eos/record-collector.js';
-import type { ProducerRecord, RecordMetadata, SendCallback } from '../../../src/eos/producer-types.js';
+import type { ProducerRecord, SendCallback } from '../../../src/eos/producer-types.js';
 import { TxnSendOption } from '../../../src/eos/txn-send-option.js';
 import { InvalidRecordError, ProducerFencedError, RecordTooLargeError } from '../../../src/errors.js';
 import type { ErrorHandlerContext, ProductionExceptionHandler } from '../../../src/handlers/types.js';
@@ -13,9 +13,8 @@ import { Serdes } from '../../../src/serdes/serdes.js';
 class FakeProducer implements CollectorProducer {
   readonly sent: Array<{ record: ProducerRecord; callback?: SendCallback; option?: string }> = [];
   readonly markAbortable = vi.fn();
-  send(record: ProducerRecord, callback?: SendCallback, option?: TxnSendOption): Promise<RecordMetadata> {
+  dispatch(record: ProducerRecord, callback: SendCallback, option?: TxnSendOption): void {
     this.sent.push({ record, callback, option });
-    return new Promise(() => undefined);
   }
   settle(index: number, error: Error | null): void {
     const { record, callback } = this.sent[index]!;

@@ -74,11 +74,18 @@ export function privatePackage(name: string, from: string | URL): PrivatePackage
   };
 
   // 3. the `require` of a copied file
+  // (kafkajs requires lazily on hot paths, e.g. `produce/index.js` on every request: each file's
+  // resolutions are cached, so a repeated `require` is two map lookups, not a file-system walk.)
   function requireFrom(parent: string): (id: string) => unknown {
     const nodeRequire = createRequire(parent);
+    const resolved = new Map<string, string>();
     return (id: string) => {
       if (isBuiltin(id)) return nodeRequire(id);
-      const target = id.startsWith('.') || isAbsolute(id) ? nodeRequire.resolve(resolve(dirname(parent), id)) : nodeRequire.resolve(id);
+      let target = resolved.get(id);
+      if (target === undefined) {
+        target = id.startsWith('.') || isAbsolute(id) ? nodeRequire.resolve(resolve(dirname(parent), id)) : nodeRequire.resolve(id);
+        resolved.set(id, target);
+      }
       return inside(target) ? loadFile(target) : nodeRequire(target);
     };
   }

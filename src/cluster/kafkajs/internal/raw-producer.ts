@@ -102,9 +102,8 @@ export class KafkaJsRawProducer implements RawProducerPort {
     if (records.length === 0) throw new IllegalStateError(`${where}: a batch needs at least one record`);
     // 1. Refuse new records after an unknown outcome (see the module comment).
     const key = topicPartitionKey({ topic, partition });
-    const fingerprint = fingerprintOf(records);
     const pending = this.uncertain.get(key);
-    if (pending !== undefined && pending !== fingerprint) {
+    if (pending !== undefined && pending !== fingerprintOf(records)) {
       this.unusable = new ProducerFencedError(
         `${where}: the previous batch to this partition has an unknown outcome and different records were sent; the producer is unusable`,
       );
@@ -136,7 +135,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
     } catch (error) {
       const mapped = this.fail(error, where, false);
       // 3. Remember partitions whose outcome is unknown (no broker answer).
-      if (isUnknownOutcome(mapped)) this.uncertain.set(key, fingerprint);
+      if (isUnknownOutcome(mapped)) this.uncertain.set(key, fingerprintOf(records));
       else this.uncertain.delete(key);
       throw mapped;
     }

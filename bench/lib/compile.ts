@@ -8,12 +8,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Folder name of the compiled tree (under node_modules/.cache). */
-export const BUILD_DIR_NAME = 'sluice-bench-build';
+/**
+ * Folder of the compiled tree, inside the checkout (`bench/.build`, git-ignored): never under
+ * `node_modules`, which several checkouts of one machine may share (git worktrees with a linked
+ * `node_modules`), where one checkout's run would overwrite another's compiled sluice.
+ */
+export const BUILD_DIR_NAME = '.build';
 
 /** The compiled tree's root, or undefined when compiling failed (the caller falls back to tsx). */
 export function compileContenders(repoRoot: string, log: (line: string) => void): string | undefined {
-  const outDir = join(repoRoot, 'node_modules', '.cache', BUILD_DIR_NAME);
+  const outDir = join(repoRoot, 'bench', BUILD_DIR_NAME);
   rmSync(outDir, { recursive: true, force: true });
   const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
   const entries = ['bench/contenders/sluice-app.ts', 'bench/contenders/kafkajs-loop.ts', 'bench/contenders/sluice-count.ts', 'bench/contenders/sluice-windowed-count.ts', 'bench/contenders/sluice-restore.ts', 'src/index.ts'];

@@ -29,7 +29,7 @@ export interface ProfileSummary {
   areas: SelfTime[];
 }
 
-const BUILD_MARKER = '/node_modules/.cache/sluice-bench-build/';
+const BUILD_MARKER = '/bench/.build/';
 
 function shortUrl(url: string): string {
   const build = url.indexOf(BUILD_MARKER);

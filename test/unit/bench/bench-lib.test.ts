@@ -77,7 +77,7 @@ describe('bench cpuprofile summary', () => {
         { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1 } },
         { id: 2, callFrame: { functionName: '(idle)', url: '', lineNumber: -1 } },
         { id: 3, callFrame: { functionName: 'encode', url: 'file:///r/node_modules/kafkajs/src/x.js', lineNumber: 9 } },
-        { id: 4, callFrame: { functionName: 'send', url: 'file:///r/node_modules/.cache/sluice-bench-build/src/eos/c.js', lineNumber: 0 } },
+        { id: 4, callFrame: { functionName: 'send', url: 'file:///r/bench/.build/src/eos/c.js', lineNumber: 0 } },
       ],
       samples: [2, 3, 3, 4, 3],
       timeDeltas: [0, 1000, 1000, 1000, 1000, 1000],

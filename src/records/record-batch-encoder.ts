@@ -32,8 +32,8 @@ export interface EncodableRecord {
   key: Buffer | string | null | undefined;
   value: Buffer | string | null | undefined;
   headers?: Record<string, EncodableHeaderValue | EncodableHeaderValue[]> | undefined;
-  /** CreateTime in ms. */
-  timestamp: number;
+  /** CreateTime in ms (a numeric string is accepted, as kafkajs messages carry it). */
+  timestamp: number | string;
 }
 
 /** The batch header fields a producer chooses. */
@@ -85,21 +85,25 @@ function writeVarint(buf: Buffer, at: number, v: number): number {
 interface Prepared {
   key: Buffer | null;
   value: Buffer | null;
-  headers: Array<[Buffer, Buffer | null]>;
+  headers: ReadonlyArray<[Buffer, Buffer | null]>;
   timestampDelta: number;
   bodySize: number;
 }
 
-function headerList(headers: EncodableRecord['headers']): Array<[Buffer, Buffer | null]> {
-  const list: Array<[Buffer, Buffer | null]> = [];
-  if (!headers) return list;
-  for (const name of Object.keys(headers)) {
+const NO_HEADERS: ReadonlyArray<[Buffer, Buffer | null]> = Object.freeze([]);
+
+function headerList(headers: EncodableRecord['headers']): ReadonlyArray<[Buffer, Buffer | null]> {
+  if (!headers) return NO_HEADERS;
+  let list: Array<[Buffer, Buffer | null]> | undefined;
+  for (const name in headers) {
+    if (!Object.prototype.hasOwnProperty.call(headers, name)) continue;
+    list ??= [];
     const raw = headers[name];
     const key = Buffer.from(name, 'utf8');
     if (Array.isArray(raw)) for (const v of raw) list.push([key, bytesOf(v)]);
     else list.push([key, bytesOf(raw)]);
   }
-  return list;
+  return list ?? NO_HEADERS;
 }
 
 const sizeOfBytes = (b: Buffer | null): number => (b === null ? 1 : sizeOfVarint(b.length) + b.length);
@@ -120,8 +124,9 @@ export function encodeRecordBatch(records: readonly EncodableRecord[], header: R
   let baseTimestamp = header.baseTimestamp ?? Number.POSITIVE_INFINITY;
   let maxTimestamp = Number.NEGATIVE_INFINITY;
   for (const r of records) {
-    if (header.baseTimestamp === undefined && r.timestamp < baseTimestamp) baseTimestamp = r.timestamp;
-    if (r.timestamp > maxTimestamp) maxTimestamp = r.timestamp;
+    const ts = Number(r.timestamp);
+    if (header.baseTimestamp === undefined && ts < baseTimestamp) baseTimestamp = ts;
+    if (ts > maxTimestamp) maxTimestamp = ts;
   }
   const prepared: Prepared[] = new Array<Prepared>(records.length);
   let total = RECORD_BATCH_HEADER_SIZE;
@@ -130,7 +135,7 @@ export function encodeRecordBatch(records: readonly EncodableRecord[], header: R
     const key = bytesOf(r.key);
     const value = bytesOf(r.value);
     const headers = headerList(r.headers);
-    const timestampDelta = r.timestamp - baseTimestamp;
+    const timestampDelta = Number(r.timestamp) - baseTimestamp;
     let bodySize = 1 + sizeOfVarint(timestampDelta) + sizeOfVarint(i) + sizeOfBytes(key) + sizeOfBytes(value) + sizeOfVarint(headers.length);
     for (const [k, v] of headers) bodySize += sizeOfBytes(k) + sizeOfBytes(v);
     prepared[i] = { key, value, headers, timestampDelta, bodySize };

@@ -79,7 +79,11 @@ export interface KafkaStreamsConfig {
   taskRestartBackoffMs?: number;
   /** A pino logger; sluice logs through child loggers `{ component, taskId }`. */
   logger?: Logger;
-  /** Backpressure bound: fetching of a task's partitions pauses while more outputs than this are unacknowledged. Default 10000. */
+  /**
+   * Backpressure bound: a task's processing (and so fetching of its partitions) pauses while more outputs than this
+   * are unacknowledged, and resumes once half of them are. Default 2000: every pending output is latency (a record
+   * waits behind the ones before it) and memory; 2000 per task keeps produce requests large enough to be cheap.
+   */
   maxPendingOutputRecordsPerTask?: number;
   /** Consumer group session timeout (ms). Default: the client's (30000 for kafkajs). */
   sessionTimeoutMs?: number;
@@ -278,7 +282,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     uncaughtExceptionPolicy: oneOf(config, 'uncaughtExceptionPolicy', ['SHUTDOWN_CLIENT', 'RESTART_TASK'] as const, 'SHUTDOWN_CLIENT'),
     taskRestartBackoffMs: positiveInt(config, 'taskRestartBackoffMs', 1000),
     logger,
-    maxPendingOutputRecordsPerTask: positiveInt(config, 'maxPendingOutputRecordsPerTask', 10_000),
+    maxPendingOutputRecordsPerTask: positiveInt(config, 'maxPendingOutputRecordsPerTask', 2_000),
     sessionTimeoutMs: positiveInt(config, 'sessionTimeoutMs', undefined),
     heartbeatIntervalMs: positiveInt(config, 'heartbeatIntervalMs', undefined),
     transactionTimeoutMs,

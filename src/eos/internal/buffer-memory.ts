@@ -75,6 +75,17 @@ export class BufferMemory {
     };
   }
 
+  /** Reserves `bytes` (always granted) without a release closure: the caller calls {@link release} once. */
+  take(bytes: number): void {
+    this.#used += bytes;
+  }
+
+  /** Gives back `bytes` taken with {@link take} (exactly once per take). */
+  release(bytes: number): void {
+    this.#used -= bytes;
+    this.#scheduleDrain();
+  }
+
   /** Resolves once a record sent now would be admitted at once. */
   whenAvailable(): Promise<void> {
     if (this.hasRoom) return Promise.resolve();

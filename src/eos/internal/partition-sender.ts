@@ -38,6 +38,32 @@ import { defined } from '../../internal/defined.js';
 /** Room left in a produce request for its headers and the topic name. */
 const REQUEST_OVERHEAD = 128;
 
+/** A record admitted into the pipeline: holds its buffer-memory reservation until it settles (once). */
+class AdmittedRecord implements Pending {
+  #reserved: number;
+
+  constructor(
+    readonly wire: WireRecord,
+    readonly size: number,
+    readonly deadline: number,
+    private readonly tracked: Pending['settle'],
+    private readonly memory: BufferMemory,
+    reserved: number,
+  ) {
+    this.#reserved = reserved;
+    memory.take(reserved);
+  }
+
+  /** Releases the reservation, then settles the record (its callback, its promise); later calls do nothing. */
+  settle(error: Error | null, metadata: RecordMetadata | null): void {
+    if (this.#reserved < 0) return;
+    const reserved = this.#reserved;
+    this.#reserved = -1;
+    this.memory.release(reserved);
+    this.tracked(error, metadata);
+  }
+}
+
 
 /** Batching, delivery and pending-send accounting of one producer. See the module comment. */
 export type { SenderOwner } from './pending-send.js';
@@ -103,35 +129,30 @@ export class PartitionSender {
     return this.metadata.get(topic, { ...this.settings, stopError: () => this.owner.stopError() });
   }
 
-  /** Steps 1–3 once the record may take buffer memory: wire form, reservation, validation, routing. */
+  /**
+   * Steps 1–3 once the record may take buffer memory: wire form, reservation, validation, routing.
+   * (One object per record, its settle a method: no closures on this path, which runs for every output.)
+   */
   #admit(record: ProducerRecord, tracked: Pending['settle'], now: number, inSend: boolean): void {
-    let release = (): void => undefined;
-    const settle: Pending['settle'] = (error, metadata) => {
-      release();
-      tracked(error, metadata);
-    };
-    const fail = (error: Error, sync: boolean): void => (sync ? queueMicrotask(() => settle(error, null)) : settle(error, null));
-    const route = (info: TopicInfo, sync: boolean): void => {
-      const error = this.owner.stopError() ?? validateRecord(wire, info, record.partition, this.settings.maxRequestSize, now);
-      if (error) return fail(error, sync);
-      const partition = record.partition ?? (wire.key !== null ? partitionFor(wire.key, info.partitions) : this.#stickyPartition(info));
-      this.#append(record.topic, partition, { wire, size: recordSizeUpperBound(wire), deadline: now + this.settings.deliveryTimeoutMs, settle });
-    };
     // 1. wire form and validation
     let wire: WireRecord;
     try {
       wire = toWireRecord(record, now);
     } catch (error) {
-      fail(error as Error, inSend);
+      const failure = error as Error;
+      if (inSend) queueMicrotask(() => tracked(failure, null));
+      else tracked(failure, null);
       return;
     }
-    release = this.#memory.reserve(recordSizeUpperBound(wire) + RECORD_OVERHEAD_BYTES);
+    const size = recordSizeUpperBound(wire);
+    const pending = new AdmittedRecord(wire, size, now + this.settings.deliveryTimeoutMs, tracked, this.#memory, size + RECORD_OVERHEAD_BYTES);
     const topic = record.topic;
     const cached = this.metadata.peek(topic);
     if (cached && !this.#waiting.get(topic)) {
-      route(cached, inSend);
+      this.#route(record, pending, cached, now, inSend);
       return;
     }
+    const fail = (error: Error): void => pending.settle(error, null);
     this.#waiting.set(topic, (this.#waiting.get(topic) ?? 0) + 1);
     void (async () => {
       let info: TopicInfo;
@@ -140,12 +161,25 @@ export class PartitionSender {
         info = await this.#lookup(topic);
       } catch (error) {
         const kind = errorKindOf(error);
-        return fail(kind === 'fencing' || kind === 'fatal' ? this.owner.toFatal(error) : (error as Error), false);
+        return fail(kind === 'fencing' || kind === 'fatal' ? this.owner.toFatal(error) : (error as Error));
       } finally {
         this.#waiting.set(topic, (this.#waiting.get(topic) ?? 1) - 1);
       }
-      route(info, false);
+      this.#route(record, pending, info, now, false);
     })();
+  }
+
+  /** Step 1's validation against the topic's configs, then step 2 (the partition) and step 3 (the batch). */
+  #route(record: ProducerRecord, pending: AdmittedRecord, info: TopicInfo, now: number, sync: boolean): void {
+    const wire = pending.wire;
+    const error = this.owner.stopError() ?? validateRecord(wire, info, record.partition, this.settings.maxRequestSize, now);
+    if (error) {
+      if (sync) queueMicrotask(() => pending.settle(error, null));
+      else pending.settle(error, null);
+      return;
+    }
+    const partition = record.partition ?? (wire.key !== null ? partitionFor(wire.key, info.partitions) : this.#stickyPartition(info));
+    this.#append(record.topic, partition, pending);
   }
 
   /** A send the producer refused (abortable or fatal state): rejects and calls back asynchronously. */

@@ -73,12 +73,11 @@ export function encodeProduceBody(args: KafkaJsProduceArgs, now: number = Date.n
     writeString(parts, topic.topic);
     parts.push(int32(topic.partitions.length));
     for (const p of topic.partitions) {
-      const records: EncodableRecord[] = p.messages.map((m) => ({
-        key: m.key,
-        value: m.value,
-        headers: m.headers,
-        timestamp: m.timestamp === undefined || m.timestamp === null || Number(m.timestamp) === 0 ? now : Number(m.timestamp),
-      }));
+      // kafkajs stamps a message without a timestamp with the time of the request
+      const stamped = p.messages.every((m) => m.timestamp !== undefined && m.timestamp !== null && Number(m.timestamp) !== 0);
+      const records: readonly EncodableRecord[] = stamped
+        ? (p.messages as EncodableRecord[])
+        : p.messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers, timestamp: m.timestamp && Number(m.timestamp) !== 0 ? m.timestamp : now }));
       const batch = encodeRecordBatch(records, {
         partitionLeaderEpoch: 0,
         attributes: transactionalId ? TRANSACTIONAL : 0,

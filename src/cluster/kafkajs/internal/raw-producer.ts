@@ -114,13 +114,9 @@ export class KafkaJsRawProducer implements RawProducerPort {
       const metadata = await sender.send({
         topic,
         acks: -1,
-        messages: records.map((r) => ({
-          partition,
-          key: r.key,
-          value: r.value,
-          headers: r.headers,
-          timestamp: String(r.timestamp),
-        })),
+        // (a numeric timestamp: sluice's Produce encoder takes it as is; kafkajs' own one, used only for
+        // compressed requests, computes deltas with it just as well)
+        messages: records.map((r) => ({ partition, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp as unknown as string })),
       });
       this.uncertain.delete(key);
       const ack = metadata.find((m) => m.topicName === topic && m.partition === partition);

@@ -6,17 +6,21 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
-/** Folder name of the compiled tree (under node_modules/.cache). */
+/** Folder name of the compiled tree (under node_modules/.cache), followed by `-<checkout folder>`. */
 export const BUILD_DIR_NAME = 'sluice-bench-build';
 
-/** The compiled tree's root, or undefined when compiling failed (the caller falls back to tsx). */
+/**
+ * The compiled tree's root, or undefined when compiling failed (the caller falls back to tsx).
+ * One folder per checkout (`sluice-bench-build-<folder name>`): worktrees that share one
+ * node_modules must not delete each other's build while a benchmark runs from it.
+ */
 export function compileContenders(repoRoot: string, log: (line: string) => void): string | undefined {
-  const outDir = join(repoRoot, 'node_modules', '.cache', BUILD_DIR_NAME);
+  const outDir = join(repoRoot, 'node_modules', '.cache', `${BUILD_DIR_NAME}-${basename(repoRoot) || 'root'}`);
   rmSync(outDir, { recursive: true, force: true });
   const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-  const entries = ['bench/contenders/sluice-app.ts', 'bench/contenders/kafkajs-loop.ts', 'bench/contenders/sluice-count.ts', 'bench/contenders/sluice-windowed-count.ts', 'bench/contenders/sluice-restore.ts', 'src/index.ts'];
+  const entries = ['bench/contenders/sluice-app.ts', 'bench/contenders/kafkajs-loop.ts', 'bench/contenders/kafkats-flow.ts', 'bench/contenders/sluice-count.ts', 'bench/contenders/sluice-windowed-count.ts', 'bench/contenders/sluice-restore.ts', 'src/index.ts'];
   const args = [tsc, ...entries, '--outDir', outDir, '--rootDir', '.', '--module', 'nodenext', '--moduleResolution', 'nodenext',
     '--target', 'es2022', '--lib', 'es2023', '--types', 'node', '--esModuleInterop', '--skipLibCheck', '--resolveJsonModule', '--noCheck'];
   const began = Date.now();

@@ -49,7 +49,7 @@ function commitsOf(metrics: unknown): number | undefined {
   return typeof c === 'number' ? c : undefined;
 }
 
-const ORDER = ['broker-produce', 'broker-consume', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs',
+const ORDER = ['broker-produce', 'broker-consume', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs', 'kafkats-eos', 'kafkats-alos',
   'java-count', 'sluice-count', 'java-restore', 'sluice-restore-memory', 'sluice-restore-persistent',
   'java-windowed-count', 'sluice-windowed-count'];
 
@@ -121,22 +121,22 @@ const rateCells = (head: string): Column[] => [
   { head, cell: (r) => (r.okRuns === 0 ? 'FAILED' : num(r.recordsPerSec)) },
   { head: 'spread', cell: (r) => (r.okRuns === 0 ? '–' : `±${num(r.spreadPercent, 1)}%`) },
 ];
-const usageCells: Column[] = [
-  { head: 'peak RSS MiB', cell: (r) => num(r.maxRssMiB) },
-  { head: 'CPU s', cell: (r) => num(r.cpuSeconds, 2) },
-  { head: 'CPU µs/rec', cell: (r) => num(r.cpuMicrosPerRecord, 1) },
-];
+const rssCell: Column = { head: 'peak RSS MiB', cell: (r) => num(r.maxRssMiB) };
+const cpuSecondsCell: Column = { head: 'CPU s', cell: (r) => num(r.cpuSeconds, 2) };
+const cpuPerRecordCell: Column = { head: 'CPU µs/rec', cell: (r) => num(r.cpuMicrosPerRecord, 1) };
+const usageCells: Column[] = [rssCell, cpuSecondsCell, cpuPerRecordCell];
 const checkCell: Column = { head: 'check', cell: (r) => `${r.status} (${r.okRuns}/${r.runs})` };
 const vsJava: Column = { head: 'vs Java KS', cell: (r) => ratio(r.vsJava), show: shownIf((r) => r.vsJava) };
 const vsBroker: Column = { head: 'vs broker', cell: (r) => ratio(r.vsBroker), show: shownIf((r) => r.vsBroker) };
 
 /** The columns of each workload's table. */
 const COLUMNS: Record<Workload, Column[]> = {
+  // Issue 18's columns (records/s, vs Java KS, latency p50 / p99, peak RSS, CPU µs/rec, check), with the spread, the other ratios, CPU s and commits.
   pipeline: [
-    ...rateCells('records/s (median)'),
-    { head: 'vs kafkajs', cell: (r) => ratio(r.vsKafkajs), show: shownIf((r) => r.vsKafkajs) }, vsJava, vsBroker,
-    { head: 'latency p50 ms', cell: (r) => num(r.latencyP50Ms) }, { head: 'latency p99 ms', cell: (r) => num(r.latencyP99Ms) },
-    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell,
+    ...rateCells('records/s (median)'), vsJava,
+    { head: 'vs kafkajs', cell: (r) => ratio(r.vsKafkajs), show: shownIf((r) => r.vsKafkajs) }, vsBroker,
+    { head: 'latency p50 / p99 ms', cell: (r) => `${num(r.latencyP50Ms)} / ${num(r.latencyP99Ms)}` },
+    rssCell, cpuPerRecordCell, cpuSecondsCell, { head: 'commits', cell: (r) => num(r.commits) }, checkCell,
   ],
   count: [
     ...rateCells('records/s (median)'), vsJava, vsBroker,

@@ -186,7 +186,7 @@ export const LEGEND = [
   'records/s: input records / (first record processed -> every input offset committed; at_least_once: every output written), median over passing rounds; spread: ± half the range.',
   'vs broker: against min(ProducerPerformance, ConsumerPerformance). latency: output LogAppendTime - processing time stamped by the map step (broker rows: producer send-to-ack).',
   'peak RSS / CPU s: whole child process (startup included); CPU µs/rec = CPU s / records. commits: transactions (EOS) or offset commits (ALOS) the contender reported.',
-  'check: runs whose read_committed output was complete and duplicate-free / runs.',
+  'check: runs whose read_committed output was complete and duplicate-free (and, exactly-once, whose committed input offsets never went backwards) / runs.',
   'count: records/s = input records / (first record -> every input offset committed); check: every key\'s last committed count is its true count and no count ever went down; count updates out: output records (the record cache collapses updates between commits).',
   'windowed: records/s = input records / (first record -> every input offset committed, the flush records included); check: every (key, window) of the input emitted exactly once, read_committed, with its true count, nothing else; windows out: output records.',
   'restore: records/s = changelog records restored / (first onRestoreStart -> last onRestoreEnd), fresh state directory; check: exactly every changelog record restored, every partition ended, the store holds every key with its last value.',

@@ -3,12 +3,14 @@
  *
  *   npm run bench [-- --records N] [--rounds R] [--only a,b] [--profile | --profile-all]
  *   npm run bench -- --compare [--records N] [--rounds R]
+ *   npm run bench -- --compare --records 500000,2000000   (pipeline at both sizes: peak RSS side by side)
  *   npm run bench -- --workload count|restore|windowed|pipeline,count,... [--keys K] [--restore-records N] [--restore-keys K]
  *   --tsx: run the Node contenders through tsx instead of compiling them with tsc first
  *
  * Default: the stateless pipeline on sluice exactly_once, sluice
- * at_least_once and a plain kafkajs exactly-once loop, 500,000 records, 1
- * round. --compare adds the broker limit (ProducerPerformance /
+ * at_least_once, a plain kafkajs exactly-once loop and @kafkats/flow
+ * (exactly_once, at_least_once), 500,000 records, 1 round; then issue 18's
+ * goal lines. --compare adds the broker limit (ProducerPerformance /
  * ConsumerPerformance), Java Kafka Streams (EOS v2) and the stateful
  * workloads (count per key; restore throughput; windowed count), 3 rounds. Every run uses
  * fresh topics and its own child process; its output is verified

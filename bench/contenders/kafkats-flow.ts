@@ -11,7 +11,7 @@
  * Usage: node --import tsx bench/contenders/kafkats-flow.ts --brokers B --group G --input I --output O --guarantee exactly_once|at_least_once
  */
 import { KafkaClient } from '@kafkats/client';
-import { codec, flow } from '@kafkats/flow';
+import { codec, flow, type FlowConfig } from '@kafkats/flow';
 import { enrich, keep, parse, type InputValue } from '../lib/workload.js';
 import { contenderArgs, emit, markFirst, onStop } from './common.js';
 
@@ -21,11 +21,14 @@ async function main(): Promise<void> {
     throw new Error(`--guarantee: exactly_once or at_least_once, got ${args.guarantee}`);
   }
   const client = new KafkaClient({ brokers: args.brokers, clientId: `${args.group}-client`, logLevel: 'error' });
+  // Experiments only: KAFKATS_BENCH_CONFIG='{"runEach":{"partitionConcurrency":8}}' adds settings (the table uses defaults).
+  const extra = JSON.parse(process.env['KAFKATS_BENCH_CONFIG'] ?? '{}') as Partial<FlowConfig>;
   const app = flow({
+    ...extra,
     applicationId: args.group,
     client,
     processingGuarantee: args.guarantee,
-    consumer: { autoOffsetReset: 'earliest' },
+    consumer: { ...extra.consumer, autoOffsetReset: 'earliest' },
   });
   const serdes = { key: codec.string(), value: codec.string() };
   app

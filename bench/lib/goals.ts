@@ -15,6 +15,7 @@
  * - Flat RSS: peak RSS at the largest `--records` size at most 10% above the
  *   smallest (rss-sizes.ts); not measured with one size.
  */
+import { LABELS } from './contenders.js';
 import type { Row } from './report.js';
 import { FLAT_RSS_GROWTH, isFlat, type RssRow } from './rss-sizes.js';
 
@@ -78,7 +79,7 @@ function peersGoal(rows: Row[]): GoalResult {
   const status: GoalStatus = parts.some((p) => p.result.status === 'not met') ? 'not met'
     : parts.some((p) => p.result.status === 'not measured') ? 'not measured' : 'met';
   const detail = parts.map(({ peer, result }) => {
-    const label = rows.find((r) => r.id === peer)?.label ?? peer;
+    const label = LABELS[peer] ?? peer;
     return `vs ${label}: ${result.detail.replace(/ \(counts as beaten\);.*$/, ' (counts as beaten)')}`;
   }).join('; ');
   return { goal, status, detail };

@@ -14,6 +14,8 @@ export interface Row {
   runs: number;
   okRuns: number;
   status: string;
+  /** Short reasons of the failed rounds (shortReason), each once; empty when every round passed. */
+  failures: string[];
   recordsPerSec: number;
   spreadPercent: number;
   minRecordsPerSec: number;
@@ -34,6 +36,18 @@ export interface Row {
   restoreSeconds?: number;
   /** restore: seconds from spawning the process to RUNNING, median. */
   toRunningSeconds?: number;
+}
+
+/**
+ * The gist of a failed run's reason for the check column (the whole reason is
+ * printed under the table): "committed offsets went backwards", "timeout after
+ * N ms", or the reason's first clause, at most 60 characters.
+ */
+export function shortReason(reason: string | undefined): string {
+  const line = (reason ?? 'failed').split('\n')[0] ?? '';
+  if (line.startsWith('committed offsets went backwards')) return 'committed offsets went backwards';
+  const first = line.split(/: |; |, | \(/)[0] ?? line;
+  return first.length > 60 ? `${first.slice(0, 59)}…` : first;
 }
 
 /** The workload of a row id (broker rows belong to the pipeline). */
@@ -81,6 +95,7 @@ export function aggregate(results: RunResult[]): Row[] {
       ...(outputRecords !== undefined ? { outputRecords } : {}), ...(restoreSeconds !== undefined ? { restoreSeconds } : {}),
       ...(toRunningSeconds !== undefined ? { toRunningSeconds } : {}),
       status: ok.length === all.length ? 'OK' : ok.length === 0 ? 'FAILED' : `FAILED ${all.length - ok.length}/${all.length}`,
+      failures: [...new Set(all.filter((r) => !r.ok).map((r) => shortReason(r.reason)))],
       recordsPerSec: median(rps), spreadPercent: spreadPercent(rps),
       minRecordsPerSec: rps.length ? Math.min(...rps) : Number.NaN, maxRecordsPerSec: rps.length ? Math.max(...rps) : Number.NaN,
       latencyP50Ms: lat((r) => r.latencyP50Ms), latencyP99Ms: lat((r) => r.latencyP99Ms),
@@ -126,6 +141,8 @@ const cpuSecondsCell: Column = { head: 'CPU s', cell: (r) => num(r.cpuSeconds, 2
 const cpuPerRecordCell: Column = { head: 'CPU µs/rec', cell: (r) => num(r.cpuMicrosPerRecord, 1) };
 const usageCells: Column[] = [rssCell, cpuSecondsCell, cpuPerRecordCell];
 const checkCell: Column = { head: 'check', cell: (r) => `${r.status} (${r.okRuns}/${r.runs})` };
+/** Why the failed rounds failed (the gist; the whole reason is printed under the table), when a row failed. */
+const whyCell: Column = { head: 'why FAILED', cell: (r) => r.failures.join(' / '), show: (rows) => rows.some((r) => r.failures.length > 0) };
 const vsJava: Column = { head: 'vs Java KS', cell: (r) => ratio(r.vsJava), show: shownIf((r) => r.vsJava) };
 const vsBroker: Column = { head: 'vs broker', cell: (r) => ratio(r.vsBroker), show: shownIf((r) => r.vsBroker) };
 
@@ -136,22 +153,22 @@ const COLUMNS: Record<Workload, Column[]> = {
     ...rateCells('records/s (median)'), vsJava,
     { head: 'vs kafkajs', cell: (r) => ratio(r.vsKafkajs), show: shownIf((r) => r.vsKafkajs) }, vsBroker,
     { head: 'latency p50 / p99 ms', cell: (r) => `${num(r.latencyP50Ms)} / ${num(r.latencyP99Ms)}` },
-    rssCell, cpuPerRecordCell, cpuSecondsCell, { head: 'commits', cell: (r) => num(r.commits) }, checkCell,
+    rssCell, cpuPerRecordCell, cpuSecondsCell, { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
   ],
   count: [
     ...rateCells('records/s (median)'), vsJava, vsBroker,
     { head: 'count updates out', cell: (r) => num(r.outputRecords) },
-    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell,
+    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
   ],
   windowed: [
     ...rateCells('records/s (median)'), vsJava, vsBroker,
     { head: 'windows out', cell: (r) => num(r.outputRecords) },
-    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell,
+    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
   ],
   restore: [
     ...rateCells('records/s restored (median)'), vsJava,
     { head: 'restore s', cell: (r) => num(r.restoreSeconds, 2) }, { head: 'spawn → RUNNING s', cell: (r) => num(r.toRunningSeconds, 2) },
-    ...usageCells, checkCell,
+    ...usageCells, checkCell, whyCell,
   ],
 };
 

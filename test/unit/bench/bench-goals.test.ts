@@ -6,7 +6,7 @@ import { CONTENDERS, WORKLOAD_CONTENDERS } from '../../../bench/lib/contenders.j
 import { topSelfTimes } from '../../../bench/lib/cpuprofile.js';
 import { evaluateGoals, type GoalResult } from '../../../bench/lib/goals.js';
 import { CommittedOffsetWatch, regressionReason } from '../../../bench/lib/offset-watch.js';
-import { aggregate } from '../../../bench/lib/report.js';
+import { aggregate, formatTable, shortReason } from '../../../bench/lib/report.js';
 import type { RunResult } from '../../../bench/lib/result.js';
 import { rssBySize } from '../../../bench/lib/rss-sizes.js';
 import { checkVerdict, incompleteReason, REGRESSION_GRACE_MS } from '../../../bench/lib/run-pipeline.js';
@@ -36,6 +36,20 @@ describe('bench @kafkats/flow contenders', () => {
     expect(rows.map((r) => [r.id, r.label, r.status])).toEqual([
       ['kafkats-eos', '@kafkats/flow exactly_once', 'FAILED'], ['kafkats-alos', '@kafkats/flow at_least_once', 'OK'],
     ]);
+  });
+});
+
+describe('the check column', () => {
+  it('keeps a FAILED row and shows the gist of why it failed', () => {
+    expect(shortReason('committed offsets went backwards 2 time(s) on partition(s) 0, 1 (largest: partition 1 from 20 to 12); stopped 10000 ms after it, incomplete: 5 of 9')).toBe('committed offsets went backwards');
+    expect(shortReason('timeout after 560000 ms (stopped): 31000 of 500000 input offsets committed\nlog tail')).toBe('timeout after 560000 ms');
+    expect(shortReason('read 10 visible records, expected 9, 1 duplicates')).toBe('read 10 visible records');
+    const rows = aggregate([
+      run('kafkats-eos', 0, { ok: false, reason: 'committed offsets went backwards 1 time(s) on partition(s) 3 (largest: partition 3 from 9 to 4)' }),
+      run('kafkats-alos', 900),
+    ]);
+    expect(formatTable(rows)).toMatch(/\| @kafkats\/flow exactly_once +\| +FAILED \|.*\| FAILED \(0\/1\) \| committed offsets went backwards \|/);
+    expect(formatTable(rows)).toMatch(/\| @kafkats\/flow at_least_once +\| +900 \|.*\| +OK \(1\/1\) \| +\|$/m);
   });
 });
 

@@ -3,12 +3,14 @@
  *
  *   npm run bench [-- --records N] [--rounds R] [--only a,b] [--profile | --profile-all]
  *   npm run bench -- --compare [--records N] [--rounds R]
+ *   npm run bench -- --compare --records 500000,2000000   (pipeline at both sizes: peak RSS side by side)
  *   npm run bench -- --workload count|restore|windowed|pipeline,count,... [--keys K] [--restore-records N] [--restore-keys K]
  *   --tsx: run the Node contenders through tsx instead of compiling them with tsc first
  *
  * Default: the stateless pipeline on sluice exactly_once, sluice
- * at_least_once and a plain kafkajs exactly-once loop, 500,000 records, 1
- * round. --compare adds the broker limit (ProducerPerformance /
+ * at_least_once, a plain kafkajs exactly-once loop and @kafkats/flow
+ * (exactly_once, at_least_once), 500,000 records, 1 round; then issue 18's
+ * goal lines. --compare adds the broker limit (ProducerPerformance /
  * ConsumerPerformance), Java Kafka Streams (EOS v2) and the stateful
  * workloads (count per key; restore throughput; windowed count), 3 rounds. Every run uses
  * fresh topics and its own child process; its output is verified
@@ -27,11 +29,12 @@ import { formatSelfTimes, topSelfTimes } from './lib/cpuprofile.js';
 import { compileContenders } from './lib/compile.js';
 import { buildJavaBench, DEFAULT_JAVA_KAFKA_VERSION } from './lib/java.js';
 import { deleteAllWithPrefix, kafkaClient } from './lib/kafka.js';
-import { aggregate, formatTable, LEGEND, writeJson } from './lib/report.js';
+import { LEGEND, writeJson } from './lib/report.js';
 import type { RunResult } from './lib/result.js';
 import { runBrokerLimit } from './lib/run-broker.js';
 import { awaitCleanups, runPipeline } from './lib/run-pipeline.js';
 import { awaitRestoreCleanups, cleanupRestore, prepareRestore, runRestore, type PreparedRestore } from './lib/run-restore.js';
+import { summarise } from './lib/summary.js';
 import { checkKeys, COUNT_KEYS, RESTORE_KEYS, RESTORE_RECORDS } from './lib/stateful-workload.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -57,17 +60,20 @@ function options() {
     },
   });
   if (values.help) {
-    console.log('usage: npm run bench -- [--records N] [--compare] [--rounds R] [--workload pipeline,count,restore,windowed] [--only <ids>] [--keys K] ' +
+    console.log('usage: npm run bench -- [--records N|N1,N2,...] [--compare] [--rounds R] [--workload pipeline,count,restore,windowed] [--only <ids>] [--keys K] ' +
       '[--restore-records N] [--restore-keys K] [--profile|--profile-all] [--timeout-s S] [--tsx]\n' +
       `contender ids: ${WORKLOADS.map((w) => `${w}: ${WORKLOAD_CONTENDERS[w].join(',')}`).join('; ')}`);
     process.exit(0);
   }
-  const records = Number(values.records);
+  // --records N or N1,N2,...: the pipeline contenders run at every size (peak RSS side by side, issue 18); the first is the main one.
+  const recordSizes = values.records.split(',').map((n) => Number(n.trim()));
+  const records = recordSizes[0] ?? Number.NaN;
   const rounds = Number(values.rounds ?? (values.compare ? 3 : 1));
   const keys = Number(values.keys);
   const restoreRecords = Number(values['restore-records']);
   const restoreKeys = Number(values['restore-keys']);
-  if (!Number.isInteger(records) || records < 10 || records > 10_000_000) throw new Error(`--records: 10..10000000, got ${values.records}`);
+  if (recordSizes.some((n) => !Number.isInteger(n) || n < 10 || n > 10_000_000)) throw new Error(`--records: N or N1,N2,... each 10..10000000, got ${values.records}`);
+  if (new Set(recordSizes).size !== recordSizes.length) throw new Error(`--records: every size once, got ${values.records}`);
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) throw new Error(`--rounds: 1..20, got ${values.rounds}`);
   if (!Number.isInteger(restoreRecords) || restoreRecords < 10 || restoreRecords > 10_000_000) throw new Error(`--restore-records: 10..10000000, got ${values['restore-records']}`);
   checkKeys(keys);
@@ -85,11 +91,12 @@ function options() {
   if (unknown.length > 0) throw new Error(`--only: unknown contender(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
   // --only picks from every workload (in round order), whatever --workload says.
   const contenders = only ? (known as ContenderId[]).filter((c) => only.includes(c)) : defaultOrder;
-  // Each processing phase is bounded: at least 1,000 records/s or the run fails.
-  const timeoutMs = values['timeout-s'] ? Number(values['timeout-s']) * 1000 : 60_000 + records;
+  // Each processing phase is bounded: at least 1,000 records/s or the run fails (per size).
+  const timeoutFor = (n: number): number => (values['timeout-s'] ? Number(values['timeout-s']) * 1000 : 60_000 + n);
+  const timeoutMs = timeoutFor(records);
   const restoreTimeoutMs = values['timeout-s'] ? Number(values['timeout-s']) * 1000 : 60_000 + restoreRecords;
   return {
-    records, rounds, keys, restoreRecords, restoreKeys, compare: values.compare, contenders,
+    records, recordSizes, timeoutFor, rounds, keys, restoreRecords, restoreKeys, compare: values.compare, contenders,
     profile: values['profile-all'] ? 'all' : values.profile ? 'sluice-eos' : undefined, timeoutMs, restoreTimeoutMs, tsx: values.tsx,
   };
 }
@@ -133,7 +140,7 @@ async function main(): Promise<void> {
     }
   }
   if (profileFiles.size > 0) mkdirSync(profileDir, { recursive: true });
-  log(`bench ${runId}: ${o.records} records (count: ${o.keys} keys; restore: ${o.restoreRecords} records, ${o.restoreKeys} keys), ${o.rounds} round(s), ` +
+  log(`bench ${runId}: ${o.recordSizes.join(' and ')} records (count: ${o.keys} keys; restore: ${o.restoreRecords} records, ${o.restoreKeys} keys), ${o.rounds} round(s), ` +
     `contenders ${o.contenders.join(', ')}; broker ${broker.brokers.join(',')} (Kafka ${broker.version ?? '?'})`);
 
   const results: RunResult[] = [];
@@ -141,7 +148,7 @@ async function main(): Promise<void> {
   const partial = join(benchDir, 'results', `${runId}.partial.json`);
   const savePartial = (): void => {
     mkdirSync(dirname(partial), { recursive: true });
-    writeFileSync(partial, `${JSON.stringify({ meta: { runId, records: o.records, rounds: o.rounds, restoreRecords: o.restoreRecords, partial: true }, results }, null, 2)}\n`);
+    writeFileSync(partial, `${JSON.stringify({ meta: { runId, records: o.records, recordSizes: o.recordSizes, rounds: o.rounds, restoreRecords: o.restoreRecords, partial: true }, results }, null, 2)}\n`);
   };
   for (let round = 1; round <= o.rounds; round++) {
     log(`round ${round}/${o.rounds}`);
@@ -160,6 +167,22 @@ async function main(): Promise<void> {
           results.push(restore instanceof Error
             ? { id, round, records: o.restoreRecords, ok: false, reason: `writing the changelog failed: ${restore.message}`, recordsPerSec: 0, seconds: 0, maxRssKb: 0, cpuSeconds: 0, usageSource: 'none' }
             : await runRestore(spec, { kafka, base, prepared: restore, name, round, timeoutMs: o.restoreTimeoutMs, log }));
+        } else if (spec.workload === 'pipeline') {
+          // Every --records size; the runs at the extra sizes are named -n<size>.
+          for (const records of o.recordSizes) {
+            const main = records === o.records;
+            // A contender that failed at the main size in this round is not run at the others (kafkats-eos would sit out a 2,060 s bound at 2,000,000).
+            const failedMain = results.find((r) => r.id === id && r.round === round && r.records === o.records && !r.ok);
+            if (!main && failedMain) {
+              log(`  ${id} r${round}: skipped at ${records} records (failed at ${o.records} in this round)`);
+              results.push({ id, round, records, ok: false, reason: `not run: failed at ${o.records} records in this round`, recordsPerSec: 0, seconds: 0, maxRssKb: 0, cpuSeconds: 0, usageSource: 'none' });
+              continue;
+            }
+            // The CPU profile is of the main size only.
+            const { profileFile: _profile, ...unprofiled } = base;
+            results.push(await runPipeline(spec, { kafka, base: main ? base : unprofiled, name: main ? name : `${name}-n${records}`, round, records, keys: o.keys, timeoutMs: o.timeoutFor(records), log }));
+            savePartial();
+          }
         } else {
           results.push(await runPipeline(spec, { kafka, base, name, round, records: o.records, keys: o.keys, timeoutMs: o.timeoutMs, log }));
         }
@@ -171,10 +194,10 @@ async function main(): Promise<void> {
 
   await awaitCleanups();
   await awaitRestoreCleanups();
-  const rows = aggregate(results);
-  const table = formatTable(rows);
+  const summary = summarise(results, o.recordSizes);
+  const rows = summary.rows;
   const meta = {
-    date: new Date().toISOString(), skipped, runId, gitCommit: versionOf('git', ['-C', repoRoot, 'rev-parse', '--short', 'HEAD']), nodeContenders: compiledDir ? 'tsc-compiled JavaScript' : 'tsx', records: o.records, rounds: o.rounds,
+    date: new Date().toISOString(), skipped, runId, gitCommit: versionOf('git', ['-C', repoRoot, 'rev-parse', '--short', 'HEAD']), nodeContenders: compiledDir ? 'tsc-compiled JavaScript' : 'tsx', records: o.records, recordSizes: o.recordSizes, rounds: o.rounds,
     countKeys: o.keys, restoreRecords: o.restoreRecords, restoreKeys: o.restoreKeys, compare: o.compare, elapsedSeconds: (Date.now() - started) / 1000,
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
     versions: {
@@ -185,13 +208,14 @@ async function main(): Promise<void> {
       java: needsJava ? versionOf('java', ['-version']) : undefined,
     },
   };
-  const file = writeJson(benchDir, { meta, rows, results });
+  const file = writeJson(benchDir, { meta, rows, rssBySize: summary.rss, goals: summary.goals, results });
   rmSync(partial, { force: true });
-  console.log(`\n${o.records} records x ${o.rounds} round(s), ${meta.machine.cpus} CPUs, Node ${process.version}, Kafka ${meta.versions.kafkaBroker}\n`);
-  console.log(table);
+  console.log(`\n${o.records} records x ${o.rounds} round(s)${o.recordSizes.length > 1 ? ` (pipeline also at ${o.recordSizes.slice(1).join(', ')}: peak RSS table)` : ''}, ` +
+    `${meta.machine.cpus} CPUs, Node ${process.version}, Kafka ${meta.versions.kafkaBroker}\n`);
+  console.log(summary.text);
   console.log(`\n${LEGEND}`);
   for (const line of skipped) console.log(`\n${line}`);
-  for (const r of results.filter((x) => !x.ok)) console.log(`\nFAILED ${r.id} round ${r.round}: ${r.reason ?? ''}`);
+  for (const r of results.filter((x) => !x.ok)) console.log(`\nFAILED ${r.id} round ${r.round}${o.recordSizes.length > 1 ? ` (${r.records} records)` : ''}: ${r.reason ?? ''}`);
   for (const [id, notes] of new Map(results.filter((r) => r.notes).map((r) => [r.id, [...new Set(r.notes)]]))) for (const n of notes) console.log(`\nNOTE ${id}: ${n}`);
   for (const [id, profileFile] of profileFiles) {
     if (!existsSync(profileFile)) continue;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 /** Identifier of a contender, in the order of a round. */
 export type ContenderId =
   | 'broker' | 'java-eos' | 'sluice-eos' | 'sluice-alos' | 'kafkajs'
+  | 'kafkats-eos' | 'kafkats-alos'
   | 'java-count' | 'sluice-count'
   | 'java-windowed-count' | 'sluice-windowed-count'
   | 'java-restore' | 'sluice-restore-memory' | 'sluice-restore-persistent';
@@ -20,7 +21,7 @@ export const WORKLOADS: readonly Workload[] = ['pipeline', 'count', 'restore', '
 
 /** Contenders of each workload, in the order of a round (`broker` is the broker limit, run by run-broker.ts). */
 export const WORKLOAD_CONTENDERS: Record<Workload, ContenderId[]> = {
-  pipeline: ['broker', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs'],
+  pipeline: ['broker', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs', 'kafkats-eos', 'kafkats-alos'],
   count: ['java-count', 'sluice-count'],
   restore: ['java-restore', 'sluice-restore-memory', 'sluice-restore-persistent'],
   windowed: ['java-windowed-count', 'sluice-windowed-count'],
@@ -123,6 +124,20 @@ export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> =
     workload: 'pipeline',
     completion: 'committed',
     launch: (ctx) => nodeChild(ctx, 'kafkajs-loop.ts', []),
+  },
+  'kafkats-eos': {
+    id: 'kafkats-eos',
+    label: '@kafkats/flow exactly_once',
+    workload: 'pipeline',
+    completion: 'committed',
+    launch: (ctx) => nodeChild(ctx, 'kafkats-flow.ts', ['--guarantee', 'exactly_once']),
+  },
+  'kafkats-alos': {
+    id: 'kafkats-alos',
+    label: '@kafkats/flow at_least_once',
+    workload: 'pipeline',
+    completion: 'output',
+    launch: (ctx) => nodeChild(ctx, 'kafkats-flow.ts', ['--guarantee', 'at_least_once']),
   },
   'java-count': {
     id: 'java-count',

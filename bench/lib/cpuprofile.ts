@@ -29,11 +29,12 @@ export interface ProfileSummary {
   areas: SelfTime[];
 }
 
-const BUILD_MARKER = '/bench/.build/';
+/** The compiled tree of compile.ts (`bench/.build` of the checkout). */
+const BUILD_MARKER = /\/bench\/\.build\//;
 
 function shortUrl(url: string): string {
-  const build = url.indexOf(BUILD_MARKER);
-  if (build >= 0) return url.slice(build + BUILD_MARKER.length);
+  const build = BUILD_MARKER.exec(url);
+  if (build) return url.slice(build.index + build[0].length);
   const nm = url.lastIndexOf('node_modules/');
   if (nm >= 0) return url.slice(nm + 'node_modules/'.length);
   const src = url.search(/\/(src|bench)\//);
@@ -46,7 +47,7 @@ function areaOf(name: string, url: string): string {
   if (name === '(program)') return 'V8 (program: compiler, runtime)';
   const short = shortUrl(url);
   const pkg = /^((?:@[^/]+\/)?[^/]+)\//.exec(short);
-  if (url.includes('node_modules/') && !url.includes(BUILD_MARKER) && pkg) return `${pkg[1]} (package)`;
+  if (url.includes('node_modules/') && !BUILD_MARKER.test(url) && pkg) return `${pkg[1]} (package)`;
   const sluice = /^src\/([^/.]+)/.exec(short);
   if (sluice) return `sluice src/${sluice[1]}`;
   if (short.startsWith('bench/')) return 'benchmark pipeline code (bench/)';

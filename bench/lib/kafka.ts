@@ -111,6 +111,14 @@ export async function committedTotal(admin: Admin, groupId: string, topic: strin
   return total;
 }
 
+/** Committed offsets of `groupId` on `topic`, partition → offset (-1: no commit yet). */
+export async function committedOffsets(admin: Admin, groupId: string, topic: string): Promise<Map<number, number>> {
+  const res = await admin.fetchOffsets({ groupId, topics: [topic] });
+  const offsets = new Map<number, number>();
+  for (const t of res) for (const p of t.partitions) offsets.set(p.partition, Number(p.offset));
+  return offsets;
+}
+
 /** Sum of the high watermarks of `topic` (records appended, transaction markers included). */
 export async function endOffsetTotal(admin: Admin, topic: string): Promise<number> {
   const res = await admin.fetchTopicOffsets(topic);

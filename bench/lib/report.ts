@@ -14,6 +14,8 @@ export interface Row {
   runs: number;
   okRuns: number;
   status: string;
+  /** Short reasons of the failed rounds (shortReason), each once; empty when every round passed. */
+  failures: string[];
   recordsPerSec: number;
   spreadPercent: number;
   minRecordsPerSec: number;
@@ -36,6 +38,18 @@ export interface Row {
   toRunningSeconds?: number;
 }
 
+/**
+ * The gist of a failed run's reason for the check column (the whole reason is
+ * printed under the table): "committed offsets went backwards", "timeout after
+ * N ms", or the reason's first clause, at most 60 characters.
+ */
+export function shortReason(reason: string | undefined): string {
+  const line = (reason ?? 'failed').split('\n')[0] ?? '';
+  if (line.startsWith('committed offsets went backwards')) return 'committed offsets went backwards';
+  const first = line.split(/: |; |, | \(/)[0] ?? line;
+  return first.length > 60 ? `${first.slice(0, 59)}…` : first;
+}
+
 /** The workload of a row id (broker rows belong to the pipeline). */
 export function workloadOf(id: string): Workload {
   if (id.endsWith('-windowed-count')) return 'windowed';
@@ -49,7 +63,7 @@ function commitsOf(metrics: unknown): number | undefined {
   return typeof c === 'number' ? c : undefined;
 }
 
-const ORDER = ['broker-produce', 'broker-consume', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs',
+const ORDER = ['broker-produce', 'broker-consume', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs', 'kafkats-eos', 'kafkats-alos',
   'java-count', 'sluice-count', 'java-restore', 'sluice-restore-memory', 'sluice-restore-persistent',
   'java-windowed-count', 'sluice-windowed-count'];
 
@@ -81,6 +95,7 @@ export function aggregate(results: RunResult[]): Row[] {
       ...(outputRecords !== undefined ? { outputRecords } : {}), ...(restoreSeconds !== undefined ? { restoreSeconds } : {}),
       ...(toRunningSeconds !== undefined ? { toRunningSeconds } : {}),
       status: ok.length === all.length ? 'OK' : ok.length === 0 ? 'FAILED' : `FAILED ${all.length - ok.length}/${all.length}`,
+      failures: [...new Set(all.filter((r) => !r.ok).map((r) => shortReason(r.reason)))],
       recordsPerSec: median(rps), spreadPercent: spreadPercent(rps),
       minRecordsPerSec: rps.length ? Math.min(...rps) : Number.NaN, maxRecordsPerSec: rps.length ? Math.max(...rps) : Number.NaN,
       latencyP50Ms: lat((r) => r.latencyP50Ms), latencyP99Ms: lat((r) => r.latencyP99Ms),
@@ -121,37 +136,39 @@ const rateCells = (head: string): Column[] => [
   { head, cell: (r) => (r.okRuns === 0 ? 'FAILED' : num(r.recordsPerSec)) },
   { head: 'spread', cell: (r) => (r.okRuns === 0 ? '–' : `±${num(r.spreadPercent, 1)}%`) },
 ];
-const usageCells: Column[] = [
-  { head: 'peak RSS MiB', cell: (r) => num(r.maxRssMiB) },
-  { head: 'CPU s', cell: (r) => num(r.cpuSeconds, 2) },
-  { head: 'CPU µs/rec', cell: (r) => num(r.cpuMicrosPerRecord, 1) },
-];
+const rssCell: Column = { head: 'peak RSS MiB', cell: (r) => num(r.maxRssMiB) };
+const cpuSecondsCell: Column = { head: 'CPU s', cell: (r) => num(r.cpuSeconds, 2) };
+const cpuPerRecordCell: Column = { head: 'CPU µs/rec', cell: (r) => num(r.cpuMicrosPerRecord, 1) };
+const usageCells: Column[] = [rssCell, cpuSecondsCell, cpuPerRecordCell];
 const checkCell: Column = { head: 'check', cell: (r) => `${r.status} (${r.okRuns}/${r.runs})` };
+/** Why the failed rounds failed (the gist; the whole reason is printed under the table), when a row failed. */
+const whyCell: Column = { head: 'why FAILED', cell: (r) => r.failures.join(' / '), show: (rows) => rows.some((r) => r.failures.length > 0) };
 const vsJava: Column = { head: 'vs Java KS', cell: (r) => ratio(r.vsJava), show: shownIf((r) => r.vsJava) };
 const vsBroker: Column = { head: 'vs broker', cell: (r) => ratio(r.vsBroker), show: shownIf((r) => r.vsBroker) };
 
 /** The columns of each workload's table. */
 const COLUMNS: Record<Workload, Column[]> = {
+  // Issue 18's columns (records/s, vs Java KS, latency p50 / p99, peak RSS, CPU µs/rec, check), with the spread, the other ratios, CPU s and commits.
   pipeline: [
-    ...rateCells('records/s (median)'),
-    { head: 'vs kafkajs', cell: (r) => ratio(r.vsKafkajs), show: shownIf((r) => r.vsKafkajs) }, vsJava, vsBroker,
-    { head: 'latency p50 ms', cell: (r) => num(r.latencyP50Ms) }, { head: 'latency p99 ms', cell: (r) => num(r.latencyP99Ms) },
-    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell,
+    ...rateCells('records/s (median)'), vsJava,
+    { head: 'vs kafkajs', cell: (r) => ratio(r.vsKafkajs), show: shownIf((r) => r.vsKafkajs) }, vsBroker,
+    { head: 'latency p50 / p99 ms', cell: (r) => `${num(r.latencyP50Ms)} / ${num(r.latencyP99Ms)}` },
+    rssCell, cpuPerRecordCell, cpuSecondsCell, { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
   ],
   count: [
     ...rateCells('records/s (median)'), vsJava, vsBroker,
     { head: 'count updates out', cell: (r) => num(r.outputRecords) },
-    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell,
+    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
   ],
   windowed: [
     ...rateCells('records/s (median)'), vsJava, vsBroker,
     { head: 'windows out', cell: (r) => num(r.outputRecords) },
-    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell,
+    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
   ],
   restore: [
     ...rateCells('records/s restored (median)'), vsJava,
     { head: 'restore s', cell: (r) => num(r.restoreSeconds, 2) }, { head: 'spawn → RUNNING s', cell: (r) => num(r.toRunningSeconds, 2) },
-    ...usageCells, checkCell,
+    ...usageCells, checkCell, whyCell,
   ],
 };
 
@@ -186,7 +203,7 @@ export const LEGEND = [
   'records/s: input records / (first record processed -> every input offset committed; at_least_once: every output written), median over passing rounds; spread: ± half the range.',
   'vs broker: against min(ProducerPerformance, ConsumerPerformance). latency: output LogAppendTime - processing time stamped by the map step (broker rows: producer send-to-ack).',
   'peak RSS / CPU s: whole child process (startup included); CPU µs/rec = CPU s / records. commits: transactions (EOS) or offset commits (ALOS) the contender reported.',
-  'check: runs whose read_committed output was complete and duplicate-free / runs.',
+  'check: runs whose read_committed output was complete and duplicate-free (and, exactly-once, whose committed input offsets never went backwards) / runs.',
   'count: records/s = input records / (first record -> every input offset committed); check: every key\'s last committed count is its true count and no count ever went down; count updates out: output records (the record cache collapses updates between commits).',
   'windowed: records/s = input records / (first record -> every input offset committed, the flush records included); check: every (key, window) of the input emitted exactly once, read_committed, with its true count, nothing else; windows out: output records.',
   'restore: records/s = changelog records restored / (first onRestoreStart -> last onRestoreEnd), fresh state directory; check: exactly every changelog record restored, every partition ended, the store holds every key with its last value.',

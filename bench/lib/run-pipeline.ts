@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import type { Kafka as KafkaClient } from 'kafkajs';
 import { childFailure, childNotes, spawnChild } from './child.js';
 import type { ContenderSpec, LaunchContext } from './contenders.js';
-import { committedTotal, createRunTopics, deleteGroups, deleteTopics, deleteTopicsWithPrefix, endOffsetTotal } from './kafka.js';
+import { committedOffsets, createRunTopics, deleteGroups, deleteTopics, deleteTopicsWithPrefix, endOffsetTotal } from './kafka.js';
 import { loadExtra, loadInput } from './loader.js';
+import { CommittedOffsetWatch, regressionReason, type OffsetRegression } from './offset-watch.js';
 import type { RunResult } from './result.js';
 import { checkKeys, statefulKeyOf } from './stateful-workload.js';
 import { quantile } from './stats.js';
@@ -44,27 +45,36 @@ export interface PipelineRunOptions {
   keys?: number;
 }
 
+/** After a committed offset went backwards, how long the run may still take to complete (ms): the run has failed already. */
+export const REGRESSION_GRACE_MS = 10_000;
+
 /**
  * Polls every 50 ms until the run is complete: the group's committed offsets on
  * the input reach `target` (completion `committed`: every input record), or the
  * output's end offsets reach it (completion `output`: the expected output count).
+ * Completion `committed` also watches every partition's committed offset
+ * (offset-watch.ts): once one went backwards the run has failed, and the wait
+ * is cut to {@link REGRESSION_GRACE_MS}.
  */
 async function waitComplete(
   kafka: KafkaClient, completion: ContenderSpec['completion'], ctx: LaunchContext, target: number, deadline: number, exited: () => boolean,
-): Promise<{ done: boolean; at: number; committed: number }> {
+): Promise<{ done: boolean; at: number; committed: number; regressions: OffsetRegression[] }> {
   const admin = kafka.admin();
   await admin.connect();
   let committed = 0;
+  const watch = new CommittedOffsetWatch();
   const probe = completion === 'committed'
-    ? () => committedTotal(admin, ctx.group, ctx.input)
+    ? async () => watch.observe(await committedOffsets(admin, ctx.group, ctx.input))
     : () => endOffsetTotal(admin, ctx.output);
+  let until = deadline;
   try {
-    while (Date.now() < deadline && !exited()) {
+    while (Date.now() < until && !exited()) {
       committed = await probe().catch(() => committed);
-      if (committed >= target) return { done: true, at: Date.now(), committed };
+      if (committed >= target) return { done: true, at: Date.now(), committed, regressions: watch.regressions };
+      if (watch.regressions.length > 0) until = Math.min(until, (watch.regressions[0]?.atMs ?? 0) + REGRESSION_GRACE_MS);
       await new Promise((r) => setTimeout(r, 50));
     }
-    return { done: false, at: Date.now(), committed };
+    return { done: false, at: Date.now(), committed, regressions: watch.regressions };
   } finally {
     await admin.disconnect().catch(() => undefined);
   }
@@ -132,8 +142,12 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
       loadMs, startupMs: first - child.spawnedAt, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds,
       usageSource: usage.source, seconds,
     };
+    // A committed offset that went backwards fails the run, whatever the output check says (offset-watch.ts).
+    const regression = regressionReason(waited.regressions);
+    const verdict = (ok: boolean, reason: string | undefined): Pick<RunResult, 'ok' | 'reason'> => checkVerdict(ok, reason, regression);
     if (!waited.done) {
-      const why = incompleteReason(exitedBeforeStop, usage.exitCode, o.timeoutMs);
+      const stoppedEarly = regression !== undefined && waited.at < first + o.timeoutMs;
+      const why = incompleteReason(exitedBeforeStop, usage.exitCode, o.timeoutMs, regression, stoppedEarly);
       const tail = [childFailure(child), ...child.output.slice(-15)].filter((l) => l !== undefined).join('\n');
       return fail(`${why}: ${waited.committed} of ${target} ${spec.completion === 'committed' ? 'input offsets committed' : 'outputs written'}${tail ? `\n${tail}` : ''}`, base);
     }
@@ -142,8 +156,8 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
       const check = await verifyWindowedCounts(o.kafka, output, plan);
       o.log(`  ${spec.id} r${o.round}: stop ${stopMs} ms, check ${Date.now() - verifyAt} ms: ${check.count} windows emitted, ${check.correctWindows}/${check.windows} exactly once with the true count`);
       return {
-        id: spec.id, round: o.round, records: o.records, ok: check.ok, recordsPerSec: o.records / seconds,
-        outputCount: check.count, expectedOutput: check.windows, abortedOutput: check.aborted, keys, ...base, ...(check.reason ? { reason: check.reason } : {}),
+        id: spec.id, round: o.round, records: o.records, recordsPerSec: o.records / seconds,
+        outputCount: check.count, expectedOutput: check.windows, abortedOutput: check.aborted, keys, ...base, ...verdict(check.ok, check.reason),
       };
     }
     if (counting) {
@@ -151,8 +165,8 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
       const check = await verifyCounts(o.kafka, output, o.records, keys);
       o.log(`  ${spec.id} r${o.round}: stop ${stopMs} ms, check ${Date.now() - verifyAt} ms: ${check.count} count updates, ${check.correctKeys}/${check.keys} keys correct`);
       return {
-        id: spec.id, round: o.round, records: o.records, ok: check.ok, recordsPerSec: o.records / seconds,
-        outputCount: check.count, abortedOutput: check.aborted, keys: check.keys, ...base, ...(check.reason ? { reason: check.reason } : {}),
+        id: spec.id, round: o.round, records: o.records, recordsPerSec: o.records / seconds,
+        outputCount: check.count, abortedOutput: check.aborted, keys: check.keys, ...base, ...verdict(check.ok, check.reason),
       };
     }
     const expected = expectedOutputs(o.records);
@@ -160,10 +174,10 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
     const check = await verifyOutput(o.kafka, output, o.records, expected);
     o.log(`  ${spec.id} r${o.round}: stop ${stopMs} ms, check ${Date.now() - verifyAt} ms`);
     const result: RunResult = {
-      id: spec.id, round: o.round, records: o.records, ok: check.ok, recordsPerSec: o.records / seconds,
+      id: spec.id, round: o.round, records: o.records, recordsPerSec: o.records / seconds,
       latencyP50Ms: quantile(check.latenciesMs, 0.5), latencyP99Ms: quantile(check.latenciesMs, 0.99),
       outputCount: check.count, expectedOutput: expected, abortedOutput: check.aborted, ...base,
-      ...(check.reason ? { reason: check.reason } : {}),
+      ...verdict(check.ok, check.reason),
     };
     return result;
   } catch (err) {
@@ -179,7 +193,22 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
   }
 }
 
-/** Why a contender did not complete: it exited on its own before the bound, or it ran past the bound (and was stopped). */
-export function incompleteReason(exitedBeforeStop: boolean, exitCode: number | null | undefined, timeoutMs: number): string {
-  return exitedBeforeStop ? `child exited early (code ${exitCode})` : `timeout after ${timeoutMs} ms (stopped)`;
+/** A completed run's check: the output check's verdict, failed (the regression leading the reason) when committed offsets went backwards. */
+export function checkVerdict(ok: boolean, reason: string | undefined, regression: string | undefined): Pick<RunResult, 'ok' | 'reason'> {
+  const reasons = [regression, reason].filter((r): r is string => r !== undefined);
+  return { ok: ok && regression === undefined, ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}) };
+}
+
+/**
+ * Why a contender did not complete: it exited on its own before the bound, it
+ * ran past the bound (and was stopped), or (`stoppedEarly`) it was stopped
+ * {@link REGRESSION_GRACE_MS} after its committed offsets went backwards;
+ * `regression` (offset-watch.ts regressionReason) leads when there was one.
+ */
+export function incompleteReason(
+  exitedBeforeStop: boolean, exitCode: number | null | undefined, timeoutMs: number, regression?: string, stoppedEarly = false,
+): string {
+  const why = exitedBeforeStop ? `child exited early (code ${exitCode})`
+    : stoppedEarly ? `stopped ${REGRESSION_GRACE_MS} ms after it, incomplete` : `timeout after ${timeoutMs} ms (stopped)`;
+  return regression === undefined ? why : `${regression}; ${why}`;
 }

@@ -75,7 +75,7 @@ const layerRuleOptions = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.kafka/', 'coverage/', 'bench/java/'] },
+  { ignores: ['dist/', 'node_modules/', '.kafka/', 'coverage/', 'bench/java/', 'bench/.build/'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -159,7 +159,7 @@ describe('issue 18 goal lines', () => {
 });
 
 describe('bench build folder per checkout', () => {
-  it('attributes code of the checkout's build (bench/.build) to sluice, not to a package', () => {
+  it('attributes code of the checkout build (bench/.build) to sluice, not to a package', () => {
     const profile = {
       nodes: [
         { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1 } },

@@ -71,6 +71,8 @@ export type { SenderOwner } from './pending-send.js';
 export class PartitionSender {
   readonly #queue: PQueue;
   readonly #buffers = new Map<string, PartitionBuffer>();
+  /** The same buffers by topic, then partition (the per-record lookup builds no key string). */
+  readonly #byTopic = new Map<string, Map<number, PartitionBuffer>>();
   readonly #sticky = new Map<string, number>();
   /** Records per topic waiting for an asynchronous config lookup (keeps send order). */
   readonly #waiting = new Map<string, number>();
@@ -226,10 +228,17 @@ export class PartitionSender {
   // 3. per-partition batching
 
   #append(topic: string, partition: number, rec: Pending): void {
-    const id = `${topic}\u0000${partition}`;
-    let buf = this.#buffers.get(id);
-    if (!buf) this.#buffers.set(id, (buf = { topic, partition, open: [], openBytes: RECORD_BATCH_OVERHEAD, timer: undefined, sealed: [], sending: false }));
-    const limit = this.#batchLimit(topic);
+    let byPartition = this.#byTopic.get(topic);
+    if (!byPartition) this.#byTopic.set(topic, (byPartition = new Map()));
+    let buf = byPartition.get(partition);
+    if (!buf) {
+      buf = { topic, partition, open: [], openBytes: RECORD_BATCH_OVERHEAD, timer: undefined, sealed: [], sending: false };
+      byPartition.set(partition, buf);
+      this.#buffers.set(`${topic}\u0000${partition}`, buf);
+    }
+    // the limit is computed when a batch opens, not per record
+    if (buf.open.length === 0) buf.limit = this.#batchLimit(topic);
+    const limit = buf.limit ?? this.#batchLimit(topic);
     if (buf.open.length > 0 && buf.openBytes + rec.size > limit) this.#seal(buf);
     buf.open.push(rec);
     buf.openBytes += rec.size;

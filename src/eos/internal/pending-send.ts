@@ -42,6 +42,8 @@ export interface PartitionBuffer {
   timer: NodeJS.Timeout | undefined;
   sealed: Pending[][];
   sending: boolean;
+  /** The open batch's byte limit, computed when it opened. */
+  limit?: number;
 }
 
 /** The records sent and not yet settled, and their settling (step 5). */

@@ -22,7 +22,8 @@ export type Stamp = { timestamp: number } | { skip: string };
 
 /** The partition times of one task and the extraction of its records' timestamps. */
 export class TimestampExtraction {
-  readonly #partitionTimes = new Map<string, number>();
+  /** topic → partition → time (nested, so the per-record lookup builds no key string). */
+  readonly #partitionTimes = new Map<string, Map<number, number>>();
   readonly #fallback: ResolvedExtractor;
 
   /** `fallback`: the extractor of sources that configure none (default {@link FailOnInvalidTimestamp}). */
@@ -32,12 +33,14 @@ export class TimestampExtraction {
 
   /** The largest timestamp extracted so far on `topic`-`partition`, `-1` when none. */
   partitionTime(topic: string, partition: number): number {
-    return this.#partitionTimes.get(`${topic}\u0000${partition}`) ?? UNKNOWN_PARTITION_TIME;
+    return this.#partitionTimes.get(topic)?.get(partition) ?? UNKNOWN_PARTITION_TIME;
   }
 
   /** Sets the partition time (Kafka's `RecordQueue.setPartitionTime`; tests, and a future restore from commit metadata). */
   setPartitionTime(topic: string, partition: number, time: number): void {
-    this.#partitionTimes.set(`${topic}\u0000${partition}`, time);
+    let times = this.#partitionTimes.get(topic);
+    if (!times) this.#partitionTimes.set(topic, (times = new Map()));
+    times.set(partition, time);
   }
 
   /**

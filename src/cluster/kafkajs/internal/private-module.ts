@@ -90,11 +90,19 @@ export function privatePackage(name: string, from: string | URL): PrivatePackage
     };
   }
 
+  // (`load` runs on hot paths too, e.g. a decoder per Produce response: resolved paths are cached)
+  const loaded = new Map<string, string>();
+  const filenameOf = (path: string): string => {
+    let filename = loaded.get(path);
+    if (filename === undefined) loaded.set(path, (filename = hostRequire.resolve(resolve(root, path))));
+    return filename;
+  };
+
   return {
     root,
     packageJson,
     // 2. a file by its path inside the package
-    load: <T>(path: string): T => loadFile(hostRequire.resolve(resolve(root, path))) as T,
+    load: <T>(path: string): T => loadFile(filenameOf(path)) as T,
     replace: <T>(path: string, make: (original: T) => T): void => {
       const filename = hostRequire.resolve(resolve(root, path));
       const original = loadFile(filename) as T;

@@ -247,6 +247,8 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   ILLEGAL_STATE: { kind: 'usage' },
   /** An interactive query on a store that is restoring, not local, or of an app that is not running. */
   INVALID_STATE_STORE: { kind: 'usage' },
+  /** Key metadata asked for a store the topology does not have (Kafka's `UnknownStateStoreException`); the message names the stores it has. */
+  UNKNOWN_STATE_STORE: { kind: 'usage' },
   INVALID_CONFIG: { kind: 'usage' },
   INVALID_TOPOLOGY: { kind: 'usage' },
   /**

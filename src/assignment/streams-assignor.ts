@@ -31,8 +31,9 @@ export interface StreamsAssignorOptions {
   /** The topology's sub-topologies (id, source topics). */
   subtopologies: readonly AssignorSubtopology[];
   /**
-   * The topics holding each stateful sub-topology's state: its changelog topics
+   * Every stateful sub-topology and the topics holding its state: its changelog topics
    * (and source topics serving as changelogs); task `<s>_<p>` has partition `p` of each.
+   * A sub-topology listed with no topic (stores that log nothing) is stateful too.
    */
   stateTopics: ReadonlyMap<number, readonly string[]>;
   /** End offsets per partition (index = partition) of a topic, read on the leader (read_committed). */
@@ -67,7 +68,7 @@ async function assignGroup(options: StreamsAssignorOptions, members: GroupMember
   // 2. tasks
   const taskPartitions = tasksOfTopology(options.subtopologies, partitionCount);
   const tasks = [...taskPartitions.keys()];
-  const statefulTasks = new Set(tasks.filter((t) => (options.stateTopics.get(subtopologyId(t))?.length ?? 0) > 0));
+  const statefulTasks = new Set(tasks.filter((t) => options.stateTopics.has(subtopologyId(t))));
   // 3. lags
   const endSums = await endOffsetSums(options, statefulTasks);
   const clients: ClientState[] = members.map((m) => {
@@ -85,6 +86,10 @@ async function assignGroup(options: StreamsAssignorOptions, members: GroupMember
   });
   // 4. assign
   const assignment = assignTasks({ clients, tasks, statefulTasks, acceptableRecoveryLag: options.acceptableRecoveryLag });
+  options.logger.debug(
+    { clients: clients.map((c) => ({ member: c.id, previousActive: [...c.previousActive], lags: Object.fromEntries(c.lags) })), active: Object.fromEntries([...assignment].map(([m, a]) => [m, a.active])) },
+    'task assignment',
+  );
   // 5. partitions and user data
   const partitionsOf = (active: readonly string[]): TopicPartition[] => active.flatMap((t) => taskPartitions.get(t) ?? []);
   const partitionsByHost: HostPartitions[] = [];

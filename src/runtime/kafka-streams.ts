@@ -38,6 +38,13 @@ import type { StateRuntime } from './internal/state-manager.js';
 import type { RestoreMetrics, StateRestoreListener } from './state-restore-listener.js';
 import { keyValueView, type ReadOnlyKeyValueStore, type StoreQueryParameters } from './interactive-queries.js';
 import { startGlobalState, withGlobalStores, type GlobalStateManager } from './internal/global-state-manager.js';
+import { randomUUID } from 'node:crypto';
+import type { Serializer } from '../serdes/serde.js';
+import { appAssignor } from './internal/assignor-setup.js';
+import { StreamsMetadataState } from './internal/streams-metadata-state.js';
+import { decodeAssignment } from '../assignment/user-data.js';
+import { parseHostInfo } from '../assignment/host-info.js';
+import { KeyQueryMetadata, type StreamsMetadata } from './streams-metadata.js';
 
 /** The state of a {@link KafkaStreams} app (Kafka Streams' `KafkaStreams.State`). */
 export type KafkaStreamsState = AppState;
@@ -70,6 +77,10 @@ export class KafkaStreams {
   #assignmentRound = 0;
   /** The global stores (`builder.globalTable`), restored at start before the group is joined. */
   #global: GlobalStateManager | undefined;
+  /** This instance's id in the group's subscriptions (Kafka's `processId`). */
+  readonly #processId = randomUUID();
+  /** The group's hosts and their partitions, from the assignor's user data (set at start). */
+  #metadata: StreamsMetadataState | undefined;
 
   /**
    * Validates `config` (a {@link ConfigError} names the offending key) and the
@@ -166,8 +177,19 @@ export class KafkaStreams {
       });
       this.#topology = withGlobalStores(this.#topology, this.#global);
       this.#checkRunning();
-      // 3. join
+      // 3. join, with the task assignor (src/assignment) and the key metadata it feeds
+      this.#metadata = new StreamsMetadataState({
+        subtopologies: this.#topology.subtopologies,
+        storesBySubtopology: this.#topology.storesBySubtopology?.() ?? new Map(),
+        globalStores: (this.#topology.globalStores?.() ?? []).map((g) => g.storeName),
+        partitionCount: (topic) => counts.get(topic),
+      });
       const consumer = cluster.consumer({
+        groupAssignor: appAssignor({
+          topology: this.#topology, applicationId: config.applicationId, processId: this.#processId, applicationServer: config.applicationServer,
+          acceptableRecoveryLag: config.acceptableRecoveryLag, directories: () => this.#directories(), runningTasks: () => this.#manager?.taskIds ?? [],
+          endOffsets: (topic) => admin.endOffsets(topic), logger: componentLogger('task-assignor', config.logger, { applicationId: config.applicationId }),
+        }),
         groupId: config.applicationId,
         isolationLevel: 'read_committed',
         autoOffsetReset: config.autoOffsetReset,
@@ -201,6 +223,7 @@ export class KafkaStreams {
       await consumer.subscribe(this.#topology.sourceTopics());
       await consumer.run({
         onAssignment: (change) => this.#onAssignment(change),
+        onAssignmentUserData: (userData) => this.#onAssignmentUserData(userData),
         eachBatch: async (batch) => {
           if (!STOPPED.includes(this.state)) await this.#manager?.onBatch(batch);
         },
@@ -267,6 +290,45 @@ export class KafkaStreams {
       throw new TypeError("app.store() takes { storeName, queryableStoreType }, e.g. { storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore() }");
     }
     return keyValueView(params as StoreQueryParameters<unknown>, () => ({ appState: this.state, stores: [...(this.#global?.storesNamed(params.storeName) ?? []), ...(this.#manager?.storesNamed(params.storeName) ?? [])] })) as T;
+  }
+
+  /**
+   * Where `key` of `storeName` lives (Kafka's `queryMetadataForKey`): the `applicationServer` of the instance
+   * running its task and the key's partition (the key serialized with `keySerializer`, the producer's default
+   * partitioner). {@link KeyQueryMetadata.NOT_AVAILABLE} unless the app is RUNNING (e.g. while rebalancing or
+   * restoring) or when no instance advertising an `applicationServer` runs the task. An unknown store throws
+   * an `UnknownStateStoreError` naming the topology's stores.
+   */
+  queryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
+    const metadata = this.#metadataFor('queryMetadataForKey', storeName);
+    if (this.state !== 'RUNNING' || metadata === undefined) return KeyQueryMetadata.NOT_AVAILABLE;
+    const local = this.#config.applicationServer === undefined ? undefined : parseHostInfo(this.#config.applicationServer);
+    return metadata.keyMetadata(storeName, key, keySerializer, typeof local === 'string' ? undefined : local);
+  }
+
+  /** The instances holding `storeName` (Kafka's `streamsMetadataForStore`); empty before the first assignment; an unknown store throws. */
+  streamsMetadataForStore(storeName: string): StreamsMetadata[] {
+    return this.#metadataFor('streamsMetadataForStore', storeName)?.forStore(storeName) ?? [];
+  }
+
+  /** Every instance of the application advertising an `applicationServer` (Kafka's `metadataForAllStreamsClients`). */
+  metadataForAllStreamsClients(): StreamsMetadata[] {
+    return this.#metadata?.all() ?? [];
+  }
+
+  #metadataFor(what: string, storeName: unknown): StreamsMetadataState | undefined {
+    if (typeof storeName !== 'string' || storeName === '') throw new TypeError(`app.${what}() takes a store name (a non-empty string) first`);
+    this.#metadata?.forStore(storeName); // an unknown store throws, naming the topology's stores
+    return this.#metadata;
+  }
+
+  /** The assignor's user data of a new assignment: the group's hosts (one that cannot be decoded keeps the previous view, logged). */
+  #onAssignmentUserData(userData: Buffer): void {
+    try {
+      this.#metadata?.update(decodeAssignment(userData));
+    } catch (error) {
+      this.#log.warn({ err: error }, 'the assignment user data cannot be decoded; the key metadata keeps its previous view');
+    }
   }
 
   /** Restoration counters: records restored, remaining, rate (see {@link RestoreMetrics}). */

@@ -42,8 +42,6 @@ import { randomUUID } from 'node:crypto';
 import type { Serializer } from '../serdes/serde.js';
 import { appAssignor } from './internal/assignor-setup.js';
 import { StreamsMetadataState } from './internal/streams-metadata-state.js';
-import { decodeAssignment } from '../assignment/user-data.js';
-import { parseHostInfo } from '../assignment/host-info.js';
 import { KeyQueryMetadata, type StreamsMetadata } from './streams-metadata.js';
 
 /** The state of a {@link KafkaStreams} app (Kafka Streams' `KafkaStreams.State`). */
@@ -178,12 +176,7 @@ export class KafkaStreams {
       this.#topology = withGlobalStores(this.#topology, this.#global);
       this.#checkRunning();
       // 3. join, with the task assignor (src/assignment) and the key metadata it feeds
-      this.#metadata = new StreamsMetadataState({
-        subtopologies: this.#topology.subtopologies,
-        storesBySubtopology: this.#topology.storesBySubtopology?.() ?? new Map(),
-        globalStores: (this.#topology.globalStores?.() ?? []).map((g) => g.storeName),
-        partitionCount: (topic) => counts.get(topic),
-      });
+      this.#metadata = StreamsMetadataState.of(this.#topology, (topic) => counts.get(topic), config.applicationServer);
       const consumer = cluster.consumer({
         groupAssignor: appAssignor({
           topology: this.#topology, applicationId: config.applicationId, processId: this.#processId, applicationServer: config.applicationServer,
@@ -223,7 +216,7 @@ export class KafkaStreams {
       await consumer.subscribe(this.#topology.sourceTopics());
       await consumer.run({
         onAssignment: (change) => this.#onAssignment(change),
-        onAssignmentUserData: (userData) => this.#onAssignmentUserData(userData),
+        onAssignmentUserData: (userData) => this.#metadata?.updateFrom(userData, this.#log),
         eachBatch: async (batch) => {
           if (!STOPPED.includes(this.state)) await this.#manager?.onBatch(batch);
         },
@@ -300,35 +293,20 @@ export class KafkaStreams {
    * an `UnknownStateStoreError` naming the topology's stores.
    */
   queryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
-    const metadata = this.#metadataFor('queryMetadataForKey', storeName);
-    if (this.state !== 'RUNNING' || metadata === undefined) return KeyQueryMetadata.NOT_AVAILABLE;
-    const local = this.#config.applicationServer === undefined ? undefined : parseHostInfo(this.#config.applicationServer);
-    return metadata.keyMetadata(storeName, key, keySerializer, typeof local === 'string' ? undefined : local);
+    this.#metadata?.checkStoreName('queryMetadataForKey', storeName);
+    if (this.state !== 'RUNNING' || this.#metadata === undefined) return KeyQueryMetadata.NOT_AVAILABLE;
+    return this.#metadata.keyMetadata(storeName, key, keySerializer);
   }
 
   /** The instances holding `storeName` (Kafka's `streamsMetadataForStore`); empty before the first assignment; an unknown store throws. */
   streamsMetadataForStore(storeName: string): StreamsMetadata[] {
-    return this.#metadataFor('streamsMetadataForStore', storeName)?.forStore(storeName) ?? [];
+    this.#metadata?.checkStoreName('streamsMetadataForStore', storeName);
+    return this.#metadata?.forStore(storeName) ?? [];
   }
 
   /** Every instance of the application advertising an `applicationServer` (Kafka's `metadataForAllStreamsClients`). */
   metadataForAllStreamsClients(): StreamsMetadata[] {
     return this.#metadata?.all() ?? [];
-  }
-
-  #metadataFor(what: string, storeName: unknown): StreamsMetadataState | undefined {
-    if (typeof storeName !== 'string' || storeName === '') throw new TypeError(`app.${what}() takes a store name (a non-empty string) first`);
-    this.#metadata?.forStore(storeName); // an unknown store throws, naming the topology's stores
-    return this.#metadata;
-  }
-
-  /** The assignor's user data of a new assignment: the group's hosts (one that cannot be decoded keeps the previous view, logged). */
-  #onAssignmentUserData(userData: Buffer): void {
-    try {
-      this.#metadata?.update(decodeAssignment(userData));
-    } catch (error) {
-      this.#log.warn({ err: error }, 'the assignment user data cannot be decoded; the key metadata keeps its previous view');
-    }
   }
 
   /** Restoration counters: records restored, remaining, rate (see {@link RestoreMetrics}). */

@@ -17,6 +17,9 @@ import { parseHostInfo, type HostInfo } from '../../assignment/host-info.js';
 import type { AssignmentInfo } from '../../assignment/user-data.js';
 import { KeyQueryMetadata, UnknownStateStoreError, type StreamsMetadata } from '../streams-metadata.js';
 import { IllegalArgumentError } from '../../errors.js';
+import type { Logger } from '../../internal/logger.js';
+import type { TopologyRuntime } from '../../processors/task-contract.js';
+import { decodeAssignment } from '../../assignment/user-data.js';
 
 /** The topology as the metadata needs it. */
 export interface MetadataTopology {
@@ -37,7 +40,25 @@ export class StreamsMetadataState {
   readonly #subtopologyOfTopic = new Map<string, number>();
   readonly #subtopologyOfStore = new Map<string, number>();
 
-  constructor(private readonly topology: MetadataTopology) {
+  /** This instance's `applicationServer`, parsed (the config check guarantees it parses). */
+  readonly #local: HostInfo | undefined;
+
+  /** The metadata of an app running `topology` (partition counts from the app's cache). */
+  static of(topology: TopologyRuntime, partitionCount: (topic: string) => number | undefined, applicationServer: string | undefined): StreamsMetadataState {
+    return new StreamsMetadataState(
+      {
+        subtopologies: topology.subtopologies,
+        storesBySubtopology: topology.storesBySubtopology?.() ?? new Map(),
+        globalStores: (topology.globalStores?.() ?? []).map((g) => g.storeName),
+        partitionCount,
+      },
+      applicationServer,
+    );
+  }
+
+  constructor(private readonly topology: MetadataTopology, applicationServer?: string) {
+    const local = applicationServer === undefined ? undefined : parseHostInfo(applicationServer);
+    this.#local = typeof local === 'string' ? undefined : local;
     for (const sub of topology.subtopologies) for (const topic of sub.sourceTopics) this.#subtopologyOfTopic.set(topic, sub.id);
     for (const [sub, stores] of topology.storesBySubtopology) for (const store of stores) this.#subtopologyOfStore.set(store, sub);
   }
@@ -53,6 +74,21 @@ export class StreamsMetadataState {
       const hostInfo = parseHostInfo(h.host);
       return typeof hostInfo === 'string' ? [] : [{ hostInfo, partitions: h.partitions }];
     });
+  }
+
+  /** The assignor's user data of a new assignment; one that cannot be decoded keeps the previous view (logged). */
+  updateFrom(userData: Buffer, logger: Logger): void {
+    try {
+      this.update(decodeAssignment(userData));
+    } catch (error) {
+      logger.warn({ err: error }, 'the assignment user data cannot be decoded; the key metadata keeps its previous view');
+    }
+  }
+
+  /** Checks the arguments of `app.<what>(storeName, ...)`: a non-empty string naming a store of the topology. */
+  checkStoreName(what: string, storeName: unknown): asserts storeName is string {
+    if (typeof storeName !== 'string' || storeName === '') throw new TypeError(`app.${what}() takes a store name (a non-empty string) first`);
+    this.#checkStore(storeName);
   }
 
   /** Forgets the group's view (the app stopped). */
@@ -74,8 +110,9 @@ export class StreamsMetadataState {
   }
 
   /** Where `key` of `storeName` lives; NOT_AVAILABLE before the first assignment or when no advertised host runs its task. */
-  keyMetadata<K>(storeName: string, key: K, serializer: Serializer<K>, local: HostInfo | undefined): KeyQueryMetadata {
-    this.#checkStore(storeName);
+  keyMetadata<K>(storeName: string, key: K, serializer: Serializer<K>): KeyQueryMetadata {
+    this.checkStoreName('queryMetadataForKey', storeName);
+    const local = this.#local;
     if (this.#hosts === undefined) return KeyQueryMetadata.NOT_AVAILABLE;
     if (this.topology.globalStores.includes(storeName)) {
       return local === undefined ? KeyQueryMetadata.NOT_AVAILABLE : { activeHost: local, standbyHosts: [], partition: -1 };

@@ -48,11 +48,12 @@ export function kafkaJsAssigner(assignor: GroupAssignor, protocol: KafkaJsAssign
   });
 }
 
-/** The user data of a raw `MemberAssignment` (from SyncGroup), or undefined when it has none or cannot be read. */
+/** The user data of a raw `MemberAssignment` (from SyncGroup), or undefined when it has none (another assignor chose) or cannot be read. */
 export function assignmentUserData(raw: Buffer | undefined, protocol: KafkaJsAssignerProtocol): Buffer | undefined {
   if (raw === undefined || raw.length === 0) return undefined;
   try {
-    return protocol.MemberAssignment.decode(raw)?.userData ?? undefined;
+    const userData = protocol.MemberAssignment.decode(raw)?.userData;
+    return userData && userData.length > 0 ? userData : undefined;
   } catch {
     return undefined;
   }

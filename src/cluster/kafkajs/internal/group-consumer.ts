@@ -18,7 +18,8 @@
  *    kafkajs' own fetch-then-process loop) and heartbeat every
  *    `heartbeatIntervalMs` while they run.
  * 4. A custom assignor (`options.groupAssignor`, sluice's task assignor) is the
- *    consumer's only `partitionAssigner` (`custom-assigner.ts`); the user data
+ *    consumer's preferred `partitionAssigner` (`custom-assigner.ts`; kafkajs'
+ *    round-robin is offered second, for a mixed group during an upgrade); the user data
  *    it made for this member are read from the SyncGroup answer
  *    (`join-generation.ts`) and handed to `onAssignmentUserData` at GROUP_JOIN.
  *
@@ -99,7 +100,11 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
       maxWaitTimeInMs: 500,
       // The adapter restarts after a crash itself, never once closed (consumer-lifecycle.ts).
       retry: { restartOnFailure: async () => false },
-      ...(options.groupAssignor ? { partitionAssigners: [kafkaJsAssigner(options.groupAssignor, sluiceKafkaJs().kafkajs.AssignerProtocol)] } : {}),
+      // The custom assignor first; kafkajs' round-robin (its default, what earlier sluice versions offered)
+      // second, so a rolling upgrade's mixed group still agrees on a protocol (then without user data).
+      ...(options.groupAssignor
+        ? { partitionAssigners: [kafkaJsAssigner(options.groupAssignor, sluiceKafkaJs().kafkajs.AssignerProtocol), sluiceKafkaJs().kafkajs.PartitionAssigners.roundRobin] }
+        : {}),
     });
     this.lifecycle = new ConsumerLifecycle(logger);
     this.positions = new PartitionPositions(this.consumer);

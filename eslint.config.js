@@ -29,13 +29,14 @@ export const LAYERS = {
   'cluster-port': { files: ['src/cluster/port.ts'], mayImport: ['ground'] },
   'cluster-kafkajs': { folders: ['src/cluster/kafkajs'], mayImport: ['cluster-port', 'ground'] },
   'cluster-embedded': { folders: ['src/cluster/embedded'], mayImport: ['cluster-port', 'ground'] },
+  assignment: { folders: ['src/assignment'], mayImport: ['cluster-port', 'ground'] },
   handlers: { folders: ['src/handlers'], mayImport: ['serdes', 'ground'] },
   processors: { folders: ['src/processors/state', 'src/processors'], mayImport: ['handlers', 'serdes', 'ground'] },
   topology: { folders: ['src/topology'], mayImport: ['processors', 'handlers', 'serdes', 'ground'] },
   eos: { folders: ['src/eos'], mayImport: ['cluster-port', 'processors', 'handlers', 'serdes', 'ground'] },
   runtime: {
     folders: ['src/runtime'],
-    mayImport: ['eos', 'topology', 'processors', 'handlers', 'serdes', 'cluster-kafkajs', 'cluster-port', 'ground'],
+    mayImport: ['eos', 'topology', 'processors', 'handlers', 'serdes', 'assignment', 'cluster-kafkajs', 'cluster-port', 'ground'],
   },
   testing: {
     files: ['src/testing.ts'],
@@ -45,7 +46,7 @@ export const LAYERS = {
   cli: { folders: ['src/cli'], mayImport: ['runtime', 'topology', 'cluster-kafkajs', 'cluster-embedded', 'cluster-port', 'ground'] },
   entry: {
     files: ['src/index.ts'],
-    mayImport: ['cli', 'testing', 'runtime', 'eos', 'topology', 'processors', 'handlers', 'serdes', 'cluster-embedded', 'cluster-kafkajs', 'cluster-port', 'ground'],
+    mayImport: ['cli', 'testing', 'runtime', 'eos', 'topology', 'processors', 'handlers', 'serdes', 'assignment', 'cluster-embedded', 'cluster-kafkajs', 'cluster-port', 'ground'],
   },
 };
 

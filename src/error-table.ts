@@ -238,9 +238,17 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   STORE_OPEN_FAILED: { kind: 'fatal', reaction: 'policy' },
   /** An lmdb write transaction (commit, restore) failed and was rolled back: the task fails and is rebuilt from the last checkpoint. */
   STORE_WRITE_FAILED: { kind: 'fatal', reaction: 'policy' },
+  /**
+   * The subscription or assignment user data of the task assignor cannot be decoded (another
+   * program in the group, or a newer sluice whose format this one cannot read): the leader treats
+   * such a member as having no state; a member keeps its previous key metadata and logs it.
+   */
+  ASSIGNMENT_USER_DATA_INVALID: { kind: 'fatal', reaction: 'policy' },
   ILLEGAL_STATE: { kind: 'usage' },
   /** An interactive query on a store that is restoring, not local, or of an app that is not running. */
   INVALID_STATE_STORE: { kind: 'usage' },
+  /** Key metadata asked for a store the topology does not have (Kafka's `UnknownStateStoreException`); the message names the stores it has. */
+  UNKNOWN_STATE_STORE: { kind: 'usage' },
   INVALID_CONFIG: { kind: 'usage' },
   INVALID_TOPOLOGY: { kind: 'usage' },
   /**

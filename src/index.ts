@@ -85,6 +85,8 @@ export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy, 
 export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
 export { QueryableStoreTypes, InvalidStateStoreError } from './runtime/interactive-queries.js';
 export type { QueryableStoreType, ReadOnlyKeyValueStore, StoreQueryParameters, TimestampedValue } from './runtime/interactive-queries.js';
+export { KeyQueryMetadata, UnknownStateStoreError } from './runtime/streams-metadata.js';
+export type { HostInfo, StreamsMetadata } from './runtime/streams-metadata.js';
 export type { StateRestoreListener, RestoreMetrics } from './runtime/state-restore-listener.js';
 // ---- topology, Processor API, state stores, serdes (issue #3) ----
 export { StreamsBuilder } from './topology/streams-builder.js';

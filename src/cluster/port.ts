@@ -137,6 +137,47 @@ export interface GroupConsumerOptions {
   /** Max bytes fetched per partition per fetch. */
   maxBytesPerPartition?: number;
   clientId?: string;
+  /**
+   * A custom assignor (Kafka's `ConsumerPartitionAssignor`): when every member of the group offers one of
+   * the same name, the group leader's decides the assignment and each member receives the user data it
+   * produced for it (through {@link GroupConsumerHandlers.onAssignmentUserData}). Absent: the backend's
+   * default (range).
+   */
+  groupAssignor?: GroupAssignor;
+}
+
+/** One member's subscription, as a {@link GroupAssignor} sees it on the group leader. */
+export interface GroupMemberSubscription {
+  memberId: string;
+  topics: string[];
+  /** What the member's assignor returned from `subscriptionUserData()` when it joined (empty when none). */
+  userData: Buffer;
+}
+
+/** What a {@link GroupAssignor} gives one member. */
+export interface GroupMemberAssignment {
+  partitions: TopicPartition[];
+  /** Handed to that member with its assignment. */
+  userData: Buffer;
+}
+
+/**
+ * A custom group assignor, run by both backends the same way: on the kafkajs
+ * backend it is a kafkajs `partitionAssigner` (the leader runs `assign` between
+ * JoinGroup and SyncGroup; user data travel in the consumer protocol's
+ * `MemberMetadata` / `MemberAssignment`), on the embedded cluster the group
+ * coordinator runs it with the members' user data.
+ */
+export interface GroupAssignor {
+  /** The protocol name every member must offer (e.g. `sluice-streams`). */
+  readonly name: string;
+  /** The member's subscription user data, read at every join (synchronous: kafkajs builds the JoinGroup request synchronously). */
+  subscriptionUserData(): Buffer;
+  /**
+   * Runs on the group leader only: every member's assignment (a member missing from the
+   * result gets nothing). `partitionCount` answers from the leader's metadata (undefined: unknown topic).
+   */
+  assign(group: { members: GroupMemberSubscription[]; partitionCount(topic: string): number | undefined }): Promise<Map<string, GroupMemberAssignment>>;
 }
 
 /** A run of consecutive records of one partition, in offset order. */
@@ -172,6 +213,12 @@ export interface GroupConsumerHandlers {
    * delivered.
    */
   eachBatch(batch: FetchedBatch): Promise<void>;
+  /**
+   * With a custom {@link GroupAssignor}: the user data the leader's assignor made for this member, on every
+   * assignment received (also one that changes none of this member's partitions), before the
+   * `onAssignment` call of that assignment is queued. Synchronous; an exception is logged and ignored.
+   */
+  onAssignmentUserData?(userData: Buffer, generationId: number): void;
   /**
    * The consumer crashed (unrecoverable error); it stopped or is about to. A subscribed topic deleted
    * (or deleted and re-created) while running is reported here as {@link missingSourceTopicError}.

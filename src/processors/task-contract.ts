@@ -245,6 +245,8 @@ export interface TopologyRuntime {
   resolveSourcePatterns?(topics: readonly string[]): TopologyRuntime;
   /** The global stores (`builder.globalTable`, `Topology.addGlobalStore`); absent or empty without. */
   globalStores?(): ReadonlyArray<GlobalStoreInfo>;
+  /** The state stores of each sub-topology, by id (optional for hand-written runtimes: none then); key metadata finds a store's tasks by it. */
+  storesBySubtopology?(): ReadonlyMap<number, readonly string[]>;
   /**
    * The task keeping every global store (Kafka's `GlobalStateUpdateTask`):
    * its sources read the global topics, its processors write the stores; it

@@ -1,10 +1,13 @@
 /**
  * The Kafka Streams-style convenience keys of {@link KafkaStreamsConfig}:
- * `autoOffsetReset`, `logLevel`, `numStreamThreads`, and the
- * `exactly_once_v2` alias of `processingGuarantee`.
+ * `autoOffsetReset`, `logLevel`, `numStreamThreads`, the
+ * `exactly_once_v2` alias of `processingGuarantee`, and the assignor's
+ * `applicationServer` and `acceptableRecoveryLag`.
  */
 import { pino, type Logger } from 'pino';
 import { ConfigError } from '../errors.js';
+import { parseHostInfo } from '../assignment/host-info.js';
+import { DEFAULT_ACCEPTABLE_RECOVERY_LAG } from '../assignment/task-assignor.js';
 
 /** Where a task starts reading a partition that has no committed offset (Kafka's `auto.offset.reset`). */
 export type AutoOffsetReset = 'earliest' | 'latest';
@@ -40,4 +43,27 @@ export function checkNumStreamThreads(value: unknown): 1 {
     `Config 'numStreamThreads' must be 1, got ${String(value)}: sluice runs one processing loop per process (Node.js has one event loop); ` +
       `to scale out, start more processes with the same applicationId and the consumer group spreads the tasks across them`,
   );
+}
+
+/**
+ * `applicationServer` (Kafka's `application.server`): the `host:port` of the
+ * instance's query endpoint, advertised to the group so every instance can
+ * tell where a key lives (`app.queryMetadataForKey`).
+ */
+export function checkApplicationServer(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = typeof value === 'string' ? parseHostInfo(value) : `${typeof value === 'object' ? JSON.stringify(value) : String(value)} is not a string`;
+  if (typeof parsed === 'string') {
+    throw new ConfigError(`Config 'applicationServer' must be 'host:port' of this instance's query endpoint, as the other instances reach it (e.g. 'orders-1.internal:7070'): ${parsed}`);
+  }
+  return value as string;
+}
+
+/** `acceptableRecoveryLag` (Kafka's `acceptable.recovery.lag`): a whole number of records >= 0, default 10000. */
+export function checkAcceptableRecoveryLag(value: unknown): number {
+  if (value === undefined) return DEFAULT_ACCEPTABLE_RECOVERY_LAG;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new ConfigError(`Config 'acceptableRecoveryLag' must be a whole number of records >= 0 (how far behind the changelog end a member's state may be to count as caught up), got ${String(value)}`);
+  }
+  return value;
 }

@@ -18,7 +18,7 @@ import { FailProductionExceptionHandler, LogAndFailDeserializationExceptionHandl
 import { checkBrokerList } from './bootstrap-servers.js';
 import { defined } from '../internal/defined.js';
 import type { Serde } from '../serdes/serde.js';
-import { appLogger, checkNumStreamThreads, LOG_LEVELS, type AutoOffsetReset, type LogLevel } from './config-conveniences.js';
+import { appLogger, checkAcceptableRecoveryLag, checkApplicationServer, checkNumStreamThreads, LOG_LEVELS, type AutoOffsetReset, type LogLevel } from './config-conveniences.js';
 
 export type { AutoOffsetReset, LogLevel } from './config-conveniences.js';
 
@@ -122,6 +122,17 @@ export interface KafkaStreamsConfig {
   statestoreCacheMaxBytes?: number;
   /** Task folders of the state directory unused for this long (ms) are deleted (Kafka's `state.cleanup.delay.ms`). Default 600000. */
   stateCleanupDelayMs?: number;
+  /**
+   * `host:port` of this instance's query endpoint, as the other instances reach it (Kafka's
+   * `application.server`): advertised to the group, so `app.queryMetadataForKey` on any instance names
+   * the instance holding a key. Default: none (the instance is not listed in the key metadata).
+   */
+  applicationServer?: string;
+  /**
+   * How far (records) behind the changelog end a member's local state may be to count as caught up on a
+   * task (Kafka's `acceptable.recovery.lag`): the task assignor prefers caught-up members. Default 10000.
+   */
+  acceptableRecoveryLag?: number;
 }
 
 /** The validated configuration with every default filled in. */
@@ -149,6 +160,8 @@ export interface ResolvedConfig {
   stateDir: string;
   statestoreCacheMaxBytes: number;
   stateCleanupDelayMs: number;
+  applicationServer: string | undefined;
+  acceptableRecoveryLag: number;
   /** The validated {@link KafkaStreamsConfig.defaultTimestampExtractor}; `undefined`: FailOnInvalidTimestamp. */
   defaultTimestampExtractor: ResolvedExtractor | undefined;
 }
@@ -159,7 +172,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'uncaughtExceptionPolicy', 'taskRestartBackoffMs', 'logger', 'maxPendingOutputRecordsPerTask',
   'sessionTimeoutMs', 'heartbeatIntervalMs', 'transactionTimeoutMs', 'deliveryTimeoutMs', 'clientId',
   'autoOffsetReset', 'logLevel', 'numStreamThreads', 'defaultKeySerde', 'defaultValueSerde', 'defaultTimestampExtractor',
-  'stateDir', 'statestoreCacheMaxBytes', 'stateCleanupDelayMs',
+  'stateDir', 'statestoreCacheMaxBytes', 'stateCleanupDelayMs', 'applicationServer', 'acceptableRecoveryLag',
 ]);
 
 /** A config value as the user wrote it (`NaN`, `Infinity`, `'70000'`), for error messages; JSON would print NaN as null. */
@@ -291,6 +304,8 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     stateDir: stateDirOf(config),
     statestoreCacheMaxBytes: cacheBytesOf(config),
     stateCleanupDelayMs: positiveInt(config, 'stateCleanupDelayMs', 600_000),
+    applicationServer: checkApplicationServer(config.applicationServer),
+    acceptableRecoveryLag: checkAcceptableRecoveryLag(config.acceptableRecoveryLag),
     defaultTimestampExtractor:
       config.defaultTimestampExtractor === undefined ? undefined : resolveTimestampExtractor(config.defaultTimestampExtractor, "Config 'defaultTimestampExtractor'"),
   };

@@ -38,6 +38,11 @@ import type { StateRuntime } from './internal/state-manager.js';
 import type { RestoreMetrics, StateRestoreListener } from './state-restore-listener.js';
 import { keyValueView, type ReadOnlyKeyValueStore, type StoreQueryParameters } from './interactive-queries.js';
 import { startGlobalState, withGlobalStores, type GlobalStateManager } from './internal/global-state-manager.js';
+import { randomUUID } from 'node:crypto';
+import type { Serializer } from '../serdes/serde.js';
+import { appAssignor } from './internal/assignor-setup.js';
+import { StreamsMetadataState } from './internal/streams-metadata-state.js';
+import { KeyQueryMetadata, type StreamsMetadata } from './streams-metadata.js';
 
 /** The state of a {@link KafkaStreams} app (Kafka Streams' `KafkaStreams.State`). */
 export type KafkaStreamsState = AppState;
@@ -70,6 +75,10 @@ export class KafkaStreams {
   #assignmentRound = 0;
   /** The global stores (`builder.globalTable`), restored at start before the group is joined. */
   #global: GlobalStateManager | undefined;
+  /** This instance's id in the group's subscriptions (Kafka's `processId`). */
+  readonly #processId = randomUUID();
+  /** The group's hosts and their partitions, from the assignor's user data (set at start). */
+  #metadata: StreamsMetadataState | undefined;
 
   /**
    * Validates `config` (a {@link ConfigError} names the offending key) and the
@@ -166,8 +175,14 @@ export class KafkaStreams {
       });
       this.#topology = withGlobalStores(this.#topology, this.#global);
       this.#checkRunning();
-      // 3. join
+      // 3. join, with the task assignor (src/assignment) and the key metadata it feeds
+      this.#metadata = StreamsMetadataState.of(this.#topology, (topic) => counts.get(topic), config.applicationServer);
       const consumer = cluster.consumer({
+        groupAssignor: appAssignor({
+          topology: this.#topology, applicationId: config.applicationId, processId: this.#processId, applicationServer: config.applicationServer,
+          acceptableRecoveryLag: config.acceptableRecoveryLag, directories: () => this.#directories(), runningTasks: () => this.#manager?.taskIds ?? [],
+          endOffsets: (topic) => admin.endOffsets(topic), logger: componentLogger('task-assignor', config.logger, { applicationId: config.applicationId }),
+        }),
         groupId: config.applicationId,
         isolationLevel: 'read_committed',
         autoOffsetReset: config.autoOffsetReset,
@@ -201,6 +216,7 @@ export class KafkaStreams {
       await consumer.subscribe(this.#topology.sourceTopics());
       await consumer.run({
         onAssignment: (change) => this.#onAssignment(change),
+        onAssignmentUserData: (userData) => this.#metadata?.updateFrom(userData, this.#log),
         eachBatch: async (batch) => {
           if (!STOPPED.includes(this.state)) await this.#manager?.onBatch(batch);
         },
@@ -267,6 +283,30 @@ export class KafkaStreams {
       throw new TypeError("app.store() takes { storeName, queryableStoreType }, e.g. { storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore() }");
     }
     return keyValueView(params as StoreQueryParameters<unknown>, () => ({ appState: this.state, stores: [...(this.#global?.storesNamed(params.storeName) ?? []), ...(this.#manager?.storesNamed(params.storeName) ?? [])] })) as T;
+  }
+
+  /**
+   * Where `key` of `storeName` lives (Kafka's `queryMetadataForKey`): the `applicationServer` of the instance
+   * running its task and the key's partition (the key serialized with `keySerializer`, the producer's default
+   * partitioner). {@link KeyQueryMetadata.NOT_AVAILABLE} unless the app is RUNNING (e.g. while rebalancing or
+   * restoring) or when no instance advertising an `applicationServer` runs the task. An unknown store throws
+   * an `UnknownStateStoreError` naming the topology's stores.
+   */
+  queryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
+    this.#metadata?.checkStoreName('queryMetadataForKey', storeName);
+    if (this.state !== 'RUNNING' || this.#metadata === undefined) return KeyQueryMetadata.NOT_AVAILABLE;
+    return this.#metadata.keyMetadata(storeName, key, keySerializer);
+  }
+
+  /** The instances holding `storeName` (Kafka's `streamsMetadataForStore`); empty before the first assignment; an unknown store throws. */
+  streamsMetadataForStore(storeName: string): StreamsMetadata[] {
+    this.#metadata?.checkStoreName('streamsMetadataForStore', storeName);
+    return this.#metadata?.forStore(storeName) ?? [];
+  }
+
+  /** Every instance of the application advertising an `applicationServer` (Kafka's `metadataForAllStreamsClients`). */
+  metadataForAllStreamsClients(): StreamsMetadata[] {
+    return this.#metadata?.all() ?? [];
   }
 
   /** Restoration counters: records restored, remaining, rate (see {@link RestoreMetrics}). */

@@ -128,6 +128,10 @@ export class PlanRuntime implements TopologyRuntime {
     return this.sourcePatterns().length === 0 ? this : new PlanRuntime(resolveSourcePatterns(this.plan, topics), this.defaultTimestampExtractor);
   }
 
+  storesBySubtopology(): ReadonlyMap<number, readonly string[]> {
+    return new Map(this.plan.subtopologies.map((s) => [s.id, [...s.stores]]));
+  }
+
   globalStores(): GlobalStoreInfo[] {
     return (this.plan.globalStores ?? []).map((g) => ({ storeName: g.storeName, topic: g.topic, id: g.id }));
   }

@@ -32,6 +32,11 @@
  * After every committed transaction (at_least_once: offset commit),
  * `committed()` hands each store its changelog position (lifecycle step 6);
  * for a source changelog that is the source offset just committed.
+ *
+ * When the task closes, `release()` writes the task's checkpoint file
+ * `<taskDir>/.checkpoint` (the changelog position of every persistent store,
+ * `task-checkpoint.ts`) before unlocking the folder: what the instance reports
+ * to the task assignor for the task's state on disk (Kafka's task offset sums).
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +48,8 @@ import { changelogTopicName, type ChangelogRecord, type ManagedStateStore, type 
 import type { TaskId } from '../../records/task-id.js';
 import type { RestoreProgress } from './restore-progress.js';
 import { defined } from '../../internal/defined.js';
+import { removeTaskCheckpoint, writeTaskCheckpoint } from './task-checkpoint.js';
+import { topicPartitionKey } from '../../records/topic-partition.js';
 
 /** The state directory as a task needs it (see ./state-directory.ts). */
 export interface TaskDirectories {
@@ -87,6 +94,8 @@ export class TaskStateManager {
   #dir: string | undefined;
   /** Per changelog topic: the collector's next offset at the last commit (a changed one means the transaction wrote to it). */
   readonly #lastCommitted = new Map<string, number>();
+  /** Changelog position of every persistent store (`<topic>-<partition>` → next offset): the task checkpoint file's content. */
+  readonly #positions = new Map<string, number>();
 
   constructor(private readonly options: TaskStateOptions) {}
 
@@ -185,6 +194,7 @@ export class TaskStateManager {
     } finally {
       progress.end(tp, store.name, total, position >= end);
     }
+    if (store.persistent) this.#positions.set(topicPartitionKey(tp), position);
     if (total > 0 || start > 0) {
       logger.info({ store: store.name, changelog: `${tp.topic}-${tp.partition}`, from: start, to: end, restored: total, ms: Date.now() - began }, `restored store '${store.name}': ${total} records`);
     }
@@ -194,6 +204,7 @@ export class TaskStateManager {
   #corrupted(store: ManagedStateStore, why: string): StreamsError {
     store.close();
     if (this.#dir) rmSync(join(this.#dir, store.name), { recursive: true, force: true });
+    if (this.#dir) removeTaskCheckpoint(this.#dir);
     return new StreamsError(`Store '${store.name}' of task ${this.options.id} cannot be restored from where it is: ${why}. The local copy was wiped; the task restarts and restores it in full`, { code: 'TASK_CORRUPTED' });
   }
 
@@ -212,7 +223,9 @@ export class TaskStateManager {
     for (const store of stores) {
       const source = this.#sourceTopic(store);
       if (source !== undefined) {
-        store.commit(sourceOffsets.get(source));
+        const next = sourceOffsets.get(source);
+        store.commit(next);
+        if (next !== undefined && store.persistent) this.#positions.set(topicPartitionKey({ topic: source, partition: this.options.taskId.partition }), next);
         continue;
       }
       if (!store.loggingEnabled) {
@@ -223,13 +236,16 @@ export class TaskStateManager {
       const next = collector.changelogNextOffset(topic);
       const wrote = next !== undefined && next !== this.#lastCommitted.get(topic);
       if (next !== undefined) this.#lastCommitted.set(topic, next);
-      store.commit(wrote ? next + (this.options.exactlyOnce ? 1 : 0) : undefined);
+      const checkpoint = wrote ? next + (this.options.exactlyOnce ? 1 : 0) : undefined;
+      store.commit(checkpoint);
+      if (checkpoint !== undefined && store.persistent) this.#positions.set(topicPartitionKey({ topic, partition: this.options.taskId.partition }), checkpoint);
     }
   }
 
   /** Releases the task folder (the stores were closed with the processors). */
   release(): void {
     if (this.#dir === undefined) return;
+    if (this.#positions.size > 0) writeTaskCheckpoint(this.#dir, this.#positions, this.options.logger);
     this.#dir = undefined;
     this.options.runtime.directories.unlockTask(this.options.id);
   }

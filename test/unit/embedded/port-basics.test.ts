@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmbeddedKafkaCluster } from '../../../src/cluster/embedded/embedded-cluster.js';
 import { KafkaErrorCode, KafkaProtocolError } from '../../../src/errors.js';
-import type { FetchedBatch, TopicPartition } from '../../../src/cluster/port.js';
+import type { GroupAssignor, FetchedBatch, TopicPartition } from '../../../src/cluster/port.js';
 import * as testing from '../../../src/testing.js';
 
 const rec = (key: string | null, value: string, timestamp = Date.now()) => ({
@@ -165,5 +165,53 @@ describe('group consumer', () => {
     await cluster.produce('in', [{ key: null, value: 'late', partition: 3 }]);
     await waitFor(() => seen.includes('a:3:late'));
     await a.c.close();
+  });
+});
+
+describe('group consumer with a custom assignor', () => {
+  it("runs the leader's assignor with every member's user data and hands each member its partitions and user data; without it on every member, range", async () => {
+    cluster = new EmbeddedKafkaCluster();
+    await cluster.createTopic('in', { partitions: 4 });
+    const calls: string[][] = [];
+    // gives every partition to the member whose subscription user data is 'greedy'
+    const assignor = (me: string): GroupAssignor => ({
+      name: 'test-assignor',
+      subscriptionUserData: () => Buffer.from(me),
+      assign: async ({ members, partitionCount }) => {
+        calls.push(members.map((m) => m.userData.toString()).sort());
+        const greedy = members.find((m) => m.userData.toString() === 'greedy') ?? members[0]!;
+        const all = Array.from({ length: partitionCount('in') ?? 0 }, (_, p) => ({ topic: 'in', partition: p }));
+        return new Map(members.map((m) => [m.memberId, { partitions: m === greedy ? all : [], userData: Buffer.from(`to ${m.userData.toString()}`) }]));
+      },
+    });
+    const owned = new Map<string, Set<number>>();
+    const userData = new Map<string, string>();
+    const start = async (name: string, withAssignor: boolean) => {
+      const c = cluster.consumer({ groupId: 'ga', heartbeatIntervalMs: 5, ...(withAssignor ? { groupAssignor: assignor(name) } : {}) });
+      owned.set(name, new Set());
+      await c.subscribe(['in']);
+      await c.run({
+        onAssignment: async ({ assigned, revoked }) => {
+          for (const tp of revoked) owned.get(name)!.delete(tp.partition);
+          for (const tp of assigned) owned.get(name)!.add(tp.partition);
+        },
+        onAssignmentUserData: (data) => void userData.set(name, data.toString()),
+        eachBatch: async () => undefined,
+      });
+      return c;
+    };
+    const a = await start('modest', true);
+    const b = await start('greedy', true);
+    await waitFor(() => owned.get('greedy')!.size === 4 && owned.get('modest')!.size === 0);
+    expect(calls.at(-1)).toEqual(['greedy', 'modest']);
+    expect(userData.get('greedy')).toBe('to greedy');
+    expect(userData.get('modest')).toBe('to modest');
+    // a member without the assignor: the built-in range assignor decides, no user data
+    const before = calls.length;
+    const c = await start('plain', false);
+    await waitFor(() => owned.get('plain')!.size > 0 && owned.get('greedy')!.size < 4);
+    expect(calls.length).toBe(before);
+    expect(userData.has('plain')).toBe(false);
+    await Promise.all([a.close(), b.close(), c.close()]);
   });
 });

@@ -101,9 +101,10 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
       clientId: this.options.clientId ?? 'sluice-embedded',
       topics: this.topics,
       assignor: this.options.assignor ?? 'range',
+      ...(this.options.groupAssignor ? { groupAssignor: this.options.groupAssignor } : {}),
       sessionTimeoutMs,
       rebalanceTimeoutMs: Math.max(sessionTimeoutMs, 60_000),
-      deliver: (tps, gen) => this.deliver(memberId, tps, gen),
+      deliver: (tps, gen, userData) => this.deliver(memberId, tps, gen, userData),
       crash: () => this.simulateCrash(),
     });
     this.memberId = memberId;
@@ -112,10 +113,10 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
   }
 
   /** Called by the coordinator: applies an assignment (queued behind earlier ones). */
-  private deliver(memberId: string, tps: TopicPartition[], generationId: number): Promise<void> {
+  private deliver(memberId: string, tps: TopicPartition[], generationId: number, userData: Buffer | undefined): Promise<void> {
     if (!this.running || memberId !== this.memberId) return Promise.resolve();
     this.generationId = generationId;
-    this.rebalances = this.rebalances.then(() => this.apply(tps, generationId)).catch((e) => this.crash(e));
+    this.rebalances = this.rebalances.then(() => this.apply(tps, generationId, userData)).catch((e) => this.crash(e));
     return this.rebalances;
   }
 
@@ -124,8 +125,9 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
    * fetching revoked partitions and wait for their in-flight eachBatch;
    * 3. hold newly assigned ones (a seek made before the assignment applies); 4. onAssignment; 5. release them.
    */
-  private async apply(tps: TopicPartition[], generationId: number): Promise<void> {
+  private async apply(tps: TopicPartition[], generationId: number, userData: Buffer | undefined): Promise<void> {
     if (!this.running) return;
+    if (userData !== undefined) this.handUserData(userData, generationId);
     // 1.
     const next = new Set(tps.map(key));
     const revoked = [...this.parts.values()].filter((s) => !next.has(key(s.tp)));
@@ -148,6 +150,15 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     // 5.
     for (const s of added) s.held = false;
     this.wake();
+  }
+
+  /** The custom assignor's user data of this assignment (a throwing handler is ignored, as the port says). */
+  private handUserData(userData: Buffer, generationId: number): void {
+    try {
+      this.handlers?.onAssignmentUserData?.(userData, generationId);
+    } catch {
+      // The port: an exception of onAssignmentUserData is ignored.
+    }
   }
 
   private wake(): void {
@@ -206,7 +217,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     this.memberId = '';
     void this.broker.groups.leave(this.options.groupId, old);
     this.rebalances = this.rebalances
-      .then(() => this.apply([], this.generationId))
+      .then(() => this.apply([], this.generationId, undefined))
       .then(() => {
         this.rejoining = false;
         // not awaited: the join's rebalance delivers through this same queue

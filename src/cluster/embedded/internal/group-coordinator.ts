@@ -8,11 +8,17 @@
  * generations, as Kafka's cooperative protocol does: first every member is
  * told its assignment minus what it loses (and waits for in-flight work of
  * those partitions), then everyone gets the full target assignment.
+ *
+ * When every member offers a custom {@link GroupAssignor} of the same name
+ * (sluice's task assignor), the first member's (the leader's) computes the
+ * target from the members' subscription user data, read at the rebalance, and
+ * each member gets the user data made for it with both generations; otherwise
+ * the leader's built-in assignor (`range`, `roundrobin`) does, without user data.
  */
 import { randomUUID } from 'node:crypto';
 import { KafkaErrorCode } from '../../../errors.js';
 import { brokerError } from './broker-error.js';
-import type { TopicPartition, TopicPartitionOffset } from '../../port.js';
+import type { GroupAssignor, TopicPartition, TopicPartitionOffset } from '../../port.js';
 import { assign, type AssignorName } from './assignors.js';
 import { topicPartitionKey } from '../../../records/topic-partition.js';
 
@@ -21,11 +27,13 @@ export interface MemberHandle {
   clientId: string;
   topics: string[];
   assignor: AssignorName;
+  /** A custom assignor (see the module comment). */
+  groupAssignor?: GroupAssignor;
   sessionTimeoutMs: number;
   /** Rebalance timeout: how long `deliver` may take before the member is removed. */
   rebalanceTimeoutMs: number;
-  /** Hands the member its assignment of a new generation; resolves once applied (revocations done). */
-  deliver(assignment: TopicPartition[], generationId: number): Promise<void>;
+  /** Hands the member its assignment of a new generation (and a custom assignor's user data for it); resolves once applied (revocations done). */
+  deliver(assignment: TopicPartition[], generationId: number, userData?: Buffer): Promise<void>;
   /** Fault injection: the client process dies (stops fetching and heartbeating, does not leave). */
   crash?(): void;
 }
@@ -181,7 +189,7 @@ export class GroupCoordinator {
       return;
     }
     // 1.
-    const target = assign(leader.handle.assignor, members.map((m) => ({ memberId: m.memberId, topics: m.handle.topics })), (t) => this.deps.partitionsOf(t));
+    const { target, userData } = await this.targetAssignment(members, leader);
     const ownedBy = new Map<string, string>();
     for (const m of members) for (const tp of m.owned) ownedBy.set(key(tp), m.memberId);
     // 2.
@@ -193,12 +201,43 @@ export class GroupCoordinator {
       if (m.owned.some((tp) => !t.some((x) => key(x) === key(tp)))) moves = true;
       interim.set(m.memberId, keep);
     }
-    if (moves) await this.deliverAll(g, interim);
+    if (moves) await this.deliverAll(g, interim, userData);
     // 3.
-    await this.deliverAll(g, target);
+    await this.deliverAll(g, target, userData);
   }
 
-  private async deliverAll(g: Group, assignment: Map<string, TopicPartition[]>): Promise<void> {
+  /**
+   * The target assignment: the leader's custom assignor when every member offers one of that name
+   * (a failing one falls back to the built-in assignor, without user data), else the built-in one.
+   */
+  private async targetAssignment(members: Member[], leader: Member): Promise<{ target: Map<string, TopicPartition[]>; userData: Map<string, Buffer> }> {
+    const custom = leader.handle.groupAssignor;
+    if (custom !== undefined && members.every((m) => m.handle.groupAssignor?.name === custom.name)) {
+      try {
+        const result = await custom.assign({
+          members: members.map((m) => ({ memberId: m.memberId, topics: [...m.handle.topics], userData: m.handle.groupAssignor?.subscriptionUserData() ?? Buffer.alloc(0) })),
+          partitionCount: (t) => this.partitionCount(t),
+        });
+        const target = new Map(members.map((m) => [m.memberId, result.get(m.memberId)?.partitions ?? []]));
+        const userData = new Map(members.map((m) => [m.memberId, result.get(m.memberId)?.userData ?? Buffer.alloc(0)]));
+        return { target, userData };
+      } catch {
+        // Fall through to the built-in assignor: the group still makes progress.
+      }
+    }
+    const target = assign(leader.handle.assignor, members.map((m) => ({ memberId: m.memberId, topics: m.handle.topics })), (t) => this.deps.partitionsOf(t));
+    return { target, userData: new Map() };
+  }
+
+  private partitionCount(topic: string): number | undefined {
+    try {
+      return this.deps.partitionsOf(topic);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async deliverAll(g: Group, assignment: Map<string, TopicPartition[]>, userData: Map<string, Buffer>): Promise<void> {
     g.generationId += 1;
     const generationId = g.generationId;
     const calls = [...g.members.values()].map(async (m) => {
@@ -212,7 +251,7 @@ export class GroupCoordinator {
         timer = setTimeout(() => r('timeout'), m.handle.rebalanceTimeoutMs);
         timer.unref?.();
       });
-      const outcome = await Promise.race([m.handle.deliver(tps, generationId).then(() => 'ok' as const, () => 'ok' as const), timeout]);
+      const outcome = await Promise.race([m.handle.deliver(tps, generationId, userData.get(m.memberId)).then(() => 'ok' as const, () => 'ok' as const), timeout]);
       clearTimeout(timer);
       if (outcome === 'timeout' && g.members.delete(m.memberId)) void this.rebalance(g);
       else m.lastHeartbeat = this.deps.now();

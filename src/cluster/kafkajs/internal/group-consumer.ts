@@ -17,6 +17,11 @@
  * 3. `eachBatch` calls are serialized per partition (a promise chain, on top of
  *    kafkajs' own fetch-then-process loop) and heartbeat every
  *    `heartbeatIntervalMs` while they run.
+ * 4. A custom assignor (`options.groupAssignor`, sluice's task assignor) is the
+ *    consumer's preferred `partitionAssigner` (`custom-assigner.ts`; kafkajs'
+ *    round-robin is offered second, for a mixed group during an upgrade); the user data
+ *    it made for this member are read from the SyncGroup answer
+ *    (`join-generation.ts`) and handed to `onAssignmentUserData` at GROUP_JOIN.
  *
  * What kafkajs cannot do: no callback before a rebalance (revocation is only
  *   known after the rejoin, so a revoked partition's last batch may still be
@@ -40,7 +45,9 @@ import type {
 } from '../../port.js';
 import { diffAssignment, fromMemberAssignment, tpKey } from './assignment.js';
 import { mapKafkaJsError } from './error-mapping.js';
-import { forgetMember, generationOf } from './join-generation.js';
+import { forgetMember, generationOf, takeSyncAssignment } from './join-generation.js';
+import { assignmentUserData, kafkaJsAssigner } from './custom-assigner.js';
+import { sluiceKafkaJs } from './patches.js';
 import { PartitionSerializer, startHeartbeats, toConsumedRecord } from './batch-delivery.js';
 import { CommittedOffsetsReader } from './committed-offsets.js';
 import { ConsumerLifecycle, isRestartable } from './consumer-lifecycle.js';
@@ -93,6 +100,11 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
       maxWaitTimeInMs: 500,
       // The adapter restarts after a crash itself, never once closed (consumer-lifecycle.ts).
       retry: { restartOnFailure: async () => false },
+      // The custom assignor first; kafkajs' round-robin (its default, what earlier sluice versions offered)
+      // second, so a rolling upgrade's mixed group still agrees on a protocol (then without user data).
+      ...(options.groupAssignor
+        ? { partitionAssigners: [kafkaJsAssigner(options.groupAssignor, sluiceKafkaJs().kafkajs.AssignerProtocol), sluiceKafkaJs().kafkajs.PartitionAssigners.roundRobin] }
+        : {}),
     });
     this.lifecycle = new ConsumerLifecycle(logger);
     this.positions = new PartitionPositions(this.consumer);
@@ -195,9 +207,10 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     // 1.-2. Revoked partitions forget their position and gate; kept and assigned ones are re-positioned and re-paused.
     for (const tp of revoked) this.gates.delete(tpKey(tp));
     this.positions.onJoin({ assigned, revoked, kept }, this.assignedKeys);
-    // 3. onAssignment after the previous one and after running batches of revoked partitions.
     const handlers = this.handlers;
     const generationId = generationOf(memberId) ?? this.joins;
+    this.handUserData(memberId, generationId);
+    // 3. onAssignment after the previous one and after running batches of revoked partitions.
     const waitRevoked = revoked.map((tp) => this.serializer.idle(tpKey(tp)));
     const call = this.assignmentChain
       .then(() => Promise.all(waitRevoked))
@@ -212,6 +225,19 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     );
     this.assignmentChain = settled.then(() => undefined);
     for (const tp of assigned) this.gates.set(tpKey(tp), settled);
+  }
+
+  /** With a custom assignor: its user data for this member, from the SyncGroup answer (a throwing handler is logged). */
+  private handUserData(memberId: string, generationId: number): void {
+    const raw = takeSyncAssignment(memberId);
+    if (!this.options.groupAssignor) return;
+    const userData = assignmentUserData(raw, sluiceKafkaJs().kafkajs.AssignerProtocol);
+    if (userData === undefined) return;
+    try {
+      this.handlers?.onAssignmentUserData?.(userData, generationId);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'onAssignmentUserData threw; ignored');
+    }
   }
 
   private onBatch(payload: EachBatchPayload): Promise<void> {

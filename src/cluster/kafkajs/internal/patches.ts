@@ -5,7 +5,7 @@
  * The patches (each in its own module):
  * - Produce v8 with `record_errors` (`produce-v8.ts`);
  * - the read_committed aborted-transaction filter on Fetch decode (`fetch-aborted-filter.ts`);
- * - the JoinGroup generation-id capture (`join-generation.ts`);
+ * - the JoinGroup generation-id and SyncGroup assignment user-data capture (`join-generation.ts`);
  * - a control record standing for each record batch emptied by compaction (`empty-batch-marker.ts`);
  * - Produce request bodies encoded by sluice's record-batch encoder (`produce-request.ts`, from `produce-v8.ts`);
  * - a linear `groupMessagesPerPartition` (kafkajs' is quadratic; `linear-grouping.ts`).
@@ -25,7 +25,7 @@ import type * as KafkaJsModule from 'kafkajs';
 import { StreamsError } from '../../../errors.js';
 import { installEmptyBatchMarkers } from './empty-batch-marker.js';
 import { installAbortedTransactionFilter } from './fetch-aborted-filter.js';
-import { registerJoinGenerationCapture } from './join-generation.js';
+import { registerJoinGenerationCapture, registerSyncAssignmentCapture } from './join-generation.js';
 import { installLinearGrouping } from './linear-grouping.js';
 import type { KafkaJsInternals } from './kafkajs-internals.js';
 import { privatePackage, type PrivatePackage } from './private-module.js';
@@ -60,6 +60,7 @@ const SHAPES: readonly Shape[] = [
   { module: 'protocol/requests/produce/v7/request.js', path: [], type: 'function', arity: 1 },
   { module: 'protocol/requests/fetch/index.js', path: ['protocol'], type: 'function', arity: 1 },
   { module: 'protocol/requests/joinGroup/index.js', path: ['protocol'], type: 'function', arity: 1 },
+  { module: 'protocol/requests/syncGroup/index.js', path: ['protocol'], type: 'function', arity: 1 },
   { module: 'protocol/decoder.js', path: [], type: 'function', arity: 1 },
   { module: 'protocol/recordBatch/v0/decoder.js', path: [], type: 'function', arity: 1 },
   ...['readInt16', 'readInt32', 'readInt64', 'readString'].map((m): Shape => ({ module: 'protocol/decoder.js', path: ['prototype', m], type: 'function', arity: 0 })),
@@ -102,7 +103,7 @@ function shapeMismatch(internals: KafkaJsInternals, shape: Shape): string | unde
  * 1. the version is {@link VERIFIED_KAFKAJS_VERSION};
  * 1'. replace the modules swapped whole (before anything requires them);
  * 2. every shape the patches touch is there, with the expected arity;
- * 3. Produce v8, the aborted-transaction filter, the JoinGroup capture, the empty-batch markers.
+ * 3. Produce v8, the aborted-transaction filter, the JoinGroup and SyncGroup captures, the empty-batch markers.
  * Throws `UNSUPPORTED_KAFKAJS` (nothing patched) when 1 or 2 fails.
  */
 export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> & Partial<Pick<PrivatePackage, 'replace'>>): SluiceKafkaJs {
@@ -123,6 +124,7 @@ export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> 
   registerProduceV8(internals);
   installAbortedTransactionFilter(internals);
   registerJoinGenerationCapture(internals);
+  registerSyncAssignmentCapture(internals);
   installEmptyBatchMarkers(internals);
   return { kafkajs: copy.load<typeof KafkaJsModule>('index.js'), internals, version };
 }

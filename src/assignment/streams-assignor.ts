@@ -1,0 +1,133 @@
+/**
+ * sluice's group assignor (Kafka Streams' `StreamsPartitionAssignor`): the
+ * {@link GroupAssignor} both cluster backends run, built by the runtime from
+ * the topology.
+ *
+ * On the group leader, `assign` (Kafka's `assign(metadata, groupSubscription)`):
+ * 1. decode every member's subscription (`user-data.ts`); one that cannot be
+ *    decoded counts as a member without state and without host (logged);
+ * 2. the tasks and their partitions from the topology and the leader's
+ *    partition counts (`task-ids.ts`: co-partitioned sources together);
+ * 3. the lag of every member on every stateful task: 0 for a task it runs
+ *    now, else the changelog end offsets' sum minus the offset sum it reported
+ *    for its state on disk; no state: no lag (unknown end offsets: every
+ *    member with state counts as caught up);
+ * 4. {@link assignTasks} (`task-assignor.ts`);
+ * 5. each member's partitions (those of its active tasks it subscribed to)
+ *    and its assignment user data: its active and standby tasks and, for
+ *    every member with an `applicationServer`, the host and its partitions.
+ */
+import type { GroupAssignor, GroupMemberAssignment, GroupMemberSubscription, TopicPartition } from '../cluster/port.js';
+import type { Logger } from '../internal/logger.js';
+import { assignTasks, type ClientState } from './task-assignor.js';
+import { tasksOfTopology, type AssignorSubtopology } from './task-ids.js';
+import { decodeSubscription, encodeAssignment, encodeSubscription, type HostPartitions, type SubscriptionInfo } from './user-data.js';
+
+/** The protocol name of sluice's assignor (every member offers it). */
+export const STREAMS_ASSIGNOR_NAME = 'sluice-streams';
+
+/** What the runtime gives the assignor. */
+export interface StreamsAssignorOptions {
+  /** The topology's sub-topologies (id, source topics). */
+  subtopologies: readonly AssignorSubtopology[];
+  /**
+   * Every stateful sub-topology and the topics holding its state: its changelog topics
+   * (and source topics serving as changelogs); task `<s>_<p>` has partition `p` of each.
+   * A sub-topology listed with no topic (stores that log nothing) is stateful too.
+   */
+  stateTopics: ReadonlyMap<number, readonly string[]>;
+  /** End offsets per partition (index = partition) of a topic, read on the leader (read_committed). */
+  endOffsets(topic: string): Promise<number[]>;
+  /** This member's subscription, read at every join. */
+  subscription(): Omit<SubscriptionInfo, 'version' | 'latestSupportedVersion'>;
+  /** Kafka's `acceptable.recovery.lag`. */
+  acceptableRecoveryLag: number;
+  logger: Logger;
+}
+
+/** The assignor (see the module comment). */
+export function streamsAssignor(options: StreamsAssignorOptions): GroupAssignor {
+  return {
+    name: STREAMS_ASSIGNOR_NAME,
+    subscriptionUserData: () => encodeSubscription(options.subscription()),
+    assign: (group) => assignGroup(options, group.members, group.partitionCount),
+  };
+}
+
+async function assignGroup(options: StreamsAssignorOptions, members: GroupMemberSubscription[], partitionCount: (topic: string) => number | undefined): Promise<Map<string, GroupMemberAssignment>> {
+  // 1. subscriptions
+  const subscriptions = new Map<string, SubscriptionInfo | undefined>();
+  for (const m of members) {
+    try {
+      subscriptions.set(m.memberId, decodeSubscription(m.userData));
+    } catch (error) {
+      options.logger.warn({ err: error, memberId: m.memberId }, 'a member sent subscription user data sluice cannot read; it is assigned tasks as a member without state or host');
+      subscriptions.set(m.memberId, undefined);
+    }
+  }
+  // 2. tasks
+  const taskPartitions = tasksOfTopology(options.subtopologies, partitionCount);
+  const tasks = [...taskPartitions.keys()];
+  const statefulTasks = new Set(tasks.filter((t) => options.stateTopics.has(subtopologyId(t))));
+  // 3. lags
+  const endSums = await endOffsetSums(options, statefulTasks);
+  const clients: ClientState[] = members.map((m) => {
+    const info = subscriptions.get(m.memberId);
+    const previousActive = new Set(info?.previousActive ?? []);
+    const lags = new Map<string, number>();
+    for (const task of statefulTasks) {
+      if (previousActive.has(task)) lags.set(task, 0);
+      else if (info && task in info.taskOffsetSums) {
+        const end = endSums?.get(task);
+        lags.set(task, end === undefined ? 0 : Math.max(0, end - (info.taskOffsetSums[task] ?? 0)));
+      }
+    }
+    return { id: m.memberId, previousActive, lags };
+  });
+  // 4. assign
+  const assignment = assignTasks({ clients, tasks, statefulTasks, acceptableRecoveryLag: options.acceptableRecoveryLag });
+  options.logger.debug(
+    { clients: clients.map((c) => ({ member: c.id, previousActive: [...c.previousActive], lags: Object.fromEntries(c.lags) })), active: Object.fromEntries([...assignment].map(([m, a]) => [m, a.active])) },
+    'task assignment',
+  );
+  // 5. partitions and user data
+  const partitionsOf = (active: readonly string[]): TopicPartition[] => active.flatMap((t) => taskPartitions.get(t) ?? []);
+  const partitionsByHost: HostPartitions[] = [];
+  for (const m of members) {
+    const host = subscriptions.get(m.memberId)?.applicationServer;
+    if (host !== undefined) partitionsByHost.push({ host, partitions: partitionsOf(assignment.get(m.memberId)?.active ?? []) });
+  }
+  const result = new Map<string, GroupMemberAssignment>();
+  for (const m of members) {
+    const mine = assignment.get(m.memberId) ?? { active: [], standby: [] };
+    const subscribed = new Set(m.topics);
+    result.set(m.memberId, {
+      partitions: partitionsOf(mine.active).filter((tp) => subscribed.has(tp.topic)),
+      userData: encodeAssignment({ activeTasks: mine.active, standbyTasks: mine.standby, partitionsByHost, standbyPartitionsByHost: [] }),
+    });
+  }
+  options.logger.info({ members: members.length, tasks: tasks.length, stateful: statefulTasks.size }, 'assigned tasks');
+  return result;
+}
+
+/** Changelog end-offset sum per stateful task; undefined when the end offsets cannot be read (logged). */
+async function endOffsetSums(options: StreamsAssignorOptions, statefulTasks: ReadonlySet<string>): Promise<Map<string, number> | undefined> {
+  if (statefulTasks.size === 0) return new Map();
+  const topics = [...new Set([...options.stateTopics.values()].flat())];
+  try {
+    const ends = new Map(await Promise.all(topics.map(async (t) => [t, await options.endOffsets(t)] as const)));
+    const sums = new Map<string, number>();
+    for (const task of statefulTasks) {
+      const [sub, partition] = task.split('_').map(Number) as [number, number];
+      sums.set(task, (options.stateTopics.get(sub) ?? []).reduce((sum, topic) => sum + (ends.get(topic)?.[partition] ?? 0), 0));
+    }
+    return sums;
+  } catch (error) {
+    options.logger.warn({ err: error }, 'cannot read the changelog end offsets; every member with state for a task counts as caught up on it');
+    return undefined;
+  }
+}
+
+function subtopologyId(task: string): number {
+  return Number(task.slice(0, task.indexOf('_')));
+}

@@ -86,6 +86,17 @@ export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
 export { QueryableStoreTypes, InvalidStateStoreError } from './runtime/interactive-queries.js';
 export type { QueryableStoreType, ReadOnlyKeyValueStore, StoreQueryParameters, TimestampedValue } from './runtime/interactive-queries.js';
 export type { StateRestoreListener, RestoreMetrics } from './runtime/state-restore-listener.js';
+// The live UI (`app.serveUi()`, `sluice run --ui-port`): its options, server handle and the JSON it serves.
+export type {
+  UiServer,
+  UiServerOptions,
+  UiSnapshot,
+  UiTopology,
+  UiTopologyNode,
+  UiTask,
+  UiRestoration,
+  UiHandlerDecision,
+} from './ui/types.js';
 // ---- topology, Processor API, state stores, serdes (issue #3) ----
 export { StreamsBuilder } from './topology/streams-builder.js';
 export type { StreamsBuilderOptions } from './topology/streams-builder.js';

@@ -83,6 +83,7 @@ export async function startUiServer(source: UiDataSource, options: UiServerOptio
       res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('the UI is read-only: GET only\n');
       return;
     }
+    if (path === '/favicon.ico') return void res.writeHead(204).end();
     if (path === '/events') return head ? void res.writeHead(200, { 'content-type': 'text/event-stream' }).end() : events(req, res);
     if (path === '/snapshot') return json(res, head, () => source.snapshot());
     if (path === '/topology') return json(res, head, () => source.topology());

@@ -19,12 +19,12 @@ export const PAGE_HTML = `<!doctype html>
 </header>
 <section class="kpis" id="kpis"></section>
 <main>
-  <section class="panel graph-panel">
-    <h2>Topology <span class="muted small">live records/s per node</span></h2>
+  <section class="panel graph-panel wide">
+    <h2>Topology <span class="muted small">records/s per node, lag per source topic</span>
+      <span class="legend"><i class="lg source"></i>source <i class="lg processor"></i>processor <i class="lg sink"></i>sink <i class="lg topic"></i>topic <i class="lg repartition"></i>repartition <i class="lg store"></i>store <i class="lg changelog"></i>changelog</span></h2>
     <div id="graph"><svg id="graph-svg" role="img" aria-label="topology graph"></svg></div>
   </section>
-  <section class="panel charts">
-    <h2>Over time</h2>
+  <section class="panel charts wide">
     <div class="chart" id="chart-throughput"></div>
     <div class="chart" id="chart-lag"></div>
     <div class="chart" id="chart-txn"></div>
@@ -32,13 +32,13 @@ export const PAGE_HTML = `<!doctype html>
   </section>
   <section class="panel">
     <h2>Tasks <span class="muted small">owner, state, partitions and lag</span></h2>
-    <table id="tasks"><thead><tr><th>task</th><th>owner</th><th>state</th><th>partitions (lag)</th><th>processed</th><th>commits</th><th>aborts</th><th>pending</th></tr></thead><tbody></tbody></table>
-    <h2>Restoration</h2>
+    <div class="scroll"><table id="tasks"><thead><tr><th>task</th><th>owner</th><th>state</th><th>partitions (lag)</th><th>processed</th><th>commits</th><th>aborts</th><th>pending</th></tr></thead><tbody></tbody></table></div>
+    <h2 class="gap">Restoration</h2>
     <div id="restore" class="muted">no store restoring</div>
   </section>
   <section class="panel">
-    <h2>Last handler decisions</h2>
-    <table id="decisions"><thead><tr><th>time</th><th>handler</th><th>record</th><th>error</th><th>answer</th></tr></thead><tbody></tbody></table>
+    <h2>Last handler decisions <span class="muted small" id="decision-count"></span></h2>
+    <div class="scroll"><table id="decisions"><thead><tr><th>time</th><th>handler</th><th>record</th><th>error</th><th>answer</th></tr></thead><tbody></tbody></table></div>
     <div id="no-decisions" class="muted">no handler was asked yet</div>
   </section>
 </main>

@@ -37,8 +37,8 @@ export const PAGE_MAIN_JS = `'use strict';
       var data = [[]].concat(spec.lines.map(function () { return []; }));
       state.series[key] = data;
       var opts = {
-        title: spec.title, width: Math.max(260, host.clientWidth || 420), height: 130,
-        cursor: { drag: { x: false, y: false } }, legend: { show: true },
+        title: spec.title, width: Math.max(220, host.clientWidth || 320), height: 150,
+        cursor: { drag: { x: false, y: false } }, legend: { show: true, live: false },
         scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, Math.max(1, max * 1.1)]; } } },
         axes: [{ stroke: '#6b7384', grid: { stroke: '#eef0f4' } }, { stroke: '#6b7384', grid: { stroke: '#eef0f4' }, size: 46, values: function (u, v) { return v.map(fmt); } }],
         series: [{}].concat(spec.lines.map(function (l) { return { label: l[0], stroke: l[1], width: 1.6, points: { show: false }, value: function (u, v) { return fmt(v); } }; })),
@@ -46,7 +46,7 @@ export const PAGE_MAIN_JS = `'use strict';
       state.charts[key] = new uPlot(opts, data, host);
     });
     window.addEventListener('resize', function () {
-      Object.keys(state.charts).forEach(function (key) { state.charts[key].setSize({ width: Math.max(260, $('chart-' + key).clientWidth), height: 130 }); });
+      Object.keys(state.charts).forEach(function (key) { state.charts[key].setSize({ width: Math.max(220, $('chart-' + key).clientWidth), height: 150 }); });
     });
   }
   function push(key, t, values) {
@@ -103,13 +103,14 @@ export const PAGE_MAIN_JS = `'use strict';
       var at = new Date(d.at).toLocaleTimeString();
       var rec = d.topic ? esc(d.topic) + '-' + d.partition + '@' + d.offset : '(punctuation)';
       var err = '<b>' + esc(d.errorClass) + '</b>' + (d.errorCode ? ' <code>' + esc(d.errorCode) + '</code>' : '') + (d.errorKind ? ' <span class="muted">' + esc(d.errorKind) + '</span>' : '') +
-        '<div class="muted" title="' + esc(d.message) + '">' + esc(d.message.length > 90 ? d.message.slice(0, 90) + '…' : d.message) + '</div>';
+        '<div class="muted" title="' + esc(d.message) + '">' + esc(d.message) + '</div>';
       var ans = esc(d.answer) + (d.deadLetters ? ' <span class="muted">+' + d.deadLetters + ' dead letter' + (d.deadLetters > 1 ? 's' : '') + '</span>' : '');
       return '<tr class="decision">' + cell(at) + cell(esc(d.slot) + '<div class="muted">' + esc(d.handler) + '</div>') + cell(rec + '<div class="muted">' + esc(d.node) + ' · task ' + esc(d.taskId) + '</div>') +
         cell(err) + cell(ans, 'answer-' + esc(d.answer)) + '</tr>';
     });
     $('decisions').tBodies[0].innerHTML = rows.join('');
     $('no-decisions').style.display = rows.length ? 'none' : '';
+    $('decision-count').textContent = rows.length ? 'the last ' + rows.length + ', newest first' : '';
   }
   function onSnapshot(s) {
     var prev = state.last;

@@ -21,8 +21,10 @@ export interface OrdersWithUi {
   topics: OrdersTopics;
   /** Orders produced so far. */
   fed(): number;
-  /** Produces one undecodable order now (a deserialization-handler decision). */
-  poison(): Promise<void>;
+  /** Stops the feeder (resolves once its last batch is written). */
+  stopFeeding(): Promise<void>;
+  /** Produces one undecodable order to partition 0 (a deserialization-handler decision); resolves with its offset once the feeder is stopped, else -1. */
+  poison(): Promise<number>;
   /** Stops the feeder, closes the app (and its UI) and the cluster. */
   close(): Promise<void>;
 }
@@ -64,7 +66,17 @@ export async function startOrdersWithUi(options: { batch?: number; everyMs?: num
     cluster,
     topics,
     fed: () => next,
-    poison: () => produceRecords(cluster, topics.input, [{ key: 'poison-1', value: '{"id": "poison-1", not json', partition: 0 }]),
+    stopFeeding: async () => {
+      stopped = true;
+      await feeding;
+    },
+    poison: async () => {
+      const admin = cluster.admin();
+      const [end] = stopped ? await admin.endOffsets(topics.input) : [-1];
+      await admin.close();
+      await produceRecords(cluster, topics.input, [{ key: 'poison-1', value: '{"id": "poison-1", not json', partition: 0 }]);
+      return end ?? -1;
+    },
     close: async () => {
       stopped = true;
       await feeding;

@@ -1,7 +1,7 @@
 /**
  * The contender "sluice-eos-ui" (issue 20: "the orders benchmark with the UI
  * open and a browser attached stays within 5 % of without"): sluice-eos's
- * process, with bench/contenders/ui-attach.ts preloaded (the live UI served
+ * process, with bench/contenders/ui-attach.mjs preloaded (the live UI served
  * and a headless chromium attached to the page for the whole run).
  * `npm run bench -- --only sluice-eos,sluice-eos-ui` compares the two.
  */
@@ -11,11 +11,12 @@ import type { ContenderSpec, Launch, LaunchContext } from './contenders.js';
 
 /** Adds the preload to sluice-eos's launch (`base`). */
 export function withUiAttached(ctx: LaunchContext, base: Launch): Launch {
-  const attach = join(ctx.benchDir, 'contenders', 'ui-attach.ts');
+  const attach = join(ctx.benchDir, 'contenders', 'ui-attach.mjs');
   const index = ctx.compiledDir ? join(ctx.compiledDir, 'src', 'index.js') : join(ctx.benchDir, '..', 'src', 'index.ts');
-  // tsx loads the preload (a .ts file); a compiled contender itself stays plain JavaScript
-  const script = base.args[0] === '--import' && base.args[1] === 'tsx' ? base.args.slice(2) : base.args;
-  const args = ['--import', 'tsx', '--import', pathToFileURL(attach).href, ...script];
+  // the preload is plain JavaScript; under tsx it goes after tsx's own --import (it imports src/index.ts then)
+  const preload = ['--import', pathToFileURL(attach).href];
+  const tsx = base.args[0] === '--import' && base.args[1] === 'tsx';
+  const args = tsx ? [...base.args.slice(0, 2), ...preload, ...base.args.slice(2)] : [...preload, ...base.args];
   return { ...base, args, env: { ...base.env, SLUICE_BENCH_INDEX: index } };
 }
 

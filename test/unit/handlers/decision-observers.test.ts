@@ -13,7 +13,7 @@ const context: ErrorHandlerContext = { topic: 'in', partition: 2, offset: 41, he
 describe('observeHandlerDecisions', () => {
   it('reports each call with slot, handler name, context, error, answer and dead-letter count', () => {
     const seen: HandlerDecision[] = [];
-    const dlq = { name: 'my-dlq', handle: () => ({ response: 'CONTINUE' as const, deadLetterRecords: [{ topic: 'dlq', key: null, value: 'x' }] }) };
+    const dlq = { name: 'my-dlq', handle: () => ({ response: 'CONTINUE' as const, deadLetterRecords: [{ topic: 'dlq', key: null, value: Buffer.from('x') }] }) };
     const fail = { handle: () => 'FAIL' as const };
     const stopDlq = observeHandlerDecisions(dlq, (d) => seen.push(d));
     observeHandlerDecisions(fail, (d) => seen.push(d));

@@ -32,7 +32,7 @@ export const PAGE_HTML = `<!doctype html>
   </section>
   <section class="panel">
     <h2>Tasks <span class="muted small">owner, state, partitions and lag</span></h2>
-    <div class="scroll"><table id="tasks"><thead><tr><th>task</th><th>owner</th><th>state</th><th>partitions (lag)</th><th>processed</th><th>commits</th><th>aborts</th><th>pending</th></tr></thead><tbody></tbody></table></div>
+    <div class="scroll"><table id="tasks"><thead><tr><th>task</th><th>owner</th><th>state</th><th>partitions (lag)</th><th>processed</th><th>commits / aborts</th><th>unacked</th></tr></thead><tbody></tbody></table></div>
     <h2 class="gap">Restoration</h2>
     <div id="restore" class="muted">no store restoring</div>
   </section>

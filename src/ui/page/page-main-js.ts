@@ -89,7 +89,7 @@ export const PAGE_MAIN_JS = `'use strict';
       var parts = t.partitions.map(function (p) { return esc(p.topic) + '-' + p.partition + ' <b>(' + fmt(p.lag) + ')</b>'; }).join('<br>');
       var st = t.owned ? (t.state || '?') : 'not owned';
       return '<tr data-task="' + esc(t.id) + '">' + cell('<b>' + esc(t.id) + '</b>') + cell(t.owned ? esc(s.instance) : '–') + cell('<span class="pill ' + esc(st) + '">' + esc(st) + '</span>') +
-        cell(parts || '–') + cell(fmt(t.recordsProcessed)) + cell(fmt(t.commits)) + cell(fmt(t.aborts)) + cell(fmt(t.pendingOutputs)) + '</tr>';
+        cell(parts || '–') + cell(fmt(t.recordsProcessed)) + cell(fmt(t.commits) + ' / ' + fmt(t.aborts)) + cell(fmt(t.pendingOutputs)) + '</tr>';
     }).join('');
     var r = s.restore;
     $('restore').innerHTML = r.active.length === 0 ? 'no store restoring · ' + fmt(r.restoredRecords) + ' records restored since start'
@@ -104,7 +104,7 @@ export const PAGE_MAIN_JS = `'use strict';
       var rec = d.topic ? esc(d.topic) + '-' + d.partition + '@' + d.offset : '(punctuation)';
       var err = '<b>' + esc(d.errorClass) + '</b>' + (d.errorCode ? ' <code>' + esc(d.errorCode) + '</code>' : '') + (d.errorKind ? ' <span class="muted">' + esc(d.errorKind) + '</span>' : '') +
         '<div class="muted" title="' + esc(d.message) + '">' + esc(d.message) + '</div>';
-      var ans = esc(d.answer) + (d.deadLetters ? ' <span class="muted">+' + d.deadLetters + ' dead letter' + (d.deadLetters > 1 ? 's' : '') + '</span>' : '');
+      var ans = esc(d.answer) + (d.deadLetters ? '<div class="muted">+' + d.deadLetters + ' dead letter' + (d.deadLetters > 1 ? 's' : '') + '</div>' : '');
       return '<tr class="decision">' + cell(at) + cell(esc(d.slot) + '<div class="muted">' + esc(d.handler) + '</div>') + cell(rec + '<div class="muted">' + esc(d.node) + ' · task ' + esc(d.taskId) + '</div>') +
         cell(err) + cell(ans, 'answer-' + esc(d.answer)) + '</tr>';
     });

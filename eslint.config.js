@@ -34,9 +34,11 @@ export const LAYERS = {
   processors: { folders: ['src/processors/state', 'src/processors'], mayImport: ['handlers', 'serdes', 'ground'] },
   topology: { folders: ['src/topology'], mayImport: ['processors', 'handlers', 'serdes', 'ground'] },
   eos: { folders: ['src/eos'], mayImport: ['cluster-port', 'processors', 'handlers', 'serdes', 'ground'] },
+  // The live UI's server and page: below runtime (which implements its data source), knows nothing above ground.
+  ui: { folders: ['src/ui'], mayImport: ['ground'] },
   runtime: {
     folders: ['src/runtime'],
-    mayImport: ['eos', 'topology', 'processors', 'handlers', 'serdes', 'assignment', 'cluster-kafkajs', 'cluster-port', 'ground'],
+    mayImport: ['ui', 'eos', 'topology', 'processors', 'handlers', 'serdes', 'assignment', 'cluster-kafkajs', 'cluster-port', 'ground'],
   },
   testing: {
     files: ['src/testing.ts'],
@@ -46,7 +48,7 @@ export const LAYERS = {
   cli: { folders: ['src/cli'], mayImport: ['runtime', 'topology', 'cluster-kafkajs', 'cluster-embedded', 'cluster-port', 'ground'] },
   entry: {
     files: ['src/index.ts'],
-    mayImport: ['cli', 'testing', 'runtime', 'eos', 'topology', 'processors', 'handlers', 'serdes', 'assignment', 'cluster-embedded', 'cluster-kafkajs', 'cluster-port', 'ground'],
+    mayImport: ['cli', 'testing', 'runtime', 'ui', 'eos', 'topology', 'processors', 'handlers', 'serdes', 'assignment', 'cluster-embedded', 'cluster-kafkajs', 'cluster-port', 'ground'],
   },
 };
 

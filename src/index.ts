@@ -88,6 +88,17 @@ export type { QueryableStoreType, ReadOnlyKeyValueStore, StoreQueryParameters, T
 export { KeyQueryMetadata, UnknownStateStoreError } from './runtime/streams-metadata.js';
 export type { HostInfo, StreamsMetadata } from './runtime/streams-metadata.js';
 export type { StateRestoreListener, RestoreMetrics } from './runtime/state-restore-listener.js';
+// The live UI (`app.serveUi()`, `sluice run --ui-port`): its options, server handle and the JSON it serves.
+export type {
+  UiServer,
+  UiServerOptions,
+  UiSnapshot,
+  UiTopology,
+  UiTopologyNode,
+  UiTask,
+  UiRestoration,
+  UiHandlerDecision,
+} from './ui/types.js';
 // ---- topology, Processor API, state stores, serdes (issue #3) ----
 export { StreamsBuilder } from './topology/streams-builder.js';
 export type { StreamsBuilderOptions } from './topology/streams-builder.js';

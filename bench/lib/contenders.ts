@@ -1,10 +1,11 @@
 /** The contenders of a benchmark run and how each is started. */
 import { join } from 'node:path';
+import { sluiceEosUi } from './ui-contender.js';
 
 /** Identifier of a contender, in the order of a round. */
 export type ContenderId =
   | 'broker' | 'java-eos' | 'sluice-eos' | 'sluice-alos' | 'kafkajs'
-  | 'kafkats-eos' | 'kafkats-alos'
+  | 'kafkats-eos' | 'kafkats-alos' | 'sluice-eos-ui'
   | 'java-count' | 'sluice-count'
   | 'java-windowed-count' | 'sluice-windowed-count'
   | 'java-restore' | 'sluice-restore-memory' | 'sluice-restore-persistent';
@@ -21,7 +22,7 @@ export const WORKLOADS: readonly Workload[] = ['pipeline', 'count', 'restore', '
 
 /** Contenders of each workload, in the order of a round (`broker` is the broker limit, run by run-broker.ts). */
 export const WORKLOAD_CONTENDERS: Record<Workload, ContenderId[]> = {
-  pipeline: ['broker', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs', 'kafkats-eos', 'kafkats-alos'],
+  pipeline: ['broker', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs', 'kafkats-eos', 'kafkats-alos', 'sluice-eos-ui'],
   count: ['java-count', 'sluice-count'],
   restore: ['java-restore', 'sluice-restore-memory', 'sluice-restore-persistent'],
   windowed: ['java-windowed-count', 'sluice-windowed-count'],
@@ -118,6 +119,8 @@ export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> =
     completion: 'output',
     launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'at_least_once']),
   },
+  // Issue 20: sluice-eos with the live UI served and a headless chromium attached (bench/lib/ui-contender.ts).
+  'sluice-eos-ui': sluiceEosUi(() => CONTENDERS['sluice-eos']),
   kafkajs: {
     id: 'kafkajs',
     label: 'plain kafkajs EOS loop',

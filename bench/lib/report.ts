@@ -79,7 +79,9 @@ const medianOrUndefined = (xs: Array<number | undefined>): number | undefined =>
  * the broker limit (pipeline and count rows: both process input records).
  */
 export function aggregate(results: RunResult[]): Row[] {
-  const ids = ORDER.filter((id) => results.some((r) => r.id === id));
+  // contenders missing from ORDER (e.g. sluice-eos-ui) come last instead of vanishing from the table
+  const extra = results.map((r) => r.id).filter((id, i, all) => !ORDER.includes(id) && all.indexOf(id) === i);
+  const ids = [...ORDER, ...extra].filter((id) => results.some((r) => r.id === id));
   const rows: Row[] = ids.map((id) => {
     const all = results.filter((r) => r.id === id);
     const ok = all.filter((r) => r.ok);

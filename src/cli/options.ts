@@ -17,6 +17,8 @@ export interface RunFlags {
   embedded?: boolean;
   metricsPort?: string;
   metricsHost?: string;
+  uiPort?: string;
+  uiHost?: string;
   progress?: boolean;
   closeTimeoutMs?: string;
 }
@@ -33,6 +35,10 @@ export interface RunOptions {
   embedded: boolean;
   metricsPort: number | undefined;
   metricsHost: string;
+  /** Serve the live UI on this port (`--ui-port`, `SLUICE_UI_PORT`). */
+  uiPort: number | undefined;
+  /** Interface of the live UI (`--ui-host`, `SLUICE_UI_HOST`), default 127.0.0.1. */
+  uiHost: string;
   /** Show the live progress line (only ever on a TTY). */
   progress: boolean;
   /** How long the worker waits for `app.close()` before it exits anyway (non-zero). Default 30000. */
@@ -48,6 +54,8 @@ export const RUN_ENV = {
   logLevel: ['SLUICE_LOG_LEVEL', 'LOG_LEVEL'],
   embedded: ['SLUICE_EMBEDDED'],
   metricsPort: ['SLUICE_METRICS_PORT'],
+  uiPort: ['SLUICE_UI_PORT'],
+  uiHost: ['SLUICE_UI_HOST'],
   closeTimeoutMs: ['SLUICE_CLOSE_TIMEOUT_MS'],
 } as const;
 
@@ -79,6 +87,16 @@ function intOf(raw: { value: string; source: string } | undefined, flag: string,
     throw new ConfigError(`${where(flag, raw.source)} must be an integer from ${min} to ${max}, got '${raw.value}'`);
   }
   return n;
+}
+
+/** The live UI's interface: local only unless set; a value with a port or spaces is refused. */
+function uiHostOf(raw: { value: string; source: string } | undefined): string {
+  if (!raw) return '127.0.0.1';
+  const value = raw.value.trim();
+  if (value === '' || /\s/.test(value) || (/:\d+$/.test(value) && !value.includes('::'))) {
+    throw new ConfigError(`${where('--ui-host', raw.source)} must be an interface name or address without a port (e.g. 127.0.0.1 or 0.0.0.0), got '${raw.value}'; the port goes to --ui-port`);
+  }
+  return value;
 }
 
 /** Parses `host:port,host:port` (ports 1..65535), with the validator the `KafkaStreams` config uses. */
@@ -120,6 +138,8 @@ export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env 
     embedded,
     metricsPort: intOf(pick(flags.metricsPort, RUN_ENV.metricsPort, env), '--metrics-port', 0, 65_535),
     metricsHost: flags.metricsHost ?? '0.0.0.0',
+    uiPort: intOf(pick(flags.uiPort, RUN_ENV.uiPort, env), '--ui-port', 0, 65_535),
+    uiHost: uiHostOf(pick(flags.uiHost, RUN_ENV.uiHost, env)),
     progress: flags.progress !== false,
     closeTimeoutMs:
       intOf(pick(flags.closeTimeoutMs, RUN_ENV.closeTimeoutMs, env), '--close-timeout-ms', 1, 3_600_000) ?? DEFAULT_CLOSE_TIMEOUT_MS,

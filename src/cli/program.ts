@@ -55,6 +55,8 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
     .option('-l, --log-level <level>', 'fatal|error|warn|info|debug|trace|silent, default info (env SLUICE_LOG_LEVEL, LOG_LEVEL)')
     .option('-m, --metrics-port <port>', 'serve Prometheus metrics on http://<host>:<port>/metrics (env SLUICE_METRICS_PORT)')
     .option('--metrics-host <host>', 'interface of the metrics endpoint', '0.0.0.0')
+    .option('-u, --ui-port <port>', 'serve the live UI (topology, rates, tasks, lag, handler decisions) on http://<ui-host>:<port>/ (env SLUICE_UI_PORT)')
+    .option('--ui-host <host>', 'interface of the live UI, default 127.0.0.1: local only (env SLUICE_UI_HOST)')
     .option('--no-progress', 'no live progress line on a terminal')
     .option('--close-timeout-ms <ms>', 'how long to wait for the app to close before exiting anyway (exit 1), default 30000 (env SLUICE_CLOSE_TIMEOUT_MS)')
     .addHelpText(
@@ -63,7 +65,8 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
         'SIGHUP closes like SIGTERM. A task failure while closing, a close slower than --close-timeout-ms, an unhandled\n' +
         'rejection or a closed stdout also exit 1, after closing the app, with one line "sluice: <reason>" on stderr.\n' +
         '/healthz (with --metrics-port) answers 503 in ERROR or when no commit succeeded for max(30 s, 10 x commit interval) although there is work.\n' +
-        'Example:\n  sluice run examples/orders/app.ts --embedded\n  KAFKA_BROKERS=127.0.0.1:9092 sluice run examples/orders/app.ts --metrics-port 9464',
+        'Example:\n  sluice run examples/orders/app.ts --embedded\n  KAFKA_BROKERS=127.0.0.1:9092 sluice run examples/orders/app.ts --metrics-port 9464\n' +
+        '  sluice run examples/orders/app.ts --embedded --ui-port 8080   (then open http://127.0.0.1:8080/)',
     )
     .action(async (module: string, flags: RunFlags) => {
       const options = resolveRunOptions(module, flags, io.env);

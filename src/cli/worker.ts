@@ -34,7 +34,7 @@ export interface WorkerIo {
 /** Extra hooks, mostly for tests. */
 export interface WorkerHooks {
   /** Called once the app is RUNNING. */
-  onRunning?(app: KafkaStreams, info: { metricsPort: number | undefined }): void;
+  onRunning?(app: KafkaStreams, info: { metricsPort: number | undefined; uiPort?: number }): void;
   /** Resolves to stop the worker (in addition to SIGINT/SIGTERM). */
   stopSignal?: Promise<unknown>;
   /** Install the SIGINT/SIGTERM/SIGHUP, unhandled-rejection and uncaught-exception handlers (default true). */
@@ -140,6 +140,9 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
       metricsServer = await startMetricsServer({ registry: createMetricsRegistry(source), port: options.metricsPort, host: options.metricsHost, health });
       log.info({ port: metricsServer.port }, `Prometheus metrics on http://${options.metricsHost}:${metricsServer.port}/metrics`);
     }
+    // The live UI from the start too (it shows REBALANCING and the restoration); the app closes it.
+    const ui = options.uiPort === undefined ? undefined : await app.serveUi({ port: options.uiPort, host: options.uiHost });
+    if (ui) log.info({ port: ui.port }, `live UI on ${ui.url}`);
     // The progress line runs from the start: restoration (before RUNNING) shows as `restoring 63% (...)`.
     if (options.progress && (io.stderr as { isTTY?: boolean }).isTTY) {
       progress = startProgressLine({ source, stream: io.stderr as NodeJS.WriteStream });
@@ -150,7 +153,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
     if (first instanceof Error) throw first;
     if (first === 'started') {
       log.info({ applicationId: config.applicationId, cluster: placement.cluster.kind, name: def.name }, 'app running');
-      hooks.onRunning?.(app, { metricsPort: metricsServer?.port });
+      hooks.onRunning?.(app, { metricsPort: metricsServer?.port, ...(ui ? { uiPort: ui.port } : {}) });
       const end = await ended;
       if (end instanceof Error) throw end;
     }

@@ -13,7 +13,7 @@ import type { Record } from './record.js';
 import type { StateStore } from './state/state-store.js';
 import { unwrapPropagating } from './handler-calls.js';
 import type { SubtopologyPlan, TopologyPlan } from './plan.js';
-import { buildTaskGraph, initNodes, type TaskNode } from './internal/task-graph.js';
+import { addNodeRecordCounts, buildTaskGraph, initNodes, type TaskNode } from './internal/task-graph.js';
 import { createTaskStateMachine, type TaskState } from './task-state.js';
 import type { StateMachine } from '../internal/state-machine.js';
 import type { ContextHost } from './internal/processor-context-impl.js';
@@ -253,6 +253,10 @@ export class StreamTask implements TaskProcessor, ContextHost {
 
   whenIdle(): Promise<void> | undefined {
     return this.inFlight ? this.inFlightWork : undefined;
+  }
+
+  nodeRecordCounts(into: Map<string, number>): void {
+    addNodeRecordCounts(this.ordered, into);
   }
 
   // ---- ContextHost ----

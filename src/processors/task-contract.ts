@@ -153,6 +153,11 @@ export interface TaskProcessor {
    * `undefined` when the task is idle.
    */
   whenIdle?(): Promise<void> | undefined;
+  /**
+   * Optional (added with the live UI): adds the records each node of this task
+   * received since the task was created to `into`, by node name.
+   */
+  nodeRecordCounts?(into: Map<string, number>): void;
   /** Calls `close` on every processor and store. */
   close(): void;
 }

@@ -43,6 +43,10 @@ import type { Serializer } from '../serdes/serde.js';
 import { appAssignor } from './internal/assignor-setup.js';
 import { StreamsMetadataState } from './internal/streams-metadata-state.js';
 import { KeyQueryMetadata, type StreamsMetadata } from './streams-metadata.js';
+import { DecisionLog } from './internal/decision-log.js';
+import { createUiSource } from './ui-source.js';
+import { startUiServer } from '../ui/server.js';
+import type { UiServer, UiServerOptions } from '../ui/types.js';
 
 /** The state of a {@link KafkaStreams} app (Kafka Streams' `KafkaStreams.State`). */
 export type KafkaStreamsState = AppState;
@@ -79,6 +83,12 @@ export class KafkaStreams {
   readonly #processId = randomUUID();
   /** The group's hosts and their partitions, from the assignor's user data (set at start). */
   #metadata: StreamsMetadataState | undefined;
+  /** The topology as given, for `describe()` in the live UI (undefined when a TopologyRuntime was given). */
+  readonly #given: Topology | undefined;
+  /** The last handler decisions (the live UI), fed by the app's three handlers. */
+  readonly #decisions = new DecisionLog();
+  /** The servers of {@link serveUi} (closing one twice is harmless). */
+  readonly #uiServers = new Set<UiServer>();
 
   /**
    * Validates `config` (a {@link ConfigError} names the offending key) and the
@@ -86,6 +96,7 @@ export class KafkaStreams {
    */
   constructor(topology: Topology | TopologyRuntime, config: KafkaStreamsConfig) {
     this.#config = resolveConfig(config);
+    this.#given = isRuntime(topology) ? undefined : topology;
     this.#topology = isRuntime(topology) ? topology : toRuntime(topology, {
           applicationId: this.#config.applicationId,
           ...(config.defaultKeySerde ? { defaultKeySerde: config.defaultKeySerde } : {}),
@@ -96,6 +107,7 @@ export class KafkaStreams {
     this.#progress = new RestoreProgress(componentLogger('state-restore', this.#config.logger, { applicationId: this.#config.applicationId }));
     const { logger, productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler } = this.#config;
     if (logger) for (const handler of [productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler]) handler.useAppLogger?.(logger);
+    this.#decisions.observe([productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler]);
   }
 
   /** The current state. */
@@ -248,15 +260,18 @@ export class KafkaStreams {
    * 2. close every task: clean ones commit their transaction, failed ones abort; producers close; then stop the
    *    global stores' loop and checkpoint them;
    * 3. leave the group (close the consumer), close the admin client and the restore reader;
-   * 4. state NOT_RUNNING.
-   * In PENDING_ERROR it waits for the error shutdown (the app ends in ERROR).
+   * 4. state NOT_RUNNING;
+   * 5. close the live UI servers ({@link serveUi}).
+   * In PENDING_ERROR it waits for the error shutdown (the app ends in ERROR), then does step 5.
    */
   async close(): Promise<void> {
-    if (this.#shutdown) return this.#shutdown;
-    if (this.state === 'NOT_RUNNING' || this.state === 'ERROR') return;
-    this.#sm.transition('PENDING_SHUTDOWN');
-    this.#shutdown = this.#stop().then(() => this.#sm.transition('NOT_RUNNING'));
-    return this.#shutdown;
+    if (!this.#shutdown && this.state !== 'NOT_RUNNING' && this.state !== 'ERROR') {
+      this.#sm.transition('PENDING_SHUTDOWN');
+      this.#shutdown = this.#stop().then(() => this.#sm.transition('NOT_RUNNING'));
+    }
+    await this.#shutdown;
+    // 5. the live UI: after an error shutdown it stayed up (showing ERROR and the last decisions) until this close()
+    await Promise.all([...this.#uiServers].map((server) => server.close()));
   }
 
   /** Counters of the app and of each task (see {@link KafkaStreamsMetrics}). Allowed in every state. */
@@ -307,6 +322,34 @@ export class KafkaStreams {
   /** Every instance of the application advertising an `applicationServer` (Kafka's `metadataForAllStreamsClients`). */
   metadataForAllStreamsClients(): StreamsMetadata[] {
     return this.#metadata?.all() ?? [];
+  }
+
+  /**
+   * Serves the live UI of this app (src/ui): the topology graph with live node
+   * rates, tasks and lag, restoration, counters over time and the last handler
+   * decisions, at `url` (bound to 127.0.0.1 unless `host` says otherwise;
+   * read-only). Allowed in every state but the stopped ones; closed with the app.
+   */
+  async serveUi(options: UiServerOptions): Promise<UiServer> {
+    if (STOPPED.includes(this.state)) throw new IllegalStateError(`serveUi() needs a KafkaStreams that is not stopped (state ${this.state})`);
+    const config = this.#config;
+    const server = await startUiServer(
+      createUiSource({
+        applicationId: config.applicationId,
+        instance: config.clientId,
+        describe: () => this.#given?.describe(),
+        runtime: () => this.#topology,
+        state: () => this.state,
+        metrics: () => this.metrics(),
+        tasks: () => this.#manager?.taskStates() ?? [],
+        nodeRecordCounts: () => this.#manager?.nodeRecordCounts() ?? new Map<string, number>(),
+        progress: this.#progress,
+        decisions: this.#decisions,
+      }),
+      options,
+    );
+    this.#uiServers.add(server);
+    return server;
   }
 
   /** Restoration counters: records restored, remaining, rate (see {@link RestoreMetrics}). */
@@ -381,6 +424,7 @@ export class KafkaStreams {
     await this.#consumer?.close().catch((error: unknown) => this.#log.warn({ err: error }, 'closing the consumer failed'));
     await this.#admin?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the admin client failed'));
     await this.#reader?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the restore reader failed'));
+    this.#decisions.stop();
     this.#log.info({ state: this.state }, 'stopped');
   }
 }

@@ -210,6 +210,57 @@ console.log(JSON.stringify({ driverOut, startedState, finalState: app.state, pro
     });
   });
 
+  it('serves the live UI from the installed package: the page, its script and both libraries (issue 20)', async () => {
+    expect(packedFiles).toContain('dist/ui/server.js');
+    writeFileSync(
+      join(project, 'ui.mjs'),
+      `import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { StreamsBuilder, KafkaStreams, Serdes } from 'sluice';
+import { EmbeddedKafkaCluster } from 'sluice/testing';
+
+const S = Serdes.String();
+const builder = new StreamsBuilder();
+builder.stream('in', { keySerde: S, valueSerde: S }).to('out', { keySerde: S, valueSerde: S });
+const cluster = new EmbeddedKafkaCluster();
+await cluster.createTopic('in', { partitions: 1 });
+await cluster.createTopic('out', { partitions: 1 });
+const app = new KafkaStreams(builder.build(), { applicationId: 'pkg-ui', cluster });
+const ui = await app.serveUi({ port: 0 });
+await app.start();
+const require = createRequire(import.meta.url);
+const files = {
+  'lib/dagre.min.js': join(dirname(require.resolve('@dagrejs/dagre')), 'dagre.min.js'),
+  'lib/uPlot.iife.min.js': require.resolve('uplot/dist/uPlot.iife.min.js'),
+};
+const out = { host: ui.host };
+for (const path of ['', 'ui.js', 'ui-graph.js', 'ui.css', ...Object.keys(files)]) {
+  const res = await fetch(ui.url + path);
+  const body = Buffer.from(await res.arrayBuffer());
+  out[path || '/'] = { status: res.status, type: res.headers.get('content-type'), same: files[path] ? body.equals(readFileSync(files[path])) : body.length > 100 };
+}
+out.snapshotState = (await (await fetch(ui.url + 'snapshot')).json()).state;
+await app.close();
+await cluster.close();
+console.log(JSON.stringify(out));
+`,
+    );
+    const result = ok(await run(process.execPath, ['ui.mjs'], project, 60_000), 'ui.mjs');
+    const html = { status: 200, type: 'text/html; charset=utf-8', same: true };
+    const js = { status: 200, type: 'text/javascript; charset=utf-8', same: true };
+    expect(JSON.parse(result.stdout.trim().split('\n').at(-1)!)).toEqual({
+      host: '127.0.0.1',
+      '/': html,
+      'ui.js': js,
+      'ui-graph.js': js,
+      'ui.css': { status: 200, type: 'text/css; charset=utf-8', same: true },
+      'lib/dagre.min.js': js,
+      'lib/uPlot.iife.min.js': js,
+      snapshotState: 'RUNNING',
+    });
+  });
+
   it('type-checks a TypeScript consumer against the installed declarations, and rejects a wrong one', async () => {
     writeFileSync(
       join(project, 'tsconfig.json'),

@@ -49,6 +49,7 @@ export class NodeRunner {
   }
 
   private deliver(child: TaskNode, record: Record<unknown, unknown>): Pending {
+    child.processed++;
     if (child.def.kind === 'sink') {
       this.handling.sink(child.def, record);
       return undefined;

@@ -67,6 +67,7 @@ export class SourceInput {
     const stamp = this.time.stamp(def, raw, key, value);
     if ('skip' in stamp) return { skipped: 'timestamp', source, reason: stamp.skip };
     // 4.
+    source.processed++;
     this.handling.current = { ...this.handling.current, timestamp: stamp.timestamp };
     return { source, record: new Record(key, value, stamp.timestamp, raw.headers) };
   }

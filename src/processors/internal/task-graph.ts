@@ -20,6 +20,8 @@ export interface TaskNode {
   busy: boolean;
   /** The node's forwards still running (children chained after an async child); `undefined` when all ran synchronously. */
   tail: Promise<void> | undefined;
+  /** Records this node received in this task (a plain increment where it is handed a record; the live UI's per-node rate). */
+  processed: number;
 }
 
 /** The instantiated nodes and stores of a task. */
@@ -39,7 +41,7 @@ export function buildTaskGraph(plan: TopologyPlan, sub: SubtopologyPlan, host: C
   }
   for (const name of sub.nodes) {
     const def = defined(plan.nodes.get(name), `node ${name}`);
-    const node: TaskNode = { def, children: [], busy: false, tail: undefined };
+    const node: TaskNode = { def, children: [], busy: false, tail: undefined, processed: 0 };
     if (def.kind === 'processor') {
       node.processor = supplyProcessor(def.supplier);
       node.context = new ProcessorContextImpl(host, name, def.stores);
@@ -65,4 +67,9 @@ export function initNodes(ordered: readonly TaskNode[], label: string): void {
       throw new StreamsError(`Processor '${node.def.name}' failed to initialize in task ${label}`, { code: 'PROCESSOR_INIT_FAILED', kind: 'fatal', cause: error });
     }
   }
+}
+
+/** Adds the record count of every node of `ordered` to `into`, by node name (what `TaskProcessor.nodeRecordCounts` reports). */
+export function addNodeRecordCounts(ordered: readonly TaskNode[], into: Map<string, number>): void {
+  for (const node of ordered) into.set(node.def.name, (into.get(node.def.name) ?? 0) + node.processed);
 }

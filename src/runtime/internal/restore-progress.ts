@@ -7,6 +7,8 @@ import type { TopicPartition } from '../../cluster/port.js';
 import type { RestoreMetrics, StateRestoreListener } from '../state-restore-listener.js';
 
 interface Active {
+  store: string;
+  tp: TopicPartition;
   total: number;
   restored: number;
 }
@@ -23,7 +25,7 @@ export class RestoreProgress {
 
   /** A store starts restoring `end - start` records (at most). */
   start(tp: TopicPartition, store: string, start: number, end: number): void {
-    this.#active.set(`${store}@${tp.topic}-${tp.partition}`, { total: Math.max(0, end - start), restored: 0 });
+    this.#active.set(`${store}@${tp.topic}-${tp.partition}`, { store, tp: { topic: tp.topic, partition: tp.partition }, total: Math.max(0, end - start), restored: 0 });
     this.#call('onRestoreStart', () => this.listener?.onRestoreStart?.(tp, store, start, end));
   }
 
@@ -50,6 +52,11 @@ export class RestoreProgress {
       restored += Math.min(a.restored, a.total);
     }
     return { restoredRecords: this.#restored, remainingRecords: total - restored, totalRecords: total, rate: this.#rate(now), activeRestorations: this.#active.size };
+  }
+
+  /** The restorations under way: store, changelog partition, records restored of total (the live UI's progress bars). */
+  active(): Array<{ store: string; topic: string; partition: number; restored: number; total: number }> {
+    return [...this.#active.values()].map((a) => ({ store: a.store, topic: a.tp.topic, partition: a.tp.partition, restored: Math.min(a.restored, a.total), total: a.total }));
   }
 
   #sample(): void {

@@ -75,6 +75,11 @@ export class TaskExecutor {
     return this.#processor?.stores.find((s) => s.name === name);
   }
 
+  /** Adds the records each node of this task received to `into`, by node name (the live UI's node rates). */
+  nodeRecordCounts(into: Map<string, number>): void {
+    this.#processor?.nodeRecordCounts?.(into);
+  }
+
   /** Outputs sent and not yet acknowledged. */
   get pendingOutputs(): number {
     return this.#collector?.pending ?? 0;

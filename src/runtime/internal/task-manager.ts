@@ -165,6 +165,18 @@ export class TaskManager {
     return result;
   }
 
+  /** The tasks this instance runs now: id, state and input partitions (the live UI's task table). */
+  taskStates(): Array<{ id: string; state: TaskExecutor['state']; partitions: ReadonlyArray<{ topic: string; partition: number }> }> {
+    return [...this.#tasks.values()].map((task) => ({ id: task.id, state: task.state, partitions: task.partitions }));
+  }
+
+  /** Records each node received, summed over the tasks running now, by node name. */
+  nodeRecordCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const task of this.#tasks.values()) task.nodeRecordCounts(counts);
+    return counts;
+  }
+
   #log(taskId: string): Logger {
     return this.deps.logger.child({ taskId });
   }

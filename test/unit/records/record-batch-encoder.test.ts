@@ -88,3 +88,22 @@ describe('Produce request body (sluice encoder) against kafkajs v7 encoder', () 
     );
   });
 });
+
+describe('Produce request body: timestamps', () => {
+  it('keeps a timestamp of 0 (number or string) and stamps only a missing one with the request time', () => {
+    const body = (timestamp: number | string | undefined): KafkaJsProduceArgs => ({
+      acks: -1,
+      timeout: 1000,
+      topicData: [{ topic: 't', partitions: [{ partition: 0, messages: [{ key: null, value: Buffer.from('v'), timestamp }] }] }],
+    });
+    const batchOf = (args: KafkaJsProduceArgs) => {
+      const bytes = encodeProduceBody(args, 12_345);
+      // transactional id (-1), acks, timeout, 1 topic ('t'), 1 partition, partition 0, record-set size, then the batch
+      return decodeBatch(bytes.subarray(2 + 2 + 4 + 4 + 2 + 1 + 4 + 4 + 4));
+    };
+    expect(batchOf(body(0)).baseTimestamp).toBe(0);
+    expect(batchOf(body('0')).baseTimestamp).toBe(0);
+    expect(batchOf(body(200)).baseTimestamp).toBe(200);
+    expect(batchOf(body(undefined)).baseTimestamp).toBe(12_345);
+  });
+});

@@ -73,11 +73,11 @@ export function encodeProduceBody(args: KafkaJsProduceArgs, now: number = Date.n
     writeString(parts, topic.topic);
     parts.push(int32(topic.partitions.length));
     for (const p of topic.partitions) {
-      // kafkajs stamps a message without a timestamp with the time of the request
-      const stamped = p.messages.every((m) => m.timestamp !== undefined && m.timestamp !== null && Number(m.timestamp) !== 0);
+      // kafkajs stamps a message without a timestamp with the time of the request (a timestamp of 0 is a timestamp)
+      const stamped = p.messages.every((m) => m.timestamp !== undefined && m.timestamp !== null && m.timestamp !== '');
       const records: readonly EncodableRecord[] = stamped
         ? (p.messages as EncodableRecord[])
-        : p.messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers, timestamp: m.timestamp && Number(m.timestamp) !== 0 ? m.timestamp : now }));
+        : p.messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers, timestamp: m.timestamp === undefined || m.timestamp === null || m.timestamp === '' ? now : m.timestamp }));
       const batch = encodeRecordBatch(records, {
         partitionLeaderEpoch: 0,
         attributes: transactionalId ? TRANSACTIONAL : 0,

@@ -10,20 +10,13 @@
 import type { WireRecord } from '../../records/types.js';
 import { SerializationError } from '../../errors.js';
 import type { ProducerRecord } from '../producer-types.js';
+import { RECORD_BATCH_HEADER_SIZE, sizeOfVarint } from '../../records/record-batch-encoder.js';
 
-/** Fixed size of a v2 record batch header. */
-export const RECORD_BATCH_OVERHEAD = 61;
+/** Fixed size of a v2 record batch header (the shared encoder's). */
+export const RECORD_BATCH_OVERHEAD = RECORD_BATCH_HEADER_SIZE;
 
-/** Bytes of a zig-zag varint for `value` (safe for |value| < 2^53). */
-export function varintSize(value: number): number {
-  let v = value >= 0 ? value * 2 : -value * 2 - 1;
-  let bytes = 1;
-  while (v >= 128) {
-    v = Math.floor(v / 128);
-    bytes++;
-  }
-  return bytes;
-}
+/** Bytes of a zig-zag varint for `value` (the shared encoder's sizing). */
+export const varintSize = sizeOfVarint;
 
 function bytesOf(
   value: unknown,

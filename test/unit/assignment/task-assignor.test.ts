@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assignTasks, type ClientState } from '../../../src/assignment/task-assignor.js';
+import { seededRandom } from '../../soak/chaos.js';
 
 const MAX = Number.MAX_SAFE_INTEGER; // Kafka's Long.MAX_VALUE lag (no state)
 
@@ -329,17 +330,6 @@ describe('task assignor: sluice cases', () => {
   });
 });
 
-/** A small deterministic PRNG (mulberry32) for the convergence cases. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('task assignor: TaskAssignorConvergenceTest-style random clusters', () => {
   // After TaskAssignorConvergenceTest (randomClusterPerturbationsShouldConverge): random topologies and
@@ -347,7 +337,7 @@ describe('task assignor: TaskAssignorConvergenceTest-style random clusters', () 
   // converges: assigning again with the result as the previous assignment changes nothing.
   for (let seed = 1; seed <= 40; seed++) {
     it(`seed ${seed}: valid, balanced, stable after a perturbation`, () => {
-      const rnd = random(seed);
+      const rnd = seededRandom(seed);
       const sizes = Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => 1 + Math.floor(rnd() * 8));
       const tasks = tasksOf(...sizes);
       const stateful = tasks.filter(() => rnd() < 0.6);

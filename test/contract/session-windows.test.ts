@@ -31,6 +31,7 @@ import { StreamsBuilder } from '../../src/topology/streams-builder.js';
 import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import type { BackendContext } from './backends.js';
 import { describeOnEachBackend } from './support/handler-suite.js';
+import { startEosApp } from './support/eos-app.js';
 
 const S = Serdes.String();
 const PARTITIONS = 3;
@@ -90,19 +91,7 @@ await describeOnEachBackend('session-windowed count, exactly once, across a rest
           .count(Materialized.as<string, number>('sessions'))
           .toStream()
           .to(output, { keySerde: SESSION_SERDE, valueSerde: Serdes.Long() });
-        const dir = mkdtempSync(join(tmpdir(), 'sluice-session-'));
-        dirs.push(dir);
-        const app = new KafkaStreams(builder.build(), {
-          cluster: ctx().cluster,
-          ...ctx().consumerTiming,
-          applicationId,
-          processingGuarantee: 'exactly_once',
-          commitIntervalMs: 100,
-          stateDir: dir,
-        });
-        apps.push(app);
-        await app.start();
-        return app;
+        return startEosApp(ctx(), builder.build(), { applicationId, dirPrefix: 'sluice-session-', apps, dirs });
       };
 
       /** Writes each key's records, in the order given, to partition k % PARTITIONS. */

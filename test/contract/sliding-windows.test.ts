@@ -21,9 +21,7 @@
  * none again after a restart on a fresh state directory (the last emit close
  * time is restored from the `<store>-emit-close-time` changelog).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import { Serdes } from '../../src/serdes/serdes.js';
@@ -34,6 +32,7 @@ import { StreamsBuilder } from '../../src/topology/streams-builder.js';
 import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import type { BackendContext } from './backends.js';
 import { describeOnEachBackend } from './support/handler-suite.js';
+import { startEosApp } from './support/eos-app.js';
 
 const S = Serdes.String();
 const PARTITIONS = 3;
@@ -101,20 +100,7 @@ await describeOnEachBackend('SlidingWindows count, exactly once, across a restar
           .count(Materialized.as<string, number>('clicks-per-user'))
           .toStream()
           .to(output);
-        const dir = mkdtempSync(join(tmpdir(), 'sluice-sliding-'));
-        dirs.push(dir);
-        const app = new KafkaStreams(builder.build(), {
-          cluster: ctx().cluster,
-          ...ctx().consumerTiming,
-          applicationId,
-          processingGuarantee: 'exactly_once',
-          commitIntervalMs: 100,
-          stateDir: dir,
-          statestoreCacheMaxBytes: 0,
-        });
-        apps.push(app);
-        await app.start();
-        return app;
+        return startEosApp(ctx(), builder.build(), { applicationId, dirPrefix: 'sluice-sliding-', apps, dirs, extra: { statestoreCacheMaxBytes: 0 } });
       };
 
       /** Writes the clicks, in timestamp order, each user to partition user % PARTITIONS. */
@@ -202,19 +188,7 @@ await describeOnEachBackend('SlidingWindows count, exactly once, across a restar
           .count(Materialized.as<string, number>('final-clicks').withRetention(3_600_000))
           .toStream()
           .to(output);
-        const dir = mkdtempSync(join(tmpdir(), 'sluice-sliding-close-'));
-        dirs.push(dir);
-        const app = new KafkaStreams(builder.build(), {
-          cluster: ctx().cluster,
-          ...ctx().consumerTiming,
-          applicationId,
-          processingGuarantee: 'exactly_once',
-          commitIntervalMs: 100,
-          stateDir: dir,
-        });
-        apps.push(app);
-        await app.start();
-        return app;
+        return startEosApp(ctx(), builder.build(), { applicationId, dirPrefix: 'sluice-sliding-close-', apps, dirs });
       };
       /** Writes the clicks (in timestamp order: without grace an older one would be late), user to partition user % PARTITIONS. */
       const produce = async (batch: readonly Click[]): Promise<void> => {

@@ -13,9 +13,7 @@
  * Timestamps are near `Date.now()` (the broker's retention would delete
  * old-timestamped segments).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { WindowedSerdes } from '../../src/processors/state/windowed-serdes.js';
 import { partitionFor } from '../../src/records/partitioner.js';
@@ -28,6 +26,7 @@ import { EmitStrategy } from '../../src/topology/emit-strategy.js';
 import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import type { BackendContext } from './backends.js';
 import { describeOnEachBackend } from './support/handler-suite.js';
+import { startEosApp } from './support/eos-app.js';
 
 const S = Serdes.String();
 const PARTITIONS = 3;
@@ -81,20 +80,7 @@ await describeOnEachBackend('windowedBy(TimeWindows).count(), exactly once, acro
           .count(Materialized.as<string, number>('event-counts'))
           .toStream()
           .to(counts, { valueSerde: Serdes.Long() });
-        const dir = mkdtempSync(join(tmpdir(), 'sluice-windowed-count-'));
-        dirs.push(dir);
-        const app = new KafkaStreams(builder.build(), {
-          cluster: ctx().cluster,
-          ...ctx().consumerTiming,
-          applicationId,
-          processingGuarantee: 'exactly_once',
-          commitIntervalMs: 100,
-          stateDir: dir,
-          statestoreCacheMaxBytes: 0,
-        });
-        apps.push(app);
-        await app.start();
-        return app;
+        return startEosApp(ctx(), builder.build(), { applicationId, dirPrefix: 'sluice-windowed-count-', apps, dirs, extra: { statestoreCacheMaxBytes: 0 } });
       };
 
       /** Writes each key's events, in order, to the key's partition. */
@@ -176,19 +162,7 @@ await describeOnEachBackend('windowedBy(TimeWindows).count(), exactly once, acro
           .count(Materialized.as<string, number>('final-counts').withRetention(3_600_000))
           .toStream()
           .to(finals, { valueSerde: Serdes.Long() });
-        const dir = mkdtempSync(join(tmpdir(), 'sluice-windowed-close-'));
-        dirs.push(dir);
-        const app = new KafkaStreams(builder.build(), {
-          cluster: ctx().cluster,
-          ...ctx().consumerTiming,
-          applicationId,
-          processingGuarantee: 'exactly_once',
-          commitIntervalMs: 100,
-          stateDir: dir,
-        });
-        apps.push(app);
-        await app.start();
-        return app;
+        return startEosApp(ctx(), builder.build(), { applicationId, dirPrefix: 'sluice-windowed-close-', apps, dirs });
       };
       const produce = async (batch: readonly Event[]): Promise<void> => {
         const producer = ctx().cluster.producer({});

@@ -17,6 +17,7 @@ import type {
 import { FailProductionExceptionHandler, LogAndFailDeserializationExceptionHandler, LogAndFailProcessingExceptionHandler } from '../handlers/fail.js';
 import { checkBrokerList } from './bootstrap-servers.js';
 import { defined } from '../internal/defined.js';
+import { HIGH_AVAILABILITY_KEYS, resolveHighAvailability, type HighAvailabilityConfig, type ResolvedHighAvailabilityConfig } from './config-ha.js';
 import type { Serde } from '../serdes/serde.js';
 import { appLogger, checkAcceptableRecoveryLag, checkApplicationServer, checkNumStreamThreads, LOG_LEVELS, type AutoOffsetReset, type LogLevel } from './config-conveniences.js';
 
@@ -38,7 +39,7 @@ export type ProcessingGuarantee = 'exactly_once' | 'at_least_once';
 export type UncaughtExceptionPolicy = 'SHUTDOWN_CLIENT' | 'RESTART_TASK';
 
 /** The configuration of a {@link KafkaStreams} application. */
-export interface KafkaStreamsConfig {
+export interface KafkaStreamsConfig extends HighAvailabilityConfig {
   /** Required. Consumer group id and transactional-id prefix (`<applicationId>-<taskId>`). */
   applicationId: string;
   /** Brokers of a real Kafka cluster (kafkajs). Exactly one of `bootstrapServers` and `cluster`. */
@@ -136,7 +137,7 @@ export interface KafkaStreamsConfig {
 }
 
 /** The validated configuration with every default filled in. */
-export interface ResolvedConfig {
+export interface ResolvedConfig extends ResolvedHighAvailabilityConfig {
   applicationId: string;
   bootstrapServers: string[] | undefined;
   cluster: ClusterPort | undefined;
@@ -173,6 +174,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'sessionTimeoutMs', 'heartbeatIntervalMs', 'transactionTimeoutMs', 'deliveryTimeoutMs', 'clientId',
   'autoOffsetReset', 'logLevel', 'numStreamThreads', 'defaultKeySerde', 'defaultValueSerde', 'defaultTimestampExtractor',
   'stateDir', 'statestoreCacheMaxBytes', 'stateCleanupDelayMs', 'applicationServer', 'acceptableRecoveryLag',
+  ...HIGH_AVAILABILITY_KEYS,
 ]);
 
 /** A config value as the user wrote it (`NaN`, `Infinity`, `'70000'`), for error messages; JSON would print NaN as null. */
@@ -308,6 +310,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     acceptableRecoveryLag: checkAcceptableRecoveryLag(config.acceptableRecoveryLag),
     defaultTimestampExtractor:
       config.defaultTimestampExtractor === undefined ? undefined : resolveTimestampExtractor(config.defaultTimestampExtractor, "Config 'defaultTimestampExtractor'"),
+    ...resolveHighAvailability(config),
   };
 }
 

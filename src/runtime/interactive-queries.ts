@@ -55,6 +55,11 @@ export const QueryableStoreTypes = {
 export interface StoreQueryParameters<T> {
   storeName: string;
   queryableStoreType: QueryableStoreType<T>;
+  /**
+   * Also read the copies of this instance's standby tasks (Kafka's `enableStaleStores()`): they may lag
+   * behind the active task by what they have not read from the changelog yet. Default false: active tasks only.
+   */
+  enableStaleStores?: boolean;
 }
 
 /** A store that cannot be queried now (Kafka's `InvalidStateStoreException`): restoring, not local, or the app is not running. */

@@ -31,6 +31,8 @@ import { TaskManager } from './internal/task-manager.js';
 import { aggregateMetrics, type KafkaStreamsMetrics } from './metrics.js';
 import { defined } from '../internal/defined.js';
 import { ensureChangelogTopics } from './internal/changelog-topics.js';
+import { AssignmentReceiver } from './internal/assignment-receiver.js';
+import { StandbyTasks } from './internal/standby-tasks.js';
 import { StateDirectory } from './internal/state-directory.js';
 import { RecordCache } from '../processors/state/record-cache.js';
 import { RestoreProgress } from './internal/restore-progress.js';
@@ -71,6 +73,8 @@ export class KafkaStreams {
   #state$: Observable<KafkaStreamsState> | undefined;
   readonly #progress: RestoreProgress;
   #reader: PartitionReaderPort | undefined;
+  #standbyReader: PartitionReaderPort | undefined;
+  #receiver: AssignmentReceiver | undefined;
   #stateDirectory: StateDirectory | undefined;
   /** The instance's record cache (statestoreCacheMaxBytes), shared by every caching store of every task. */
   #cache: RecordCache | undefined;
@@ -193,6 +197,7 @@ export class KafkaStreams {
         groupAssignor: appAssignor({
           topology: this.#topology, applicationId: config.applicationId, processId: this.#processId, applicationServer: config.applicationServer,
           acceptableRecoveryLag: config.acceptableRecoveryLag, directories: () => this.#directories(), runningTasks: () => this.#manager?.taskIds ?? [],
+          standbyOffsetSums: () => this.#manager?.standbyOffsetSums() ?? new Map(),
           endOffsets: (topic) => admin.endOffsets(topic), logger: componentLogger('task-assignor', config.logger, { applicationId: config.applicationId }),
         }),
         groupId: config.applicationId,
@@ -203,6 +208,11 @@ export class KafkaStreams {
         clientId: `${config.clientId}-consumer`,
       });
       this.#consumer = consumer;
+      this.#receiver = new AssignmentReceiver({
+        metadata: () => this.#metadata,
+        manager: () => this.#manager,
+        logger: componentLogger('assignment', config.logger, { applicationId: config.applicationId }),
+      });
       this.#manager = new TaskManager({
         config,
         topology: this.#topology,
@@ -221,6 +231,11 @@ export class KafkaStreams {
           }),
         onFatal: (error) => this.#onTaskFatal(error),
         state: this.#stateRuntime(cluster),
+        standbys: new StandbyTasks({
+          topology: this.#topology, config, directories: this.#directories(), committed: (tps) => consumer.committed(tps),
+          reader: () => (this.#standbyReader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-standby` })),
+          logger: componentLogger('standby-tasks', config.logger, { applicationId: config.applicationId }),
+        }),
       });
       const first = new Promise<void>((resolve, reject) => (this.#firstAssignment = { resolve, reject }));
       // A close() or failure may reject it before step 4 awaits it: never an unhandled rejection.
@@ -228,7 +243,7 @@ export class KafkaStreams {
       await consumer.subscribe(this.#topology.sourceTopics());
       await consumer.run({
         onAssignment: (change) => this.#onAssignment(change),
-        onAssignmentUserData: (userData) => this.#metadata?.updateFrom(userData, this.#log),
+        onAssignmentUserData: (userData) => this.#receiver?.receive(userData),
         eachBatch: async (batch) => {
           if (!STOPPED.includes(this.state)) await this.#manager?.onBatch(batch);
         },
@@ -297,7 +312,7 @@ export class KafkaStreams {
     if (!params || typeof params.storeName !== 'string' || !params.queryableStoreType) {
       throw new TypeError("app.store() takes { storeName, queryableStoreType }, e.g. { storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore() }");
     }
-    return keyValueView(params as StoreQueryParameters<unknown>, () => ({ appState: this.state, stores: [...(this.#global?.storesNamed(params.storeName) ?? []), ...(this.#manager?.storesNamed(params.storeName) ?? [])] })) as T;
+    return keyValueView(params as StoreQueryParameters<unknown>, () => ({ appState: this.state, stores: [...(this.#global?.storesNamed(params.storeName) ?? []), ...(this.#manager?.storesNamed(params.storeName, params.enableStaleStores === true) ?? [])] })) as T;
   }
 
   /**
@@ -416,6 +431,7 @@ export class KafkaStreams {
     // 1. timer
     if (this.#timer) clearInterval(this.#timer);
     if (this.#cleanupTimer) clearInterval(this.#cleanupTimer);
+    this.#receiver?.stop();
     this.#firstAssignment?.reject(this.#error ?? new IllegalStateError('KafkaStreams was closed before it was running'));
     // 2. tasks
     await this.#manager?.closeAll().catch((error: unknown) => this.#log.warn({ err: error }, 'closing tasks failed'));
@@ -424,6 +440,7 @@ export class KafkaStreams {
     await this.#consumer?.close().catch((error: unknown) => this.#log.warn({ err: error }, 'closing the consumer failed'));
     await this.#admin?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the admin client failed'));
     await this.#reader?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the restore reader failed'));
+    await this.#standbyReader?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the standby reader failed'));
     this.#decisions.stop();
     this.#log.info({ state: this.state }, 'stopped');
   }

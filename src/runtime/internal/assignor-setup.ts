@@ -4,9 +4,10 @@
  * end offsets read through the app's admin, and the instance's subscription:
  * 1. process id and `applicationServer`;
  * 2. previous active tasks: the tasks the instance runs now;
- * 3. task offset sums: for every other task folder with state on disk, the sum
- *    of its checkpoint file (`task-checkpoint.ts`); a folder without one is
- *    not reported.
+ * 3. task offset sums: for every standby task open here, the live sum of its
+ *    changelog positions; for every other task folder with state on disk, the
+ *    sum of its checkpoint file (`task-checkpoint.ts`); a folder without one
+ *    is not reported.
  */
 import type { GroupAssignor } from '../../cluster/port.js';
 import type { Logger } from '../../internal/logger.js';
@@ -24,6 +25,8 @@ export interface AppAssignorDeps {
   acceptableRecoveryLag: number;
   directories: () => StateDirectory;
   runningTasks: () => readonly string[];
+  /** The standby tasks open on this instance and their live offset sums (reported instead of their checkpoint files). */
+  standbyOffsetSums?: () => ReadonlyMap<string, number>;
   endOffsets(topic: string): Promise<number[]>;
   logger: Logger;
 }
@@ -56,8 +59,10 @@ export function appAssignor(deps: AppAssignorDeps): GroupAssignor {
       const running = new Set(deps.runningTasks());
       // 3.
       const taskOffsetSums: Record<string, number> = {};
+      const standbys = deps.standbyOffsetSums?.() ?? new Map<string, number>();
+      for (const [taskId, sum] of standbys) if (!running.has(taskId)) taskOffsetSums[taskId] = sum;
       for (const { taskId, path } of deps.directories().listNonEmptyTaskDirectories()) {
-        if (running.has(taskId)) continue;
+        if (running.has(taskId) || standbys.has(taskId)) continue;
         const sum = taskOffsetSum(path);
         if (sum !== undefined) taskOffsetSums[taskId] = sum;
       }

@@ -17,6 +17,7 @@ import { TaskExecutor, type TaskProducerFactory } from './task-executor.js';
 import type { StateRuntime } from './state-manager.js';
 import type { ManagedStateStore } from '../../processors/state/store-contract.js';
 import { topicPartitionKey as tpKey } from '../../records/topic-partition.js';
+import type { StandbyTasks } from './standby-tasks.js';
 
 /** What the task manager needs from the app. */
 export interface TaskManagerDeps {
@@ -32,6 +33,8 @@ export interface TaskManagerDeps {
   onFatal(error: Error): void;
   /** What the tasks' state managers share (state directory, partition reader, record cache, restore progress). */
   state: StateRuntime;
+  /** The instance's standby tasks (`./standby-tasks.ts`); absent: none are kept. */
+  standbys?: StandbyTasks;
 }
 
 const FENCED_RETRY_MS = 100;
@@ -46,6 +49,8 @@ export class TaskManager {
   readonly #subtopologyOf = new Map<string, number>();
   #closing = false;
   #rebalances = 0;
+  /** The standby tasks of the last assignment. */
+  #standbyIds: readonly string[] = [];
   /** Restorations under way (step 5–6 of a task's recovery sequence). */
   readonly #restoring = new Set<Promise<void>>();
 
@@ -58,14 +63,37 @@ export class TaskManager {
     while (this.#restoring.size > 0) await Promise.all([...this.#restoring]);
   }
 
-  /** The instance of store `name` of every task this instance runs, with the task's id and state (for interactive queries). */
-  storesNamed(name: string): Array<{ taskId: string; state: TaskExecutor['state']; store: ManagedStateStore }> {
+  /**
+   * The instance of store `name` of every task this instance runs, with the task's id and state (for
+   * interactive queries); with `stale`, also the copies of its standby tasks (state RUNNING: they are readable).
+   */
+  storesNamed(name: string, stale = false): Array<{ taskId: string; state: TaskExecutor['state']; store: ManagedStateStore }> {
     const found: Array<{ taskId: string; state: TaskExecutor['state']; store: ManagedStateStore }> = [];
     for (const [taskId, task] of this.#tasks) {
       const store = task.store(name);
       if (store) found.push({ taskId, state: task.state, store });
     }
+    if (stale) for (const s of this.deps.standbys?.storesNamed(name) ?? []) found.push({ ...s, state: 'RUNNING' });
     return found;
+  }
+
+  /**
+   * The standby tasks of a new assignment (its user data, handed over before its `onAssignment`):
+   * queued in the lifecycle queue, so a standby whose task became active here closes before the
+   * active task opens its folder; {@link onAssignment} opens those whose active task it closed.
+   */
+  onStandbyAssignment(standbyIds: readonly string[]): Promise<void> {
+    this.#standbyIds = [...standbyIds];
+    return this.#lifecycle.add(() => this.#syncStandbys());
+  }
+
+  /** Per standby task: the sum of its changelog positions (the subscription's task offset sums). */
+  standbyOffsetSums(): Map<string, number> {
+    return this.deps.standbys?.offsetSums() ?? new Map();
+  }
+
+  #syncStandbys(): void {
+    if (!this.#closing) this.deps.standbys?.update(this.#standbyIds, new Set(this.#tasks.keys()));
   }
 
   /** Ids of the tasks this instance runs now. */
@@ -83,7 +111,8 @@ export class TaskManager {
    * Handles a rebalance:
    * 1. close every task that lost a partition (or gained one): commit if clean, else abort; close its producer;
    * 2. record the new assignment;
-   * 3. create a task for every affected task id still (partly) assigned and run its recovery sequence.
+   * 3. create a task for every affected task id still (partly) assigned and run its recovery sequence;
+   * 4. open the standby tasks of the assignment that could not open while their task was active here.
    */
   onAssignment(change: { assigned: TopicPartition[]; revoked: TopicPartition[] }): Promise<void> {
     return this.#lifecycle.add(async () => {
@@ -108,6 +137,8 @@ export class TaskManager {
       for (const tp of change.assigned) this.#assigned.add(tpKey(tp));
       // 3. create and initialise tasks
       await Promise.all([...affected].map((id) => this.#createTask(id)));
+      // 4. standbys whose active task was just closed here
+      this.#syncStandbys();
     });
   }
 
@@ -140,6 +171,7 @@ export class TaskManager {
   async closeAll(): Promise<void> {
     this.#closing = true;
     await this.#lifecycle.add(async () => {
+      await this.deps.standbys?.closeAll();
       const tasks = [...this.#tasks.values()];
       this.#tasks.clear();
       await Promise.all(

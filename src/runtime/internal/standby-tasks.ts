@@ -1,0 +1,223 @@
+/**
+ * The standby tasks of an instance (Kafka Streams' standby half of
+ * `TaskManager` and the standby mode of `StoreChangelogReader`): which ones
+ * exist, and the one updater loop that keeps their stores current.
+ *
+ * `update(wanted, activeHere)`, after every assignment (the task manager calls
+ * it inside its lifecycle queue, so it never overlaps a task's creation):
+ * 1. close the standbys no longer wanted, and those whose task is active here
+ *    now (the active task then restores from where the standby got: only the
+ *    remaining lag);
+ * 2. open the wanted ones not open yet, unless their task is active here (a
+ *    task that moves from active to standby on this instance is closed as
+ *    active first, so its folder is free); one that cannot be opened is
+ *    logged and retried at the next update;
+ * 3. wake the updater.
+ *
+ * The updater loop (one per instance, while standbys exist), each round:
+ * 1. refresh, at most once a second, the group's committed offsets of the
+ *    source partitions that serve as changelogs (their bound);
+ * 2. for every changelog partition of every standby: fetch from its position
+ *    (read_committed, no wait) and apply what was read (`StandbyTask.apply`);
+ *    a position out of range (the changelog was re-created or truncated)
+ *    wipes the standby's copy and re-creates it from offset 0;
+ * 3. when the round read nothing, sleep {@link IDLE_MS} (woken at once by an update or close).
+ */
+import type { Logger } from 'pino';
+import type { PartitionReaderPort, TopicPartition, TopicPartitionOffset } from '../../cluster/port.js';
+import { KafkaErrorCode, KafkaProtocolError } from '../../errors.js';
+import type { ChangelogRecord, ManagedStateStore } from '../../processors/state/store-contract.js';
+import type { TopologyRuntime } from '../../processors/task-contract.js';
+import { topicPartitionKey } from '../../records/topic-partition.js';
+import type { ResolvedConfig } from '../config.js';
+import type { TaskDirectories } from './state-manager.js';
+import { StandbyTask } from './standby-task.js';
+
+/** What the standby tasks of an instance need. */
+export interface StandbyTasksDeps {
+  topology: TopologyRuntime;
+  config: ResolvedConfig;
+  directories: TaskDirectories;
+  /** The standbys' own partition reader (read_committed), created on first use; undefined on a cluster without one. */
+  reader: () => PartitionReaderPort | undefined;
+  /** The group's committed offsets (-1 where none). */
+  committed: (partitions: TopicPartition[]) => Promise<TopicPartitionOffset[]>;
+  logger: Logger;
+}
+
+/** How long the updater sleeps after a round that read nothing. */
+export const IDLE_MS = 100;
+const FETCH_BYTES = 1024 * 1024;
+const COMMITTED_REFRESH_MS = 1000;
+
+/** See the module comment. */
+export class StandbyTasks {
+  readonly #tasks = new Map<string, StandbyTask>();
+  #wanted = new Set<string>();
+  #loop: Promise<void> | undefined;
+  #closed = false;
+  #wake: (() => void) | undefined;
+  #committed = new Map<string, number>();
+  #committedAt = 0;
+
+  constructor(private readonly deps: StandbyTasksDeps) {}
+
+  /** Ids of the open standby tasks. */
+  get ids(): string[] {
+    return [...this.#tasks.keys()];
+  }
+
+  /** Per open standby: the sum of its changelog positions (what the subscription reports, Kafka's task offset sums). */
+  offsetSums(): Map<string, number> {
+    return new Map([...this.#tasks].map(([id, task]) => [id, task.offsetSum()] as const));
+  }
+
+  /** Records applied by the standbys since they opened, by task (metrics, tests). */
+  appliedRecords(): Map<string, number> {
+    return new Map([...this.#tasks].map(([id, task]) => [id, task.applied] as const));
+  }
+
+  /** The store `name` of every open standby (stale interactive queries). */
+  storesNamed(name: string): Array<{ taskId: string; store: ManagedStateStore }> {
+    const found: Array<{ taskId: string; store: ManagedStateStore }> = [];
+    for (const [taskId, task] of this.#tasks) {
+      const store = task.store(name);
+      if (store) found.push({ taskId, store });
+    }
+    return found;
+  }
+
+  /** Steps 1–3 of an update (see the module comment). */
+  update(wanted: readonly string[], activeHere: ReadonlySet<string>): void {
+    if (this.#closed) return;
+    this.#wanted = new Set(wanted);
+    // 1. close
+    for (const [id, task] of this.#tasks) {
+      if (this.#wanted.has(id) && !activeHere.has(id)) continue;
+      this.#tasks.delete(id);
+      this.#closeTask(task, activeHere.has(id) ? 'its task is active on this instance now' : 'no longer assigned');
+    }
+    // 2. open
+    for (const id of this.#wanted) if (!this.#tasks.has(id) && !activeHere.has(id)) this.#open(id);
+    // 3. wake
+    if (this.#tasks.size > 0) this.#loop ??= this.#run().finally(() => (this.#loop = undefined));
+    this.#wake?.();
+  }
+
+  /** Stops the updater and closes every standby (their checkpoint files are written). */
+  async closeAll(): Promise<void> {
+    this.#closed = true;
+    this.#wake?.();
+    await this.#loop;
+    for (const task of this.#tasks.values()) this.#closeTask(task, 'the app closes');
+    this.#tasks.clear();
+  }
+
+  #open(id: string): void {
+    const [sub, partition] = id.split('_').map(Number) as [number, number];
+    const logger = this.deps.logger.child({ taskId: id, standby: true });
+    const task = new StandbyTask({ id, taskId: { subtopology: sub, partition }, topology: this.deps.topology, config: this.deps.config, directories: this.deps.directories, logger });
+    try {
+      task.open();
+    } catch (error) {
+      logger.warn({ err: error }, 'cannot open the standby task; retrying at the next assignment');
+      return;
+    }
+    this.#tasks.set(id, task);
+    logger.info({ changelogs: task.changelogs.map((c) => ({ changelog: topicPartitionKey(c.tp), from: c.position })) }, 'standby task opened');
+  }
+
+  #closeTask(task: StandbyTask, why: string): void {
+    try {
+      task.close();
+      this.deps.logger.info({ taskId: task.id, applied: task.applied, why }, 'standby task closed');
+    } catch (error) {
+      this.deps.logger.warn({ err: error, taskId: task.id }, 'closing the standby task failed');
+    }
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#closed && this.#tasks.size > 0) {
+      const reader = this.deps.reader();
+      if (reader === undefined) {
+        this.deps.logger.warn('the cluster offers no partition reader: standby tasks cannot follow their changelogs');
+        return;
+      }
+      // 1. committed offsets of source changelogs
+      await this.#refreshCommitted();
+      // 2. fetch and apply
+      let read = 0;
+      for (const task of [...this.#tasks.values()]) {
+        for (const changelog of task.changelogs) {
+          if (this.#closed || task.state !== 'RUNNING') break;
+          read += await this.#follow(reader, task, changelog);
+        }
+      }
+      // 3. idle
+      if (read === 0 && !this.#closed) await this.#sleep(IDLE_MS);
+    }
+  }
+
+  /** Step 2 for one changelog partition; returns the records applied. */
+  async #follow(reader: PartitionReaderPort, task: StandbyTask, changelog: StandbyTask['changelogs'][number]): Promise<number> {
+    const limit = changelog.sourceTopic === undefined ? undefined : (this.#committed.get(topicPartitionKey(changelog.tp)) ?? 0);
+    if (limit !== undefined && changelog.position >= limit) return 0;
+    try {
+      const result = await reader.fetch(changelog.tp, changelog.position, { maxBytes: FETCH_BYTES, maxWaitMs: 0 });
+      if (task.state !== 'RUNNING' || this.#tasks.get(task.id) !== task) return 0;
+      const records: ChangelogRecord[] = [];
+      let next = result.nextOffset;
+      for (const r of result.records) {
+        if (limit !== undefined && r.offset >= limit) {
+          next = r.offset;
+          break;
+        }
+        if (limit !== undefined && r.key === null) continue; // a source record without key is not in the table
+        records.push({ key: r.key ?? Buffer.alloc(0), value: r.value, timestamp: r.timestamp, headers: r.headers, offset: r.offset });
+      }
+      if (limit !== undefined) next = Math.min(next, limit);
+      if (next > changelog.position || records.length > 0) task.apply(changelog, records, Math.max(next, changelog.position));
+      return records.length;
+    } catch (error) {
+      if (error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.OFFSET_OUT_OF_RANGE) {
+        this.deps.logger.warn({ taskId: task.id, changelog: topicPartitionKey(changelog.tp), position: changelog.position }, 'standby position out of range of its changelog (re-created or truncated): wiping the copy and reading it again from the start');
+        this.#tasks.delete(task.id);
+        task.wipe();
+        if (this.#wanted.has(task.id)) this.#open(task.id);
+        return 0;
+      }
+      this.deps.logger.debug({ err: error, taskId: task.id, changelog: topicPartitionKey(changelog.tp) }, 'standby fetch failed; retrying');
+      await this.#sleep(IDLE_MS * 5);
+      return 0;
+    }
+  }
+
+  async #refreshCommitted(): Promise<void> {
+    const now = Date.now();
+    if (now - this.#committedAt < COMMITTED_REFRESH_MS) return;
+    const partitions = [...this.#tasks.values()].flatMap((t) => t.changelogs.filter((c) => c.sourceTopic !== undefined).map((c) => c.tp));
+    if (partitions.length === 0) return;
+    this.#committedAt = now;
+    try {
+      const offsets = await this.deps.committed(partitions);
+      this.#committed = new Map(offsets.filter((o) => o.offset >= 0).map((o) => [topicPartitionKey(o), o.offset] as const));
+    } catch (error) {
+      this.deps.logger.debug({ err: error }, 'reading the committed offsets of source changelogs failed; keeping the last ones');
+    }
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = () => {
+        this.#wake = undefined;
+        done();
+      };
+    });
+  }
+}

@@ -22,7 +22,7 @@ export type { HostInfo } from '../assignment/host-info.js';
 export interface KeyQueryMetadata {
   /** The instance running the key's task (its `applicationServer`). */
   readonly activeHost: HostInfo;
-  /** Instances with a standby copy of the task: empty until standby replicas exist. */
+  /** Instances with a standby copy of the task (warm-ups included; `numStandbyReplicas`). */
   readonly standbyHosts: readonly HostInfo[];
   /** The key's partition (of the store's source topic with the most partitions), -1 when not available. */
   readonly partition: number;
@@ -42,9 +42,9 @@ export interface StreamsMetadata {
   readonly stateStoreNames: readonly string[];
   /** Input partitions of its active tasks. */
   readonly topicPartitions: readonly TopicPartition[];
-  /** Stores of its standby tasks: empty until standby replicas exist. */
+  /** Stores of its standby tasks (warm-ups included). */
   readonly standbyStateStoreNames: readonly string[];
-  /** Input partitions of its standby tasks: empty until standby replicas exist. */
+  /** Input partitions of its standby tasks (warm-ups included). */
   readonly standbyTopicPartitions: readonly TopicPartition[];
 }
 

@@ -17,8 +17,8 @@ import { parseHostInfo, type HostInfo } from '../../assignment/host-info.js';
 import type { AssignmentInfo } from '../../assignment/user-data.js';
 import { KeyQueryMetadata, UnknownStateStoreError, type StreamsMetadata } from '../streams-metadata.js';
 import { IllegalArgumentError } from '../../errors.js';
-import type { Logger } from '../../internal/logger.js';
 import type { TopologyRuntime } from '../../processors/task-contract.js';
+import type { Logger } from '../../internal/logger.js';
 import { decodeAssignment } from '../../assignment/user-data.js';
 
 /** The topology as the metadata needs it. */
@@ -32,6 +32,8 @@ export interface MetadataTopology {
 interface HostEntry {
   hostInfo: HostInfo;
   partitions: TopicPartition[];
+  /** Input partitions of its standby tasks (warm-ups included). */
+  standbyPartitions: TopicPartition[];
 }
 
 /** See the module comment. */
@@ -68,12 +70,23 @@ export class StreamsMetadataState {
     return this.#hosts !== undefined;
   }
 
-  /** Takes the hosts of a new assignment (unparseable hosts are skipped: the config check makes them impossible). */
+  /**
+   * Takes the hosts of a new assignment: active partitions from `partitionsByHost`, standby ones from
+   * `standbyPartitionsByHost` (a host with standbys only is listed too; unparseable hosts are skipped:
+   * the config check makes them impossible).
+   */
   update(info: AssignmentInfo): void {
-    this.#hosts = info.partitionsByHost.flatMap((h) => {
-      const hostInfo = parseHostInfo(h.host);
-      return typeof hostInfo === 'string' ? [] : [{ hostInfo, partitions: h.partitions }];
-    });
+    const hosts = new Map<string, HostEntry>();
+    const entry = (host: string): HostEntry | undefined => {
+      const hostInfo = parseHostInfo(host);
+      if (typeof hostInfo === 'string') return undefined;
+      let found = hosts.get(host);
+      if (!found) hosts.set(host, (found = { hostInfo, partitions: [], standbyPartitions: [] }));
+      return found;
+    };
+    for (const h of info.partitionsByHost) entry(h.host)?.partitions.push(...h.partitions);
+    for (const h of info.standbyPartitionsByHost) entry(h.host)?.standbyPartitions.push(...h.partitions);
+    this.#hosts = [...hosts.values()];
   }
 
   /** The assignor's user data of a new assignment; one that cannot be decoded keeps the previous view (logged). */
@@ -106,7 +119,7 @@ export class StreamsMetadataState {
     this.#checkStore(storeName);
     const all = this.all();
     if (this.topology.globalStores.includes(storeName)) return all;
-    return all.filter((m) => m.stateStoreNames.includes(storeName));
+    return all.filter((m) => m.stateStoreNames.includes(storeName) || m.standbyStateStoreNames.includes(storeName));
   }
 
   /** Where `key` of `storeName` lives; NOT_AVAILABLE before the first assignment or when no advertised host runs its task. */
@@ -126,15 +139,12 @@ export class StreamsMetadataState {
     const partition = partitionFor(bytes, widest.count);
     const wanted = topicPartitionKey({ topic: widest.topic, partition });
     const owner = this.#hosts.find((h) => h.partitions.some((tp) => topicPartitionKey(tp) === wanted));
-    return owner === undefined ? KeyQueryMetadata.NOT_AVAILABLE : { activeHost: owner.hostInfo, standbyHosts: [], partition };
+    const standbyHosts = this.#hosts.filter((h) => h.standbyPartitions.some((tp) => topicPartitionKey(tp) === wanted)).map((h) => h.hostInfo);
+    return owner === undefined ? KeyQueryMetadata.NOT_AVAILABLE : { activeHost: owner.hostInfo, standbyHosts, partition };
   }
 
   #metadataOf(h: HostEntry): StreamsMetadata {
-    const stores = new Set<string>();
-    for (const tp of h.partitions) {
-      const sub = this.#subtopologyOfTopic.get(tp.topic);
-      for (const store of (sub === undefined ? undefined : this.topology.storesBySubtopology.get(sub)) ?? []) stores.add(store);
-    }
+    const stores = this.#storesOf(h.partitions);
     for (const store of this.topology.globalStores) stores.add(store);
     return {
       hostInfo: h.hostInfo,
@@ -142,9 +152,18 @@ export class StreamsMetadataState {
       port: h.hostInfo.port,
       stateStoreNames: [...stores].sort(),
       topicPartitions: [...h.partitions],
-      standbyStateStoreNames: [],
-      standbyTopicPartitions: [],
+      standbyStateStoreNames: [...this.#storesOf(h.standbyPartitions)].sort(),
+      standbyTopicPartitions: [...h.standbyPartitions],
     };
+  }
+
+  #storesOf(partitions: readonly TopicPartition[]): Set<string> {
+    const stores = new Set<string>();
+    for (const tp of partitions) {
+      const sub = this.#subtopologyOfTopic.get(tp.topic);
+      for (const store of (sub === undefined ? undefined : this.topology.storesBySubtopology.get(sub)) ?? []) stores.add(store);
+    }
+    return stores;
   }
 
   #checkStore(storeName: string): void {

@@ -60,7 +60,7 @@ function scriptedReader(length: number, outOfRangeOnce?: { from: number }): Part
         failed = true;
         throw new KafkaProtocolError(KafkaErrorCode.OFFSET_OUT_OF_RANGE);
       }
-      const records = Array.from({ length: Math.max(0, length - offset) }, (_, i) => ({ offset: offset + i, key: Buffer.from(`k${offset + i}`), value: Buffer.from('v'), timestamp: 0, headers: {} }));
+      const records = Array.from({ length: Math.max(0, length - offset) }, (_, i) => ({ topic: tp.topic, partition: tp.partition, offset: offset + i, key: Buffer.from(`k${offset + i}`), value: Buffer.from('v'), timestamp: 0, headers: {} }));
       return { records, nextOffset: Math.max(offset, length + 1), endOffset: length + 1 };
     },
     close: async () => undefined,

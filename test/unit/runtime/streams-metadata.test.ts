@@ -113,3 +113,42 @@ describe('applicationServer and acceptableRecoveryLag config', () => {
     expect(() => resolveConfig({ ...base, acceptableRecoveryLag: 1.5 })).toThrow(ConfigError);
   });
 });
+
+describe('key metadata with standby replicas', () => {
+  // a:1 runs orders 0-2 active and has standbys of orders 3-5; b:2 the other way round; d:4 holds standbys only
+  const withStandbys = encodeAssignment({
+    activeTasks: [],
+    standbyTasks: [],
+    partitionsByHost: [
+      { host: 'a:1', partitions: [0, 1, 2].map((p) => tp('orders', p)) },
+      { host: 'b:2', partitions: [3, 4, 5].map((p) => tp('orders', p)) },
+    ],
+    standbyPartitionsByHost: [
+      { host: 'a:1', partitions: [3, 4, 5].map((p) => tp('orders', p)) },
+      { host: 'b:2', partitions: [0, 1, 2].map((p) => tp('orders', p)) },
+      { host: 'd:4', partitions: [0, 3].map((p) => tp('orders', p)) },
+    ],
+  });
+
+  it("names the standby hosts of the key's partition next to its active host", () => {
+    const s = state();
+    s.updateFrom(withStandbys, logger);
+    for (const key of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace']) {
+      const p = partitionFor(Buffer.from(key), 6);
+      const meta = s.keyMetadata('totals', key, Serdes.String());
+      expect(meta.activeHost).toEqual(p < 3 ? { host: 'a', port: 1 } : { host: 'b', port: 2 });
+      const standbys = [p < 3 ? { host: 'b', port: 2 } : { host: 'a', port: 1 }, ...(p === 0 || p === 3 ? [{ host: 'd', port: 4 }] : [])];
+      expect(meta.standbyHosts).toEqual(standbys);
+    }
+  });
+
+  it('lists standby stores and partitions per host; a standby-only host holds the store too', () => {
+    const s = state();
+    s.updateFrom(withStandbys, logger);
+    const d = s.all().find((m) => m.host === 'd');
+    expect(d?.stateStoreNames).toEqual(['rates']);
+    expect(d?.standbyStateStoreNames).toEqual(['totals']);
+    expect(d?.standbyTopicPartitions).toEqual([tp('orders', 0), tp('orders', 3)]);
+    expect(s.forStore('totals').map((m) => m.host).sort()).toEqual(['a', 'b', 'd']);
+  });
+});

@@ -43,6 +43,11 @@ export interface KafkaStreamsMetrics {
   tasks: Record<string, TaskMetrics & { owned: boolean }>;
   /** State restoration: records restored since start, remaining and rate of the restorations under way. */
   restore?: RestoreMetrics;
+  /**
+   * The standby tasks open on this instance (warm-ups included), keyed by task id: changelog records
+   * applied since each opened, and the sum of its changelog positions (what the assignor is told).
+   */
+  standbyTasks?: Record<string, { recordsApplied: number; offsetSum: number }>;
 }
 
 /** Creates zeroed task counters. */

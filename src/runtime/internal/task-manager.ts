@@ -194,6 +194,11 @@ export class TaskManager {
       const entry = result.tasks[id];
       if (entry) entry.pendingOutputs = task.pendingOutputs;
     }
+    const standbys = this.deps.standbys;
+    if (standbys) {
+      const applied = standbys.appliedRecords();
+      result.standbyTasks = Object.fromEntries([...standbys.offsetSums()].map(([id, offsetSum]) => [id, { recordsApplied: applied.get(id) ?? 0, offsetSum }]));
+    }
     return result;
   }
 

@@ -153,7 +153,8 @@ export const KAFKA_ERRORS: Readonly<Record<number, ErrorClass>> = {
   [C.INVALID_TXN_STATE]: producerFenced,
   [C.INVALID_PRODUCER_ID_MAPPING]: producerFenced,
   [C.TRANSACTION_COORDINATOR_FENCED]: producerFenced,
-  [C.FENCED_INSTANCE_ID]: groupFenced,
+  /** Another live member uses this static member's `groupInstanceId` (a configuration error): stop, naming the id. */
+  [C.FENCED_INSTANCE_ID]: stop,
   [C.ILLEGAL_GENERATION]: groupFenced,
   [C.UNKNOWN_MEMBER_ID]: groupFenced,
 };

@@ -11,7 +11,7 @@
 
 export type { Headers, TopicPartition, TopicPartitionOffset, WireRecord, ConsumedRecord } from '../records/types.js';
 import type { TopicPartition, TopicPartitionOffset, WireRecord, ConsumedRecord } from '../records/types.js';
-import { StreamsError } from '../errors.js';
+import { KafkaErrorCode, KafkaProtocolError, StreamsError } from '../errors.js';
 
 /** Code of the error a group consumer reports through `onError` when a subscribed topic disappears (Kafka Streams' `MissingSourceTopicException`). */
 export const MISSING_SOURCE_TOPIC = 'MISSING_SOURCE_TOPIC';
@@ -25,6 +25,20 @@ export function missingSourceTopicError(topic: string, what: string): StreamsErr
     `Source topic '${topic}' ${what} while the application was running; its records can no longer be processed in order. ` +
       `Re-create the topic (or restore its data) and restart the application.`,
     { code: MISSING_SOURCE_TOPIC, kind: 'fatal' },
+  );
+}
+
+/**
+ * The error both adapters report through {@link GroupConsumerHandlers.onError} when the broker fenced a
+ * static member (FENCED_INSTANCE_ID, 82): another live member joined with the same
+ * {@link GroupConsumerOptions.groupInstanceId}. Fatal (the error table's row for 82), names the id.
+ */
+export function fencedInstanceIdError(groupId: string, groupInstanceId: string, cause?: unknown): KafkaProtocolError {
+  return new KafkaProtocolError(
+    KafkaErrorCode.FENCED_INSTANCE_ID,
+    `FENCED_INSTANCE_ID (82): two instances use groupInstanceId '${groupInstanceId}' in group '${groupId}'; this one was fenced and stops. ` +
+      `Give every instance its own groupInstanceId (e.g. the host name or pod name).`,
+    cause === undefined ? {} : { cause },
   );
 }
 
@@ -144,6 +158,15 @@ export interface GroupConsumerOptions {
    * default (range).
    */
   groupAssignor?: GroupAssignor;
+  /**
+   * Static membership (Kafka's `group.instance.id`, KIP-345): a name of this member that stays the same
+   * across restarts, unique in the group. A static member does not leave the group when closed; one that
+   * comes back with the same id within `sessionTimeoutMs` takes over its old member's place and assignment
+   * without a rebalance (the other members notice nothing). Its session timing out removes it and
+   * rebalances. Two live members with the same id: the older one is fenced and stops with a fatal
+   * `KafkaProtocolError` FENCED_INSTANCE_ID (82) naming the id. Absent: a dynamic member (leaves on close).
+   */
+  groupInstanceId?: string;
 }
 
 /** One member's subscription, as a {@link GroupAssignor} sees it on the group leader. */
@@ -242,7 +265,18 @@ export interface GroupConsumerPort {
   committed(partitions: TopicPartition[]): Promise<TopicPartitionOffset[]>;
   /** Non-transactional offset commit (at-least-once). */
   commitOffsets(offsets: TopicPartitionOffset[]): Promise<void>;
-  /** Leaves the group and stops. Idempotent. */
+  /**
+   * Makes the member rejoin the group at once (Kafka's `Consumer.enforceRebalance(reason)`): the whole
+   * group rebalances into a new generation and every member's `onAssignment` is called with it, also
+   * when nothing changed for that member (used for probing rebalances). `reason` is logged. Ignored
+   * before `run()` and after `close()`; a request while a rebalance is running may be merged into it.
+   */
+  requestRejoin(reason: string): void;
+  /**
+   * Stops. A dynamic member leaves the group (the others rebalance at once); a static member
+   * ({@link GroupConsumerOptions.groupInstanceId}) does not: its partitions wait for it to come back
+   * within the session timeout. Idempotent.
+   */
   close(): Promise<void>;
 }
 

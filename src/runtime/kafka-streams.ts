@@ -205,6 +205,7 @@ export class KafkaStreams {
         autoOffsetReset: config.autoOffsetReset,
         sessionTimeoutMs: config.sessionTimeoutMs,
         heartbeatIntervalMs: config.heartbeatIntervalMs,
+        ...(config.groupInstanceId !== undefined ? { groupInstanceId: config.groupInstanceId } : {}),
         clientId: `${config.clientId}-consumer`,
       });
       this.#consumer = consumer;

@@ -10,6 +10,9 @@
  * - A member removed by the coordinator (session expiry, fault injection)
  *   learns it on its next heartbeat or commit (UNKNOWN_MEMBER_ID /
  *   ILLEGAL_GENERATION), revokes everything and rejoins.
+ * - Static membership (`groupInstanceId`): close() does not leave the group;
+ *   FENCED_INSTANCE_ID (another member took the id) stops the consumer with
+ *   `fencedInstanceIdError`. `requestRejoin` asks the coordinator for a rebalance.
  * - A subscribed topic deleted (its log gone) or deleted and re-created (a
  *   different log object) while running stops the consumer with
  *   `missingSourceTopicError` naming it, as Kafka Streams stops with a
@@ -19,7 +22,7 @@ import { IllegalStateError, KafkaErrorCode, KafkaProtocolError } from '../../../
 import type {
   GroupConsumerHandlers, GroupConsumerOptions, GroupConsumerPort, TopicPartition, TopicPartitionOffset,
 } from '../../port.js';
-import { missingSourceTopicError } from '../../port.js';
+import { fencedInstanceIdError, missingSourceTopicError } from '../../port.js';
 import type { Broker } from './broker.js';
 import { topicPartitionKey } from '../../../records/topic-partition.js';
 import type { PartitionLog } from './partition-log.js';
@@ -103,8 +106,9 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
       assignor: this.options.assignor ?? 'range',
       ...(this.options.groupAssignor ? { groupAssignor: this.options.groupAssignor } : {}),
       sessionTimeoutMs,
+      ...(this.options.groupInstanceId !== undefined ? { groupInstanceId: this.options.groupInstanceId } : {}),
       rebalanceTimeoutMs: Math.max(sessionTimeoutMs, 60_000),
-      deliver: (tps, gen, userData) => this.deliver(memberId, tps, gen, userData),
+      deliver: (tps, gen, userData, final) => this.deliver(memberId, tps, gen, userData, final),
       crash: () => this.simulateCrash(),
     });
     this.memberId = memberId;
@@ -113,19 +117,20 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
   }
 
   /** Called by the coordinator: applies an assignment (queued behind earlier ones). */
-  private deliver(memberId: string, tps: TopicPartition[], generationId: number, userData: Buffer | undefined): Promise<void> {
+  private deliver(memberId: string, tps: TopicPartition[], generationId: number, userData: Buffer | undefined, final: boolean): Promise<void> {
     if (!this.running || memberId !== this.memberId) return Promise.resolve();
     this.generationId = generationId;
-    this.rebalances = this.rebalances.then(() => this.apply(tps, generationId, userData)).catch((e) => this.crash(e));
+    this.rebalances = this.rebalances.then(() => this.apply(tps, generationId, userData, final)).catch((e) => this.crash(e));
     return this.rebalances;
   }
 
   /**
    * Applies an assignment. Steps: 1. diff with the current one; 2. stop
    * fetching revoked partitions and wait for their in-flight eachBatch;
-   * 3. hold newly assigned ones (a seek made before the assignment applies); 4. onAssignment; 5. release them.
+   * 3. hold newly assigned ones (a seek made before the assignment applies); 4. onAssignment (on the first
+   * assignment, a change, or the final generation of a rebalance); 5. release them.
    */
-  private async apply(tps: TopicPartition[], generationId: number, userData: Buffer | undefined): Promise<void> {
+  private async apply(tps: TopicPartition[], generationId: number, userData: Buffer | undefined, final: boolean): Promise<void> {
     if (!this.running) return;
     if (userData !== undefined) this.handUserData(userData, generationId);
     // 1.
@@ -143,7 +148,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     });
     for (const s of added) this.parts.set(key(s.tp), s);
     // 4.
-    if (!this.delivered || revoked.length || assigned.length) {
+    if (!this.delivered || revoked.length || assigned.length || final) {
       this.delivered = true;
       await defined(this.handlers, 'consumer handlers (set by run())').onAssignment({ assigned, revoked: revoked.map((s) => s.tp), generationId, memberId: this.memberId });
     }
@@ -203,21 +208,28 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     if (this.rejoining || Date.now() - this.lastHeartbeat < this.heartbeatMs) return;
     this.lastHeartbeat = Date.now();
     try {
-      this.broker.groups.heartbeat(this.options.groupId, this.memberId, this.generationId);
+      this.broker.groups.heartbeat(this.options.groupId, this.memberId, this.generationId, this.options.groupInstanceId);
     } catch (e) {
       this.maybeRejoin(e);
     }
   }
 
-  /** After UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION: revoke everything, then join again with a new member id. */
+  /**
+   * After UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION: revoke everything, then join again with a new member id.
+   * FENCED_INSTANCE_ID: stop, with the error naming the groupInstanceId.
+   */
   private maybeRejoin(e: unknown): void {
+    if (e instanceof KafkaProtocolError && e.kafkaCode === KafkaErrorCode.FENCED_INSTANCE_ID) {
+      this.crash(fencedInstanceIdError(this.options.groupId, this.options.groupInstanceId ?? '', e));
+      return;
+    }
     if (!(e instanceof KafkaProtocolError) || !REJOIN_CODES.has(e.kafkaCode) || this.rejoining || !this.running) return;
     this.rejoining = true;
     const old = this.memberId;
     this.memberId = '';
     void this.broker.groups.leave(this.options.groupId, old);
     this.rebalances = this.rebalances
-      .then(() => this.apply([], this.generationId, undefined))
+      .then(() => this.apply([], this.generationId, undefined, false))
       .then(() => {
         this.rejoining = false;
         // not awaited: the join's rebalance delivers through this same queue
@@ -322,11 +334,18 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     // as the kafkajs adapter: commits go through a running member (generation-checked)
     if (!this.running) throw new IllegalStateError('commitOffsets(): the consumer must be running (call run() first)');
     try {
-      this.broker.groups.commitMember(this.options.groupId, this.memberId, this.generationId, offsets);
+      this.broker.groups.commitMember(this.options.groupId, this.memberId, this.generationId, offsets, this.options.groupInstanceId);
     } catch (e) {
       this.maybeRejoin(e);
+      if (e instanceof KafkaProtocolError && e.kafkaCode === KafkaErrorCode.FENCED_INSTANCE_ID) throw fencedInstanceIdError(this.options.groupId, this.options.groupInstanceId ?? '', e);
       throw e;
     }
+  }
+
+  /** Asks the coordinator for a rebalance of the whole group (ignored before run(), after close(), while rejoining). */
+  requestRejoin(_reason: string): void {
+    if (!this.running || this.rejoining || !this.memberId) return;
+    void this.broker.groups.requestRejoin(this.options.groupId, this.memberId);
   }
 
   /** Fault injection: stop like a killed process — no more callbacks, no heartbeats, no LeaveGroup. */
@@ -337,7 +356,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     this.wake();
   }
 
-  /** Stops fetching, waits for in-flight eachBatch calls, leaves the group. Idempotent. */
+  /** Stops fetching, waits for in-flight eachBatch calls, leaves the group (a static member does not). Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -348,6 +367,6 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     await this.loopDone;
     await Promise.allSettled([...this.parts.values()].map((s) => s.inFlight));
     this.parts.clear();
-    if (wasRunning && this.memberId) void this.broker.groups.leave(this.options.groupId, this.memberId);
+    if (wasRunning && this.memberId && this.options.groupInstanceId === undefined) void this.broker.groups.leave(this.options.groupId, this.memberId);
   }
 }

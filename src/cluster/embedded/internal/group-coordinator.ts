@@ -14,13 +14,26 @@
  * target from the members' subscription user data, read at the rebalance, and
  * each member gets the user data made for it with both generations; otherwise
  * the leader's built-in assignor (`range`, `roundrobin`) does, without user data.
+ *
+ * Every member is handed the final generation of every rebalance (its
+ * `onAssignment` runs even when nothing changed for it), as on kafkajs.
+ *
+ * Static members (`groupInstanceId`, KIP-345; `group-static-members.ts`), as
+ * Kafka's `GroupMetadataManager` for classic groups: a join with a known
+ * instance id replaces the old member id (fenced from then on) and keeps its
+ * place, generation and assignment; while the group is stable that join
+ * triggers no rebalance (the stored assignment is handed back), during a
+ * rebalance it joins the next one. A static member that closes does not
+ * leave; its session timing out removes it and rebalances.
  */
 import { randomUUID } from 'node:crypto';
 import { KafkaErrorCode } from '../../../errors.js';
 import { brokerError } from './broker-error.js';
 import type { GroupAssignor, TopicPartition, TopicPartitionOffset } from '../../port.js';
-import { assign, type AssignorName } from './assignors.js';
+import type { AssignorName } from './assignors.js';
+import { targetAssignment } from './group-target-assignment.js';
 import { topicPartitionKey } from '../../../records/topic-partition.js';
+import { StaticMembers } from './group-static-members.js';
 
 /** The coordinator's view of a member's client. */
 export interface MemberHandle {
@@ -30,10 +43,16 @@ export interface MemberHandle {
   /** A custom assignor (see the module comment). */
   groupAssignor?: GroupAssignor;
   sessionTimeoutMs: number;
+  /** Static membership id (see the module comment); undefined: a dynamic member. */
+  groupInstanceId?: string;
   /** Rebalance timeout: how long `deliver` may take before the member is removed. */
   rebalanceTimeoutMs: number;
-  /** Hands the member its assignment of a new generation (and a custom assignor's user data for it); resolves once applied (revocations done). */
-  deliver(assignment: TopicPartition[], generationId: number, userData?: Buffer): Promise<void>;
+  /**
+   * Hands the member its assignment of a new generation (and a custom assignor's user data for it); resolves
+   * once applied (revocations done). `final`: the last generation of a rebalance (the member's `onAssignment`
+   * runs even if nothing changed for it); an interim one of a two-step move is not.
+   */
+  deliver(assignment: TopicPartition[], generationId: number, userData: Buffer | undefined, final: boolean): Promise<void>;
   /** Fault injection: the client process dies (stops fetching and heartbeating, does not leave). */
   crash?(): void;
 }
@@ -43,6 +62,8 @@ interface Member {
   handle: MemberHandle;
   generationId: number;
   owned: TopicPartition[];
+  /** The custom assignor's user data of the member's last assignment. */
+  userData?: Buffer | undefined;
   lastHeartbeat: number;
 }
 
@@ -50,6 +71,9 @@ interface Group {
   groupId: string;
   generationId: number;
   members: Map<string, Member>;
+  statics: StaticMembers;
+  /** Rebalances queued or running (0: the group is stable). */
+  pending: number;
   chain: Promise<void>;
 }
 
@@ -71,7 +95,7 @@ export class GroupCoordinator {
 
   private group(groupId: string): Group {
     let g = this.groups.get(groupId);
-    if (!g) this.groups.set(groupId, (g = { groupId, generationId: 0, members: new Map(), chain: Promise.resolve() }));
+    if (!g) this.groups.set(groupId, (g = { groupId, generationId: 0, members: new Map(), statics: new StaticMembers(), pending: 0, chain: Promise.resolve() }));
     return g;
   }
 
@@ -81,26 +105,73 @@ export class GroupCoordinator {
     return { generationId: g.generationId, members: [...g.members.values()].map((m) => ({ memberId: m.memberId, generationId: m.generationId, assignment: m.owned })) };
   }
 
-  /** Adds a member and rebalances; `done` resolves when the rebalance including it has completed. */
+  /**
+   * Adds a member (always with a new member id); `done` resolves once it has its assignment. Steps:
+   * 1. a static member whose instance id is held by a member of the group replaces it in place
+   *    (same position, so the same leader; same generation and assignment); the old id is fenced;
+   * 2. the group stable: the replaced member's assignment is handed to the new one, no rebalance;
+   * 3. otherwise (a new member, or a rebalance under way): rebalance.
+   */
   join(groupId: string, handle: MemberHandle): { memberId: string; done: Promise<void> } {
     const g = this.group(groupId);
     const memberId = `${handle.clientId}-${randomUUID()}`;
-    g.members.set(memberId, { memberId, handle, generationId: -1, owned: [], lastHeartbeat: this.deps.now() });
+    const now = this.deps.now();
+    // 1.
+    const replaced = handle.groupInstanceId === undefined ? undefined : g.statics.replace(handle.groupInstanceId, memberId);
+    const old = replaced === undefined ? undefined : g.members.get(replaced);
+    if (old) {
+      const member: Member = { ...old, memberId, handle, lastHeartbeat: now };
+      g.members = new Map([...g.members].map(([id, m]) => (id === old.memberId ? [memberId, member] : [id, m])));
+      // 2.
+      if (g.pending === 0) return { memberId, done: this.handBack(g, member) };
+      // 3.
+      return { memberId, done: this.rebalance(g) };
+    }
+    g.members.set(memberId, { memberId, handle, generationId: -1, owned: [], lastHeartbeat: now });
     return { memberId, done: this.rebalance(g) };
+  }
+
+  /** A static member that replaced another while the group was stable gets the stored assignment of the current generation. */
+  private handBack(g: Group, m: Member): Promise<void> {
+    g.chain = g.chain.then(() => m.handle.deliver(m.owned, m.generationId, m.userData, true)).catch(() => undefined);
+    return g.chain;
+  }
+
+  /** Removes a member from its group (and frees its instance id); false when it was not there. */
+  private remove(g: Group, memberId: string): boolean {
+    const m = g.members.get(memberId);
+    if (!m) return false;
+    g.members.delete(memberId);
+    if (m.handle.groupInstanceId !== undefined) g.statics.forget(m.handle.groupInstanceId, memberId);
+    return true;
   }
 
   /** Removes a member (LeaveGroup) and rebalances the others. */
   leave(groupId: string, memberId: string): Promise<void> {
     const g = this.group(groupId);
-    if (!g.members.delete(memberId)) return g.chain;
+    if (!this.remove(g, memberId)) return g.chain;
     return this.rebalance(g);
+  }
+
+  /**
+   * A member asks for a rebalance (`GroupConsumerPort.requestRejoin`): the whole group gets a new
+   * generation. Ignored for a member that is not in the group (it is rejoining anyway).
+   */
+  requestRejoin(groupId: string, memberId: string): Promise<void> {
+    const g = this.group(groupId);
+    return g.members.has(memberId) ? this.rebalance(g) : g.chain;
+  }
+
+  /** The member id holding a static member's instance id (tests). */
+  staticMemberId(groupId: string, groupInstanceId: string): string | undefined {
+    return this.group(groupId).statics.memberOf(groupInstanceId);
   }
 
   /** Removes a member as if its session expired (fault injection); it learns on its next heartbeat or commit. */
   expireMember(groupId: string, memberId?: string): string[] {
     const g = this.group(groupId);
     const ids = memberId ? [memberId] : [...g.members.keys()];
-    const removed = ids.filter((id) => g.members.delete(id));
+    const removed = ids.filter((id) => this.remove(g, id));
     if (removed.length) void this.rebalance(g);
     return removed;
   }
@@ -123,7 +194,7 @@ export class GroupCoordinator {
       let changed = false;
       for (const m of [...g.members.values()]) {
         if (now - m.lastHeartbeat > m.handle.sessionTimeoutMs) {
-          g.members.delete(m.memberId);
+          this.remove(g, m.memberId);
           changed = true;
         }
       }
@@ -131,23 +202,29 @@ export class GroupCoordinator {
     }
   }
 
-  private member(groupId: string, memberId: string, generationId: number): Member {
+  /** The member of a request, validated as Kafka does (`group-static-members.ts` for static members), then its generation. */
+  private member(groupId: string, memberId: string, generationId: number, groupInstanceId: string | undefined, operation: string): Member {
     this.checkSessions();
-    const m = this.groups.get(groupId)?.members.get(memberId);
+    const g = this.group(groupId);
+    const m = g.members.get(memberId);
+    g.statics.validate(groupId, memberId, groupInstanceId, m !== undefined, operation);
     if (!m) throw err(KafkaErrorCode.UNKNOWN_MEMBER_ID, `The member ${memberId} is not part of group ${groupId}: rejoin the group`);
     if (m.generationId !== generationId)
       throw err(KafkaErrorCode.ILLEGAL_GENERATION, `Generation ${generationId} of member ${memberId} is not the current generation ${m.generationId} of group ${groupId}`);
     return m;
   }
 
-  /** Heartbeat: UNKNOWN_MEMBER_ID if removed, ILLEGAL_GENERATION if the member's generation is stale. */
-  heartbeat(groupId: string, memberId: string, generationId: number): void {
-    this.member(groupId, memberId, generationId).lastHeartbeat = this.deps.now();
+  /**
+   * Heartbeat: UNKNOWN_MEMBER_ID if removed, FENCED_INSTANCE_ID if another member took its
+   * `groupInstanceId`, ILLEGAL_GENERATION if the member's generation is stale.
+   */
+  heartbeat(groupId: string, memberId: string, generationId: number, groupInstanceId?: string): void {
+    this.member(groupId, memberId, generationId, groupInstanceId, 'Heartbeat').lastHeartbeat = this.deps.now();
   }
 
-  /** OffsetCommit from a member (generation-checked). */
-  commitMember(groupId: string, memberId: string, generationId: number, offsets: TopicPartitionOffset[]): void {
-    this.member(groupId, memberId, generationId).lastHeartbeat = this.deps.now();
+  /** OffsetCommit from a member (validated as a heartbeat). */
+  commitMember(groupId: string, memberId: string, generationId: number, offsets: TopicPartitionOffset[], groupInstanceId?: string): void {
+    this.member(groupId, memberId, generationId, groupInstanceId, 'OffsetCommit').lastHeartbeat = this.deps.now();
     this.commit(groupId, offsets);
   }
 
@@ -170,7 +247,13 @@ export class GroupCoordinator {
   }
 
   private rebalance(g: Group): Promise<void> {
-    g.chain = g.chain.then(() => this.runRebalance(g)).catch(() => undefined);
+    g.pending += 1;
+    g.chain = g.chain
+      .then(() => this.runRebalance(g))
+      .catch(() => undefined)
+      .finally(() => {
+        g.pending -= 1;
+      });
     return g.chain;
   }
 
@@ -189,7 +272,7 @@ export class GroupCoordinator {
       return;
     }
     // 1.
-    const { target, userData } = await this.targetAssignment(members, leader);
+    const { target, userData } = await targetAssignment(members.map((m) => ({ memberId: m.memberId, handle: m.handle })), leader.handle, this.deps.partitionsOf);
     const ownedBy = new Map<string, string>();
     for (const m of members) for (const tp of m.owned) ownedBy.set(key(tp), m.memberId);
     // 2.
@@ -201,43 +284,12 @@ export class GroupCoordinator {
       if (m.owned.some((tp) => !t.some((x) => key(x) === key(tp)))) moves = true;
       interim.set(m.memberId, keep);
     }
-    if (moves) await this.deliverAll(g, interim, userData);
+    if (moves) await this.deliverAll(g, interim, userData, false);
     // 3.
-    await this.deliverAll(g, target, userData);
+    await this.deliverAll(g, target, userData, true);
   }
 
-  /**
-   * The target assignment: the leader's custom assignor when every member offers one of that name
-   * (a failing one falls back to the built-in assignor, without user data), else the built-in one.
-   */
-  private async targetAssignment(members: Member[], leader: Member): Promise<{ target: Map<string, TopicPartition[]>; userData: Map<string, Buffer> }> {
-    const custom = leader.handle.groupAssignor;
-    if (custom !== undefined && members.every((m) => m.handle.groupAssignor?.name === custom.name)) {
-      try {
-        const result = await custom.assign({
-          members: members.map((m) => ({ memberId: m.memberId, topics: [...m.handle.topics], userData: m.handle.groupAssignor?.subscriptionUserData() ?? Buffer.alloc(0) })),
-          partitionCount: (t) => this.partitionCount(t),
-        });
-        const target = new Map(members.map((m) => [m.memberId, result.get(m.memberId)?.partitions ?? []]));
-        const userData = new Map(members.map((m) => [m.memberId, result.get(m.memberId)?.userData ?? Buffer.alloc(0)]));
-        return { target, userData };
-      } catch {
-        // Fall through to the built-in assignor: the group still makes progress.
-      }
-    }
-    const target = assign(leader.handle.assignor, members.map((m) => ({ memberId: m.memberId, topics: m.handle.topics })), (t) => this.deps.partitionsOf(t));
-    return { target, userData: new Map() };
-  }
-
-  private partitionCount(topic: string): number | undefined {
-    try {
-      return this.deps.partitionsOf(topic);
-    } catch {
-      return undefined;
-    }
-  }
-
-  private async deliverAll(g: Group, assignment: Map<string, TopicPartition[]>, userData: Map<string, Buffer>): Promise<void> {
+  private async deliverAll(g: Group, assignment: Map<string, TopicPartition[]>, userData: Map<string, Buffer>, final: boolean): Promise<void> {
     g.generationId += 1;
     const generationId = g.generationId;
     const calls = [...g.members.values()].map(async (m) => {
@@ -245,15 +297,16 @@ export class GroupCoordinator {
       if (!tps) return; // joined meanwhile: the next rebalance covers it
       m.generationId = generationId;
       m.owned = tps;
+      m.userData = userData.get(m.memberId);
       m.lastHeartbeat = this.deps.now();
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<'timeout'>((r) => {
         timer = setTimeout(() => r('timeout'), m.handle.rebalanceTimeoutMs);
         timer.unref?.();
       });
-      const outcome = await Promise.race([m.handle.deliver(tps, generationId, userData.get(m.memberId)).then(() => 'ok' as const, () => 'ok' as const), timeout]);
+      const outcome = await Promise.race([m.handle.deliver(tps, generationId, userData.get(m.memberId), final).then(() => 'ok' as const, () => 'ok' as const), timeout]);
       clearTimeout(timer);
-      if (outcome === 'timeout' && g.members.delete(m.memberId)) void this.rebalance(g);
+      if (outcome === 'timeout' && this.remove(g, m.memberId)) void this.rebalance(g);
       else m.lastHeartbeat = this.deps.now();
     });
     await Promise.all(calls);

@@ -30,11 +30,16 @@
  *   every partition led by the same broker (kafkajs fetches, then waits for all
  *   batches of that fetch); the generation id is captured from JoinGroup answers.
  *
+ * 5. Static membership (`options.groupInstanceId`) and `requestRejoin`: the
+ *    consumer's assigners carry a `MemberTag` read by the patched kafkajs
+ *    `ConsumerGroup` (`static-membership.ts`); FENCED_INSTANCE_ID stops the
+ *    consumer with `fencedInstanceIdError` naming the id.
+ *
  * Start, crash, restart and close: `consumer-lifecycle.ts` (a consumer closed
  * while joining never rejoins).
  */
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
-import { IllegalStateError, StreamsError } from '../../../errors.js';
+import { IllegalStateError, KafkaErrorCode, KafkaProtocolError, StreamsError } from '../../../errors.js';
 import type { Logger } from '../../../internal/logger.js';
 import type {
   GroupConsumerHandlers,
@@ -43,7 +48,9 @@ import type {
   TopicPartition,
   TopicPartitionOffset,
 } from '../../port.js';
+import { fencedInstanceIdError } from '../../port.js';
 import { diffAssignment, fromMemberAssignment, tpKey } from './assignment.js';
+import { tagAssigner, type MemberTag } from './static-membership.js';
 import { mapKafkaJsError } from './error-mapping.js';
 import { forgetMember, generationOf, takeSyncAssignment } from './join-generation.js';
 import { assignmentUserData, kafkaJsAssigner } from './custom-assigner.js';
@@ -82,6 +89,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   private readonly lifecycle: ConsumerLifecycle;
   private readonly sourceTopics: SourceTopicWatch;
   private topics: string[] = [];
+  private readonly tag: MemberTag;
 
   constructor(kafka: Kafka, options: GroupConsumerOptions, logger: Logger) {
     this.options = options;
@@ -89,6 +97,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
     // kafkajs refuses heartbeatInterval >= sessionTimeout; the default follows Kafka's advice (a third, at most 3 s).
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? Math.min(3_000, Math.floor(sessionTimeout / 3));
+    this.tag = { groupInstanceId: options.groupInstanceId, onRejoin: (reason) => this.logger.info({ reason }, 'rejoining the group on request') };
     this.consumer = kafka.consumer({
       groupId: options.groupId,
       sessionTimeout,
@@ -102,9 +111,11 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
       retry: { restartOnFailure: async () => false },
       // The custom assignor first; kafkajs' round-robin (its default, what earlier sluice versions offered)
       // second, so a rolling upgrade's mixed group still agrees on a protocol (then without user data).
-      ...(options.groupAssignor
-        ? { partitionAssigners: [kafkaJsAssigner(options.groupAssignor, sluiceKafkaJs().kafkajs.AssignerProtocol), sluiceKafkaJs().kafkajs.PartitionAssigners.roundRobin] }
-        : {}),
+      // Each carries the member tag (static membership, rejoin requests).
+      partitionAssigners: [
+        ...(options.groupAssignor ? [kafkaJsAssigner(options.groupAssignor, sluiceKafkaJs().kafkajs.AssignerProtocol)] : []),
+        sluiceKafkaJs().kafkajs.PartitionAssigners.roundRobin,
+      ].map((factory) => tagAssigner(factory, this.tag)),
     });
     this.lifecycle = new ConsumerLifecycle(logger);
     this.positions = new PartitionPositions(this.consumer);
@@ -155,7 +166,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     });
     this.consumer.on(this.consumer.events.END_BATCH_PROCESS, (event) => this.onFilteredBatch(event.payload));
     this.consumer.on(this.consumer.events.CRASH, (event) => {
-      const error = mapKafkaJsError(event.payload.error, `consumer '${this.options.groupId}'`);
+      const error = this.fenced(mapKafkaJsError(event.payload.error, `consumer '${this.options.groupId}'`));
       if (this.closing) return this.logger.debug({ err: error }, 'consumer stopped while closing');
       if (isRestartable(event.payload.error)) return void this.restartAfterCrash(error);
       this.logger.warn({ err: error }, 'consumer crashed');
@@ -328,9 +339,23 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     }
   }
 
+  /** Next heartbeat answers REBALANCE_IN_PROGRESS, so kafkajs rejoins (a new generation of the whole group). */
+  requestRejoin(reason: string): void {
+    if (!this.running || this.closing) return;
+    this.logger.debug({ reason }, 'rejoin requested');
+    this.tag.rejoinReason = reason;
+  }
+
+  /** FENCED_INSTANCE_ID of a static member: the error naming its groupInstanceId. */
+  private fenced(error: StreamsError): StreamsError {
+    const id = this.options.groupInstanceId;
+    if (id === undefined || !(error instanceof KafkaProtocolError) || error.kafkaCode !== KafkaErrorCode.FENCED_INSTANCE_ID) return error;
+    return fencedInstanceIdError(this.options.groupId, id, error);
+  }
+
   /**
    * Idempotent. 1. no restart from now on, wait for a join in flight (consumer-lifecycle.ts);
-   * 2. stop fetching, wait for running batches, leave the group, disconnect.
+   * 2. stop fetching, wait for running batches, leave the group (a static member does not), disconnect.
    */
   close(): Promise<void> {
     this.closing ??= (async () => {

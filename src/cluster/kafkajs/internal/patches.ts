@@ -8,7 +8,9 @@
  * - the JoinGroup generation-id and SyncGroup assignment user-data capture (`join-generation.ts`);
  * - a control record standing for each record batch emptied by compaction (`empty-batch-marker.ts`);
  * - Produce request bodies encoded by sluice's record-batch encoder (`produce-request.ts`, from `produce-v8.ts`);
- * - a linear `groupMessagesPerPartition` (kafkajs' is quadratic; `linear-grouping.ts`).
+ * - a linear `groupMessagesPerPartition` (kafkajs' is quadratic; `linear-grouping.ts`);
+ * - static membership (`groupInstanceId` on JoinGroup/SyncGroup/Heartbeat, no LeaveGroup on a static
+ *   member's close) and rejoin on request (`static-membership.ts`).
  *
  * Containment: the patched module objects belong to a private copy of the
  * kafkajs module graph (`private-module.ts`); every kafkajs client sluice
@@ -30,6 +32,7 @@ import { installLinearGrouping } from './linear-grouping.js';
 import type { KafkaJsInternals } from './kafkajs-internals.js';
 import { privatePackage, type PrivatePackage } from './private-module.js';
 import { registerProduceV8 } from './produce-v8.js';
+import { installStaticMembership } from './static-membership.js';
 
 /** The kafkajs version the patches were written and tested against. */
 export const VERIFIED_KAFKAJS_VERSION = '2.2.4';
@@ -52,7 +55,7 @@ interface Shape {
   arity?: number;
 }
 
-/** What the patches read or replace (`produce-v8.ts`, `fetch-aborted-filter.ts`, `join-generation.ts`, `kafkajs-internals.ts`) and what the partition reader calls. */
+/** What the patches read or replace (`produce-v8.ts`, `fetch-aborted-filter.ts`, `join-generation.ts`, `static-membership.ts`, `kafkajs-internals.ts`) and what the partition reader calls. */
 const SHAPES: readonly Shape[] = [
   { module: 'protocol/requests/index.js', path: ['lookup'], type: 'function', arity: 1 },
   { module: 'protocol/requests/produce/index.js', path: ['versions'], type: 'array' },
@@ -73,6 +76,10 @@ const SHAPES: readonly Shape[] = [
     [['connect', 0], ['disconnect', 0], ['refreshMetadata', 0], ['addTargetTopic', 1], ['findTopicPartitionMetadata', 1], ['findLeaderForPartitions', 2], ['findBroker', 1], ['fetchTopicsOffset', 1]] as const
   ).map(([m, arity]): Shape => ({ module: 'cluster/index.js', path: ['prototype', m], type: 'function', arity })),
   { module: 'broker/index.js', path: ['prototype', 'fetch'], type: 'function', arity: 1 },
+  // static membership and rejoin on request (`static-membership.ts`)
+  { module: 'protocol/requests/heartbeat/index.js', path: ['protocol'], type: 'function', arity: 1 },
+  ...['joinGroup', 'syncGroup', 'heartbeat'].map((api): Shape => ({ module: `protocol/requests/${api}/index.js`, path: ['versions'], type: 'array' })),
+  ...([['joinAndSync', 0], ['heartbeat', 1], ['leave', 0]] as const).map(([m, arity]): Shape => ({ module: 'consumer/consumerGroup.js', path: ['prototype', m], type: 'function', arity })),
 ];
 
 function unsupported(found: string, detail: string): StreamsError {
@@ -103,7 +110,8 @@ function shapeMismatch(internals: KafkaJsInternals, shape: Shape): string | unde
  * 1. the version is {@link VERIFIED_KAFKAJS_VERSION};
  * 1'. replace the modules swapped whole (before anything requires them);
  * 2. every shape the patches touch is there, with the expected arity;
- * 3. Produce v8, the aborted-transaction filter, the JoinGroup and SyncGroup captures, the empty-batch markers.
+ * 3. Produce v8, the aborted-transaction filter, the JoinGroup and SyncGroup captures, the empty-batch markers,
+ *    static membership.
  * Throws `UNSUPPORTED_KAFKAJS` (nothing patched) when 1 or 2 fails.
  */
 export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> & Partial<Pick<PrivatePackage, 'replace'>>): SluiceKafkaJs {
@@ -126,6 +134,7 @@ export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> 
   registerJoinGenerationCapture(internals);
   registerSyncAssignmentCapture(internals);
   installEmptyBatchMarkers(internals);
+  installStaticMembership(internals);
   return { kafkajs: copy.load<typeof KafkaJsModule>('index.js'), internals, version };
 }
 

@@ -12,14 +12,22 @@
  *    now, else the changelog end offsets' sum minus the offset sum it reported
  *    for its state on disk; no state: no lag (unknown end offsets: every
  *    member with state counts as caught up);
- * 4. {@link assignTasks} (`task-assignor.ts`);
+ * 4. {@link assignTasks} (`task-assignor.ts`): active, standby and warm-up
+ *    tasks (`numStandbyReplicas`, `maxWarmupReplicas`) and whether a probing
+ *    rebalance is needed;
  * 5. each member's partitions (those of its active tasks it subscribed to)
- *    and its assignment user data: its active and standby tasks and, for
- *    every member with an `applicationServer`, the host and its partitions.
+ *    and its assignment user data: its active and standby tasks (warm-ups
+ *    included, as Kafka) and, for every member with an `applicationServer`,
+ *    the host with the input partitions of its active tasks
+ *    (`partitionsByHost`) and of its standby tasks (`standbyPartitionsByHost`);
+ * 6. when a probing rebalance is needed, the member with the smallest member
+ *    id (one member is enough: its rejoin rebalances the whole group) also
+ *    gets `nextRebalanceMs` = now + `probingRebalanceIntervalMs` (Kafka's
+ *    `AssignmentInfo.nextRebalanceMs`, absolute epoch ms); the others none.
  */
 import type { GroupAssignor, GroupMemberAssignment, GroupMemberSubscription, TopicPartition } from '../cluster/port.js';
 import type { Logger } from '../internal/logger.js';
-import { assignTasks, type ClientState } from './task-assignor.js';
+import { assignTasks, DEFAULT_MAX_WARMUP_REPLICAS, type ClientAssignment, type ClientState } from './task-assignor.js';
 import { tasksOfTopology, type AssignorSubtopology } from './task-ids.js';
 import { decodeSubscription, encodeAssignment, encodeSubscription, type HostPartitions, type SubscriptionInfo } from './user-data.js';
 
@@ -42,8 +50,19 @@ export interface StreamsAssignorOptions {
   subscription(): Omit<SubscriptionInfo, 'version' | 'latestSupportedVersion'>;
   /** Kafka's `acceptable.recovery.lag`. */
   acceptableRecoveryLag: number;
+  /** Kafka's `num.standby.replicas` (default 0). */
+  numStandbyReplicas?: number;
+  /** Kafka's `max.warmup.replicas` (default 2). */
+  maxWarmupReplicas?: number;
+  /** Kafka's `probing.rebalance.interval.ms` (default 600,000): how long after this assignment a member rejoins while warm-ups exist. */
+  probingRebalanceIntervalMs?: number;
+  /** The clock of `nextRebalanceMs` (default `Date.now`). */
+  now?: () => number;
   logger: Logger;
 }
+
+/** Kafka's default `probing.rebalance.interval.ms`. */
+export const DEFAULT_PROBING_REBALANCE_INTERVAL_MS = 600_000;
 
 /** The assignor (see the module comment). */
 export function streamsAssignor(options: StreamsAssignorOptions): GroupAssignor {
@@ -85,28 +104,63 @@ async function assignGroup(options: StreamsAssignorOptions, members: GroupMember
     return { id: m.memberId, previousActive, lags };
   });
   // 4. assign
-  const assignment = assignTasks({ clients, tasks, statefulTasks, acceptableRecoveryLag: options.acceptableRecoveryLag });
+  const { clients: assignment, probingRebalanceNeeded, unassignedStandbys } = assignTasks({
+    clients,
+    tasks,
+    statefulTasks,
+    acceptableRecoveryLag: options.acceptableRecoveryLag,
+    numStandbyReplicas: options.numStandbyReplicas ?? 0,
+    maxWarmupReplicas: options.maxWarmupReplicas ?? DEFAULT_MAX_WARMUP_REPLICAS,
+  });
   options.logger.debug(
-    { clients: clients.map((c) => ({ member: c.id, previousActive: [...c.previousActive], lags: Object.fromEntries(c.lags) })), active: Object.fromEntries([...assignment].map(([m, a]) => [m, a.active])) },
+    {
+      clients: clients.map((c) => ({ member: c.id, previousActive: [...c.previousActive], lags: Object.fromEntries(c.lags) })),
+      assignment: Object.fromEntries([...assignment].map(([m, a]) => [m, a])),
+      probingRebalanceNeeded,
+    },
     'task assignment',
   );
+  if (unassignedStandbys.size > 0) {
+    options.logger.warn(
+      { unassignedStandbys: Object.fromEntries(unassignedStandbys), numStandbyReplicas: options.numStandbyReplicas, members: members.length },
+      'some standby tasks could not be assigned: there are too few instances for numStandbyReplicas; run more instances or lower numStandbyReplicas',
+    );
+  }
   // 5. partitions and user data
-  const partitionsOf = (active: readonly string[]): TopicPartition[] => active.flatMap((t) => taskPartitions.get(t) ?? []);
+  const none: ClientAssignment = { active: [], standby: [], warmup: [] };
+  const partitionsOf = (taskList: readonly string[]): TopicPartition[] => taskList.flatMap((t) => taskPartitions.get(t) ?? []);
   const partitionsByHost: HostPartitions[] = [];
+  const standbyPartitionsByHost: HostPartitions[] = [];
   for (const m of members) {
     const host = subscriptions.get(m.memberId)?.applicationServer;
-    if (host !== undefined) partitionsByHost.push({ host, partitions: partitionsOf(assignment.get(m.memberId)?.active ?? []) });
+    if (host === undefined) continue;
+    const mine = assignment.get(m.memberId) ?? none;
+    partitionsByHost.push({ host, partitions: partitionsOf(mine.active) });
+    standbyPartitionsByHost.push({ host, partitions: partitionsOf(mine.standby) });
   }
+  // 6. the probing rebalance, on one member
+  const prober = probingRebalanceNeeded ? members.map((m) => m.memberId).sort()[0] : undefined;
+  const nextRebalanceMs = (options.now ?? Date.now)() + (options.probingRebalanceIntervalMs ?? DEFAULT_PROBING_REBALANCE_INTERVAL_MS);
   const result = new Map<string, GroupMemberAssignment>();
   for (const m of members) {
-    const mine = assignment.get(m.memberId) ?? { active: [], standby: [] };
+    const mine = assignment.get(m.memberId) ?? none;
     const subscribed = new Set(m.topics);
     result.set(m.memberId, {
       partitions: partitionsOf(mine.active).filter((tp) => subscribed.has(tp.topic)),
-      userData: encodeAssignment({ activeTasks: mine.active, standbyTasks: mine.standby, partitionsByHost, standbyPartitionsByHost: [] }),
+      userData: encodeAssignment({
+        activeTasks: mine.active,
+        standbyTasks: mine.standby,
+        partitionsByHost,
+        standbyPartitionsByHost,
+        ...(m.memberId === prober ? { nextRebalanceMs } : {}),
+      }),
     });
   }
-  options.logger.info({ members: members.length, tasks: tasks.length, stateful: statefulTasks.size }, 'assigned tasks');
+  const warmups = [...assignment.values()].reduce((n, a) => n + a.warmup.length, 0);
+  options.logger.info(
+    { members: members.length, tasks: tasks.length, stateful: statefulTasks.size, warmups, probingRebalanceNeeded, ...(prober !== undefined ? { prober, nextRebalanceMs } : {}) },
+    'assigned tasks',
+  );
   return result;
 }
 

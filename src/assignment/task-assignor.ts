@@ -1,8 +1,7 @@
 /**
- * The task assignor (pure): which member of the group runs which task, after
- * Kafka Streams' `HighAvailabilityTaskAssignor` (state-aware, sticky,
- * balanced) without warm-up and standby replicas yet (their lists are part of
- * the result and empty).
+ * The task assignor (pure): which member of the group runs which task as
+ * active, standby or warm-up, after Kafka Streams' `HighAvailabilityTaskAssignor`
+ * (state-aware, sticky, balanced, with standby and warm-up replicas: KIP-441).
  *
  * A member is one sluice instance (Kafka's "client" with one stream thread):
  * every member has the same capacity. Inputs are per member its previous
@@ -12,37 +11,40 @@
  * most `acceptableRecoveryLag`.
  *
  * Steps (the code mirrors them):
- * 1. stateful tasks, balanced and sticky: each previous owner keeps its
+ * 1. stateful active tasks, balanced and sticky: each previous owner keeps its
  *    tasks up to the quota `ceil(tasks / members)` (when it must give some up,
  *    it keeps those the others are least caught up on); every other task goes
  *    to the least loaded member (ties: lowest lag, fewest tasks of the same
  *    sub-topology, member id); then tasks move from the most to the least
- *    loaded member until the counts differ by at most one;
- * 2. caught-up movement: a stateful task whose member is not caught up moves
- *    to a caught-up member when that keeps the balance (the caught-up member
- *    has fewer stateful tasks), or swaps with a task of that member the first
- *    member is at least as caught up on. Without warm-up replicas, balance
- *    wins over the lag (Kafka keeps the task on the caught-up member and warms
- *    the other one up: a later session adds that);
- * 3. stateless tasks: to their previous owner while its total stays within
+ *    loaded member until the counts differ by at most one. This is each
+ *    task's *balanced target*;
+ * 2. standby tasks (`standby-assignor.ts`, Kafka's `DefaultStandbyTaskAssignor`):
+ *    up to `numStandbyReplicas` per stateful task on the least loaded members
+ *    without a copy of it, then balanced;
+ * 3. active task movements (`warmup-assignor.ts`): a stateful task whose
+ *    balanced target is not caught up while another member is more caught up
+ *    runs on a caught-up member (or the most caught-up one) instead, and the
+ *    target gets a warm-up replica, at most `maxWarmupReplicas` in all;
+ * 4. standby task movements (`warmup-assignor.ts`): a standby on a member that
+ *    is not caught up moves to a caught-up member without a copy; the first
+ *    member keeps a warm-up while the budget lasts;
+ * 5. stateless tasks: to their previous owner while its total stays within
  *    `ceil(all tasks / members)`, else to the least loaded member; then
  *    stateless tasks move from the most to the least loaded member until the
- *    totals differ by at most one.
+ *    active totals differ by at most one.
+ * A probing rebalance is needed when step 3 or 4 moved anything (Kafka's
+ * return value of `assign`): the warm-ups catch up and a later assignment
+ * gives the tasks to their balanced targets.
  * The result is deterministic: the same input gives the same assignment on
  * every member (the group leader computes it once).
  */
-import { defined } from '../internal/defined.js';
+import { ConfigError } from '../errors.js';
+import { cmp, compareNumbers, give, newWork, pick, standbysOf, tasksOf, warmupsOf, type ClientState, type Work } from './assignor-work.js';
+import { assignStandbys } from './standby-assignor.js';
 import { compareTaskIdText, subtopologyOf } from './task-ids.js';
+import { assignActiveTaskMovements, assignStandbyTaskMovements } from './warmup-assignor.js';
 
-/** A member as the assignor sees it (Kafka's `ClientState`). */
-export interface ClientState {
-  /** Member id (the ordering of ties). */
-  readonly id: string;
-  /** Tasks it ran as active before this rebalance. */
-  readonly previousActive: ReadonlySet<string>;
-  /** Lag per stateful task it has state for (0 = caught up completely); absent: no state. */
-  readonly lags: ReadonlyMap<string, number>;
-}
+export type { ClientState } from './assignor-work.js';
 
 /** Input of {@link assignTasks}. */
 export interface TaskAssignmentInput {
@@ -51,55 +53,74 @@ export interface TaskAssignmentInput {
   readonly tasks: readonly string[];
   /** The tasks with state (a changelogged or persistent store). */
   readonly statefulTasks: ReadonlySet<string>;
-  /** Kafka's `acceptable.recovery.lag` (default 10,000). */
+  /** Kafka's `acceptable.recovery.lag` (default 10,000); `Number.MAX_SAFE_INTEGER` or more: every member is caught up. */
   readonly acceptableRecoveryLag: number;
+  /** Kafka's `num.standby.replicas`: standby tasks per stateful task (default 0). */
+  readonly numStandbyReplicas?: number;
+  /** Kafka's `max.warmup.replicas`: warm-up replicas in the whole assignment (default 2). */
+  readonly maxWarmupReplicas?: number;
 }
 
 /** One member's tasks (Kafka's `ClientState` after `assign`). */
 export interface ClientAssignment {
+  /** Active tasks, in task order. */
   active: string[];
-  /** Standby tasks: always empty until standby replicas exist. */
+  /** Standby tasks, warm-ups included (as Kafka lists them), in task order. */
   standby: string[];
+  /** The standby tasks that are warm-ups (a subset of `standby`), in task order. */
+  warmup: string[];
+}
+
+/** What {@link assignTasks} returns. */
+export interface TaskAssignmentResult {
+  /** Per member id (every input member, also those given nothing). */
+  readonly clients: Map<string, ClientAssignment>;
+  /** Whether a probing rebalance should follow (warm-ups exist or a movement waits for the budget). */
+  readonly probingRebalanceNeeded: boolean;
+  /** Per stateful task, the standby replicas no member could take (too few members); only tasks missing some. */
+  readonly unassignedStandbys: ReadonlyMap<string, number>;
 }
 
 /** Kafka's default `acceptable.recovery.lag`. */
 export const DEFAULT_ACCEPTABLE_RECOVERY_LAG = 10_000;
+/** Kafka's default `max.warmup.replicas`. */
+export const DEFAULT_MAX_WARMUP_REPLICAS = 2;
 
-interface Work {
-  readonly clients: readonly ClientState[];
-  readonly owner: Map<string, string>;
-  readonly tasksOf: Map<string, Set<string>>;
-  lag(client: string, task: string): number;
-}
-
-/** Assigns every task to exactly one member; see the module comment for the steps. */
-export function assignTasks(input: TaskAssignmentInput): Map<string, ClientAssignment> {
-  const clients = [...input.clients].sort((a, b) => cmp(a.id, b.id));
-  const result = new Map<string, ClientAssignment>(clients.map((c) => [c.id, { active: [], standby: [] }]));
-  if (clients.length === 0) return result;
+/** Assigns every task to exactly one member as active, plus standbys and warm-ups; see the module comment for the steps. */
+export function assignTasks(input: TaskAssignmentInput): TaskAssignmentResult {
+  const numStandbyReplicas = wholeNumber('numStandbyReplicas', input.numStandbyReplicas ?? 0);
+  const maxWarmupReplicas = wholeNumber('maxWarmupReplicas', input.maxWarmupReplicas ?? DEFAULT_MAX_WARMUP_REPLICAS);
+  const work = newWork(input.clients, input.statefulTasks, input.acceptableRecoveryLag);
+  if (work.ids.length === 0) return { clients: new Map(), probingRebalanceNeeded: false, unassignedStandbys: new Map() };
   const tasks = [...new Set(input.tasks)].sort(compareTaskIdText);
-  const byId = new Map(clients.map((c) => [c.id, c]));
-  const work: Work = {
-    clients,
-    owner: new Map(),
-    tasksOf: new Map(clients.map((c) => [c.id, new Set()])),
-    lag: (client, task) => (input.statefulTasks.has(task) ? (byId.get(client)?.lags.get(task) ?? Number.POSITIVE_INFINITY) : 0),
-  };
   const stateful = tasks.filter((t) => input.statefulTasks.has(t));
+  const statefulSet = new Set(stateful);
   const stateless = tasks.filter((t) => !input.statefulTasks.has(t));
-  // 1. stateful tasks, balanced and sticky
-  assignSticky(work, stateful, Math.ceil(stateful.length / clients.length));
+  // 1. stateful active tasks, balanced and sticky
+  assignSticky(work, stateful, Math.ceil(stateful.length / work.ids.length));
   balance(work, stateful);
-  // 2. caught-up movement
-  moveToCaughtUp(work, stateful, input.acceptableRecoveryLag);
-  // 3. stateless tasks, balancing the totals
-  assignSticky(work, stateless, Math.ceil(tasks.length / clients.length));
+  // 2. standby tasks
+  const unassignedStandbys = assignStandbys(work, stateful, numStandbyReplicas);
+  // 3. active task movements (warm-ups)
+  const budget = { remaining: maxWarmupReplicas };
+  const activeMovements = assignActiveTaskMovements(work, statefulSet, budget);
+  // 4. standby task movements
+  const standbyMovements = assignStandbyTaskMovements(work, budget);
+  // 5. stateless tasks, balancing the active totals
+  assignSticky(work, stateless, Math.ceil(tasks.length / work.ids.length));
   balance(work, stateless);
-  for (const [client, owned] of work.tasksOf) defined(result.get(client), `assignment of member ${client}`).active = [...owned].sort(compareTaskIdText);
-  return result;
+  const clients = new Map<string, ClientAssignment>();
+  const sorted = (set: ReadonlySet<string>): string[] => [...set].sort(compareTaskIdText);
+  for (const id of work.ids) clients.set(id, { active: sorted(tasksOf(work, id)), standby: sorted(standbysOf(work, id)), warmup: sorted(warmupsOf(work, id)) });
+  return { clients, probingRebalanceNeeded: activeMovements + standbyMovements > 0, unassignedStandbys };
 }
 
-/** Steps 1 and 3: previous owners keep tasks while they hold fewer than `quota` tasks, the rest go to the least loaded member. */
+function wholeNumber(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`The task assignor's ${name} must be a whole number of 0 or more, got ${value}: set ${name} in the app config to such a number`);
+  return value;
+}
+
+/** Steps 1 and 5: previous owners keep tasks while they hold fewer than `quota` tasks, the rest go to the least loaded member. */
 function assignSticky(work: Work, tasks: readonly string[], quota: number): void {
   const load = (client: string): number => tasksOf(work, client).size;
   // a. the claim of each task: the previous owner with the lowest lag (two may claim one after a zombie)
@@ -127,85 +148,20 @@ function assignSticky(work: Work, tasks: readonly string[], quota: number): void
 /** Moves tasks of `movable` from the most to the least loaded member until the loads differ by at most one. */
 function balance(work: Work, movable: readonly string[]): void {
   const canMove = new Set(movable);
-  const load = (client: string): number => tasksOf(work, (client)).size;
+  const load = (client: string): number => tasksOf(work, client).size;
   for (let guard = 0; guard < movable.length * work.clients.length + 1; guard++) {
     const ids = work.clients.map((c) => c.id);
     const most = pick(ids, (c) => [-load(c)], (a, b) => cmp(b, a));
     const least = pick(ids, (c) => [load(c)], cmp);
     if (load(most) - load(least) <= 1) return;
-    const candidates = [...tasksOf(work, (most))].filter((t) => canMove.has(t));
+    const candidates = [...tasksOf(work, most)].filter((t) => canMove.has(t));
     if (candidates.length === 0) return;
     const task = pick(candidates, (t) => [work.lag(least, t), sameSubtopology(work, least, t)], compareTaskIdText);
     give(work, task, least);
   }
 }
 
-/** Step 2: tasks on a member that is not caught up move (or swap) to a caught-up member without unbalancing. */
-function moveToCaughtUp(work: Work, stateful: readonly string[], acceptable: number): void {
-  const statefulSet = new Set(stateful);
-  const statefulLoad = (client: string): number => [...tasksOf(work, (client))].filter((t) => statefulSet.has(t)).length;
-  for (const task of stateful) {
-    const from = defined(work.owner.get(task), `owner of task ${task}`);
-    if (work.lag(from, task) <= acceptable) continue;
-    const caughtUp = work.clients.map((c) => c.id).filter((c) => c !== from && work.lag(c, task) <= acceptable);
-    if (caughtUp.length === 0) continue;
-    const to = pick(caughtUp, (c) => [statefulLoad(c), work.lag(c, task)], cmp);
-    if (statefulLoad(to) < statefulLoad(from)) {
-      give(work, task, to);
-      continue;
-    }
-    const swaps = [...tasksOf(work, (to))].filter((u) => statefulSet.has(u) && (work.lag(from, u) <= acceptable || work.lag(from, u) <= work.lag(to, u)));
-    if (swaps.length === 0) continue;
-    const other = pick(swaps, (u) => [work.lag(from, u)], compareTaskIdText);
-    give(work, task, to);
-    give(work, other, from);
-  }
-}
-
-function tasksOf(work: Work, client: string): Set<string> {
-  return defined(work.tasksOf.get(client), `tasks of member ${client}`);
-}
-
-function give(work: Work, task: string, client: string): void {
-  const previous = work.owner.get(task);
-  if (previous !== undefined) work.tasksOf.get(previous)?.delete(task);
-  work.owner.set(task, client);
-  tasksOf(work, (client)).add(task);
-}
-
 function sameSubtopology(work: Work, client: string, task: string): number {
   const sub = subtopologyOf(task);
-  return [...tasksOf(work, (client))].filter((t) => subtopologyOf(t) === sub).length;
-}
-
-/** The element with the smallest key (numbers compared in order), ties broken by `tie`. */
-function pick<T>(items: readonly T[], key: (item: T) => number[], tie: (a: T, b: T) => number): T {
-  let best: T | undefined;
-  let bestKey: number[] = [];
-  for (const item of items) {
-    const k = key(item);
-    const better = best === undefined || compareKeys(k, bestKey) < 0 || (compareKeys(k, bestKey) === 0 && tie(item, best) < 0);
-    if (better) {
-      best = item;
-      bestKey = k;
-    }
-  }
-  return defined(best, 'a candidate (the list is never empty)');
-}
-
-function compareKeys(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return 0;
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function compareNumbers(a: number, b: number): number {
-  return a === b ? 0 : a < b ? -1 : 1;
+  return [...tasksOf(work, client)].filter((t) => subtopologyOf(t) === sub).length;
 }

@@ -12,9 +12,14 @@
  * every other task it has state for on disk (Kafka's `taskOffsetSums`).
  *
  * Assignment (leader → each member): its active tasks, its standby tasks
- * (empty until standby replicas exist) and, for every member with an
- * `applicationServer`, the host and the partitions it runs as active
- * (`partitionsByHost`) and as standby (`standbyPartitionsByHost`).
+ * (warm-ups included, as Kafka), for every member with an
+ * `applicationServer` the host and the partitions it runs as active
+ * (`partitionsByHost`) and as standby (`standbyPartitionsByHost`), and on
+ * one member only, when a probing rebalance is needed, `nextRebalanceMs`
+ * (Kafka's `AssignmentInfo.nextRebalanceMs`: absolute epoch ms at which that
+ * member rejoins the group). Optional fields are added without a version
+ * bump: an older payload without them decodes (they are absent), and an
+ * older reader ignores them.
  */
 import { StreamsError } from '../errors.js';
 import type { TopicPartition } from '../records/types.js';
@@ -53,6 +58,8 @@ export interface AssignmentInfo {
   standbyTasks: string[];
   partitionsByHost: HostPartitions[];
   standbyPartitionsByHost: HostPartitions[];
+  /** Epoch ms at which this member should trigger a probing rebalance; absent: none scheduled. */
+  nextRebalanceMs?: number;
 }
 
 function invalid(what: string, why: string): StreamsError {
@@ -137,6 +144,7 @@ export function encodeAssignment(info: Omit<AssignmentInfo, 'version' | 'latestS
     standbyTasks: info.standbyTasks,
     partitionsByHost: hosts(info.partitionsByHost),
     standbyPartitionsByHost: hosts(info.standbyPartitionsByHost),
+    ...(info.nextRebalanceMs !== undefined ? { nextRebalanceMs: info.nextRebalanceMs } : {}),
   });
 }
 
@@ -144,6 +152,8 @@ export function encodeAssignment(info: Omit<AssignmentInfo, 'version' | 'latestS
 export function decodeAssignment(data: Uint8Array): AssignmentInfo {
   const raw = decode('assignment', data);
   if (!isTaskList(raw.activeTasks) || !isTaskList(raw.standbyTasks ?? [])) throw invalid('assignment', 'activeTasks or standbyTasks is not a list of task ids');
+  const { nextRebalanceMs } = raw;
+  if (nextRebalanceMs !== undefined && (typeof nextRebalanceMs !== 'number' || !Number.isFinite(nextRebalanceMs))) throw invalid('assignment', 'nextRebalanceMs is not a number');
   return {
     version: raw.version as number,
     latestSupportedVersion: typeof raw.latestSupportedVersion === 'number' ? raw.latestSupportedVersion : (raw.version as number),
@@ -151,5 +161,6 @@ export function decodeAssignment(data: Uint8Array): AssignmentInfo {
     standbyTasks: (raw.standbyTasks as string[] | undefined) ?? [],
     partitionsByHost: hostList('assignment', raw.partitionsByHost),
     standbyPartitionsByHost: hostList('assignment', raw.standbyPartitionsByHost),
+    ...(nextRebalanceMs !== undefined ? { nextRebalanceMs } : {}),
   };
 }

@@ -6,7 +6,14 @@ import { decodeAssignment, decodeSubscription, encodeSubscription } from '../../
 
 const logger = pino({ level: 'silent' });
 
-function assignor(overrides: { endOffsets?: (topic: string) => Promise<number[]>; subscription?: () => Parameters<typeof encodeSubscription>[0] } = {}) {
+interface Overrides {
+  endOffsets?: (topic: string) => Promise<number[]>;
+  subscription?: () => Parameters<typeof encodeSubscription>[0];
+  numStandbyReplicas?: number;
+  maxWarmupReplicas?: number;
+}
+
+function assignor(overrides: Overrides = {}) {
   return streamsAssignor({
     // sub-topology 0 joins 'left' and 'right' (co-partitioned) into a store; 1 is stateless
     subtopologies: [{ id: 0, sourceTopics: ['left', 'right'] }, { id: 1, sourceTopics: ['other'] }],
@@ -14,6 +21,10 @@ function assignor(overrides: { endOffsets?: (topic: string) => Promise<number[]>
     endOffsets: overrides.endOffsets ?? (async () => [1000, 1000, 1000]),
     subscription: overrides.subscription ?? (() => ({ processId: 'me', previousActive: [], taskOffsetSums: {} })),
     acceptableRecoveryLag: 100,
+    ...(overrides.numStandbyReplicas !== undefined ? { numStandbyReplicas: overrides.numStandbyReplicas } : {}),
+    ...(overrides.maxWarmupReplicas !== undefined ? { maxWarmupReplicas: overrides.maxWarmupReplicas } : {}),
+    probingRebalanceIntervalMs: 60_000,
+    now: () => 1_000_000,
     logger,
   });
 }
@@ -80,5 +91,55 @@ describe('streams assignor', () => {
       partitionCount: (t) => counts[t],
     });
     expect(result.get('m-a')?.partitions.some((tp) => tp.topic === 'other')).toBe(false);
+  });
+
+  it('gives every member its standby tasks and every member the standby partitions by host', async () => {
+    // both members run their 0_x tasks now: with one standby, each stateful task gets a standby on the other member
+    const result = await assignor({ numStandbyReplicas: 1 }).assign({
+      members: [
+        member('m-a', { processId: 'a', applicationServer: 'a:1', previousActive: ['0_0', '0_1'], taskOffsetSums: { '0_2': 1000 } }),
+        member('m-b', { processId: 'b', applicationServer: 'b:1', previousActive: ['0_2'], taskOffsetSums: { '0_0': 1000, '0_1': 1000 } }),
+      ],
+      partitionCount: (t) => counts[t],
+    });
+    const a = decodeAssignment(result.get('m-a')?.userData ?? Buffer.alloc(0));
+    const b = decodeAssignment(result.get('m-b')?.userData ?? Buffer.alloc(0));
+    expect(a.activeTasks.filter((t) => t.startsWith('0_'))).toEqual(['0_0', '0_1']);
+    expect(a.standbyTasks).toEqual(['0_2']);
+    expect(b.standbyTasks).toEqual(['0_0', '0_1']);
+    for (const info of [a, b]) {
+      const byHost = Object.fromEntries(info.standbyPartitionsByHost.map((h) => [h.host, h.partitions.map((tp) => `${tp.topic}-${tp.partition}`).sort()]));
+      expect(byHost).toEqual({ 'a:1': ['left-2', 'right-2'], 'b:1': ['left-0', 'left-1', 'right-0', 'right-1'] });
+      expect(info.nextRebalanceMs).toBeUndefined();
+    }
+    // standby partitions are not consumed
+    expect(result.get('m-b')?.partitions.some((tp) => tp.topic === 'left' && tp.partition === 0)).toBe(false);
+  });
+
+  it('schedules a probing rebalance on exactly one member (the smallest member id) when warm-ups exist', async () => {
+    // m-b ran every stateful task; m-a and m-c are new: the balanced targets warm up instead of taking over
+    const result = await assignor().assign({
+      members: [
+        member('m-c', { processId: 'c', previousActive: [], taskOffsetSums: {} }),
+        member('m-b', { processId: 'b', previousActive: ['0_0', '0_1', '0_2'], taskOffsetSums: {} }),
+        member('m-a', { processId: 'a', previousActive: [], taskOffsetSums: {} }),
+      ],
+      partitionCount: (t) => counts[t],
+    });
+    const infos = new Map([...result].map(([id, r]) => [id, decodeAssignment(r.userData)]));
+    expect(infos.get('m-b')?.activeTasks.filter((t) => t.startsWith('0_'))).toEqual(['0_0', '0_1', '0_2']);
+    const warmups = [...infos.values()].flatMap((i) => i.standbyTasks);
+    expect(warmups.length).toBe(2); // maxWarmupReplicas 2
+    expect(infos.get('m-a')?.nextRebalanceMs).toBe(1_000_000 + 60_000);
+    expect(infos.get('m-b')?.nextRebalanceMs).toBeUndefined();
+    expect(infos.get('m-c')?.nextRebalanceMs).toBeUndefined();
+  });
+
+  it('schedules no probing rebalance when every member is caught up', async () => {
+    const result = await assignor().assign({
+      members: [member('m-a', { processId: 'a', previousActive: ['0_0', '0_1'], taskOffsetSums: {} }), member('m-b', { processId: 'b', previousActive: ['0_2'], taskOffsetSums: {} })],
+      partitionCount: (t) => counts[t],
+    });
+    for (const r of result.values()) expect(decodeAssignment(r.userData).nextRebalanceMs).toBeUndefined();
   });
 });

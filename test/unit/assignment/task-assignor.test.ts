@@ -4,50 +4,13 @@
  * keep their inputs and expected outputs; every member has capacity 1 (one
  * sluice instance = one stream thread), so only cases whose clients all have
  * capacity 1, or whose expectations do not depend on capacity, are ported.
- * Expectations on standby and warm-up tasks are left out (none exist yet);
- * Kafka's `probingRebalanceNeeded` has no counterpart yet either.
+ * The standby, warm-up and probing cases of HighAvailabilityTaskAssignorTest
+ * are in task-assignor-standby.test.ts, the convergence test in
+ * task-assignor-convergence.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { assignTasks, type ClientState } from '../../../src/assignment/task-assignor.js';
-import { seededRandom } from '../../soak/chaos.js';
-
-const MAX = Number.MAX_SAFE_INTEGER; // Kafka's Long.MAX_VALUE lag (no state)
-
-function client(id: string, previousActive: string[] = [], lags: Record<string, number> = {}): ClientState {
-  return { id, previousActive: new Set(previousActive), lags: new Map(Object.entries(lags)) };
-}
-
-/** All tasks `<s>_<p>` of the given sub-topology sizes. */
-function tasksOf(...sizes: number[]): string[] {
-  return sizes.flatMap((n, s) => Array.from({ length: n }, (_, p) => `${s}_${p}`));
-}
-
-function lagsOf(tasks: string[], lag: number): Record<string, number> {
-  return Object.fromEntries(tasks.map((t) => [t, lag]));
-}
-
-/** Kafka's getMockClientWithPreviousCaughtUpTasks: lag 0 on its previous active tasks, Long.MAX_VALUE on the other stateful ones. */
-function caughtUpClient(id: string, active: string[], stateful: string[]): ClientState {
-  return client(id, active, Object.fromEntries(stateful.map((t) => [t, active.includes(t) ? 0 : MAX])));
-}
-
-function run(clients: ClientState[], tasks: string[], stateful: string[] = tasks, acceptableRecoveryLag = 100) {
-  const result = assignTasks({ clients, tasks, statefulTasks: new Set(stateful), acceptableRecoveryLag });
-  const active = (id: string) => result.get(id)?.active ?? [];
-  return { result, active, counts: clients.map((c) => active(c.id).length) };
-}
-
-/** Kafka's assertValidAssignment (actives only): every task exactly once. */
-function expectValid(result: Map<string, { active: string[]; standby: string[] }>, tasks: string[]): void {
-  const all = [...result.values()].flatMap((a) => a.active).sort();
-  expect(all).toEqual([...tasks].sort());
-  for (const a of result.values()) expect(a.standby).toEqual([]);
-}
-
-/** Kafka's assertBalancedActiveAssignment: counts differ by at most one. */
-function expectBalanced(counts: number[]): void {
-  expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
-}
+import { caughtUpClient, client, expectBalanced, expectValid, lagsOf, MAX, run, tasksOf } from './assignor-helpers.js';
 
 describe('task assignor: HighAvailabilityTaskAssignorTest ports', () => {
   // HighAvailabilityTaskAssignorTest.shouldAssignActiveStatefulTasksEvenlyOverClientsWhereNumberOfClientsIntegralDivisorOfNumberOfTasks
@@ -83,8 +46,10 @@ describe('task assignor: HighAvailabilityTaskAssignorTest ports', () => {
   // HighAvailabilityTaskAssignorTest.shouldComputeNewAssignmentIfThereAreUnassignedActiveTasks
   it('assigns a task nobody ran', () => {
     const tasks = ['0_0', '0_1'];
-    const { result, active } = run([client('p1', ['0_0'], { '0_0': 0 })], tasks, ['0_0']);
+    const { result, active, standby, probing } = run([client('p1', ['0_0'], { '0_0': 0 })], tasks, ['0_0']);
+    expect(probing).toBe(false);
     expect(active('p1')).toHaveLength(2);
+    expect(standby('p1')).toHaveLength(0);
     expectValid(result, tasks);
   });
 
@@ -93,36 +58,49 @@ describe('task assignor: HighAvailabilityTaskAssignorTest ports', () => {
     const tasks = ['0_0', '0_1'];
     const c1 = client('p1', ['0_0'], { '0_0': 500 });
     const c2 = client('p2', ['0_1'], { '0_0': 0 });
-    const { result, active, counts } = run([c1, c2], tasks, ['0_0']);
+    const { result, active, counts, probing } = run([c1, c2], tasks, ['0_0']);
     expect(active('p1')).toEqual(['0_1']);
     expect(active('p2')).toEqual(['0_0']);
-    expectValid(result, tasks);
+    // we'll warm up task 0_0 on client1 because it's first in sorted order, although this isn't an optimal convergence
+    expect(probing).toBe(true);
+    expectValid(result, tasks, [], 0, 1);
     expectBalanced(counts);
   });
 
-  // HighAvailabilityTaskAssignorTest.shouldAssignToMostCaughtUpIfActiveTasksWasNotOnCaughtUpClient (actives; the standby/warm-up expectations come with standbys)
+  // HighAvailabilityTaskAssignorTest.shouldAssignToMostCaughtUpIfActiveTasksWasNotOnCaughtUpClient (getConfigWithStandbys: one standby)
   it('assigns to the most caught-up member when none is caught up', () => {
     const tasks = ['0_0'];
     const clients = [client('p1', [], { '0_0': MAX }), client('p2', [], { '0_0': 1000 }), client('p3', [], { '0_0': 500 })];
-    const { active } = run(clients, tasks);
+    const { active, standby, warmup, probing, result, counts } = run(clients, tasks, tasks, { numStandbyReplicas: 1 });
     expect(active('p1')).toEqual([]);
     expect(active('p2')).toEqual([]);
     expect(active('p3')).toEqual(['0_0']);
+    expect(standby('p1')).toEqual(['0_0']); // warm up
+    expect(warmup('p1')).toEqual(['0_0']);
+    expect(standby('p2')).toEqual(['0_0']); // standby
+    expect(warmup('p2')).toEqual([]);
+    expect(standby('p3')).toEqual([]);
+    expect(probing).toBe(true);
+    expectValid(result, tasks, [], 1, 1);
+    expectBalanced(counts);
   });
 
-  // HighAvailabilityTaskAssignorTest.shouldAssignActiveTasksToNotCaughtUpClientIfNoneExist
+  // HighAvailabilityTaskAssignorTest.shouldAssignActiveTasksToNotCaughtUpClientIfNoneExist (getConfigWithStandbys)
   it('assigns active tasks to a member that is not caught up when no other exists', () => {
     const tasks = ['0_0', '0_1'];
-    const { active } = run([caughtUpClient('p1', [], tasks)], tasks);
+    const { active, standby, probing } = run([caughtUpClient('p1', [], tasks)], tasks, tasks, { numStandbyReplicas: 1 });
     expect(active('p1')).toEqual(['0_0', '0_1']);
+    expect(standby('p1')).toEqual([]);
+    expect(probing).toBe(false);
   });
 
   // HighAvailabilityTaskAssignorTest.shouldDistributeStatefulActiveTasksToAllClients (capacities 100/50/1 become 1/1/1: the expectation holds regardless)
   it('gives every member stateful tasks', () => {
     const tasks = [...tasksOf(4, 4), '2_0'];
     const clients = ['p1', 'p2', 'p3'].map((id) => client(id, [], lagsOf(tasks, 0)));
-    const { active } = run(clients, tasks);
+    const { active, probing } = run(clients, tasks);
     for (const id of ['p1', 'p2', 'p3']) expect(active(id).length).toBeGreaterThan(0);
+    expect(probing).toBe(false);
   });
 
   // HighAvailabilityTaskAssignorTest.shouldDistributeStatelessTasksEvenlyOverClientsWithEqualStreamThreadsPerClientAsTasksAndNoStatefulTasks
@@ -148,6 +126,9 @@ describe('task assignor: HighAvailabilityTaskAssignorTest ports', () => {
 
 describe('task assignor: LegacyStickyTaskAssignorTest ports (capacity 1)', () => {
   const stateless = (clients: ClientState[], tasks: string[]) => run(clients, tasks, []);
+  // The legacy assignor has no warm-ups: with an unbounded acceptable lag every member counts as caught up,
+  // so the state-on-disk cases below keep step 1's placement (state still breaks ties there).
+  const legacy = { acceptableRecoveryLag: MAX };
 
   // LegacyStickyTaskAssignorTest.shouldAssignOneActiveTaskToEachProcessWhenTaskCountSameAsProcessCount
   it('assigns one task to each member when there are as many tasks as members', () => {
@@ -258,7 +239,7 @@ describe('task assignor: LegacyStickyTaskAssignorTest ports (capacity 1)', () =>
     const c2 = withState('p2', ['0_0', '1_1', '2_2'], ['0_1', '1_0', '0_2', '2_0', '0_3', '1_2', '2_1', '1_3', '2_3']);
     const c3 = withState('p3', ['2_0', '2_1', '2_3'], ['0_2', '1_2']);
     const c4 = withState('p4', [], ['0_0', '1_0', '0_1', '0_2', '1_1', '2_0', '0_3', '1_2', '2_1', '1_3', '2_2', '2_3']);
-    const { active } = run([c1, c2, c3, c4], all);
+    const { active } = run([c1, c2, c3, c4], all, all, legacy);
     expect(active('p1')).toEqual(['0_1', '1_2', '1_3']);
     expect(active('p2')).toEqual(['0_0', '1_1', '2_2']);
     expect(active('p3')).toEqual(['2_0', '2_1', '2_3']);
@@ -286,7 +267,7 @@ describe('task assignor: LegacyStickyTaskAssignorTest ports (capacity 1)', () =>
     const tasks = tasksOf(7);
     const c1 = client('p1', ['0_0', '0_1', '0_2', '0_6'], lagsOf(['0_0', '0_1', '0_2', '0_6'], 0));
     const c2 = client('p2', [], lagsOf(['0_3', '0_4', '0_5'], 0));
-    const { active } = run([c1, c2, client('p3')], tasks);
+    const { active } = run([c1, c2, client('p3')], tasks, tasks, legacy);
     for (const t of ['0_3', '0_4', '0_5']) expect(active('p1')).not.toContain(t);
     expect(active('p1').length).toBeGreaterThanOrEqual(2);
     for (const t of ['0_0', '0_1', '0_2']) expect(active('p2')).not.toContain(t);
@@ -326,40 +307,7 @@ describe('task assignor: sluice cases', () => {
   });
 
   it('assigns nothing to nobody', () => {
-    expect(assignTasks({ clients: [], tasks: ['0_0'], statefulTasks: new Set(), acceptableRecoveryLag: 0 }).size).toBe(0);
+    expect(assignTasks({ clients: [], tasks: ['0_0'], statefulTasks: new Set(), acceptableRecoveryLag: 0 }).clients.size).toBe(0);
   });
 });
 
-
-describe('task assignor: TaskAssignorConvergenceTest-style random clusters', () => {
-  // After TaskAssignorConvergenceTest (randomClusterPerturbationsShouldConverge): random topologies and
-  // membership changes; every assignment is valid and balanced, and without warm-ups one rebalance
-  // converges: assigning again with the result as the previous assignment changes nothing.
-  for (let seed = 1; seed <= 40; seed++) {
-    it(`seed ${seed}: valid, balanced, stable after a perturbation`, () => {
-      const rnd = seededRandom(seed);
-      const sizes = Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => 1 + Math.floor(rnd() * 8));
-      const tasks = tasksOf(...sizes);
-      const stateful = tasks.filter(() => rnd() < 0.6);
-      let ids = Array.from({ length: 1 + Math.floor(rnd() * 6) }, (_, i) => `m${i}`);
-      let previous = new Map<string, string[]>();
-      for (let round = 0; round < 4; round++) {
-        const clients = ids.map((id) => client(id, previous.get(id) ?? [], lagsOf((previous.get(id) ?? []).filter((t) => stateful.includes(t)), 0)));
-        const { result, counts } = run(clients, tasks, stateful);
-        expectValid(result, tasks);
-        expectBalanced(counts);
-        const again = run(
-          ids.map((id) => client(id, result.get(id)?.active ?? [], lagsOf((result.get(id)?.active ?? []).filter((t) => stateful.includes(t)), 0))),
-          tasks,
-          stateful,
-        ).result;
-        expect(again).toEqual(result);
-        previous = new Map([...result].map(([id, a]) => [id, a.active]));
-        // perturb: a member leaves or one joins
-        const gone = Math.floor(rnd() * ids.length);
-        if (ids.length > 1 && rnd() < 0.5) ids = ids.filter((_, i) => i !== gone);
-        else ids = [...ids, `n${round}`];
-      }
-    });
-  }
-});

@@ -38,6 +38,26 @@ describe('assignor user data', () => {
     expect(decodeAssignment(encodeAssignment(assignment))).toEqual({ version: 1, latestSupportedVersion: 1, ...assignment });
   });
 
+  it('round-trips an assignment with standbys, standby hosts and nextRebalanceMs', () => {
+    const withProbing = {
+      ...assignment,
+      standbyTasks: ['0_0', '1_2'],
+      standbyPartitionsByHost: [{ host: 'host-a:7070', partitions: [{ topic: 'in', partition: 0 }] }],
+      nextRebalanceMs: 1_780_000_000_000,
+    };
+    expect(decodeAssignment(encodeAssignment(withProbing))).toEqual({ version: 1, latestSupportedVersion: 1, ...withProbing });
+  });
+
+  it('decodes an older assignment payload without nextRebalanceMs (none scheduled)', () => {
+    const old = Buffer.concat([Buffer.from([0, 0, 0, 1]), Buffer.from(JSON.stringify({ activeTasks: ['0_1'], standbyTasks: ['0_0'], partitionsByHost: [], standbyPartitionsByHost: [] }))]);
+    const decoded = decodeAssignment(old);
+    expect(decoded.nextRebalanceMs).toBeUndefined();
+    expect('nextRebalanceMs' in decoded).toBe(false);
+    expect(decoded.standbyTasks).toEqual(['0_0']);
+    const bad = Buffer.concat([Buffer.from([0, 0, 0, 1]), Buffer.from(JSON.stringify({ activeTasks: [], nextRebalanceMs: 'soon' }))]);
+    expect(() => decodeAssignment(bad)).toThrow(/nextRebalanceMs is not a number/);
+  });
+
   it('reads a later version, ignoring fields it does not know', () => {
     const json = Buffer.from(JSON.stringify({ ...subscription, latestSupportedVersion: 3, warmups: ['0_0'] }));
     const bytes = Buffer.concat([Buffer.from([0, 0, 0, 3]), json]);

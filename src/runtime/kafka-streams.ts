@@ -212,6 +212,7 @@ export class KafkaStreams {
       this.#receiver = new AssignmentReceiver({
         metadata: () => this.#metadata,
         manager: () => this.#manager,
+        requestRejoin: (reason) => consumer.requestRejoin(reason),
         logger: componentLogger('assignment', config.logger, { applicationId: config.applicationId }),
       });
       this.#manager = new TaskManager({

@@ -18,8 +18,8 @@ import type { TaskManager } from './task-manager.js';
 export interface AssignmentReceiverDeps {
   metadata: () => StreamsMetadataState | undefined;
   manager: () => TaskManager | undefined;
-  /** Makes the member rejoin the group (a rebalance); absent: probing rebalances are not scheduled. */
-  requestRejoin?: (reason: string) => void;
+  /** Makes the member rejoin the group (a rebalance of the whole group). */
+  requestRejoin: (reason: string) => void;
   logger: Logger;
 }
 
@@ -34,7 +34,7 @@ export class AssignmentReceiver {
   /** Steps 1–4. */
   receive(userData: Buffer): void {
     // 1. decode
-    let info: AssignmentInfo & { nextRebalanceMs?: number };
+    let info: AssignmentInfo;
     try {
       info = decodeAssignment(userData);
     } catch (error) {
@@ -59,7 +59,7 @@ export class AssignmentReceiver {
   #schedule(at: number | undefined): void {
     this.stop();
     const rejoin = this.deps.requestRejoin;
-    if (at === undefined || at <= 0 || rejoin === undefined) return;
+    if (at === undefined || at <= 0) return;
     const delay = Math.max(0, at - Date.now());
     this.deps.logger.info({ inMs: delay }, 'warm-up replicas exist: probing rebalance scheduled');
     this.#probe = setTimeout(() => {

@@ -192,7 +192,7 @@ export class KafkaStreams {
       const consumer = cluster.consumer({
         groupAssignor: appAssignor({
           topology: this.#topology, applicationId: config.applicationId, processId: this.#processId, applicationServer: config.applicationServer,
-          acceptableRecoveryLag: config.acceptableRecoveryLag, directories: () => this.#directories(), runningTasks: () => this.#manager?.taskIds ?? [],
+          acceptableRecoveryLag: config.acceptableRecoveryLag, numStandbyReplicas: config.numStandbyReplicas, maxWarmupReplicas: config.maxWarmupReplicas, probingRebalanceIntervalMs: config.probingRebalanceIntervalMs, directories: () => this.#directories(), runningTasks: () => this.#manager?.taskIds ?? [],
           endOffsets: (topic) => admin.endOffsets(topic), logger: componentLogger('task-assignor', config.logger, { applicationId: config.applicationId }),
         }),
         groupId: config.applicationId,

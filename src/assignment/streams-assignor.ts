@@ -8,10 +8,14 @@
  *    decoded counts as a member without state and without host (logged);
  * 2. the tasks and their partitions from the topology and the leader's
  *    partition counts (`task-ids.ts`: co-partitioned sources together);
- * 3. the lag of every member on every stateful task: 0 for a task it runs
- *    now, else the changelog end offsets' sum minus the offset sum it reported
- *    for its state on disk; no state: no lag (unknown end offsets: every
- *    member with state counts as caught up);
+ * 3. the lag of every member on every stateful task (Kafka's
+ *    `ClientState.computeTaskLags`): 0 for a task it runs now, else the
+ *    changelog end offsets' sum minus the offset sum it reported for its
+ *    state on disk (its standby tasks included); no state, or an offset sum
+ *    past the end (corrupted state): the end sum, i.e. a full restore, so a
+ *    member without state is caught up on a short changelog. Unknown end
+ *    offsets: every member with state counts as caught up, the others have
+ *    no lag;
  * 4. {@link assignTasks} (`task-assignor.ts`): active, standby and warm-up
  *    tasks (`numStandbyReplicas`, `maxWarmupReplicas`) and whether a probing
  *    rebalance is needed;
@@ -95,11 +99,12 @@ async function assignGroup(options: StreamsAssignorOptions, members: GroupMember
     const previousActive = new Set(info?.previousActive ?? []);
     const lags = new Map<string, number>();
     for (const task of statefulTasks) {
+      const end = endSums?.get(task);
+      const sum = info?.taskOffsetSums[task];
       if (previousActive.has(task)) lags.set(task, 0);
-      else if (info && task in info.taskOffsetSums) {
-        const end = endSums?.get(task);
-        lags.set(task, end === undefined ? 0 : Math.max(0, end - (info.taskOffsetSums[task] ?? 0)));
-      }
+      else if (end === undefined) {
+        if (sum !== undefined) lags.set(task, 0);
+      } else lags.set(task, sum === undefined || sum > end ? end : end - sum);
     }
     return { id: m.memberId, previousActive, lags };
   });

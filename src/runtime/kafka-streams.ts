@@ -196,8 +196,8 @@ export class KafkaStreams {
       const consumer = cluster.consumer({
         groupAssignor: appAssignor({
           topology: this.#topology, applicationId: config.applicationId, processId: this.#processId, applicationServer: config.applicationServer,
-          acceptableRecoveryLag: config.acceptableRecoveryLag, directories: () => this.#directories(), runningTasks: () => this.#manager?.taskIds ?? [],
-          standbyOffsetSums: () => this.#manager?.standbyOffsetSums() ?? new Map(),
+          acceptableRecoveryLag: config.acceptableRecoveryLag, numStandbyReplicas: config.numStandbyReplicas, maxWarmupReplicas: config.maxWarmupReplicas, probingRebalanceIntervalMs: config.probingRebalanceIntervalMs,
+          directories: () => this.#directories(), runningTasks: () => this.#manager?.taskIds ?? [], standbyOffsetSums: () => this.#manager?.standbyOffsetSums() ?? new Map(),
           endOffsets: (topic) => admin.endOffsets(topic), logger: componentLogger('task-assignor', config.logger, { applicationId: config.applicationId }),
         }),
         groupId: config.applicationId,

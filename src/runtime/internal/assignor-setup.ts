@@ -23,6 +23,12 @@ export interface AppAssignorDeps {
   processId: string;
   applicationServer: string | undefined;
   acceptableRecoveryLag: number;
+  /** Standby replicas per stateful task (config `numStandbyReplicas`). */
+  numStandbyReplicas: number;
+  /** Warm-up replicas in the whole assignment (config `maxWarmupReplicas`). */
+  maxWarmupReplicas: number;
+  /** Delay of the probing rebalance while warm-ups exist (config `probingRebalanceIntervalMs`). */
+  probingRebalanceIntervalMs: number;
   directories: () => StateDirectory;
   runningTasks: () => readonly string[];
   /** The standby tasks open on this instance and their live offset sums (reported instead of their checkpoint files). */
@@ -53,6 +59,9 @@ export function appAssignor(deps: AppAssignorDeps): GroupAssignor {
     stateTopics: stateTopicsOf(deps.topology, deps.applicationId),
     endOffsets: deps.endOffsets,
     acceptableRecoveryLag: deps.acceptableRecoveryLag,
+    numStandbyReplicas: deps.numStandbyReplicas,
+    maxWarmupReplicas: deps.maxWarmupReplicas,
+    probingRebalanceIntervalMs: deps.probingRebalanceIntervalMs,
     logger: deps.logger,
     subscription: () => {
       // 1.–2.

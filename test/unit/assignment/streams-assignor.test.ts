@@ -68,6 +68,18 @@ describe('streams assignor', () => {
     expect(decodeAssignment(result.get('m-b')?.userData ?? Buffer.alloc(0)).activeTasks).toContain('0_2');
   });
 
+  it('counts a member without state as caught up on a short changelog (no warm-up), as Kafka', async () => {
+    // end offsets 50 <= acceptableRecoveryLag 100: a new member restores everything quickly and takes its share at once
+    const result = await assignor({ endOffsets: async () => [50, 50, 50] }).assign({
+      members: [member('m-a', { processId: 'a', previousActive: ['0_0', '0_1', '0_2'], taskOffsetSums: {} }), member('m-b', { processId: 'b', previousActive: [], taskOffsetSums: {} })],
+      partitionCount: (t) => counts[t],
+    });
+    const b = decodeAssignment(result.get('m-b')?.userData ?? Buffer.alloc(0));
+    expect(b.activeTasks.filter((t) => t.startsWith('0_')).length).toBeGreaterThan(0);
+    expect(b.standbyTasks).toEqual([]);
+    for (const r of result.values()) expect(decodeAssignment(r.userData).nextRebalanceMs).toBeUndefined();
+  });
+
   it('assigns a member whose user data cannot be read as one without state', async () => {
     const result = await assignor().assign({
       members: [{ memberId: 'm-x', topics: ['left', 'right', 'other'], userData: Buffer.from('garbage') }, member('m-b', { processId: 'b', previousActive: [], taskOffsetSums: {} })],

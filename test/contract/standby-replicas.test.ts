@@ -145,6 +145,9 @@ await describeOnEachBackend('standby replicas and warm-ups', (backend, fx) => {
       await eventually(() => owned(a).length === 4, 'a runs all four tasks');
       await produce(input, 5);
       await eventually(() => KEYS.every((k) => count(a, k) === 5), 'a counted every key five times');
+      // committed: the changelog's last stable offsets cover the 120 updates (the assignor reads those)
+      const changelog = `${applicationId}-counts-changelog`;
+      await eventually(async () => (await ctx().admin.endOffsets(changelog)).reduce((x, y) => x + y, 0) >= KEYS.length * 5, 'the count updates committed to the changelog');
       const b = await start(applicationId, input, 'host-b:7002', ha);
       // b is not caught up on any task: it gets warm-ups, a keeps every task active
       expect(owned(a)).toHaveLength(4);

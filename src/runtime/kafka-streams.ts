@@ -12,7 +12,6 @@
 import type { Observable } from 'rxjs';
 import type { AdminPort, ClusterPort, GroupConsumerPort, PartitionReaderPort } from '../cluster/port.js';
 import { createKafkaCluster } from '../cluster/kafkajs/index.js';
-import { StreamsProducer } from '../eos/streams-producer.js';
 import { IllegalStateError, StreamsError } from '../errors.js';
 import { componentLogger, type Logger } from '../internal/logger.js';
 import type { TopologyRuntime } from '../processors/task-contract.js';
@@ -31,8 +30,8 @@ import { TaskManager } from './internal/task-manager.js';
 import { aggregateMetrics, type KafkaStreamsMetrics } from './metrics.js';
 import { defined } from '../internal/defined.js';
 import { ensureChangelogTopics } from './internal/changelog-topics.js';
-import { AssignmentReceiver } from './internal/assignment-receiver.js';
-import { StandbyTasks } from './internal/standby-tasks.js';
+import type { AssignmentReceiver } from './internal/assignment-receiver.js';
+import { createGroupMember } from './internal/group-member.js';
 import { StateDirectory } from './internal/state-directory.js';
 import { RecordCache } from '../processors/state/record-cache.js';
 import { RestoreProgress } from './internal/restore-progress.js';
@@ -42,7 +41,6 @@ import { keyValueView, type ReadOnlyKeyValueStore, type StoreQueryParameters } f
 import { startGlobalState, withGlobalStores, type GlobalStateManager } from './internal/global-state-manager.js';
 import { randomUUID } from 'node:crypto';
 import type { Serializer } from '../serdes/serde.js';
-import { appAssignor } from './internal/assignor-setup.js';
 import { StreamsMetadataState } from './internal/streams-metadata-state.js';
 import { KeyQueryMetadata, type StreamsMetadata } from './streams-metadata.js';
 import { DecisionLog } from './internal/decision-log.js';
@@ -73,7 +71,7 @@ export class KafkaStreams {
   #state$: Observable<KafkaStreamsState> | undefined;
   readonly #progress: RestoreProgress;
   #reader: PartitionReaderPort | undefined;
-  #standbyReader: PartitionReaderPort | undefined;
+  #closeStandbyReader: (() => Promise<void>) | undefined;
   #receiver: AssignmentReceiver | undefined;
   #stateDirectory: StateDirectory | undefined;
   /** The instance's record cache (statestoreCacheMaxBytes), shared by every caching store of every task. */
@@ -193,52 +191,15 @@ export class KafkaStreams {
       this.#checkRunning();
       // 3. join, with the task assignor (src/assignment) and the key metadata it feeds
       this.#metadata = StreamsMetadataState.of(this.#topology, (topic) => counts.get(topic), config.applicationServer);
-      const consumer = cluster.consumer({
-        groupAssignor: appAssignor({
-          topology: this.#topology, applicationId: config.applicationId, processId: this.#processId, applicationServer: config.applicationServer,
-          acceptableRecoveryLag: config.acceptableRecoveryLag, numStandbyReplicas: config.numStandbyReplicas, maxWarmupReplicas: config.maxWarmupReplicas, probingRebalanceIntervalMs: config.probingRebalanceIntervalMs,
-          directories: () => this.#directories(), runningTasks: () => this.#manager?.taskIds ?? [], standbyOffsetSums: () => this.#manager?.standbyOffsetSums() ?? new Map(),
-          endOffsets: (topic) => admin.endOffsets(topic), logger: componentLogger('task-assignor', config.logger, { applicationId: config.applicationId }),
-        }),
-        groupId: config.applicationId,
-        isolationLevel: 'read_committed',
-        autoOffsetReset: config.autoOffsetReset,
-        sessionTimeoutMs: config.sessionTimeoutMs,
-        heartbeatIntervalMs: config.heartbeatIntervalMs,
-        ...(config.groupInstanceId !== undefined ? { groupInstanceId: config.groupInstanceId } : {}),
-        clientId: `${config.clientId}-consumer`,
+      const member = createGroupMember({
+        config, cluster, topology: this.#topology, processId: this.#processId, endOffsets: (topic) => admin.endOffsets(topic),
+        partitionCount: (topic) => counts.get(topic), topicMetadata: metadata, directories: () => this.#directories(),
+        state: this.#stateRuntime(cluster), metadata: () => this.#metadata, onFatal: (error) => this.#onTaskFatal(error),
       });
-      this.#consumer = consumer;
-      this.#receiver = new AssignmentReceiver({
-        metadata: () => this.#metadata,
-        manager: () => this.#manager,
-        requestRejoin: (reason) => consumer.requestRejoin(reason),
-        logger: componentLogger('assignment', config.logger, { applicationId: config.applicationId }),
-      });
-      this.#manager = new TaskManager({
-        config,
-        topology: this.#topology,
-        consumer,
-        partitionCount: (topic) => counts.get(topic),
-        endOffsets: (topic) => admin.endOffsets(topic),
-        logger: componentLogger('task-manager', config.logger, { applicationId: config.applicationId }),
-        producerFactory: ({ transactionalId, taskId }) =>
-          new StreamsProducer({
-            transactionalId,
-            cluster,
-            transactionTimeoutMs: config.transactionTimeoutMs,
-            deliveryTimeoutMs: config.deliveryTimeoutMs,
-            topicMetadata: metadata,
-            logger: componentLogger('task-producer', config.logger, { taskId }),
-          }),
-        onFatal: (error) => this.#onTaskFatal(error),
-        state: this.#stateRuntime(cluster),
-        standbys: new StandbyTasks({
-          topology: this.#topology, config, directories: this.#directories(), committed: (tps) => consumer.committed(tps),
-          reader: () => (this.#standbyReader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-standby` })),
-          logger: componentLogger('standby-tasks', config.logger, { applicationId: config.applicationId }),
-        }),
-      });
+      const consumer = (this.#consumer = member.consumer);
+      this.#receiver = member.receiver;
+      this.#manager = member.manager;
+      this.#closeStandbyReader = member.closeStandbyReader;
       const first = new Promise<void>((resolve, reject) => (this.#firstAssignment = { resolve, reject }));
       // A close() or failure may reject it before step 4 awaits it: never an unhandled rejection.
       first.catch(() => undefined);
@@ -442,7 +403,7 @@ export class KafkaStreams {
     await this.#consumer?.close().catch((error: unknown) => this.#log.warn({ err: error }, 'closing the consumer failed'));
     await this.#admin?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the admin client failed'));
     await this.#reader?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the restore reader failed'));
-    await this.#standbyReader?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the standby reader failed'));
+    await this.#closeStandbyReader?.().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the standby reader failed'));
     this.#decisions.stop();
     this.#log.info({ state: this.state }, 'stopped');
   }

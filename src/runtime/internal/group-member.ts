@@ -1,0 +1,92 @@
+/**
+ * Step 3 of `KafkaStreams.start()`, the wiring of an instance's group
+ * membership (the steps the function mirrors):
+ * 1. the group consumer (read_committed, the app's timing and static
+ *    membership) with the task assignor of the topology (`assignor-setup.ts`),
+ *    whose subscription reports the running tasks and every standby's live
+ *    offset sums;
+ * 2. the assignment receiver (`assignment-receiver.ts`): key metadata, standby
+ *    list, probing-rebalance timer;
+ * 3. the task manager with its task producers and the instance's standby
+ *    tasks (`standby-tasks.ts`, on their own partition reader).
+ * Nothing connects here: the caller subscribes and runs the consumer.
+ */
+import type { ClusterPort, GroupConsumerPort, PartitionReaderPort } from '../../cluster/port.js';
+import { StreamsProducer } from '../../eos/streams-producer.js';
+import type { TopicMetadataCache } from '../../eos/topic-metadata.js';
+import { componentLogger } from '../../internal/logger.js';
+import type { TopologyRuntime } from '../../processors/task-contract.js';
+import type { ResolvedConfig } from '../config.js';
+import { AssignmentReceiver } from './assignment-receiver.js';
+import { appAssignor } from './assignor-setup.js';
+import { StandbyTasks } from './standby-tasks.js';
+import type { StateDirectory } from './state-directory.js';
+import type { StateRuntime } from './state-manager.js';
+import type { StreamsMetadataState } from './streams-metadata-state.js';
+import { TaskManager } from './task-manager.js';
+
+/** What the wiring needs from the app. */
+export interface GroupMemberDeps {
+  config: ResolvedConfig;
+  cluster: ClusterPort;
+  topology: TopologyRuntime;
+  processId: string;
+  endOffsets(topic: string): Promise<number[]>;
+  partitionCount(topic: string): number | undefined;
+  topicMetadata: TopicMetadataCache;
+  directories: () => StateDirectory;
+  state: StateRuntime;
+  metadata: () => StreamsMetadataState | undefined;
+  onFatal(error: Error): void;
+}
+
+/** The parts of an instance's membership (see the module comment). */
+export interface GroupMember {
+  consumer: GroupConsumerPort;
+  receiver: AssignmentReceiver;
+  manager: TaskManager;
+  /** Closes the standbys' partition reader, if one was opened. */
+  closeStandbyReader(): Promise<void>;
+}
+
+/** Steps 1–3. */
+export function createGroupMember(deps: GroupMemberDeps): GroupMember {
+  const { config, cluster, topology } = deps;
+  const log = (component: string) => componentLogger(component, config.logger, { applicationId: config.applicationId });
+  let manager: TaskManager | undefined = undefined;
+  let standbyReader: PartitionReaderPort | undefined;
+  // 1. consumer and assignor
+  const consumer = cluster.consumer({
+    groupAssignor: appAssignor({
+      topology, applicationId: config.applicationId, processId: deps.processId, applicationServer: config.applicationServer,
+      acceptableRecoveryLag: config.acceptableRecoveryLag, numStandbyReplicas: config.numStandbyReplicas, maxWarmupReplicas: config.maxWarmupReplicas,
+      probingRebalanceIntervalMs: config.probingRebalanceIntervalMs, directories: deps.directories, runningTasks: () => manager?.taskIds ?? [],
+      standbyOffsetSums: () => manager?.standbyOffsetSums() ?? new Map(), endOffsets: deps.endOffsets, logger: log('task-assignor'),
+    }),
+    groupId: config.applicationId,
+    isolationLevel: 'read_committed',
+    autoOffsetReset: config.autoOffsetReset,
+    sessionTimeoutMs: config.sessionTimeoutMs,
+    heartbeatIntervalMs: config.heartbeatIntervalMs,
+    ...(config.groupInstanceId !== undefined ? { groupInstanceId: config.groupInstanceId } : {}),
+    clientId: `${config.clientId}-consumer`,
+  });
+  // 2. assignment receiver
+  const receiver = new AssignmentReceiver({ metadata: deps.metadata, manager: () => manager, requestRejoin: (reason) => consumer.requestRejoin(reason), logger: log('assignment') });
+  // 3. task manager and standby tasks
+  manager = new TaskManager({
+    config, topology, consumer, partitionCount: deps.partitionCount, endOffsets: deps.endOffsets, logger: log('task-manager'),
+    producerFactory: ({ transactionalId, taskId }) =>
+      new StreamsProducer({
+        transactionalId, cluster, transactionTimeoutMs: config.transactionTimeoutMs, deliveryTimeoutMs: config.deliveryTimeoutMs,
+        topicMetadata: deps.topicMetadata, logger: componentLogger('task-producer', config.logger, { taskId }),
+      }),
+    onFatal: deps.onFatal,
+    state: deps.state,
+    standbys: new StandbyTasks({
+      topology, config, directories: deps.directories(), committed: (tps) => consumer.committed(tps), logger: log('standby-tasks'),
+      reader: () => (standbyReader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-standby` })),
+    }),
+  });
+  return { consumer, receiver, manager, closeStandbyReader: async () => standbyReader?.close() };
+}

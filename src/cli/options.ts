@@ -21,6 +21,7 @@ export interface RunFlags {
   uiHost?: string;
   progress?: boolean;
   closeTimeoutMs?: string;
+  groupInstanceId?: string;
 }
 
 /** The resolved options of one `sluice run`. */
@@ -43,6 +44,8 @@ export interface RunOptions {
   progress: boolean;
   /** How long the worker waits for `app.close()` before it exits anyway (non-zero). Default 30000. */
   closeTimeoutMs: number;
+  /** Static membership id of this worker (`--group-instance-id`, `SLUICE_GROUP_INSTANCE_ID`): overrides `config.groupInstanceId`. */
+  groupInstanceId: string | undefined;
 }
 
 /** Environment variables read by `sluice run`, in order of precedence per option. */
@@ -57,6 +60,7 @@ export const RUN_ENV = {
   uiPort: ['SLUICE_UI_PORT'],
   uiHost: ['SLUICE_UI_HOST'],
   closeTimeoutMs: ['SLUICE_CLOSE_TIMEOUT_MS'],
+  groupInstanceId: ['SLUICE_GROUP_INSTANCE_ID'],
 } as const;
 
 /** Default of `--close-timeout-ms`: about a Kubernetes termination grace period. */
@@ -128,6 +132,12 @@ export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env 
   if (appId && !/^[A-Za-z0-9._-]+$/.test(appId.value)) {
     throw new ConfigError(`${where('--application-id', appId.source)} must use letters, digits, '.', '_' or '-', got '${appId.value}'`);
   }
+  const instance = pick(flags.groupInstanceId, RUN_ENV.groupInstanceId, env);
+  if (instance && !/^[A-Za-z0-9._-]{1,249}$/.test(instance.value)) {
+    throw new ConfigError(
+      `${where('--group-instance-id', instance.source)} must be 1 to 249 letters, digits, '.', '_' or '-', unique per worker (e.g. the pod name), got '${instance.value}'`,
+    );
+  }
   return {
     modulePath,
     bootstrapServers: embedded ? undefined : bootstrapServers,
@@ -143,5 +153,6 @@ export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env 
     progress: flags.progress !== false,
     closeTimeoutMs:
       intOf(pick(flags.closeTimeoutMs, RUN_ENV.closeTimeoutMs, env), '--close-timeout-ms', 1, 3_600_000) ?? DEFAULT_CLOSE_TIMEOUT_MS,
+    groupInstanceId: instance?.value,
   };
 }

@@ -58,6 +58,10 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
     .option('-u, --ui-port <port>', 'serve the live UI (topology, rates, tasks, lag, handler decisions) on http://<ui-host>:<port>/ (env SLUICE_UI_PORT)')
     .option('--ui-host <host>', 'interface of the live UI, default 127.0.0.1: local only (env SLUICE_UI_HOST)')
     .option('--no-progress', 'no live progress line on a terminal')
+    .option(
+      '--group-instance-id <id>',
+      "static group membership (Kafka's group.instance.id): a restart within the session timeout causes no rebalance; unique per worker, e.g. the pod name (env SLUICE_GROUP_INSTANCE_ID)",
+    )
     .option('--close-timeout-ms <ms>', 'how long to wait for the app to close before exiting anyway (exit 1), default 30000 (env SLUICE_CLOSE_TIMEOUT_MS)')
     .addHelpText(
       'after',

@@ -60,6 +60,7 @@ function placeApp(def: AppDefinition, options: RunOptions, logger: Logger): Plac
   const config: KafkaStreamsConfig = { ...base, applicationId, logger: base.logger ?? logger };
   if (options.processingGuarantee) config.processingGuarantee = options.processingGuarantee;
   if (options.commitIntervalMs !== undefined) config.commitIntervalMs = options.commitIntervalMs;
+  if (options.groupInstanceId !== undefined) config.groupInstanceId = options.groupInstanceId;
   if (options.embedded) {
     const cluster = new EmbeddedKafkaCluster();
     delete config.bootstrapServers;

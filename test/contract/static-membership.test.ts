@@ -81,12 +81,19 @@ for (const backend of await backends()) {
       open.splice(open.indexOf(m.consumer), 1);
     }
 
-    /** Every partition owned by exactly one of `members`, each owning some, all at the same generation. */
+    /**
+     * Every partition owned by exactly one of `members`, each owning some, and no assignment event for a
+     * while (a member whose partitions did not change may keep an older generation on the embedded cluster).
+     */
     async function stable(members: Member[], what: string): Promise<void> {
+      const settleMs = backend.name === 'kafka' ? 2_500 : 200;
+      let seen = -1;
+      let since = Date.now();
       await eventually(() => {
         const all = members.flatMap((m) => [...m.owned]);
-        const gen = members[0]!.generation();
-        return all.length === PARTITIONS && new Set(all).size === PARTITIONS && members.every((m) => m.owned.size > 0 && m.generation() === gen);
+        const events = members.reduce((n, m) => n + m.events.length, 0);
+        if (events !== seen) [seen, since] = [events, Date.now()];
+        return all.length === PARTITIONS && new Set(all).size === PARTITIONS && members.every((m) => m.owned.size > 0) && Date.now() - since >= settleMs;
       }, what);
     }
 
@@ -98,7 +105,7 @@ for (const backend of await backends()) {
 
     it('(a) a static member restarted within the session timeout gets its partitions back, the others see no rebalance', async () => {
       const [a, b, c] = await threeStatic();
-      const before = { b: b.events.length, c: c.events.length, gb: b.generation(), gc: c.generation(), a: sorted(a.owned) };
+      const before = { b: b.events.length, c: c.events.length, gb: b.generation(), gc: c.generation(), a: sorted(a.owned), group: Math.max(a.generation(), b.generation(), c.generation()) };
       await close(a);
       const restarted = await start('a2', 'instance-a');
       await eventually(() => restarted.events.length > 0, 'the restarted member gets an assignment');
@@ -107,7 +114,7 @@ for (const backend of await backends()) {
       expect(b.events.length).toBe(before.b);
       expect(c.events.length).toBe(before.c);
       expect([b.generation(), c.generation()]).toEqual([before.gb, before.gc]);
-      expect(restarted.generation()).toBe(before.gb);
+      expect(restarted.generation()).toBe(before.group);
       expect([...a.errors, ...b.errors, ...c.errors, ...restarted.errors]).toEqual([]);
     }, 90_000);
 

@@ -14,7 +14,7 @@ import type { TopicPartition } from '../../../src/cluster/port.js';
 interface Delivery {
   partitions: number[];
   generationId: number;
-  final: boolean;
+  force: boolean;
 }
 
 let clock = 0;
@@ -34,8 +34,8 @@ function handle(groupInstanceId: string | undefined, sessionTimeoutMs = 5000): M
     sessionTimeoutMs,
     rebalanceTimeoutMs: 10_000,
     ...(groupInstanceId !== undefined ? { groupInstanceId } : {}),
-    deliver: async (tps: TopicPartition[], generationId: number, _userData: Buffer | undefined, final: boolean) => {
-      deliveries.push({ partitions: tps.map((tp) => tp.partition).sort(), generationId, final });
+    deliver: async (tps: TopicPartition[], generationId: number, _userData: Buffer | undefined, force: boolean) => {
+      deliveries.push({ partitions: tps.map((tp) => tp.partition).sort(), generationId, force });
     },
   };
 }
@@ -76,7 +76,7 @@ describe('embedded group coordinator: static members', () => {
     expect(c.staticMemberId('group-id', 'group-instance-id')).toBe(second.memberId);
     expect(second.memberId).not.toBe(first.memberId);
     expect(group.generationId).toBe(1);
-    expect(again.deliveries).toEqual([{ partitions: [0, 1, 2, 3], generationId: 1, final: true }]);
+    expect(again.deliveries).toEqual([{ partitions: [0, 1, 2, 3], generationId: 1, force: true }]);
   });
 
   // GroupMetadataManagerTest.testStaticMemberRejoinAsFollowerWithUnknownMemberId
@@ -91,7 +91,7 @@ describe('embedded group coordinator: static members', () => {
     expect(c.staticMemberId('group-id', 'leader-instance-id')).toBe(r.leaderId);
     expect(join.memberId).not.toBe(r.followerId);
     expect(c.describeGroup('group-id').generationId).toBe(r.generationId);
-    expect(rejoined.deliveries).toEqual([{ partitions: followerAssignment, generationId: r.generationId, final: true }]);
+    expect(rejoined.deliveries).toEqual([{ partitions: followerAssignment, generationId: r.generationId, force: true }]);
     expect(r.leader.deliveries.length).toBe(leaderDeliveries);
   });
 
@@ -162,16 +162,17 @@ describe('embedded group coordinator: static members', () => {
     expect(c.describeGroup('group-id').members.map((m) => m.memberId)).toEqual([r.leaderId]);
     expect(r.leader.deliveries.length).toBeGreaterThan(deliveries);
     expect(r.leader.deliveries.at(-1)!.partitions).toEqual([0, 1, 2, 3]);
+    expect(r.leader.deliveries.at(-1)!.force).toBe(false);
   });
 
-  it('requestRejoin: a new generation handed to every member as a final one, even with nothing changed', async () => {
+  it('requestRejoin: a new generation handed to every member with force (onAssignment even with nothing changed)', async () => {
     const c = coordinator();
     const r = await staticMembersJoinAndRebalance(c);
     const before = { leader: r.leader.deliveries.at(-1)!, follower: r.follower.deliveries.at(-1)! };
     await c.requestRejoin('group-id', r.followerId);
     const after = { leader: r.leader.deliveries.at(-1)!, follower: r.follower.deliveries.at(-1)! };
     expect(c.describeGroup('group-id').generationId).toBe(r.generationId + 1);
-    expect(after.leader).toEqual({ partitions: before.leader.partitions, generationId: r.generationId + 1, final: true });
-    expect(after.follower).toEqual({ partitions: before.follower.partitions, generationId: r.generationId + 1, final: true });
+    expect(after.leader).toEqual({ partitions: before.leader.partitions, generationId: r.generationId + 1, force: true });
+    expect(after.follower).toEqual({ partitions: before.follower.partitions, generationId: r.generationId + 1, force: true });
   });
 });

@@ -108,7 +108,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
       sessionTimeoutMs,
       ...(this.options.groupInstanceId !== undefined ? { groupInstanceId: this.options.groupInstanceId } : {}),
       rebalanceTimeoutMs: Math.max(sessionTimeoutMs, 60_000),
-      deliver: (tps, gen, userData, final) => this.deliver(memberId, tps, gen, userData, final),
+      deliver: (tps, gen, userData, force) => this.deliver(memberId, tps, gen, userData, force),
       crash: () => this.simulateCrash(),
     });
     this.memberId = memberId;
@@ -117,10 +117,10 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
   }
 
   /** Called by the coordinator: applies an assignment (queued behind earlier ones). */
-  private deliver(memberId: string, tps: TopicPartition[], generationId: number, userData: Buffer | undefined, final: boolean): Promise<void> {
+  private deliver(memberId: string, tps: TopicPartition[], generationId: number, userData: Buffer | undefined, force: boolean): Promise<void> {
     if (!this.running || memberId !== this.memberId) return Promise.resolve();
     this.generationId = generationId;
-    this.rebalances = this.rebalances.then(() => this.apply(tps, generationId, userData, final)).catch((e) => this.crash(e));
+    this.rebalances = this.rebalances.then(() => this.apply(tps, generationId, userData, force)).catch((e) => this.crash(e));
     return this.rebalances;
   }
 
@@ -128,9 +128,9 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
    * Applies an assignment. Steps: 1. diff with the current one; 2. stop
    * fetching revoked partitions and wait for their in-flight eachBatch;
    * 3. hold newly assigned ones (a seek made before the assignment applies); 4. onAssignment (on the first
-   * assignment, a change, or the final generation of a rebalance); 5. release them.
+   * assignment, a change, or `force`: a requested rebalance); 5. release them.
    */
-  private async apply(tps: TopicPartition[], generationId: number, userData: Buffer | undefined, final: boolean): Promise<void> {
+  private async apply(tps: TopicPartition[], generationId: number, userData: Buffer | undefined, force: boolean): Promise<void> {
     if (!this.running) return;
     if (userData !== undefined) this.handUserData(userData, generationId);
     // 1.
@@ -148,7 +148,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
     });
     for (const s of added) this.parts.set(key(s.tp), s);
     // 4.
-    if (!this.delivered || revoked.length || assigned.length || final) {
+    if (!this.delivered || revoked.length || assigned.length || force) {
       this.delivered = true;
       await defined(this.handlers, 'consumer handlers (set by run())').onAssignment({ assigned, revoked: revoked.map((s) => s.tp), generationId, memberId: this.memberId });
     }

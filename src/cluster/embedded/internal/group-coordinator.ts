@@ -15,8 +15,10 @@
  * each member gets the user data made for it with both generations; otherwise
  * the leader's built-in assignor (`range`, `roundrobin`) does, without user data.
  *
- * Every member is handed the final generation of every rebalance (its
- * `onAssignment` runs even when nothing changed for it), as on kafkajs.
+ * A rebalance a member asked for (`requestRejoin`) hands every member its
+ * final generation with `force` (its `onAssignment` runs even when nothing
+ * changed for it, as on kafkajs); otherwise a member whose assignment did not
+ * change is told nothing.
  *
  * Static members (`groupInstanceId`, KIP-345; `group-static-members.ts`), as
  * Kafka's `GroupMetadataManager` for classic groups: a join with a known
@@ -49,10 +51,10 @@ export interface MemberHandle {
   rebalanceTimeoutMs: number;
   /**
    * Hands the member its assignment of a new generation (and a custom assignor's user data for it); resolves
-   * once applied (revocations done). `final`: the last generation of a rebalance (the member's `onAssignment`
-   * runs even if nothing changed for it); an interim one of a two-step move is not.
+   * once applied (revocations done). `force`: the last generation of a requested rebalance (the member's
+   * `onAssignment` runs even if nothing changed for it).
    */
-  deliver(assignment: TopicPartition[], generationId: number, userData: Buffer | undefined, final: boolean): Promise<void>;
+  deliver(assignment: TopicPartition[], generationId: number, userData: Buffer | undefined, force: boolean): Promise<void>;
   /** Fault injection: the client process dies (stops fetching and heartbeating, does not leave). */
   crash?(): void;
 }
@@ -74,6 +76,8 @@ interface Group {
   statics: StaticMembers;
   /** Rebalances queued or running (0: the group is stable). */
   pending: number;
+  /** A member asked for a rebalance: the next one to run is delivered with `force`. */
+  forced: boolean;
   chain: Promise<void>;
 }
 
@@ -95,7 +99,7 @@ export class GroupCoordinator {
 
   private group(groupId: string): Group {
     let g = this.groups.get(groupId);
-    if (!g) this.groups.set(groupId, (g = { groupId, generationId: 0, members: new Map(), statics: new StaticMembers(), pending: 0, chain: Promise.resolve() }));
+    if (!g) this.groups.set(groupId, (g = { groupId, generationId: 0, members: new Map(), statics: new StaticMembers(), pending: 0, forced: false, chain: Promise.resolve() }));
     return g;
   }
 
@@ -159,7 +163,9 @@ export class GroupCoordinator {
    */
   requestRejoin(groupId: string, memberId: string): Promise<void> {
     const g = this.group(groupId);
-    return g.members.has(memberId) ? this.rebalance(g) : g.chain;
+    if (!g.members.has(memberId)) return g.chain;
+    g.forced = true;
+    return this.rebalance(g);
   }
 
   /** The member id holding a static member's instance id (tests). */
@@ -286,10 +292,12 @@ export class GroupCoordinator {
     }
     if (moves) await this.deliverAll(g, interim, userData, false);
     // 3.
-    await this.deliverAll(g, target, userData, true);
+    const forced = g.forced;
+    g.forced = false;
+    await this.deliverAll(g, target, userData, forced);
   }
 
-  private async deliverAll(g: Group, assignment: Map<string, TopicPartition[]>, userData: Map<string, Buffer>, final: boolean): Promise<void> {
+  private async deliverAll(g: Group, assignment: Map<string, TopicPartition[]>, userData: Map<string, Buffer>, force: boolean): Promise<void> {
     g.generationId += 1;
     const generationId = g.generationId;
     const calls = [...g.members.values()].map(async (m) => {
@@ -304,7 +312,7 @@ export class GroupCoordinator {
         timer = setTimeout(() => r('timeout'), m.handle.rebalanceTimeoutMs);
         timer.unref?.();
       });
-      const outcome = await Promise.race([m.handle.deliver(tps, generationId, userData.get(m.memberId), final).then(() => 'ok' as const, () => 'ok' as const), timeout]);
+      const outcome = await Promise.race([m.handle.deliver(tps, generationId, userData.get(m.memberId), force).then(() => 'ok' as const, () => 'ok' as const), timeout]);
       clearTimeout(timer);
       if (outcome === 'timeout' && this.remove(g, m.memberId)) void this.rebalance(g);
       else m.lastHeartbeat = this.deps.now();

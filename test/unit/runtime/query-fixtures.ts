@@ -110,8 +110,8 @@ export class FakeApp implements QueryableApp {
 }
 
 /** Starts a query server for `app` on 127.0.0.1 (any port) and records the app's `self`. */
-export async function serve(app: FakeApp, servers: QueryServer[], options: Partial<QueryServerOptions> = {}): Promise<QueryServer> {
-  const server = await serveQueries(app, { port: 0, host: '127.0.0.1', forwardTimeoutMs: 1000, ...options });
+export async function serve<K = string>(app: FakeApp, servers: QueryServer[], options: Partial<QueryServerOptions<K>> = {}): Promise<QueryServer> {
+  const server = await serveQueries<K>(app, { port: 0, host: '127.0.0.1', forwardTimeoutMs: 1000, ...options });
   app.self = server.applicationServer;
   servers.push(server);
   return server;

@@ -31,7 +31,9 @@ import { IllegalArgumentError } from '../errors.js';
 import { componentLogger, type Logger } from '../internal/logger.js';
 import { Serdes } from '../serdes/serdes.js';
 import type { Serializer } from '../serdes/serde.js';
-import type { QueryableApp, QueryContext, RequestFlags } from './internal/query-context.js';
+import type { QueryContext, RequestFlags } from './internal/query-context.js';
+import type { StoreQueryParameters } from './interactive-queries.js';
+import type { KeyQueryMetadata, StreamsMetadata } from './streams-metadata.js';
 import { FORWARDED_HEADER, send, type Reply } from './internal/query-http.js';
 import { queryKey } from './internal/query-key.js';
 import { queryRange } from './internal/query-range.js';
@@ -39,14 +41,21 @@ import { toJsonValue } from './internal/query-render.js';
 import { flag, parseRoute, ROUTES_HELP } from './internal/query-routes.js';
 import { describeStores, health } from './internal/query-stores.js';
 
-export type { QueryableApp } from './internal/query-context.js';
+/** The part of a `KafkaStreams` app the query API uses (a `KafkaStreams` is one; tests pass fakes). */
+export interface QueryableApp {
+  readonly state: string;
+  store<T>(params: StoreQueryParameters<T>): T;
+  queryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata;
+  streamsMetadataForStore(storeName: string): StreamsMetadata[];
+  metadataForAllStreamsClients(): StreamsMetadata[];
+}
 
 /** Default interface of {@link serveQueries}: every interface, so the other instances reach it. */
 export const DEFAULT_QUERY_HOST = '0.0.0.0';
 
 /** Options of {@link serveQueries}. */
 export interface QueryServerOptions<K = string> {
-  /** Port to listen on (0: any free port, useful only when `applicationServer` is given after the fact). */
+  /** Port to listen on (0: any free port, which the app cannot have advertised: for tests, with a concrete `host`). */
   port: number;
   /** Interface to listen on; default `0.0.0.0`. */
   host?: string;

@@ -7,16 +7,7 @@ import { formatHostInfo, type HostInfo } from '../../assignment/host-info.js';
 import type { Logger } from '../../internal/logger.js';
 import type { Serializer } from '../../serdes/serde.js';
 import type { ReadOnlyKeyValueStore, StoreQueryParameters } from '../interactive-queries.js';
-import type { KeyQueryMetadata, StreamsMetadata } from '../streams-metadata.js';
-
-/** The part of a `KafkaStreams` app the query API uses (a `KafkaStreams` is one). */
-export interface QueryableApp {
-  readonly state: string;
-  store<T>(params: StoreQueryParameters<T>): T;
-  queryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata;
-  streamsMetadataForStore(storeName: string): StreamsMetadata[];
-  metadataForAllStreamsClients(): StreamsMetadata[];
-}
+import type { QueryableApp } from '../query-server.js';
 
 /** The shared state of one query server. */
 export interface QueryContext {

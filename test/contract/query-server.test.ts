@@ -145,6 +145,8 @@ await describeOnEachBackend('query API across instances', (backend, fx) => {
       // 2. the rebalance loop: every live endpoint, every key, and the range, until told to stop
       const counts = { ok: 0, unavailable: 0, wrong: 0, okAfterSettle: 0, rangeOk: 0, range503: 0 };
       const wrong: string[] = [];
+      /** Why the 503s came, by reason with keys and ports blanked out. */
+      const reasons = new Map<string, number>();
       const live = [...instances];
       const phase = { settled: false };
       let stop = false;
@@ -157,6 +159,8 @@ await describeOnEachBackend('query API across instances', (backend, fx) => {
         } else if (r.status === 503 && r.retryAfter === '1' && typeof r.body?.error === 'string') {
           if (kind === 'key') counts.unavailable++;
           else counts.range503++;
+          const reason = String(r.body.error).replace(/key-\d+/g, '<key>').replace(/127\.0\.0\.1:\d+/g, '<host>').replace(/\(.*\)/g, '(…)');
+          reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
         } else {
           counts.wrong++;
           if (wrong.length < 10) wrong.push(`${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
@@ -203,6 +207,7 @@ await describeOnEachBackend('query API across instances', (backend, fx) => {
       console.info(
         `[query API, ${backend.name}] rebalance loop: key answers 200=${counts.ok} (after settling ${counts.okAfterSettle}), 503=${counts.unavailable}, wrong=${counts.wrong}; range answers 200=${counts.rangeOk}, 503=${counts.range503}`,
       );
+      console.info(`[query API, ${backend.name}] 503 reasons: ${[...reasons].sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${n} x ${reason}`).join(' | ')}`);
       expect(wrong, 'answers that were neither the right value nor a 503 with Retry-After').toEqual([]);
       expect(counts.wrong).toBe(0);
       expect(counts.okAfterSettle).toBeGreaterThan(0);

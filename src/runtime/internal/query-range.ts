@@ -79,7 +79,7 @@ export async function queryRange(ctx: QueryContext, store: string, params: URLSe
     if (after !== before) return unavailable(`the instances holding store '${store}' changed while it was read (a rebalance); retry`, { store });
     return answer(local.entries, { host: selfText(ctx), fingerprint: before });
   }
-  if (local.global || hosts.length === 1) return answer(local.entries);
+  if (local.global) return answer(local.entries);
   return gather(ctx, store, params, hosts, before, local.entries, answer);
 }
 

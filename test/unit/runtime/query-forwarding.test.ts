@@ -137,6 +137,17 @@ describe('query server: across instances', () => {
     expect(bounded.body.entries.map((e: { key: string }) => e.key)).toEqual(all.slice(2, 8));
   });
 
+  it('the range of an instance that holds no part of the store comes from the instances that do', async () => {
+    for (let p = 0; p < 4; p++) group.owners.set(p, b.self);
+    for (const key of [...k0!, ...k1!]) b.data.set(key, 1);
+    const r = await get(sa, '/stores/counts');
+    expect(r.status).toBe(200);
+    expect(r.body.entries).toHaveLength(12);
+    const local = await get(sa, '/stores/counts?local=true');
+    expect(local.status).toBe(503);
+    expect(local.body.error).toMatch(/holds none/);
+  });
+
   it('the range answers 503 when a part is unavailable, unreachable, or seen under other owners', async () => {
     b.unavailable = true; // b's metadata check of its keys fails
     const r = await get(sa, '/stores/counts');

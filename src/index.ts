@@ -88,6 +88,9 @@ export { QueryableStoreTypes, InvalidStateStoreError } from './runtime/interacti
 export type { QueryableStoreType, ReadOnlyKeyValueStore, StoreQueryParameters, TimestampedValue } from './runtime/interactive-queries.js';
 export { KeyQueryMetadata, UnknownStateStoreError } from './runtime/streams-metadata.js';
 export type { HostInfo, StreamsMetadata } from './runtime/streams-metadata.js';
+// The query API across instances (`serveQueries(app, ...)`, `sluice run --query-port`).
+export { serveQueries, DEFAULT_QUERY_HOST } from './runtime/query-server.js';
+export type { QueryServer, QueryServerOptions, QueryableApp } from './runtime/query-server.js';
 export type { StateRestoreListener, RestoreMetrics } from './runtime/state-restore-listener.js';
 // The live UI (`app.serveUi()`, `sluice run --ui-port`): its options, server handle and the JSON it serves.
 export type {

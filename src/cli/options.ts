@@ -22,6 +22,9 @@ export interface RunFlags {
   progress?: boolean;
   closeTimeoutMs?: string;
   groupInstanceId?: string;
+  queryPort?: string;
+  queryHost?: string;
+  queryAdvertisedHost?: string;
 }
 
 /** The resolved options of one `sluice run`. */
@@ -46,6 +49,12 @@ export interface RunOptions {
   closeTimeoutMs: number;
   /** Static membership id of this worker (`--group-instance-id`, `SLUICE_GROUP_INSTANCE_ID`): overrides `config.groupInstanceId`. */
   groupInstanceId: string | undefined;
+  /** Serve the query API on this port (`--query-port`, `SLUICE_QUERY_PORT`). */
+  queryPort: number | undefined;
+  /** Interface of the query API (`--query-host`, `SLUICE_QUERY_HOST`), default 0.0.0.0: the other instances must reach it. */
+  queryHost: string;
+  /** Host of the default `applicationServer` (`--query-advertised-host`, `SLUICE_QUERY_ADVERTISED_HOST`); undefined: `os.hostname()`. */
+  queryAdvertisedHost: string | undefined;
 }
 
 /** Environment variables read by `sluice run`, in order of precedence per option. */
@@ -61,6 +70,9 @@ export const RUN_ENV = {
   uiHost: ['SLUICE_UI_HOST'],
   closeTimeoutMs: ['SLUICE_CLOSE_TIMEOUT_MS'],
   groupInstanceId: ['SLUICE_GROUP_INSTANCE_ID'],
+  queryPort: ['SLUICE_QUERY_PORT'],
+  queryHost: ['SLUICE_QUERY_HOST'],
+  queryAdvertisedHost: ['SLUICE_QUERY_ADVERTISED_HOST'],
 } as const;
 
 /** Default of `--close-timeout-ms`: about a Kubernetes termination grace period. */
@@ -93,12 +105,14 @@ function intOf(raw: { value: string; source: string } | undefined, flag: string,
   return n;
 }
 
-/** The live UI's interface: local only unless set; a value with a port or spaces is refused. */
-function uiHostOf(raw: { value: string; source: string } | undefined): string {
-  if (!raw) return '127.0.0.1';
+/** An interface or host name of flag `flag` (default `fallback`); a value with a port or spaces is refused. */
+function hostOf(raw: { value: string; source: string } | undefined, flag: string, portFlag: string, fallback: string): string;
+function hostOf(raw: { value: string; source: string } | undefined, flag: string, portFlag: string): string | undefined;
+function hostOf(raw: { value: string; source: string } | undefined, flag: string, portFlag: string, fallback?: string): string | undefined {
+  if (!raw) return fallback;
   const value = raw.value.trim();
   if (value === '' || /\s/.test(value) || (/:\d+$/.test(value) && !value.includes('::'))) {
-    throw new ConfigError(`${where('--ui-host', raw.source)} must be an interface name or address without a port (e.g. 127.0.0.1 or 0.0.0.0), got '${raw.value}'; the port goes to --ui-port`);
+    throw new ConfigError(`${where(flag, raw.source)} must be an interface name or address without a port (e.g. 127.0.0.1 or 0.0.0.0), got '${raw.value}'; the port goes to ${portFlag}`);
   }
   return value;
 }
@@ -149,10 +163,14 @@ export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env 
     metricsPort: intOf(pick(flags.metricsPort, RUN_ENV.metricsPort, env), '--metrics-port', 0, 65_535),
     metricsHost: flags.metricsHost ?? '0.0.0.0',
     uiPort: intOf(pick(flags.uiPort, RUN_ENV.uiPort, env), '--ui-port', 0, 65_535),
-    uiHost: uiHostOf(pick(flags.uiHost, RUN_ENV.uiHost, env)),
+    uiHost: hostOf(pick(flags.uiHost, RUN_ENV.uiHost, env), '--ui-host', '--ui-port', '127.0.0.1'),
     progress: flags.progress !== false,
     closeTimeoutMs:
       intOf(pick(flags.closeTimeoutMs, RUN_ENV.closeTimeoutMs, env), '--close-timeout-ms', 1, 3_600_000) ?? DEFAULT_CLOSE_TIMEOUT_MS,
     groupInstanceId: instance?.value,
+    // the query port is advertised to the group: 0 (any port) cannot be
+    queryPort: intOf(pick(flags.queryPort, RUN_ENV.queryPort, env), '--query-port', 1, 65_535),
+    queryHost: hostOf(pick(flags.queryHost, RUN_ENV.queryHost, env), '--query-host', '--query-port', '0.0.0.0'),
+    queryAdvertisedHost: hostOf(pick(flags.queryAdvertisedHost, RUN_ENV.queryAdvertisedHost, env), '--query-advertised-host', '--query-port'),
   };
 }

@@ -57,6 +57,9 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
     .option('--metrics-host <host>', 'interface of the metrics endpoint', '0.0.0.0')
     .option('-u, --ui-port <port>', 'serve the live UI (topology, rates, tasks, lag, handler decisions) on http://<ui-host>:<port>/ (env SLUICE_UI_PORT)')
     .option('--ui-host <host>', 'interface of the live UI, default 127.0.0.1: local only (env SLUICE_UI_HOST)')
+    .option('-q, --query-port <port>', 'serve the query API (GET /stores/<store>/keys/<key>, /stores/<store>?from=&to=, /stores, /health) on this port (env SLUICE_QUERY_PORT)')
+    .option('--query-host <host>', 'interface of the query API, default 0.0.0.0: the other instances forward to it (env SLUICE_QUERY_HOST)')
+    .option('--query-advertised-host <host>', "host of the default applicationServer <host>:<query-port>, default os.hostname(); ignored when the module's config sets applicationServer (env SLUICE_QUERY_ADVERTISED_HOST)")
     .option('--no-progress', 'no live progress line on a terminal')
     .option(
       '--group-instance-id <id>',
@@ -69,8 +72,12 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
         'SIGHUP closes like SIGTERM. A task failure while closing, a close slower than --close-timeout-ms, an unhandled\n' +
         'rejection or a closed stdout also exit 1, after closing the app, with one line "sluice: <reason>" on stderr.\n' +
         '/healthz (with --metrics-port) answers 503 in ERROR or when no commit succeeded for max(30 s, 10 x commit interval) although there is work.\n' +
+        'Queries: with --query-port P the app advertises applicationServer <advertised host>:P (unless its config sets one) and any\n' +
+        'instance answers any key: it forwards to the owner (?redirect=true: 307 instead), answers 503 + Retry-After while the\n' +
+        'group rebalances or a task restores, and reads a standby copy only with ?stale=true.\n' +
         'Example:\n  sluice run examples/orders/app.ts --embedded\n  KAFKA_BROKERS=127.0.0.1:9092 sluice run examples/orders/app.ts --metrics-port 9464\n' +
-        '  sluice run examples/orders/app.ts --embedded --ui-port 8080   (then open http://127.0.0.1:8080/)',
+        '  sluice run examples/orders/app.ts --embedded --ui-port 8080   (then open http://127.0.0.1:8080/)\n' +
+        '  sluice run app.ts -b kafka:9092 --query-port 7070 --query-advertised-host orders-1.internal   (curl http://orders-1.internal:7070/stores)',
     )
     .action(async (module: string, flags: RunFlags) => {
       const options = resolveRunOptions(module, flags, io.env);

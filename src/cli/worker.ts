@@ -23,6 +23,8 @@ import { startProgressLine, type ProgressLine } from './progress-line.js';
 import { connectionHint, oneLineReason } from './internal/reason.js';
 import { installProcessGuards } from './internal/process-guards.js';
 import { CommitWatchdog, stallThresholdMs, type HealthStatus } from './health.js';
+import { startQueryApi, withQueryEndpoint } from './query-option.js';
+import type { QueryServer } from '../runtime/query-server.js';
 
 /** Streams the worker writes to, and its environment. */
 export interface WorkerIo {
@@ -33,8 +35,8 @@ export interface WorkerIo {
 
 /** Extra hooks, mostly for tests. */
 export interface WorkerHooks {
-  /** Called once the app is RUNNING. */
-  onRunning?(app: KafkaStreams, info: { metricsPort: number | undefined; uiPort?: number }): void;
+  /** Called once the app is RUNNING (and its query API listens, with `--query-port`). */
+  onRunning?(app: KafkaStreams, info: { metricsPort: number | undefined; uiPort?: number; queryPort?: number }): void;
   /** Resolves to stop the worker (in addition to SIGINT/SIGTERM). */
   stopSignal?: Promise<unknown>;
   /** Install the SIGINT/SIGTERM/SIGHUP, unhandled-rejection and uncaught-exception handlers (default true). */
@@ -87,7 +89,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
   const log = logger.child({ component: 'cli' });
   const def = await loadApp(options.modulePath, io.cwd);
   const placement = placeApp(def, options, logger);
-  const { config } = placement;
+  const config = withQueryEndpoint(placement.config, options);
   checkConfig(config, options);
   const context = { embedded: placement.embedded, applicationId: config.applicationId, logger };
   const brokers = placement.config.bootstrapServers as string[] | undefined;
@@ -107,6 +109,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
 
   const source: MetricsSource = { metrics: () => app.metrics(), state: () => app.state };
   let metricsServer: MetricsServer | undefined;
+  let queries: QueryServer | undefined;
   // How the run ends: a stop request (a string) or a failure (an Error), whichever comes first.
   let endWith: (end: string | Error) => void = () => undefined;
   const ended = new Promise<string | Error>((resolve) => (endWith = resolve));
@@ -154,7 +157,9 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
     if (first instanceof Error) throw first;
     if (first === 'started') {
       log.info({ applicationId: config.applicationId, cluster: placement.cluster.kind, name: def.name }, 'app running');
-      hooks.onRunning?.(app, { metricsPort: metricsServer?.port, ...(ui ? { uiPort: ui.port } : {}) });
+      // The query API once the app runs (its key metadata exists from then on); closed with the app below.
+      queries = await startQueryApi(app, config, options, logger);
+      hooks.onRunning?.(app, { metricsPort: metricsServer?.port, ...(ui ? { uiPort: ui.port } : {}), ...(queries ? { queryPort: queries.address.port } : {}) });
       const end = await ended;
       if (end instanceof Error) throw end;
     }
@@ -167,6 +172,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
   let code = 0;
   try {
     const closed = await closeWithin(app, options.closeTimeoutMs);
+    await queries?.close();
     // A task failure while closing (or an ERROR end) means the work did not end cleanly: say so, exit non-zero.
     failure ??= app.error ?? (app.state === 'ERROR' ? new Error('the app ended in state ERROR') : undefined);
     if (failure || !closed) {

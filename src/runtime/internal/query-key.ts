@@ -1,0 +1,103 @@
+/**
+ * `GET /stores/<store>/keys/<key>`: one key, answered by the instance that
+ * owns it. Steps:
+ * 1. parse the key (`parseKey`) and ask the metadata where it lives
+ *    (`queryMetadataForKey` with `keySerde`); not available: 503;
+ * 2. not this instance (and, with `?stale=true`, no standby copy here either):
+ *    a forwarded request answers 503 (the instances disagree, no second hop);
+ *    `?redirect=true` answers 307 to the owner; otherwise GET the owner and
+ *    relay its answer (unreachable: 503);
+ * 3. read the local view (`enableStaleStores` with `?stale=true`); a store that
+ *    cannot be read now (restoring, moved away): 503;
+ * 4. re-check: the app is RUNNING and the metadata still names this instance
+ *    for the key's partition, else 503 (never a value of a task that moved);
+ * 5. answer 200 with the value, or 404 when the store has no such key.
+ */
+import { formatHostInfo, type HostInfo } from '../../assignment/host-info.js';
+import { KeyQueryMetadata } from '../streams-metadata.js';
+import { isSelf, keyValueStore, selfText, type QueryContext, type RequestFlags } from './query-context.js';
+import { badKey, replyForQueryError } from './query-errors.js';
+import { baseUrl, hop, unavailable, type Reply } from './query-http.js';
+
+/** Whether this instance may answer for `meta`: it runs the key's task, or (stale) holds a standby copy. */
+function servedHere(ctx: QueryContext, meta: KeyQueryMetadata, stale: boolean): boolean {
+  return isSelf(ctx, meta.activeHost) || (stale && meta.standbyHosts.some((h) => isSelf(ctx, h)));
+}
+
+/** The path of the key's endpoint on another host (with `?stale=true` kept). */
+function keyPath(store: string, keyText: string, stale: boolean): string {
+  return `/stores/${encodeURIComponent(store)}/keys/${encodeURIComponent(keyText)}${stale ? '?stale=true' : ''}`;
+}
+
+/** Answers `GET /stores/<store>/keys/<keyText>` (see the module comment). */
+export async function queryKey(ctx: QueryContext, store: string, keyText: string, flags: RequestFlags): Promise<Reply> {
+  const { app } = ctx;
+  // 1. the key and its metadata
+  let key: unknown;
+  try {
+    key = ctx.parseKey(keyText);
+  } catch (error) {
+    return badKey('key', keyText, error);
+  }
+  const metadata = (): KeyQueryMetadata | Reply => {
+    try {
+      return app.queryMetadataForKey(store, key, ctx.keySerde);
+    } catch (error) {
+      return replyForQueryError(error, store) ?? badKey('key', keyText, error);
+    }
+  };
+  const meta = metadata();
+  if ('status' in meta) return meta;
+  if (meta === KeyQueryMetadata.NOT_AVAILABLE || meta.activeHost.port < 0) {
+    return unavailable(`the owner of key '${keyText}' of store '${store}' is not known now (app ${app.state}: rebalancing or restoring); retry`, { store, key: keyText });
+  }
+  // 2. another instance's key
+  if (!servedHere(ctx, meta, flags.stale)) return toOwner(ctx, meta.activeHost, store, keyText, flags);
+  // 3. the local read
+  let value: unknown;
+  try {
+    value = keyValueStore(ctx, store, flags.stale).get(key);
+  } catch (error) {
+    const reply = replyForQueryError(error, store);
+    if (reply) return reply;
+    throw error;
+  }
+  // 4. the re-check
+  const again = metadata();
+  if ('status' in again) return again;
+  if (app.state !== 'RUNNING' || again === KeyQueryMetadata.NOT_AVAILABLE || again.partition !== meta.partition || !servedHere(ctx, again, flags.stale)) {
+    return unavailable(`key '${keyText}' of store '${store}' moved while it was read (app ${app.state}, a rebalance is under way); retry`, { store, key: keyText });
+  }
+  // 5. the answer
+  if (value === null || value === undefined) return { status: 404, body: { error: `store '${store}' has no key '${keyText}'`, store, key: keyText } };
+  const fromStandby = !isSelf(ctx, again.activeHost);
+  return { status: 200, body: { store, key: keyText, value: ctx.render(value), host: selfText(ctx), partition: again.partition, ...(fromStandby ? { stale: true } : {}) } };
+}
+
+/** Step 2: no second hop; a redirect; or the forwarded GET, its answer relayed. */
+async function toOwner(ctx: QueryContext, owner: HostInfo, store: string, keyText: string, flags: RequestFlags): Promise<Reply> {
+  const ownerText = formatHostInfo(owner);
+  if (flags.forwarded) {
+    return unavailable(`this instance (${selfText(ctx)}) was asked as the owner of key '${keyText}' of store '${store}', but its metadata names ${ownerText}: the instances disagree during a rebalance; retry`, {
+      store,
+      key: keyText,
+      owner: ownerText,
+    });
+  }
+  const path = keyPath(store, keyText, flags.stale);
+  if (flags.redirect) {
+    const location = `${baseUrl(owner)}${path}`;
+    return { status: 307, body: { store, key: keyText, owner: ownerText, location }, headers: { location } };
+  }
+  try {
+    const answer = await hop(owner, path, ctx.forwardTimeoutMs);
+    return { status: answer.status, raw: answer.body, headers: { 'x-sluice-served-by': ownerText, ...(answer.retryAfter ? { 'retry-after': answer.retryAfter } : {}) } };
+  } catch (error) {
+    ctx.log.debug({ err: error, owner: ownerText, store }, 'the owner of a key cannot be reached');
+    return unavailable(`the owner of key '${keyText}' of store '${store}', ${ownerText}, cannot be reached (${String((error as Error)?.message ?? error)}); retry`, {
+      store,
+      key: keyText,
+      owner: ownerText,
+    });
+  }
+}

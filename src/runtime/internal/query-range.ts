@@ -1,0 +1,174 @@
+/**
+ * `GET /stores/<store>?from=&to=`: the entries of a key range across every
+ * instance holding the store (a scatter-gather). Steps:
+ * 1. the instances holding the store (`streamsMetadataForStore`), and a
+ *    fingerprint of them (hosts and partitions);
+ * 2. this instance's part, when it is one of them: the local view's
+ *    `range(from, to)` (`all()` without bounds), each key checked against the
+ *    metadata (a key held here but owned elsewhere means a task is moving: 503);
+ *    a global store is complete here, so it answers alone;
+ * 3. every other instance's part, `GET ...?local=true` (marked forwarded),
+ *    which carries that instance's fingerprint of the same metadata;
+ * 4. any part not available, a part from an instance that sees other owners
+ *    (fingerprints differ), a key answered twice, or a fingerprint that
+ *    changed meanwhile: 503; else the entries merged and sorted by key.
+ * With `?local=true` only step 2 runs (503 when this instance holds no part).
+ */
+import { formatHostInfo } from '../../assignment/host-info.js';
+import type { KeyValue } from '../../processors/key-value.js';
+import { KeyQueryMetadata, type StreamsMetadata } from '../streams-metadata.js';
+import { isSelf, keyValueStore, selfText, type QueryContext, type RequestFlags } from './query-context.js';
+import { badKey, replyForQueryError } from './query-errors.js';
+import { hop, unavailable, type Reply } from './query-http.js';
+import { compareRenderedKeys, renderedKeyId } from './query-render.js';
+
+/** One rendered entry. */
+interface Entry {
+  key: unknown;
+  value: unknown;
+}
+
+/** A part of the answer, or the reply that ends the query. */
+type Part = { entries: Entry[]; global: boolean } | { reply: Reply };
+
+function fingerprint(hosts: readonly StreamsMetadata[]): string {
+  return hosts
+    .map((h) => `${formatHostInfo(h.hostInfo)}=${h.topicPartitions.map((tp) => `${tp.topic}-${tp.partition}`).sort().join(',')}`)
+    .sort()
+    .join(';');
+}
+
+/** Answers `GET /stores/<store>` (see the module comment). */
+export async function queryRange(ctx: QueryContext, store: string, params: URLSearchParams, flags: RequestFlags): Promise<Reply> {
+  const bounds: { from: unknown; to: unknown } = { from: null, to: null };
+  for (const name of ['from', 'to'] as const) {
+    const text = params.get(name);
+    if (text === null || text === '') continue;
+    try {
+      bounds[name] = ctx.parseKey(text);
+    } catch (error) {
+      return badKey(`'${name}'`, text, error);
+    }
+  }
+  // 1. the instances holding the store
+  let hosts: StreamsMetadata[];
+  try {
+    hosts = ctx.app.streamsMetadataForStore(store);
+  } catch (error) {
+    const reply = replyForQueryError(error, store);
+    if (reply) return reply;
+    throw error;
+  }
+  const before = fingerprint(hosts);
+  if (ctx.app.state !== 'RUNNING') return unavailable(`store '${store}' cannot be listed while the app is ${ctx.app.state}; retry`, { store });
+  const answer = (entries: Entry[], extra: Record<string, unknown> = {}): Reply => ({
+    status: 200,
+    body: { store, ...extra, entries: entries.sort((a, b) => compareRenderedKeys(a.key, b.key)) },
+  });
+  // 2. the local part
+  const holdsIt = hosts.some((h) => isSelf(ctx, h.hostInfo));
+  if (flags.local && !holdsIt) {
+    return unavailable(`this instance (${selfText(ctx)}) was asked for its part of store '${store}' but its metadata says it holds none: the instances disagree during a rebalance; retry`, { store });
+  }
+  if (hosts.length === 0) return unavailable(`no instance advertising an applicationServer holds store '${store}' now (app ${ctx.app.state}); retry`, { store });
+  const local = holdsIt ? localPart(ctx, store, bounds) : { entries: [], global: false };
+  if ('reply' in local) return local.reply;
+  // the asking instance compares the fingerprint with its own view
+  if (flags.local) {
+    const after = fingerprint(ctx.app.streamsMetadataForStore(store));
+    if (after !== before) return unavailable(`the instances holding store '${store}' changed while it was read (a rebalance); retry`, { store });
+    return answer(local.entries, { host: selfText(ctx), fingerprint: before });
+  }
+  if (local.global) return answer(local.entries);
+  return gather(ctx, store, params, hosts, before, local.entries, answer);
+}
+
+/** Steps 3 and 4. */
+async function gather(
+  ctx: QueryContext,
+  store: string,
+  params: URLSearchParams,
+  hosts: StreamsMetadata[],
+  before: string,
+  local: Entry[],
+  answer: (entries: Entry[]) => Reply,
+): Promise<Reply> {
+  // 3. the other instances' parts
+  const query = new URLSearchParams(params);
+  query.set('local', 'true');
+  const path = `/stores/${encodeURIComponent(store)}?${query.toString()}`;
+  const others = hosts.filter((h) => !isSelf(ctx, h.hostInfo));
+  const parts = await Promise.all(others.map((h) => remotePart(ctx, store, formatHostInfo(h.hostInfo), before, () => hop(h.hostInfo, path, ctx.forwardTimeoutMs))));
+  // 4. complete, once each, on an unchanged group
+  const entries = [...local];
+  for (const part of parts) {
+    if ('reply' in part) return part.reply;
+    entries.push(...part.entries);
+  }
+  const seen = new Set<string>();
+  for (const e of entries) {
+    const id = renderedKeyId(e.key);
+    if (seen.has(id)) return unavailable(`key ${id} of store '${store}' was answered by two instances: a task is moving; retry`, { store });
+    seen.add(id);
+  }
+  let after: string;
+  try {
+    after = fingerprint(ctx.app.streamsMetadataForStore(store));
+  } catch (error) {
+    return replyForQueryError(error, store) ?? unavailable(String(error), { store });
+  }
+  if (after !== before || ctx.app.state !== 'RUNNING') return unavailable(`the instances holding store '${store}' changed while it was listed (a rebalance); retry`, { store });
+  return answer(entries);
+}
+
+/** Step 2: this instance's entries, each key checked against the metadata. */
+function localPart(ctx: QueryContext, store: string, bounds: { from: unknown; to: unknown }): Part {
+  const { app } = ctx;
+  let raw: KeyValue<unknown, unknown>[];
+  try {
+    const view = keyValueStore(ctx, store, false);
+    raw = bounds.from === null && bounds.to === null ? view.all() : view.range(bounds.from, bounds.to);
+  } catch (error) {
+    const reply = replyForQueryError(error, store);
+    if (reply) return { reply };
+    throw error;
+  }
+  let global = false;
+  const entries: Entry[] = [];
+  for (const e of raw) {
+    const meta = app.queryMetadataForKey(store, e.key, ctx.keySerde);
+    if (meta === KeyQueryMetadata.NOT_AVAILABLE) return { reply: unavailable(`the owners of store '${store}' are not known now (app ${app.state}); retry`, { store }) };
+    if (meta.partition < 0) global = true;
+    else if (!isSelf(ctx, meta.activeHost)) {
+      return { reply: unavailable(`a key of store '${store}' is held by ${selfText(ctx)} but owned by ${formatHostInfo(meta.activeHost)}: a task is moving; retry`, { store }) };
+    }
+    entries.push({ key: ctx.render(e.key), value: ctx.render(e.value) });
+  }
+  if (app.state !== 'RUNNING') return { reply: unavailable(`store '${store}' was read while the app became ${app.state}; retry`, { store }) };
+  return { entries, global };
+}
+
+/** Step 3 for one host: its `?local=true` answer, or the 503 naming it. */
+async function remotePart(ctx: QueryContext, store: string, host: string, expected: string, get: () => ReturnType<typeof hop>): Promise<Part> {
+  try {
+    const answer = await get();
+    if (answer.status !== 200) {
+      let reason = `status ${answer.status}`;
+      try {
+        reason = String((JSON.parse(answer.body) as { error?: unknown }).error ?? reason);
+      } catch {
+        // not JSON: the status says it
+      }
+      return { reply: unavailable(`instance ${host} cannot list its part of store '${store}' now (${reason}); retry`, { store, host }) };
+    }
+    const body = JSON.parse(answer.body) as { entries?: unknown; fingerprint?: unknown };
+    if (!Array.isArray(body.entries)) return { reply: unavailable(`instance ${host} answered its part of store '${store}' without entries; retry`, { store, host }) };
+    if (body.fingerprint !== expected) {
+      return { reply: unavailable(`instance ${host} sees other owners of store '${store}' than this instance (a rebalance is under way); retry`, { store, host }) };
+    }
+    return { entries: body.entries as Entry[], global: false };
+  } catch (error) {
+    ctx.log.debug({ err: error, host, store }, 'an instance holding a store cannot be reached');
+    return { reply: unavailable(`instance ${host} holding store '${store}' cannot be reached (${String((error as Error)?.message ?? error)}); retry`, { store, host }) };
+  }
+}

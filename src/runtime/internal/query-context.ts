@@ -43,13 +43,9 @@ export function selfText(ctx: QueryContext): string {
   return formatHostInfo(ctx.self);
 }
 
-/**
- * A key-value view of `storeName`; with `stale` it passes `enableStaleStores: true`.
- * `enableStaleStores` is being added to `StoreQueryParameters` (interactive-queries.ts)
- * in parallel: until then it travels through the wider type below.
- */
+/** A key-value view of `storeName`; with `stale` it passes `enableStaleStores: true` (the local standby copies are read too). */
 export function keyValueStore(ctx: QueryContext, storeName: string, stale: boolean): ReadOnlyKeyValueStore<unknown, unknown> {
-  const params: StoreQueryParameters<ReadOnlyKeyValueStore<unknown, unknown>> & { enableStaleStores?: boolean } = {
+  const params: StoreQueryParameters<ReadOnlyKeyValueStore<unknown, unknown>> = {
     storeName,
     queryableStoreType: { kind: 'keyValue' },
     ...(stale ? { enableStaleStores: true } : {}),

@@ -42,6 +42,7 @@ export type InstanceEvent =
   | { kind: 'restore'; ts: number; partition: number; totalRestored: number }
   | { kind: 'state'; ts: number; state: string }
   | { kind: 'running'; ts: number }
+  | { kind: 'loaded'; ts: number }
   | { kind: 'exit'; ts: number; code: number | null; signal: string | null };
 
 /** A built, not yet started instance. */

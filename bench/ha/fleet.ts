@@ -34,12 +34,15 @@ export interface Instance {
 /** Starts instances. */
 export interface Fleet {
   readonly kind: 'process' | 'in-process';
+  /** Starts an instance of `spec` (on a spare made by {@link prepare} for the same spec when there is one). */
   start(spec: InstanceSpec): Instance;
+  /** Readies a spare for a later {@link start} of the same spec: a process with its modules loaded, waiting (no-op in-process). */
+  prepare(spec: InstanceSpec): { ready(): boolean };
 }
 
 abstract class BaseInstance {
   readonly events: InstanceEvent[] = [];
-  readonly startedAt = Date.now();
+  startedAt = Date.now();
   stoppedAt: number | undefined;
   constructor(readonly spec: InstanceSpec) {}
   owned(): string[] {
@@ -59,10 +62,10 @@ class ProcessInstance extends BaseInstance implements Instance {
   readonly #stderr: string[] = [];
   readonly #exit: Promise<void>;
 
-  constructor(spec: InstanceSpec, brokers: string[]) {
+  constructor(spec: InstanceSpec, brokers: string[], deferred: boolean) {
     super(spec);
     this.child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(spec)], {
-      env: { ...process.env, VITEST: '', KAFKA_BROKERS: brokers.join(','), LOG_LEVEL: process.env.HA_WORKER_LOG_LEVEL ?? 'warn' },
+      env: { ...process.env, VITEST: '', KAFKA_BROKERS: brokers.join(','), LOG_LEVEL: process.env.HA_WORKER_LOG_LEVEL ?? 'warn', HA_DEFERRED: deferred ? '1' : '0' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child.stdin!.on('error', () => undefined);
@@ -94,6 +97,12 @@ class ProcessInstance extends BaseInstance implements Instance {
     });
   }
 
+  /** Lets a deferred (spare) worker start its app now. */
+  go(): void {
+    this.startedAt = Date.now();
+    this.child.stdin!.write('go\n');
+  }
+
   async kill(): Promise<void> {
     this.stoppedAt ??= Date.now();
     this.child.kill('SIGKILL');
@@ -106,6 +115,10 @@ class ProcessInstance extends BaseInstance implements Instance {
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
     await this.#exit;
     clearTimeout(timer);
+  }
+
+  exited(): boolean {
+    return this.events.some((e) => e.kind === 'exit');
   }
 
   failure(): string | undefined {
@@ -154,10 +167,29 @@ class InProcessInstance extends BaseInstance implements Instance {
 /** Worker processes (test/integration/fixtures/ha-worker.ts) on the brokers. */
 export function processFleet(brokers: string[]): Fleet & { stopAll(): Promise<void> } {
   const all: ProcessInstance[] = [];
+  const spares = new Map<string, ProcessInstance>();
   return {
     kind: 'process',
+    prepare(spec) {
+      const key = JSON.stringify(spec);
+      let spare = spares.get(key);
+      if (!spare) {
+        spare = new ProcessInstance(spec, brokers, true);
+        all.push(spare);
+        spares.set(key, spare);
+      }
+      const ready = spare;
+      return { ready: () => ready.events.some((e) => e.kind === 'loaded') };
+    },
     start(spec) {
-      const instance = new ProcessInstance(spec, brokers);
+      const key = JSON.stringify(spec);
+      const spare = spares.get(key);
+      spares.delete(key);
+      if (spare && !spare.exited()) {
+        spare.go();
+        return spare;
+      }
+      const instance = new ProcessInstance(spec, brokers, false);
       all.push(instance);
       return instance;
     },
@@ -172,6 +204,7 @@ export function inProcessFleet(cluster: ClusterPort): Fleet & { stopAll(): Promi
   const all: InProcessInstance[] = [];
   return {
     kind: 'in-process',
+    prepare: () => ({ ready: () => true }),
     start(spec) {
       const instance = new InProcessInstance(spec, cluster);
       all.push(instance);

@@ -5,7 +5,9 @@
  * 2. a steady trickle;
  * 3. each slot in turn: SIGTERM (clean close, final commit), restart with the
  *    same state directory (and instance id), wait until it runs and commits
- *    again, then a short steady period;
+ *    again, then a short steady period (the restarted worker is a spare
+ *    process readied before the trickle, modules loaded: the restart is the
+ *    app's, not tsx's several seconds of loading on a busy machine);
  * 4. rebalances = distinct group generations seen after the steady start
  *    (a static member rejoining within the session timeout keeps the
  *    generation); pause per instance = the longest gap between consecutive
@@ -31,6 +33,8 @@ export interface RollingRow {
   pauseMsPerInstance: number[];
   /** Per slot: SIGTERM → first commit of the restarted instance (ms). */
   downtimeMsPerInstance: number[];
+  /** Per slot, where the downtime went: clean close, process start → JoinGroup, → assignment, → first commit (ms). */
+  restartSteps: { closeMs: number; startToJoinMs: number; joinToAssignmentMs: number; assignmentToCommitMs: number }[];
   exactness: Exactness;
 }
 
@@ -45,19 +49,26 @@ export async function runRolling(env: ScenarioEnv, options: ScenarioOptions, sta
     const current = () => slots.map((runs) => runs.at(-1)!);
     await run.until(() => current().every((i) => i.isRunning() && i.owned().length > 0), 'three running instances owning tasks');
     await run.caughtUp();
+    await run.prepareSpares([0, 1, 2], ha);
     // 2. steady trickle
     await run.steady(2000);
     const from = Date.now();
     const startGeneration = generationBefore(run.instances, from);
     // 3. each slot in turn
     const downtime: number[] = [];
+    const restartSteps: RollingRow['restartSteps'] = [];
     for (const [slot, runs] of slots.entries()) {
       const stopAt = Date.now();
       await runs.at(-1)!.terminate();
+      const closedAt = Date.now();
       const next = run.start(slot, ha(slot));
       runs.push(next);
       await run.until(() => next.isRunning() && next.owned().length > 0 && eventsOf(next, 'commit').length > 0, `restarted w${slot} running and committing`);
-      downtime.push(eventsOf(next, 'commit')[0]!.ts - stopAt);
+      const commitAt = eventsOf(next, 'commit')[0]!.ts;
+      const joinAt = eventsOf(next, 'join')[0]?.ts ?? closedAt;
+      const assignedAt = eventsOf(next, 'assignment')[0]?.ts ?? joinAt;
+      downtime.push(commitAt - stopAt);
+      restartSteps.push({ closeMs: closedAt - stopAt, startToJoinMs: joinAt - closedAt, joinToAssignmentMs: assignedAt - joinAt, assignmentToCommitMs: commitAt - assignedAt });
       run.log(`  ${run.name}: w${slot} restarted, tasks [${next.owned().join(',')}]`);
       await sleep(1500);
     }
@@ -77,6 +88,7 @@ export async function runRolling(env: ScenarioEnv, options: ScenarioOptions, sta
       generations,
       pauseMsPerInstance,
       downtimeMsPerInstance: downtime,
+      restartSteps,
       exactness,
     };
   } finally {

@@ -2,7 +2,8 @@
  * Scenario 3, scale-out (issue 19 "Scale-out"):
  * 1. one instance owning all 6 tasks, caught up;
  * 2. a steady trickle;
- * 3. two more instances start; wait until both run and commit and no
+ * 3. two more instances start (spare processes readied before the trickle,
+ *    modules loaded, so both join at once); wait until both run and commit and no
  *    assignment changed for 3 s (stable);
  * 4. kept tasks = the first instance's tasks before and after; per kept task
  *    the longest gap between consecutive committed outputs seen by the tail
@@ -42,6 +43,7 @@ export async function runScaleOut(env: ScenarioEnv, options: ScenarioOptions): P
     const first = run.start(0, {});
     await run.until(() => first.isRunning() && first.owned().length === run.partitions, 'one instance owning every task');
     await run.caughtUp();
+    await run.prepareSpares([1, 2], () => ({}));
     // 2. steady trickle
     const steadyFrom = Date.now();
     await run.steady(2000);

@@ -120,6 +120,12 @@ export class ScenarioRun {
     return instance;
   }
 
+  /** Readies spares of `slots` (worker processes with their modules loaded) and waits until they are. */
+  async prepareSpares(slots: number[], ha: (slot: number) => HaKeys): Promise<void> {
+    const spares = slots.map((slot) => this.env.fleet.prepare(this.spec(slot, ha(slot))));
+    await this.until(() => spares.every((s) => s.ready()), `spare workers ${slots.join(',')} loaded`);
+  }
+
   /** Waits for `condition`, failing early when an instance failed. */
   async until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = this.patienceMs): Promise<void> {
     const deadline = Date.now() + timeoutMs;

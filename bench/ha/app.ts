@@ -43,6 +43,8 @@ export type InstanceEvent =
   | { kind: 'state'; ts: number; state: string }
   | { kind: 'running'; ts: number }
   | { kind: 'loaded'; ts: number }
+  /** kafkajs only: a JoinGroup → SyncGroup round of this member took `durationMs`. */
+  | { kind: 'joined'; ts: number; durationMs: number }
   | { kind: 'exit'; ts: number; code: number | null; signal: string | null };
 
 /** A built, not yet started instance. */

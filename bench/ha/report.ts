@@ -38,11 +38,11 @@ export function rollingTable(rows: RollingRow[]): string {
 /** The scale-out table. */
 export function scaleOutTable(rows: ScaleOutRow[]): string {
   return table(
-    ['keys', 'tasks moved', 'tasks kept', 'pause ms max (per kept task)', 'steady-state gap ms', 'round trip ms', 'bound ms (commit + round trip)', 'met', 'check'],
+    ['keys', 'tasks moved', 'tasks kept', 'pause ms max (per kept task)', 'steady-state gap ms', 'round trip ms (source)', 'bound ms (commit + round trip)', 'met', 'check'],
     rows.map((r) => [
       String(r.keys), r.tasksMoved.join(','), r.tasksKept.join(','),
       `${r.pauseMaxMs} (${Object.entries(r.pauseMsPerKeptTask).map(([t, ms]) => `${t}: ${ms}`).join(', ')})`,
-      String(r.steadyPauseMs), String(r.roundTripMs), String(r.boundMs), r.met ? 'yes' : 'NO', exact(r.exactness),
+      String(r.steadyPauseMs), `${r.roundTripMs} (${r.roundTripSource})`, String(r.boundMs), r.met ? 'yes' : 'NO', exact(r.exactness),
     ]),
   );
 }

@@ -12,7 +12,7 @@
  * 5. records restored on the survivors after the kill (restore listener);
  * 6. the exact check (no loss, no duplicate).
  */
-import { firstAssignmentsAfter, gainedAt, restoredAfter, spread, type Spread } from './measure.js';
+import { eventsOf, firstAssignmentsAfter, gainedAt, restoredAfter, spread, type Spread } from './measure.js';
 import { ScenarioRun, sleep, type Exactness, type ScenarioEnv, type ScenarioOptions } from './scenario-kit.js';
 
 /** One moved task. */
@@ -38,6 +38,10 @@ export interface FailoverRow {
   /** kill → first assignment of each survivor (the group noticed). */
   killToFirstAssignmentMs: Spread;
   recordsRestored: number;
+  /** Records restored after the kill per task (`0_<partition>` of the restored changelog partition). */
+  restoredByTask: Record<string, number>;
+  /** The survivors' assignment changes after the kill (ms after the kill): which tasks moved where, and when. */
+  timeline: { slot: number; atMs: number; generation: number; gained: string[]; lost: string[] }[];
   exactness: Exactness;
 }
 
@@ -75,6 +79,11 @@ export async function runFailover(env: ScenarioEnv, options: ScenarioOptions, nu
     await sleep(1000);
     // 5. records restored
     const recordsRestored = restoredAfter(survivors, killAt);
+    const restoredByTask: Record<string, number> = {};
+    for (const i of survivors) for (const e of eventsOf(i, 'restore')) if (e.ts > killAt) restoredByTask[`0_${e.partition}`] = (restoredByTask[`0_${e.partition}`] ?? 0) + e.totalRestored;
+    const timeline = survivors
+      .flatMap((i) => eventsOf(i, 'assignment').filter((e) => e.ts > killAt).map((e) => ({ slot: i.spec.slot, atMs: e.ts - killAt, generation: e.generation, gained: e.gained, lost: e.lost })))
+      .sort((a, b) => a.atMs - b.atMs);
     // 6. exact check
     const exactness = await run.finish();
     return {
@@ -89,6 +98,8 @@ export async function runFailover(env: ScenarioEnv, options: ScenarioOptions, nu
       rebalanceToOutputMs: spread(movedTasks.map((m) => m.rebalanceToOutputMs)),
       killToFirstAssignmentMs: spread(firstAssignmentsAfter(survivors, killAt).map((ts) => ts - killAt)),
       recordsRestored,
+      restoredByTask,
+      timeline,
       exactness,
     };
   } finally {

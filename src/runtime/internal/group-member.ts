@@ -85,6 +85,7 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
     state: deps.state,
     standbys: new StandbyTasks({
       topology, config, directories: deps.directories(), committed: (tps) => consumer.committed(tps), logger: log('standby-tasks'),
+      activeTasksStarting: () => manager?.activeTasksStarting() ?? false,
       reader: () => (standbyReader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-standby` })),
     }),
   });

@@ -15,6 +15,10 @@
  * 3. wake the updater.
  *
  * The updater loop (one per instance, while standbys exist), each round:
+ * 0. while an active task of the instance is starting or restoring, wait
+ *    (Kafka's `StoreChangelogReader` updates standbys only once no active
+ *    task restores): a failed-over task's first output must not queue behind
+ *    standby copies catching up on the same event loop;
  * 1. refresh, at most once a second, the group's committed offsets of the
  *    source partitions that serve as changelogs (their bound);
  * 2. for every changelog partition of every standby: fetch from its position
@@ -42,12 +46,15 @@ export interface StandbyTasksDeps {
   reader: () => PartitionReaderPort | undefined;
   /** The group's committed offsets (-1 where none). */
   committed: (partitions: TopicPartition[]) => Promise<TopicPartitionOffset[]>;
+  /** True while an active task of the instance is starting or restoring: the standbys wait (step 0 of a round). */
+  activeTasksStarting?: () => boolean;
   logger: Logger;
 }
 
 /** How long the updater sleeps after a round that read nothing. */
 export const IDLE_MS = 100;
-const FETCH_BYTES = 1024 * 1024;
+/** Per fetch: small enough that applying one keeps the event loop free for the active tasks (tens of ms). */
+const FETCH_BYTES = 256 * 1024;
 const COMMITTED_REFRESH_MS = 1000;
 
 /** See the module comment. */
@@ -143,13 +150,18 @@ export class StandbyTasks {
         this.deps.logger.warn('the cluster offers no partition reader: standby tasks cannot follow their changelogs');
         return;
       }
+      // 0. active tasks first
+      if (this.deps.activeTasksStarting?.()) {
+        await this.#sleep(IDLE_MS);
+        continue;
+      }
       // 1. committed offsets of source changelogs
       await this.#refreshCommitted();
       // 2. fetch and apply
       let read = 0;
       for (const task of [...this.#tasks.values()]) {
         for (const changelog of task.changelogs) {
-          if (this.#closed || task.state !== 'RUNNING') break;
+          if (this.#closed || task.state !== 'RUNNING' || this.deps.activeTasksStarting?.()) break;
           read += await this.#follow(reader, task, changelog);
         }
       }

@@ -87,6 +87,12 @@ export class TaskManager {
     return this.#lifecycle.add(() => this.#syncStandbys());
   }
 
+  /** True while a task of this instance is being created, initialised or restored (the standbys wait meanwhile). */
+  activeTasksStarting(): boolean {
+    for (const task of this.#tasks.values()) if (task.state === 'CREATED' || task.state === 'RESTORING') return true;
+    return false;
+  }
+
   /** Per standby task: the sum of its changelog positions (the subscription's task offset sums). */
   standbyOffsetSums(): Map<string, number> {
     return this.deps.standbys?.offsetSums() ?? new Map();

@@ -80,7 +80,7 @@ function topology(stores: Map<string, FakeStore[]>, checkpoint: number | undefin
   } as unknown as TopologyRuntime;
 }
 
-function standbys(o: { reader: PartitionReaderPort; checkpoint?: number; sourceChangelogs?: Map<string, string>; committed?: number }) {
+function standbys(o: { reader: PartitionReaderPort; checkpoint?: number; sourceChangelogs?: Map<string, string>; committed?: number; activeStarting?: () => boolean }) {
   const dir = mkdtempSync(join(tmpdir(), 'sluice-standby-unit-'));
   dirs.push(dir);
   const stores = new Map<string, FakeStore[]>();
@@ -91,6 +91,7 @@ function standbys(o: { reader: PartitionReaderPort; checkpoint?: number; sourceC
     reader: () => o.reader,
     committed: async (tps) => tps.map((tp) => ({ ...tp, offset: o.committed ?? -1 })),
     logger: pino({ level: 'silent' }),
+    ...(o.activeStarting ? { activeTasksStarting: o.activeStarting } : {}),
   });
   running.push(tasks);
   return { tasks, stores, dir };
@@ -155,5 +156,16 @@ describe('standby tasks', () => {
     await new Promise((r) => setTimeout(r, 250));
     expect(reader.fetches.length).toBe(before);
     expect(tasks.ids).toEqual([]);
+  });
+
+  it('wait while an active task of the instance starts or restores, then catch up', async () => {
+    const reader = scriptedReader(10);
+    let starting = true;
+    const { tasks } = standbys({ reader, activeStarting: () => starting });
+    tasks.update(['0_0'], new Set());
+    await new Promise((r) => setTimeout(r, 300));
+    expect(reader.fetches).toEqual([]);
+    starting = false;
+    await waitFor(() => tasks.offsetSums().get('0_0') === 11, { timeoutMs: 5_000, message: 'standby caught up once no active task starts' });
   });
 });

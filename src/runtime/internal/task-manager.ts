@@ -7,12 +7,12 @@
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { FetchedBatch, GroupConsumerPort, TopicPartition } from '../../cluster/port.js';
-import { errorKindOf, taskReactionTo } from '../../errors.js';
+import { errorKindOf } from '../../errors.js';
+import { recoverFailedTask } from './task-recovery.js';
 import { formatTaskId, type TopologyRuntime } from '../../processors/task-contract.js';
 import type { ResolvedConfig } from '../config.js';
 import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMetrics } from '../metrics.js';
 import { componentLogger } from '../../internal/logger.js';
-import { sleep } from '../../internal/backoff.js';
 import { TaskExecutor, type TaskProducerFactory } from './task-executor.js';
 import type { StateRuntime } from './state-manager.js';
 import type { ManagedStateStore } from '../../processors/state/store-contract.js';
@@ -37,7 +37,6 @@ export interface TaskManagerDeps {
   standbys?: StandbyTasks;
 }
 
-const FENCED_RETRY_MS = 100;
 
 
 /** See the module comment. */
@@ -269,56 +268,12 @@ export class TaskManager {
     this.#restoring.add(restoring);
   }
 
-  /**
-   * Recovery of a failed task:
-   * 1. mark it failed (concurrent batches stop) and pause its partitions;
-   * 2. close it dirty: abort its transaction, close processors and producer;
-   * 3. by the error's row of the classification table (`taskReactionTo`, src/errors.ts):
-   *    `reacquire` — fencing: re-acquire it at once if still assigned (new producer, re-read offsets, seek);
-   *    retriable or unknown outcome: the same after `taskRestartBackoffMs`;
-   *    `stop` (a broken handler, a fatal broker answer), or `policy` under SHUTDOWN_CLIENT: rewind its
-   *    partitions to the last committed offsets and stop the app (ERROR);
-   *    `policy` under RESTART_TASK: wait `taskRestartBackoffMs`, then re-acquire it.
-   */
-  async #onTaskFailure(task: TaskExecutor, error: unknown): Promise<void> {
-    // 1. mark failed, pause
-    if (!task.markFailed()) return;
-    const log = this.#log(task.id);
-    const { consumer, config } = this.deps;
-    try {
-      consumer.pause(task.partitions);
-    } catch {
-      // The consumer may already be closing.
-    }
-    const kind = errorKindOf(error);
-    const reaction = taskReactionTo(error);
-    // 2. close dirty
-    await task.closeDirty().catch((closeError: unknown) => log.debug({ err: closeError }, 'dirty close failed'));
-    // 3. re-acquire / stop / policy
-    if (reaction === 'reacquire') {
-      const delay = kind === 'fencing' ? FENCED_RETRY_MS : config.taskRestartBackoffMs;
-      const why = kind === 'fencing' ? 'moved to another instance (its producer was fenced by a newer owner)' : `hit a ${kind === 'retriable' ? 'retriable error' : 'write with an unknown outcome (transaction aborted)'}`;
-      log[kind === 'fencing' ? 'warn' : 'info']({ err: error }, `task ${why}; closed dirty, re-acquiring it in ${delay} ms if still assigned`);
-      this.#metricsOf(task.id).restarts++;
-      await sleep(delay, { unref: true });
-      return this.#reacquire(task);
-    }
-    if (reaction === 'stop' || config.uncaughtExceptionPolicy === 'SHUTDOWN_CLIENT' || this.#closing) {
-      log.error({ err: error }, `task failed; transaction aborted; stopping the app (uncaughtExceptionPolicy ${config.uncaughtExceptionPolicy})`);
-      for (const tpo of task.committedOffsets) {
-        try {
-          consumer.seek(tpo);
-        } catch {
-          // Closing.
-        }
-      }
-      this.deps.onFatal(error instanceof Error ? error : new Error(String(error)));
-      return;
-    }
-    log.warn({ err: error }, `task failed; transaction aborted; restarting it in ${config.taskRestartBackoffMs} ms (uncaughtExceptionPolicy RESTART_TASK)`);
-    this.#metricsOf(task.id).restarts++;
-    await sleep(config.taskRestartBackoffMs, { unref: true });
-    return this.#reacquire(task);
+  /** Recovery of a failed task (`task-recovery.ts`). */
+  #onTaskFailure(task: TaskExecutor, error: unknown): Promise<void> {
+    return recoverFailedTask(task, error, {
+      consumer: this.deps.consumer, config: this.deps.config, log: this.#log(task.id), closing: () => this.#closing,
+      countRestart: () => void this.#metricsOf(task.id).restarts++, reacquire: () => this.#reacquire(task), onFatal: this.deps.onFatal,
+    });
   }
 
   /** Replaces a failed task by a fresh one if it is still this instance's and still assigned. */

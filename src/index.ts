@@ -87,7 +87,7 @@ export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
 export { QueryableStoreTypes, InvalidStateStoreError } from './runtime/interactive-queries.js';
 export type { QueryableStoreType, ReadOnlyKeyValueStore, StoreQueryParameters, TimestampedValue } from './runtime/interactive-queries.js';
 export { KeyQueryMetadata, UnknownStateStoreError } from './runtime/streams-metadata.js';
-export type { HostInfo, StreamsMetadata } from './runtime/streams-metadata.js';
+export type { HostInfo, StreamsMetadata, TaskMetadata, ThreadMetadata } from './runtime/streams-metadata.js';
 // The query API across instances (`serveQueries(app, ...)`, `sluice run --query-port`).
 export { serveQueries, DEFAULT_QUERY_HOST } from './runtime/query-server.js';
 export type { QueryServer, QueryServerOptions, QueryableApp } from './runtime/query-server.js';

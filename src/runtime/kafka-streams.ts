@@ -42,7 +42,7 @@ import { startGlobalState, withGlobalStores, type GlobalStateManager } from './i
 import { randomUUID } from 'node:crypto';
 import type { Serializer } from '../serdes/serde.js';
 import { StreamsMetadataState } from './internal/streams-metadata-state.js';
-import { KeyQueryMetadata, type StreamsMetadata } from './streams-metadata.js';
+import { KeyQueryMetadata, type StreamsMetadata, type ThreadMetadata } from './streams-metadata.js';
 import { DecisionLog } from './internal/decision-log.js';
 import { createUiSource } from './ui-source.js';
 import { startUiServer } from '../ui/server.js';
@@ -300,6 +300,12 @@ export class KafkaStreams {
   /** Every instance of the application advertising an `applicationServer` (Kafka's `metadataForAllStreamsClients`). */
   metadataForAllStreamsClients(): StreamsMetadata[] {
     return this.#metadata?.all() ?? [];
+  }
+
+  /** This instance's active and standby tasks (Kafka's `metadataForLocalThreads`): one entry, sluice runs one processing loop. */
+  metadataForLocalThreads(): ThreadMetadata[] {
+    const { active, standby } = this.#manager?.localTasks() ?? { active: [], standby: [] };
+    return [{ threadName: `${this.#config.clientId}-StreamThread-1`, threadState: this.state, consumerClientId: `${this.#config.clientId}-consumer`, activeTasks: active, standbyTasks: standby }];
   }
 
   /**

@@ -48,6 +48,29 @@ export interface StreamsMetadata {
   readonly standbyTopicPartitions: readonly TopicPartition[];
 }
 
+/** One task of this instance (Kafka's `TaskMetadata`). */
+export interface TaskMetadata {
+  /** `<subtopology>_<partition>`. */
+  readonly taskId: string;
+  /** Its input partitions. */
+  readonly topicPartitions: readonly TopicPartition[];
+}
+
+/**
+ * The tasks of this instance's one processing loop (Kafka's `ThreadMetadata`; sluice runs one loop per
+ * process, so `metadataForLocalThreads()` returns one entry).
+ */
+export interface ThreadMetadata {
+  readonly threadName: string;
+  /** The app's state (Kafka reports the stream thread's). */
+  readonly threadState: string;
+  /** The group consumer's client id. */
+  readonly consumerClientId: string;
+  readonly activeTasks: readonly TaskMetadata[];
+  /** Standby tasks, warm-ups included. */
+  readonly standbyTasks: readonly TaskMetadata[];
+}
+
 /** Key metadata asked for a store the topology does not have (Kafka's `UnknownStateStoreException`). */
 export class UnknownStateStoreError extends StreamsError {
   constructor(message: string) {

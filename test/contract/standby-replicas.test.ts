@@ -105,6 +105,11 @@ await describeOnEachBackend('standby replicas and warm-ups', (backend, fx) => {
         expect(meta.standbyHosts, key).toEqual([other]);
       }
       await eventually(() => KEYS.every((k) => count(a, k, true) === 5 && count(b, k, true) === 5), 'both instances read every key at 5 with stale reads (active or standby copy)');
+      // metadataForLocalThreads: one thread per instance, its active tasks and the standbys of the other's
+      const [thread] = a.metadataForLocalThreads();
+      expect(thread?.activeTasks.map((t) => t.taskId).sort()).toEqual(owned(a));
+      expect(thread?.standbyTasks.map((t) => t.taskId).sort()).toEqual(owned(b));
+      expect(thread?.standbyTasks[0]?.topicPartitions).toEqual([{ topic: input, partition: Number(owned(b)[0]?.split('_')[1]) }]);
       // stale reads only when asked: b's keys are not readable on a without enableStaleStores
       const bKey = keysOf(owned(b))[0] ?? '';
       expect(count(a, bKey, false)).toBeUndefined();

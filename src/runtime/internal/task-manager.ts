@@ -18,6 +18,7 @@ import type { StateRuntime } from './state-manager.js';
 import type { ManagedStateStore } from '../../processors/state/store-contract.js';
 import { topicPartitionKey as tpKey } from '../../records/topic-partition.js';
 import type { StandbyTasks } from './standby-tasks.js';
+import type { TaskMetadata } from '../streams-metadata.js';
 
 /** What the task manager needs from the app. */
 export interface TaskManagerDeps {
@@ -84,6 +85,17 @@ export class TaskManager {
   onStandbyAssignment(standbyIds: readonly string[]): Promise<void> {
     this.#standbyIds = [...standbyIds];
     return this.#lifecycle.add(() => this.#syncStandbys());
+  }
+
+  /** The active and standby tasks of this instance with their input partitions (`metadataForLocalThreads`). */
+  localTasks(): { active: TaskMetadata[]; standby: TaskMetadata[] } {
+    const partitionsOf = (id: string): TopicPartition[] => {
+      const [sub, partition] = id.split('_').map(Number) as [number, number];
+      return (this.deps.topology.subtopologies.find((s) => s.id === sub)?.sourceTopics ?? []).map((topic) => ({ topic, partition }));
+    };
+    const active = [...this.#tasks.values()].map((t) => ({ taskId: t.id, topicPartitions: [...t.partitions] }));
+    const standby = (this.deps.standbys?.ids ?? []).map((id) => ({ taskId: id, topicPartitions: partitionsOf(id) }));
+    return { active, standby };
   }
 
   /** True while a task of this instance is being created, initialised or restored (the standbys wait meanwhile). */

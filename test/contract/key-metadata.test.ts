@@ -23,6 +23,7 @@ import { Materialized } from '../../src/topology/options.js';
 import { partitionFor } from '../../src/records/partitioner.js';
 import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import type { BackendContext } from './backends.js';
+import { produceKeyed } from './support/keyed-produce.js';
 import { describeOnEachBackend } from './support/handler-suite.js';
 
 /** Partitions of the input topic: 4, 8 in the restart case (a random placement then rarely gives the same tasks back). */
@@ -47,19 +48,7 @@ await describeOnEachBackend('task assignor and key metadata across instances', (
   };
 
   /** Writes each key `times` times to the partition the default partitioner gives it. */
-  async function produce(input: string, times = 1): Promise<void> {
-    const producer = ctx().cluster.producer({});
-    await producer.connect();
-    try {
-      for (let p = 0; p < PARTITIONS; p++) {
-        const keys = KEYS.filter((k) => partitionFor(Buffer.from(k), PARTITIONS) === p);
-        const records = keys.flatMap((k) => Array.from({ length: times }, () => ({ key: Buffer.from(k), value: Buffer.from('x'), headers: {}, timestamp: Date.now() })));
-        if (records.length > 0) await producer.produce({ topic: input, partition: p, records });
-      }
-    } finally {
-      await producer.close();
-    }
-  }
+  const produce = (input: string, times = 1): Promise<void> => produceKeyed(ctx().cluster, input, { keys: KEYS, partitions: PARTITIONS, times });
 
   async function start(applicationId: string, input: string, host: string, dir: string): Promise<KafkaStreams> {
     const builder = new StreamsBuilder();

@@ -20,9 +20,9 @@ import { serveQueries, type QueryServer } from '../../src/runtime/query-server.j
 import { Serdes } from '../../src/serdes/serdes.js';
 import { StreamsBuilder } from '../../src/topology/streams-builder.js';
 import { Materialized } from '../../src/topology/options.js';
-import { partitionFor } from '../../src/records/partitioner.js';
 import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import type { BackendContext } from './backends.js';
+import { produceKeyed } from './support/keyed-produce.js';
 import { describeOnEachBackend } from './support/handler-suite.js';
 import { startEosApp } from './support/eos-app.js';
 
@@ -63,19 +63,8 @@ await describeOnEachBackend('query API across instances', (backend, fx) => {
   const timeout = backend.name === 'kafka' ? 300_000 : 90_000;
   const eventually = <T>(f: () => T | Promise<T>, message: string) => waitFor(f, { timeoutMs: ctx().patienceMs * 3, intervalMs: 100, message });
 
-  async function produce(input: string, times: number): Promise<void> {
-    const producer = ctx().cluster.producer({});
-    await producer.connect();
-    try {
-      for (let p = 0; p < PARTITIONS; p++) {
-        const keys = KEYS.filter((k) => partitionFor(Buffer.from(k), PARTITIONS) === p);
-        const records = keys.flatMap((k) => Array.from({ length: times }, () => ({ key: Buffer.from(k), value: Buffer.from('x'), headers: {}, timestamp: Date.now() })));
-        if (records.length > 0) await producer.produce({ topic: input, partition: p, records });
-      }
-    } finally {
-      await producer.close();
-    }
-  }
+  /** Writes each key `times` times to the partition the default partitioner gives it. */
+  const produce = (input: string, times: number): Promise<void> => produceKeyed(ctx().cluster, input, { keys: KEYS, partitions: PARTITIONS, times });
 
   /** The local count of `key` on `app`, undefined when not local or not queryable now. */
   function localCount(app: KafkaStreams, key: string): number | undefined {

@@ -26,6 +26,7 @@ import { Materialized } from '../../src/topology/options.js';
 import { partitionFor } from '../../src/records/partitioner.js';
 import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import type { BackendContext } from './backends.js';
+import { produceKeyed } from './support/keyed-produce.js';
 import { describeOnEachBackend } from './support/handler-suite.js';
 
 const PARTITIONS = 4;
@@ -42,19 +43,8 @@ await describeOnEachBackend('standby replicas and warm-ups', (backend, fx) => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   };
 
-  async function produce(input: string, times: number): Promise<void> {
-    const producer = ctx().cluster.producer({});
-    await producer.connect();
-    try {
-      for (let p = 0; p < PARTITIONS; p++) {
-        const keys = KEYS.filter((k) => partitionFor(Buffer.from(k), PARTITIONS) === p);
-        const records = keys.flatMap((k) => Array.from({ length: times }, () => ({ key: Buffer.from(k), value: Buffer.from('x'), headers: {}, timestamp: Date.now() })));
-        if (records.length > 0) await producer.produce({ topic: input, partition: p, records });
-      }
-    } finally {
-      await producer.close();
-    }
-  }
+  /** Writes each key `times` times to the partition the default partitioner gives it. */
+  const produce = (input: string, times: number): Promise<void> => produceKeyed(ctx().cluster, input, { keys: KEYS, partitions: PARTITIONS, times });
 
   async function start(applicationId: string, input: string, host: string, extra: Partial<KafkaStreamsConfig>): Promise<KafkaStreams> {
     const builder = new StreamsBuilder();

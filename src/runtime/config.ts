@@ -17,6 +17,7 @@ import type {
 import { FailProductionExceptionHandler, LogAndFailDeserializationExceptionHandler, LogAndFailProcessingExceptionHandler } from '../handlers/fail.js';
 import { checkBrokerList } from './bootstrap-servers.js';
 import { defined } from '../internal/defined.js';
+import { checkDurations } from './config-durations.js';
 import { HIGH_AVAILABILITY_KEYS, resolveHighAvailability, type HighAvailabilityConfig, type ResolvedHighAvailabilityConfig } from './config-ha.js';
 import type { Serde } from '../serdes/serde.js';
 import { appLogger, checkAcceptableRecoveryLag, checkApplicationServer, checkNumStreamThreads, LOG_LEVELS, type AutoOffsetReset, type LogLevel } from './config-conveniences.js';
@@ -256,6 +257,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
       throw new ConfigError(`Unknown config key '${key}'; known keys: ${[...KNOWN_KEYS].join(', ')}`);
     }
   }
+  checkDurations(config);
   const applicationId = config.applicationId;
   if (typeof applicationId !== 'string' || !/^[A-Za-z0-9._-]+$/.test(applicationId)) {
     throw new ConfigError(

@@ -3,6 +3,7 @@
  * The UI layer knows no runtime: `src/runtime/ui-source.ts` implements
  * {@link UiDataSource} over a running `KafkaStreams`.
  */
+import type { ServerTls } from '../internal/http-guard.js';
 
 /** One node of a sub-topology, from `Topology.describe()`. */
 export interface UiTopologyNode {
@@ -126,8 +127,23 @@ export interface UiServerOptions {
   port: number;
   /** Interface to bind (default `127.0.0.1`: local only; `0.0.0.0` to expose it). */
   host?: string;
-  /** Milliseconds between two snapshots on `/events` (default 1000). */
+  /** Milliseconds between two snapshots on `/events`: a whole number from 50 to 2147483647 (default 1000). */
   intervalMs?: number;
+  /**
+   * Host names (besides the bound address, `localhost`, `127.0.0.1` and `::1`) the UI answers to, e.g. the
+   * name of a reverse proxy. A request whose `Host` is none of them gets 421, one with a foreign `Origin` 403
+   * (against DNS rebinding: a web page the operator visits must not read the UI).
+   */
+  allowedHosts?: readonly string[];
+  /** Serve HTTPS with this certificate and key (PEM). */
+  tls?: ServerTls;
+  /**
+   * Require this token on every request: `Authorization: Bearer <token>`, or HTTP Basic with the token as
+   * password (a browser asks for it). Without it a request gets 401 and nothing else.
+   */
+  token?: string;
+  /** Most open `/events` streams at once (default 16); one more gets 503. */
+  maxClients?: number;
 }
 
 /** A running UI server. */

@@ -45,7 +45,7 @@ describe('deliveryTimeoutMs (issue 12 item 5)', () => {
   it('is a config key with the producer default, validated like the other durations', () => {
     expect(resolveConfig({ applicationId: 'a', cluster }).deliveryTimeoutMs).toBe(120_000);
     expect(resolveConfig({ applicationId: 'a', cluster, deliveryTimeoutMs: 5_000 }).deliveryTimeoutMs).toBe(5_000);
-    expect(refusal({ applicationId: 'a', cluster, deliveryTimeoutMs: 0 }).message).toMatch(/'deliveryTimeoutMs' must be a positive integer, got 0/);
+    expect(refusal({ applicationId: 'a', cluster, deliveryTimeoutMs: 0 }).message).toMatch(/'deliveryTimeoutMs' must be a whole number of milliseconds from 1 to 2147483647, got 0/);
   });
 });
 
@@ -73,8 +73,8 @@ describe('bootstrapServers addresses are checked in the constructor, as the CLI 
 
 describe('numbers that JSON cannot show', () => {
   it.each([
-    [{ commitIntervalMs: Number.NaN }, /'commitIntervalMs' must be a positive integer, got NaN/],
-    [{ transactionTimeoutMs: Number.POSITIVE_INFINITY }, /'transactionTimeoutMs' must be a positive integer, got Infinity/],
+    [{ commitIntervalMs: Number.NaN }, /'commitIntervalMs' must be a whole number of milliseconds from 1 to 2147483647, got NaN/],
+    [{ transactionTimeoutMs: Number.POSITIVE_INFINITY }, /'transactionTimeoutMs' must be a whole number of milliseconds from 1 to 2147483647, got Infinity/],
     [{ taskRestartBackoffMs: -Infinity }, /got -Infinity/],
     [{ sessionTimeoutMs: '30000' }, /got "30000"/],
     [{ processingGuarantee: Number.NaN }, /'processingGuarantee' must be one of .*, got NaN/],

@@ -19,7 +19,7 @@ describe('high-availability config keys', () => {
     [{ numStandbyReplicas: -1 }, /'numStandbyReplicas' must be a whole number >= 0/],
     [{ numStandbyReplicas: 1.5 }, /'numStandbyReplicas'/],
     [{ maxWarmupReplicas: 0 }, /'maxWarmupReplicas' must be a whole number >= 1/],
-    [{ probingRebalanceIntervalMs: 0 }, /'probingRebalanceIntervalMs' must be a whole number >= 1/],
+    [{ probingRebalanceIntervalMs: 0 }, /'probingRebalanceIntervalMs' must be a whole number of milliseconds from 1 to 2147483647/],
     [{ groupInstanceId: '' }, /'groupInstanceId' must be 1 to 249 letters/],
     [{ groupInstanceId: 'a b' }, /'groupInstanceId'.*"a b"/],
   ])('rejects %o naming the key', (extra, message) => {

@@ -1,0 +1,46 @@
+/**
+ * Issue 28 item 7: a duration above 2^31-1 ms used to be accepted and Node
+ * fired its timer after 1 ms (taskRestartBackoffMs 3e9 restarted a failing
+ * task 1,965 times in 3 s). Every duration key goes through one check.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/errors.js';
+import { resolveConfig } from '../../../src/runtime/config.js';
+import { DURATION_KEYS, MAX_TIMER_MS } from '../../../src/runtime/config-durations.js';
+import { EmbeddedKafkaCluster, KafkaStreams, upperTopology } from './fixtures.js';
+
+const cluster = new EmbeddedKafkaCluster({ tickIntervalMs: 0 });
+afterAll(() => cluster.close());
+
+describe('duration config keys (issue 28 item 7)', () => {
+  it('lists the keys that overflowed, among them the restart back-off and the group timers', () => {
+    for (const key of ['taskRestartBackoffMs', 'probingRebalanceIntervalMs', 'heartbeatIntervalMs', 'sessionTimeoutMs', 'commitIntervalMs']) {
+      expect(DURATION_KEYS).toContain(key);
+    }
+  });
+
+  it.each(DURATION_KEYS.flatMap((key) => [3e9, MAX_TIMER_MS + 1, 0, -5, Number.NaN, 1.5, '100'].map((value) => [key, value] as const)))(
+    'refuses %s = %s with a ConfigError naming the key and the maximum',
+    (key, value) => {
+      let error: unknown;
+      try {
+        new KafkaStreams(upperTopology('in', 'out'), { applicationId: 'a', cluster, processingGuarantee: 'at_least_once', [key]: value } as never);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain(`'${key}'`);
+      expect((error as Error).message).toContain('2147483647');
+    },
+  );
+
+  it('says why a value above the maximum is refused', () => {
+    expect(() => resolveConfig({ applicationId: 'a', cluster, taskRestartBackoffMs: 3e9 })).toThrow(/Node timers cannot wait longer/);
+  });
+
+  it('accepts the maximum itself', () => {
+    const config = resolveConfig({ applicationId: 'a', cluster, processingGuarantee: 'at_least_once', taskRestartBackoffMs: MAX_TIMER_MS, probingRebalanceIntervalMs: MAX_TIMER_MS, stateCleanupDelayMs: MAX_TIMER_MS });
+    expect(config.taskRestartBackoffMs).toBe(MAX_TIMER_MS);
+    expect(config.probingRebalanceIntervalMs).toBe(MAX_TIMER_MS);
+  });
+});

@@ -3,8 +3,10 @@
  * the Prometheus text format; `GET /healthz` answers `200 ok` while the app is
  * healthy, else `503 unhealthy: <reason>` (see `health.ts`).
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { IllegalArgumentError } from '../errors.js';
+import { authorized, createGuardedServer, listen, refuseUnauthorized, securityProblem, type HttpSecurityOptions } from '../internal/http-guard.js';
 import type { Registry } from 'prom-client';
 import type { HealthStatus } from './health.js';
 
@@ -15,8 +17,8 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-/** Starts the endpoint on `host:port` (port 0 picks a free one). */
-export async function startMetricsServer(options: {
+/** Starts the endpoint on `host:port` (port 0 picks a free one); with `token` every request needs it (401), with `tls` it serves HTTPS. */
+export async function startMetricsServer(options: HttpSecurityOptions & {
   registry: Registry;
   port: number;
   host?: string;
@@ -26,9 +28,13 @@ export async function startMetricsServer(options: {
   health?: () => HealthStatus;
 }): Promise<MetricsServer> {
   const { registry } = options;
-  const server: Server = createServer((req, res) => {
+  const problem = securityProblem(options, 'the metrics endpoint');
+  if (problem) throw new IllegalArgumentError(problem);
+  const server: Server = createGuardedServer(options, (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
+    if (!authorized(req, options.token)) {
+      refuseUnauthorized(res, 'sluice metrics');
+    } else if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET' }).end();
     } else if (path === '/metrics') {
       registry.metrics().then(
@@ -43,13 +49,7 @@ export async function startMetricsServer(options: {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('try /metrics\n');
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, options.port, options.host ?? '0.0.0.0', 'the metrics endpoint');
   const port = (server.address() as AddressInfo).port;
   return {
     port,

@@ -6,6 +6,8 @@
 import { ConfigError } from '../errors.js';
 import { checkBrokerList } from '../runtime/bootstrap-servers.js';
 import type { ProcessingGuarantee } from '../runtime/config.js';
+import type { HttpSecurityOptions } from '../internal/http-guard.js';
+import { serverSecurity } from './server-security.js';
 
 /** Raw flag values as commander hands them over. */
 export interface RunFlags {
@@ -25,6 +27,17 @@ export interface RunFlags {
   queryPort?: string;
   queryHost?: string;
   queryAdvertisedHost?: string;
+  queryTlsCert?: string;
+  queryTlsKey?: string;
+  queryTlsCa?: string;
+  queryTokenFile?: string;
+  uiTlsCert?: string;
+  uiTlsKey?: string;
+  uiTokenFile?: string;
+  uiAllowedHost?: string[];
+  metricsTlsCert?: string;
+  metricsTlsKey?: string;
+  metricsTokenFile?: string;
 }
 
 /** The resolved options of one `sluice run`. */
@@ -51,10 +64,18 @@ export interface RunOptions {
   groupInstanceId: string | undefined;
   /** Serve the query API on this port (`--query-port`, `SLUICE_QUERY_PORT`). */
   queryPort: number | undefined;
-  /** Interface of the query API (`--query-host`, `SLUICE_QUERY_HOST`), default 0.0.0.0: the other instances must reach it. */
+  /** Interface of the query API (`--query-host`, `SLUICE_QUERY_HOST`), default 127.0.0.1 (local only); other instances need 0.0.0.0 or a concrete address. */
   queryHost: string;
-  /** Host of the default `applicationServer` (`--query-advertised-host`, `SLUICE_QUERY_ADVERTISED_HOST`); undefined: `os.hostname()`. */
+  /** Host of the default `applicationServer` (`--query-advertised-host`, `SLUICE_QUERY_ADVERTISED_HOST`); undefined: `--query-host`, or `os.hostname()` when that is 0.0.0.0 / ::. */
   queryAdvertisedHost: string | undefined;
+  /** TLS and token of the query API (`--query-tls-cert/-key/-ca`, `SLUICE_QUERY_TOKEN` or `--query-token-file`). */
+  querySecurity: HttpSecurityOptions;
+  /** TLS and token of the live UI (`--ui-tls-cert/-key`, `SLUICE_UI_TOKEN` or `--ui-token-file`). */
+  uiSecurity: HttpSecurityOptions;
+  /** Host names the live UI answers to besides its address and localhost (`--ui-allowed-host`, `SLUICE_UI_ALLOWED_HOSTS`). */
+  uiAllowedHosts: string[];
+  /** TLS and token of the metrics endpoint (`--metrics-tls-cert/-key`, `SLUICE_METRICS_TOKEN` or `--metrics-token-file`). */
+  metricsSecurity: HttpSecurityOptions;
 }
 
 /** Environment variables read by `sluice run`, in order of precedence per option. */
@@ -73,6 +94,7 @@ export const RUN_ENV = {
   queryPort: ['SLUICE_QUERY_PORT'],
   queryHost: ['SLUICE_QUERY_HOST'],
   queryAdvertisedHost: ['SLUICE_QUERY_ADVERTISED_HOST'],
+  uiAllowedHosts: ['SLUICE_UI_ALLOWED_HOSTS'],
 } as const;
 
 /** Default of `--close-timeout-ms`: about a Kubernetes termination grace period. */
@@ -126,7 +148,7 @@ export function parseBrokers(value: string, what = '--bootstrap-servers'): strin
 }
 
 /** Resolves the flags of `sluice run <module>` against the environment. */
-export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env = process.env): RunOptions {
+export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env = process.env, cwd = process.cwd()): RunOptions {
   const brokers = pick(flags.bootstrapServers, RUN_ENV.bootstrapServers, env);
   const guarantee = pick(flags.processingGuarantee, RUN_ENV.processingGuarantee, env);
   if (guarantee && !GUARANTEES.includes(guarantee.value as ProcessingGuarantee)) {
@@ -170,7 +192,11 @@ export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env 
     groupInstanceId: instance?.value,
     // the query port is advertised to the group: 0 (any port) cannot be
     queryPort: intOf(pick(flags.queryPort, RUN_ENV.queryPort, env), '--query-port', 1, 65_535),
-    queryHost: hostOf(pick(flags.queryHost, RUN_ENV.queryHost, env), '--query-host', '--query-port', '0.0.0.0'),
+    queryHost: hostOf(pick(flags.queryHost, RUN_ENV.queryHost, env), '--query-host', '--query-port', '127.0.0.1'),
     queryAdvertisedHost: hostOf(pick(flags.queryAdvertisedHost, RUN_ENV.queryAdvertisedHost, env), '--query-advertised-host', '--query-port'),
+    querySecurity: serverSecurity('query', flags, env, cwd),
+    uiSecurity: serverSecurity('ui', flags, env, cwd),
+    uiAllowedHosts: flags.uiAllowedHost ?? (env.SLUICE_UI_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter((h) => h !== ''),
+    metricsSecurity: serverSecurity('metrics', flags, env, cwd),
   };
 }

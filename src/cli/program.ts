@@ -55,11 +55,22 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
     .option('-l, --log-level <level>', 'fatal|error|warn|info|debug|trace|silent, default info (env SLUICE_LOG_LEVEL, LOG_LEVEL)')
     .option('-m, --metrics-port <port>', 'serve Prometheus metrics on http://<host>:<port>/metrics (env SLUICE_METRICS_PORT)')
     .option('--metrics-host <host>', 'interface of the metrics endpoint', '0.0.0.0')
+    .option('--metrics-tls-cert <file>', 'serve the metrics endpoint over HTTPS with this PEM certificate (with --metrics-tls-key; env SLUICE_METRICS_TLS_CERT)')
+    .option('--metrics-tls-key <file>', 'PEM private key of --metrics-tls-cert (env SLUICE_METRICS_TLS_KEY)')
+    .option('--metrics-token-file <file>', 'require this bearer token (the file holds it) on the metrics endpoint; or env SLUICE_METRICS_TOKEN')
     .option('-u, --ui-port <port>', 'serve the live UI (topology, rates, tasks, lag, handler decisions) on http://<ui-host>:<port>/ (env SLUICE_UI_PORT)')
     .option('--ui-host <host>', 'interface of the live UI, default 127.0.0.1: local only (env SLUICE_UI_HOST)')
+    .option('--ui-allowed-host <name...>', 'host names the UI answers to besides its address and localhost, e.g. a proxy name (env SLUICE_UI_ALLOWED_HOSTS, comma-separated)')
+    .option('--ui-tls-cert <file>', 'serve the live UI over HTTPS with this PEM certificate (with --ui-tls-key; env SLUICE_UI_TLS_CERT)')
+    .option('--ui-tls-key <file>', 'PEM private key of --ui-tls-cert (env SLUICE_UI_TLS_KEY)')
+    .option('--ui-token-file <file>', 'require this token (the file holds it; the browser asks for it as password) on the live UI; or env SLUICE_UI_TOKEN')
     .option('-q, --query-port <port>', 'serve the query API (GET /stores/<store>/keys/<key>, /stores/<store>?from=&to=, /stores, /health) on this port (env SLUICE_QUERY_PORT)')
-    .option('--query-host <host>', 'interface of the query API, default 0.0.0.0: the other instances forward to it (env SLUICE_QUERY_HOST)')
-    .option('--query-advertised-host <host>', "host of the default applicationServer <host>:<query-port>, default os.hostname(); ignored when the module's config sets applicationServer (env SLUICE_QUERY_ADVERTISED_HOST)")
+    .option('--query-host <host>', 'interface of the query API, default 127.0.0.1 (local only); 0.0.0.0 so the other instances can forward to it (env SLUICE_QUERY_HOST)')
+    .option('--query-advertised-host <host>', "host of the default applicationServer <host>:<query-port>, default --query-host (os.hostname() when that is 0.0.0.0); ignored when the module's config sets applicationServer (env SLUICE_QUERY_ADVERTISED_HOST)")
+    .option('--query-tls-cert <file>', 'serve the query API over HTTPS with this PEM certificate, and call the other instances with HTTPS (with --query-tls-key; env SLUICE_QUERY_TLS_CERT)')
+    .option('--query-tls-key <file>', 'PEM private key of --query-tls-cert (env SLUICE_QUERY_TLS_KEY)')
+    .option('--query-tls-ca <file>', "PEM CA certificate(s) to trust for the other instances' query APIs (env SLUICE_QUERY_TLS_CA)")
+    .option('--query-token-file <file>', 'require this bearer token (the file holds it) on the query API, and send it to the other instances; or env SLUICE_QUERY_TOKEN')
     .option('--no-progress', 'no live progress line on a terminal')
     .option(
       '--group-instance-id <id>',
@@ -75,12 +86,15 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
         'Queries: with --query-port P the app advertises applicationServer <advertised host>:P (unless its config sets one) and any\n' +
         'instance answers any key: it forwards to the owner (?redirect=true: 307 instead), answers 503 + Retry-After while the\n' +
         'group rebalances or a task restores, and reads a standby copy only with ?stale=true.\n' +
+        'Servers: the query API and the UI listen on 127.0.0.1 unless --query-host / --ui-host say otherwise. Exposed, give them a token\n' +
+        '(env SLUICE_QUERY_TOKEN / SLUICE_UI_TOKEN / SLUICE_METRICS_TOKEN, or --*-token-file: never a flag value, ps shows those) and TLS.\n' +
         'Example:\n  sluice run examples/orders/app.ts --embedded\n  KAFKA_BROKERS=127.0.0.1:9092 sluice run examples/orders/app.ts --metrics-port 9464\n' +
         '  sluice run examples/orders/app.ts --embedded --ui-port 8080   (then open http://127.0.0.1:8080/)\n' +
-        '  sluice run app.ts -b kafka:9092 --query-port 7070 --query-advertised-host orders-1.internal   (curl http://orders-1.internal:7070/stores)',
+        '  SLUICE_QUERY_TOKEN=... sluice run app.ts -b kafka:9092 --query-port 7070 --query-host 0.0.0.0 --query-advertised-host orders-1.internal\n' +
+        '    (curl -H "Authorization: Bearer $SLUICE_QUERY_TOKEN" http://orders-1.internal:7070/stores)',
     )
     .action(async (module: string, flags: RunFlags) => {
-      const options = resolveRunOptions(module, flags, io.env);
+      const options = resolveRunOptions(module, flags, io.env, io.cwd);
       result.code = await runWorker(options, io);
     });
 

@@ -24,6 +24,7 @@ import { connectionHint, oneLineReason } from './internal/reason.js';
 import { installProcessGuards } from './internal/process-guards.js';
 import { CommitWatchdog, stallThresholdMs, type HealthStatus } from './health.js';
 import { startQueryApi, withQueryEndpoint } from './query-option.js';
+import { listenFailure } from './server-security.js';
 import type { QueryServer } from '../runtime/query-server.js';
 
 /** Streams the worker writes to, and its environment. */
@@ -141,11 +142,20 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
   const keepAlive = setInterval(() => undefined, 1 << 30);
   try {
     if (options.metricsPort !== undefined) {
-      metricsServer = await startMetricsServer({ registry: createMetricsRegistry(source), port: options.metricsPort, host: options.metricsHost, health });
-      log.info({ port: metricsServer.port }, `Prometheus metrics on http://${options.metricsHost}:${metricsServer.port}/metrics`);
+      const port = options.metricsPort;
+      metricsServer = await startMetricsServer({ registry: createMetricsRegistry(source), port, host: options.metricsHost, health, ...options.metricsSecurity }).catch((error: unknown) => {
+        throw listenFailure(error, '--metrics-port', 'SLUICE_METRICS_PORT', port, options.metricsHost) ?? error;
+      });
+      log.info({ port: metricsServer.port }, `Prometheus metrics on ${options.metricsSecurity.tls ? 'https' : 'http'}://${options.metricsHost}:${metricsServer.port}/metrics`);
     }
     // The live UI from the start too (it shows REBALANCING and the restoration); the app closes it.
-    const ui = options.uiPort === undefined ? undefined : await app.serveUi({ port: options.uiPort, host: options.uiHost });
+    const uiPort = options.uiPort;
+    const ui =
+      uiPort === undefined
+        ? undefined
+        : await app.serveUi({ port: uiPort, host: options.uiHost, allowedHosts: options.uiAllowedHosts, ...options.uiSecurity }).catch((error: unknown) => {
+            throw listenFailure(error, '--ui-port', 'SLUICE_UI_PORT', uiPort, options.uiHost) ?? error;
+          });
     if (ui) log.info({ port: ui.port }, `live UI on ${ui.url}`);
     // The progress line runs from the start: restoration (before RUNNING) shows as `restoring 63% (...)`.
     if (options.progress && (io.stderr as { isTTY?: boolean }).isTTY) {

@@ -85,7 +85,7 @@ export function bearer(token: string): string {
 
 /**
  * Listens on `host:port`; a port that is taken or not allowed rejects with an
- * error naming `what` (e.g. `--query-port 7070`) and the address, `code` kept.
+ * error naming `what` (e.g. `serveQueries()`), the port and the address, `code` kept.
  */
 export function listen(server: Server, port: number, host: string, what: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -93,12 +93,12 @@ export function listen(server: Server, port: number, host: string, what: string)
       const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
       const why =
         error.code === 'EADDRINUSE'
-          ? `port ${port} is already in use on ${host} (another process, or another server of this app, listens there): choose another port for ${what}`
+          ? `port ${port} is already in use on ${host} (another process, or another server, listens there); choose another port`
           : error.code === 'EACCES'
-            ? `port ${port} on ${host} needs privileges this process lacks: choose a port above 1023 for ${what}`
+            ? `port ${port} on ${host} needs privileges this process lacks; choose a port above 1023`
             : error.code === 'EADDRNOTAVAIL'
-              ? `address ${host} is not an interface of this machine: choose another host for ${what}`
-              : `cannot listen on ${address} (${error.message}): check ${what}`;
+              ? `${host} is not an address of this machine; choose another interface`
+              : `cannot listen on ${address} (${error.message})`;
       const wrapped = new Error(`${what}: ${why}`, { cause: error }) as NodeJS.ErrnoException;
       if (error.code !== undefined) wrapped.code = error.code;
       reject(wrapped);

@@ -22,6 +22,7 @@ import type {
 import type { TaskId } from '../records/task-id.js';
 import type { StateStore } from './state/state-store.js';
 import type { ResolvedExtractor } from './timestamp-extractors.js';
+import type { StoreKind } from './store-kind.js';
 
 export { formatTaskId, type TaskId } from '../records/task-id.js';
 
@@ -250,6 +251,8 @@ export interface TopologyRuntime {
   resolveSourcePatterns?(topics: readonly string[]): TopologyRuntime;
   /** The global stores (`builder.globalTable`, `Topology.addGlobalStore`); absent or empty without. */
   globalStores?(): ReadonlyArray<GlobalStoreInfo>;
+  /** The kind of each state store by name (optional for hand-written runtimes: unknown then); the query API lists and reads stores by it. */
+  storeKinds?(): ReadonlyMap<string, StoreKind>;
   /** The state stores of each sub-topology, by id (optional for hand-written runtimes: none then); key metadata finds a store's tasks by it. */
   storesBySubtopology?(): ReadonlyMap<number, readonly string[]>;
   /**

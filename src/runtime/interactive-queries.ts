@@ -15,6 +15,7 @@
 import { StreamsError } from '../errors.js';
 import type { KeyValue } from '../processors/key-value.js';
 import type { ManagedStateStore } from '../processors/state/store-contract.js';
+import { KEY_VALUE_KINDS, storeKindOf, type StoreKind } from '../processors/store-kind.js';
 import type { TaskState } from './internal/task-state.js';
 
 /** The kind of store a view reads (Kafka's `QueryableStoreType`). */
@@ -62,12 +63,40 @@ export interface StoreQueryParameters<T> {
   enableStaleStores?: boolean;
 }
 
-/** A store that cannot be queried now (Kafka's `InvalidStateStoreException`): restoring, not local, or the app is not running. */
+/**
+ * A store that cannot be queried (Kafka's `InvalidStateStoreException`): restoring, not local, the app is not
+ * running (`reason` `'unavailable'`: retry, or ask another instance), or the store is not of the kind the view
+ * reads (`reason` `'wrong-type'`, e.g. a window store asked for as a key-value store: retrying will not help).
+ */
 export class InvalidStateStoreError extends StreamsError {
-  constructor(message: string) {
+  /** Why: `'unavailable'` now (retry), or `'wrong-type'` (the store cannot be read this way). */
+  readonly reason: 'unavailable' | 'wrong-type';
+  constructor(message: string, reason: 'unavailable' | 'wrong-type' = 'unavailable') {
     super(message, { code: 'INVALID_STATE_STORE', kind: 'usage' });
     this.name = 'InvalidStateStoreError';
+    this.reason = reason;
   }
+}
+
+/** How a store of each kind is described in errors. */
+const KIND_TEXT: Record<StoreKind, string> = {
+  keyValue: 'a key-value store',
+  timestampedKeyValue: 'a timestamped key-value store',
+  window: 'a window store',
+  timestampedWindow: 'a timestamped window store',
+  session: 'a session store',
+  buffer: "an internal buffer (a suppression's), not a queryable store",
+  other: 'a store of a kind interactive queries do not read',
+};
+
+/** The error for a store of `kind` read through a key-value view. */
+export function wrongStoreType(storeName: string, kind: StoreKind): InvalidStateStoreError {
+  return new InvalidStateStoreError(
+    `Store '${storeName}' is ${KIND_TEXT[kind]}: interactive queries serve key-value and timestamped key-value stores ` +
+      `(QueryableStoreTypes.keyValueStore() / timestampedKeyValueStore(), GET /stores/<store>/keys/<key>); ` +
+      `materialize the result you want to query as a key-value table (e.g. windowedBy(...).aggregate(...).toStream().to(...) then builder.table(...))`,
+    'wrong-type',
+  );
 }
 
 /** The local instances of a store, as the app finds them at the moment of a call. */
@@ -82,8 +111,11 @@ interface TypedKeyValue {
 /** A view of store `storeName` over the local tasks. */
 export function keyValueView<K, V>(params: StoreQueryParameters<unknown>, local: LocalStores): ReadOnlyKeyValueStore<K, V> {
   const { storeName, queryableStoreType } = params;
-  const stores = (): TypedKeyValue[] => {
+  const stores = (): Array<{ store: TypedKeyValue; unwrap: boolean }> => {
     const { appState, stores: found } = local();
+    if (appState === 'CREATED') {
+      throw new InvalidStateStoreError(`Store '${storeName}' cannot be queried yet: the app is not started (state CREATED); call app.start() and query it once the app is RUNNING`);
+    }
     if (appState !== 'RUNNING' && appState !== 'REBALANCING') {
       throw new InvalidStateStoreError(`Store '${storeName}' cannot be queried while the app is ${appState}; query it once the app is RUNNING`);
     }
@@ -96,29 +128,34 @@ export function keyValueView<K, V>(params: StoreQueryParameters<unknown>, local:
     if (found.length === 0) {
       throw new InvalidStateStoreError(`Store '${storeName}' is not held by any task of this instance (no task of it is assigned here, or no such store); query the instance that runs it, or retry after the rebalance`);
     }
-    return found.map((s) => s.store as unknown as TypedKeyValue);
+    return found.map((s) => {
+      const kind = storeKindOf(s.store);
+      if (!KEY_VALUE_KINDS.includes(kind)) throw wrongStoreType(storeName, kind);
+      if (queryableStoreType.kind === 'timestampedKeyValue' && kind !== 'timestampedKeyValue') {
+        throw new InvalidStateStoreError(`Store '${storeName}' keeps no timestamps: query it with QueryableStoreTypes.keyValueStore()`, 'wrong-type');
+      }
+      // by the store's type, never by the value's shape: a stored { value, timestamp } object stays whole
+      const unwrap = queryableStoreType.kind === 'keyValue' && kind === 'timestampedKeyValue';
+      return { store: s.store as unknown as TypedKeyValue, unwrap };
+    });
   };
-  const unwrap = (value: unknown): unknown => {
-    const timestamped = typeof value === 'object' && value !== null && 'timestamp' in value && 'value' in value;
-    if (queryableStoreType.kind === 'keyValue' && timestamped) return (value as TimestampedValue<unknown>).value;
-    return value;
-  };
+  const read = (value: unknown, unwrap: boolean): unknown => (unwrap && value !== null && value !== undefined ? (value as TimestampedValue<unknown>).value : value);
   return {
     get(key: K): V | null {
-      for (const store of stores()) {
+      for (const { store, unwrap } of stores()) {
         const value = store.get(key);
-        if (value !== null && value !== undefined) return unwrap(value) as V;
+        if (value !== null && value !== undefined) return read(value, unwrap) as V;
       }
       return null;
     },
     range(from: K | null, to: K | null): KeyValue<K, V>[] {
-      return stores().flatMap((s) => s.range(from, to).map((e) => ({ key: e.key as K, value: unwrap(e.value) as V })));
+      return stores().flatMap(({ store, unwrap }) => store.range(from, to).map((e) => ({ key: e.key as K, value: read(e.value, unwrap) as V })));
     },
     all(): KeyValue<K, V>[] {
       return this.range(null, null);
     },
     approximateNumEntries(): number {
-      return stores().reduce((n, s) => n + s.approximateNumEntries(), 0);
+      return stores().reduce((n, s) => n + s.store.approximateNumEntries(), 0);
     },
   };
 }

@@ -42,7 +42,8 @@ import { startGlobalState, withGlobalStores, type GlobalStateManager } from './i
 import { randomUUID } from 'node:crypto';
 import type { Serializer } from '../serdes/serde.js';
 import { StreamsMetadataState } from './internal/streams-metadata-state.js';
-import { KeyQueryMetadata, type StreamsMetadata, type ThreadMetadata } from './streams-metadata.js';
+import { KeyQueryMetadata, UnknownStateStoreError, type StreamsMetadata, type ThreadMetadata } from './streams-metadata.js';
+import type { StoreKind } from '../processors/store-kind.js';
 import { DecisionLog } from './internal/decision-log.js';
 import { createUiSource } from './ui-source.js';
 import { startUiServer } from '../ui/server.js';
@@ -110,6 +111,33 @@ export class KafkaStreams {
     const { logger, productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler } = this.#config;
     if (logger) for (const handler of [productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler]) handler.useAppLogger?.(logger);
     this.#decisions.observe([productionExceptionHandler, deserializationExceptionHandler, processingExceptionHandler]);
+  }
+
+  /** The `applicationServer` this instance advertises to the group (its config), undefined without one. */
+  get applicationServer(): string | undefined {
+    return this.#config.applicationServer;
+  }
+
+  /**
+   * The kind of state store `storeName` (`'keyValue'`, `'timestampedKeyValue'`, `'window'`,
+   * `'timestampedWindow'`, `'session'`; `'buffer'` for a suppression's internal buffer, `'other'` for a store
+   * of a custom builder); undefined when the topology has no such store (or does not say).
+   */
+  storeKind(storeName: string): StoreKind | undefined {
+    return this.#topology.storeKinds?.().get(storeName);
+  }
+
+  /** Throws an `UnknownStateStoreError` naming the topology's stores when it has no store `storeName` (in every state). */
+  #checkStoreName(what: string, storeName: string): void {
+    if (this.#metadata) return this.#metadata.checkStoreName(what, storeName);
+    const topology = this.#topology;
+    const bySub = topology.storesBySubtopology?.();
+    if (bySub === undefined) return;
+    const known = [...new Set([...[...bySub.values()].flat(), ...(topology.globalStores?.() ?? []).map((g) => g.storeName)])].sort();
+    if (known.includes(storeName)) return;
+    throw new UnknownStateStoreError(
+      `No state store '${storeName}' in the topology; its stores are: ${known.length ? known.map((n) => `'${n}'`).join(', ') : '(none)'}. Name a store with Materialized.as('<name>') to query it`,
+    );
   }
 
   /** The current state. */
@@ -275,6 +303,7 @@ export class KafkaStreams {
     if (!params || typeof params.storeName !== 'string' || !params.queryableStoreType) {
       throw new TypeError("app.store() takes { storeName, queryableStoreType }, e.g. { storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore() }");
     }
+    this.#checkStoreName('store', params.storeName);
     return keyValueView(params as StoreQueryParameters<unknown>, () => ({ appState: this.state, stores: [...(this.#global?.storesNamed(params.storeName) ?? []), ...(this.#manager?.storesNamed(params.storeName, params.enableStaleStores === true) ?? [])] })) as T;
   }
 
@@ -286,14 +315,14 @@ export class KafkaStreams {
    * an `UnknownStateStoreError` naming the topology's stores.
    */
   queryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
-    this.#metadata?.checkStoreName('queryMetadataForKey', storeName);
+    this.#checkStoreName('queryMetadataForKey', storeName);
     if (this.state !== 'RUNNING' || this.#metadata === undefined) return KeyQueryMetadata.NOT_AVAILABLE;
     return this.#metadata.keyMetadata(storeName, key, keySerializer);
   }
 
   /** The instances holding `storeName` (Kafka's `streamsMetadataForStore`); empty before the first assignment; an unknown store throws. */
   streamsMetadataForStore(storeName: string): StreamsMetadata[] {
-    this.#metadata?.checkStoreName('streamsMetadataForStore', storeName);
+    this.#checkStoreName('streamsMetadataForStore', storeName);
     return this.#metadata?.forStore(storeName) ?? [];
   }
 

@@ -23,9 +23,20 @@
  * metadata and the read, an owner unreachable) the answer is 503 with `Retry-After: 1` and the reason:
  * never a value from a task that is not this instance's (see internal/query-key.ts, internal/query-range.ts).
  * Values are rendered as internal/query-render.ts says (`bigint` as a string, bytes as `{base64}`).
+ *
+ * Safety (issue 28): bound to 127.0.0.1 unless `host` says otherwise; with `token` every request needs
+ * `Authorization: Bearer <token>` (401 and nothing else without), with `tls` it serves HTTPS; forwarding
+ * between instances uses both. A forwarded request has a total deadline (`forwardTimeoutMs`, a 504 naming
+ * the slow instance). At start the server fetches its own nonce through the advertised address and refuses
+ * to start when that address reaches another server (or none). Only key-value stores are read: a window or
+ * session store answers 400 naming the kinds served; suppression buffers are not listed.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { authorized, createGuardedServer, listen, securityProblem, type ServerTls } from '../internal/http-guard.js';
+import { durationProblem } from '../internal/durations.js';
+import type { StoreKind } from '../processors/store-kind.js';
 import { formatHostInfo, parseHostInfo, type HostInfo } from '../assignment/host-info.js';
 import { IllegalArgumentError } from '../errors.js';
 import { componentLogger, type Logger } from '../internal/logger.js';
@@ -34,11 +45,11 @@ import type { Serializer } from '../serdes/serde.js';
 import type { QueryContext, RequestFlags } from './internal/query-context.js';
 import type { StoreQueryParameters } from './interactive-queries.js';
 import type { KeyQueryMetadata, StreamsMetadata } from './streams-metadata.js';
-import { FORWARDED_HEADER, send, type Reply } from './internal/query-http.js';
+import { FORWARDED_HEADER, hop, send, unavailable, type PeerOptions, type Reply } from './internal/query-http.js';
 import { queryKey } from './internal/query-key.js';
 import { queryRange } from './internal/query-range.js';
 import { toJsonValue } from './internal/query-render.js';
-import { flag, parseRoute, ROUTES_HELP } from './internal/query-routes.js';
+import { flag, INSTANCE_PATH, parseRoute, ROUTES_HELP, splitTarget } from './internal/query-routes.js';
 import { describeStores, health } from './internal/query-stores.js';
 
 /** The part of a `KafkaStreams` app the query API uses (a `KafkaStreams` is one; tests pass fakes). */
@@ -48,29 +59,44 @@ export interface QueryableApp {
   queryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata;
   streamsMetadataForStore(storeName: string): StreamsMetadata[];
   metadataForAllStreamsClients(): StreamsMetadata[];
+  /** The `applicationServer` the app advertises (a `KafkaStreams` has it); the server checks it names the same address. */
+  readonly applicationServer?: string | undefined;
+  /** The kind of a store (a `KafkaStreams` has it): `/stores` lists each store's type, and never a suppression buffer. */
+  storeKind?(storeName: string): StoreKind | undefined;
 }
 
-/** Default interface of {@link serveQueries}: every interface, so the other instances reach it. */
-export const DEFAULT_QUERY_HOST = '0.0.0.0';
+/** Default interface of {@link serveQueries}: local only, like the UI; pass `host: '0.0.0.0'` (with `token` and `tls`) so the other instances reach it. */
+export const DEFAULT_QUERY_HOST = '127.0.0.1';
 
 /** Options of {@link serveQueries}. */
 export interface QueryServerOptions<K = string> {
   /** Port to listen on (0: any free port, which the app cannot have advertised: for tests, with a concrete `host`). */
   port: number;
-  /** Interface to listen on; default `0.0.0.0`. */
+  /** Interface to listen on; default `127.0.0.1` (local only): other instances need `0.0.0.0` or a concrete address. */
   host?: string;
   /**
    * This instance's `host:port` as the app advertises it (its `applicationServer` config): how the server
-   * recognises the keys it owns. Default `<host>:<port>` when `host` is a concrete address (not 0.0.0.0 or ::).
+   * recognises the keys it owns. Default: the app's `applicationServer`, else `<host>:<port>` when `host` is a
+   * concrete address (not 0.0.0.0 or ::). Must equal the app's when both are given.
    */
   applicationServer?: string;
+  /**
+   * At start, fetch this server's nonce through `applicationServer` and refuse to start when the address
+   * reaches another server or none (default true). Turn off only where the advertised address cannot be
+   * reached from the instance itself (e.g. a load balancer without hairpinning).
+   */
+  verifyApplicationServer?: boolean;
+  /** Serve HTTPS with this certificate and key; the other instances are called with HTTPS too (`ca` to trust theirs). */
+  tls?: ServerTls;
+  /** Require `Authorization: Bearer <token>` on every request (401 otherwise); sent to the other instances too. Never logged. */
+  token?: string;
   /** Serializer of the store's keys, for the key's partition; default `Serdes.String()`. */
   keySerde?: Serializer<K>;
   /** Turns the URL's (decoded) key text into a store key; default: the text itself (string keys). */
   parseKey?: (text: string) => K;
   /** Renders a key or value as JSON; default: bigint as a decimal string, bytes as `{ base64 }` (see the module comment). */
   valueFormat?: (value: unknown) => unknown;
-  /** How long a forwarded request waits for the owner; default 5000 ms. */
+  /** How long a forwarded request may take in total (connect and the whole answer), default 5000 ms; then 504 naming the instance. */
   forwardTimeoutMs?: number;
   /** Parent logger (a child `{ component: 'query-server' }` is used). */
   logger?: Logger;
@@ -86,15 +112,56 @@ export interface QueryServer {
   close(): Promise<void>;
 }
 
-function selfOf(options: QueryServerOptions<unknown>, host: string, port: number): HostInfo {
+function selfOf(app: QueryableApp, options: QueryServerOptions<unknown>, host: string, port: number): HostInfo {
   const wildcard = host === '0.0.0.0' || host === '::' || host === '';
-  const text = options.applicationServer ?? (wildcard ? undefined : `${host.includes(':') ? `[${host}]` : host}:${port}`);
+  const appServer = typeof app.applicationServer === 'string' ? app.applicationServer : undefined;
+  const text = options.applicationServer ?? appServer ?? (wildcard ? undefined : `${host.includes(':') ? `[${host}]` : host}:${port}`);
   if (text === undefined) {
     throw new IllegalArgumentError(`serveQueries(): pass applicationServer (this instance's 'host:port' as in the app's applicationServer config): listening on ${host} does not say how the other instances reach it`);
   }
   const parsed = parseHostInfo(text);
   if (typeof parsed === 'string') throw new IllegalArgumentError(`serveQueries(): option applicationServer ${parsed}`);
+  if (appServer !== undefined) {
+    const app = parseHostInfo(appServer);
+    if (typeof app !== 'string' && (app.host.toLowerCase() !== parsed.host.toLowerCase() || app.port !== parsed.port)) {
+      throw new IllegalArgumentError(
+        `serveQueries(): the app advertises applicationServer '${appServer}' but the query server was given '${text}': the group would send this instance's keys to an address the server does not take for its own (503 for ever). Use one address in both (the app's config and serveQueries' applicationServer)`,
+      );
+    }
+  }
   return parsed;
+}
+
+function checkOptions(options: QueryServerOptions<unknown>): void {
+  if (!options || !Number.isInteger(options.port) || options.port < 0 || options.port > 65_535) {
+    throw new IllegalArgumentError(`serveQueries(): option port must be an integer from 0 to 65535, got ${String(options?.port)}`);
+  }
+  const timeout = options.forwardTimeoutMs === undefined ? undefined : durationProblem(options.forwardTimeoutMs);
+  if (timeout) throw new IllegalArgumentError(`serveQueries(): option forwardTimeoutMs ${timeout}`);
+  const security = securityProblem(options, 'serveQueries()');
+  if (security) throw new IllegalArgumentError(security);
+}
+
+/**
+ * Step 4 of {@link serveQueries}: GETs this server's nonce through the advertised address; a problem if
+ * that address reaches another server, or none.
+ */
+async function advertisedProblem(self: HostInfo, nonce: string, peer: PeerOptions, listening: string): Promise<string | undefined> {
+  const advertised = formatHostInfo(self);
+  const fix = `set applicationServer (the app's config and serveQueries') to an address of this instance the others can reach, or the server's host/port to what is advertised`;
+  try {
+    const answer = await hop(self, INSTANCE_PATH, peer);
+    let seen: unknown;
+    try {
+      seen = (JSON.parse(answer.body) as { nonce?: unknown }).nonce;
+    } catch {
+      seen = undefined;
+    }
+    if (answer.status === 200 && seen === nonce) return undefined;
+    return `the advertised applicationServer ${advertised} reaches another server (status ${answer.status}${seen === undefined ? ', not a sluice query server of this version' : ', another sluice instance'}), not this query server listening on ${listening}: ${fix}`;
+  } catch (error) {
+    return `the advertised applicationServer ${advertised} does not reach this query server listening on ${listening} (${String((error as Error)?.message ?? error)}): ${fix}`;
+  }
 }
 
 /**
@@ -102,24 +169,26 @@ function selfOf(options: QueryServerOptions<unknown>, host: string, port: number
  * (the metadata exists from then on); close it before or with the app.
  */
 export async function serveQueries<K = string>(app: QueryableApp, options: QueryServerOptions<K>): Promise<QueryServer> {
-  if (!options || !Number.isInteger(options.port) || options.port < 0 || options.port > 65_535) {
-    throw new IllegalArgumentError(`serveQueries(): option port must be an integer from 0 to 65535, got ${String(options?.port)}`);
-  }
+  // 1. the options; 2. listen; 3. this instance's address; 4. the address reaches this server
+  checkOptions(options as QueryServerOptions<unknown>);
   const host = options.host ?? DEFAULT_QUERY_HOST;
   const log = componentLogger('query-server', options.logger);
-  const server: Server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const nonce = randomUUID();
+  const ready: { ctx?: QueryContext } = {}; // ctx set once step 4 passed
+  const server: Server = createGuardedServer(options, (req, res) => void handle(req, res));
+  await listen(server, options.port, host, 'serveQueries()');
   const port = (server.address() as AddressInfo).port;
+  const forwardTimeoutMs = options.forwardTimeoutMs ?? 5000;
+  const peer: PeerOptions = { timeoutMs: forwardTimeoutMs, tls: options.tls !== undefined, ...(options.tls?.ca !== undefined ? { ca: options.tls.ca } : {}), ...(options.token !== undefined ? { token: options.token } : {}) };
   let self: HostInfo;
   try {
-    self = selfOf(options as QueryServerOptions<unknown>, host, port);
+    self = selfOf(app, options as QueryServerOptions<unknown>, host, port);
+    if (options.verifyApplicationServer !== false) {
+      const problem = await advertisedProblem(self, nonce, peer, `${host.includes(':') ? `[${host}]` : host}:${port}`);
+      if (problem) throw new IllegalArgumentError(`serveQueries(): ${problem}`);
+    }
   } catch (error) {
+    server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     throw error;
   }
@@ -129,15 +198,19 @@ export async function serveQueries<K = string>(app: QueryableApp, options: Query
     keySerde: (options.keySerde ?? Serdes.String()) as Serializer<unknown>,
     parseKey: (options.parseKey ?? ((text: string) => text)) as (text: string) => unknown,
     render: options.valueFormat ?? toJsonValue,
-    forwardTimeoutMs: options.forwardTimeoutMs ?? 5000,
+    forwardTimeoutMs,
+    peer,
     log,
   };
+  ready.ctx = ctx;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
-      send(res, await route(ctx, req));
+      if (!authorized(req, options.token)) return send(res, { status: 401, body: { error: 'unauthorized' }, headers: { 'www-authenticate': 'Bearer realm="sluice query"' } });
+      if (splitTarget(req.url ?? '/').path === INSTANCE_PATH) return send(res, { status: 200, body: { nonce } });
+      send(res, ready.ctx ? await route(ready.ctx, req) : unavailable('the query server is starting; retry'));
     } catch (error) {
-      log.error({ err: error, url: req.url }, 'a query failed');
+      log.error({ err: error, path: splitTarget(req.url ?? '/').path }, 'a query failed');
       if (!res.headersSent) send(res, { status: 500, body: { error: `the query failed: ${String((error as Error)?.message ?? error)}` } });
       else res.destroy();
     }
@@ -159,26 +232,29 @@ export async function serveQueries<K = string>(app: QueryableApp, options: Query
 /** Dispatches one request. */
 async function route(ctx: QueryContext, req: IncomingMessage): Promise<Reply> {
   if (req.method !== 'GET') return { status: 405, body: { error: `the query API is read-only: GET only, got ${String(req.method)}` }, headers: { allow: 'GET' } };
-  const url = new URL(req.url ?? '/', 'http://query.invalid');
-  const target = parseRoute(url.pathname);
+  // the raw target, never a normalised URL: '.', '..' and '' are keys (see internal/query-routes.ts)
+  const { path, query } = splitTarget(req.url ?? '/');
+  const params = new URLSearchParams(query);
+  const target = parseRoute(path);
   const flags: RequestFlags = {
     forwarded: req.headers[FORWARDED_HEADER] !== undefined,
-    redirect: flag(url.searchParams, 'redirect'),
-    stale: flag(url.searchParams, 'stale'),
-    local: flag(url.searchParams, 'local'),
+    redirect: flag(params, 'redirect'),
+    stale: flag(params, 'stale'),
+    local: flag(params, 'local'),
   };
   switch (target.kind) {
     case 'key':
       return queryKey(ctx, target.store, target.key, flags);
     case 'range':
-      return queryRange(ctx, target.store, url.searchParams, flags);
+      return queryRange(ctx, target.store, params, flags);
     case 'stores':
       return describeStores(ctx);
     case 'health':
       return health(ctx);
     case 'bad-encoding':
       return { status: 400, body: { error: `path segment '${target.segment}' is not valid URL encoding; encode keys with encodeURIComponent` } };
+    case 'instance':
     case 'not-found':
-      return { status: 404, body: { error: `no such endpoint: ${url.pathname}; the query API serves ${ROUTES_HELP.join(', ')}` } };
+      return { status: 404, body: { error: `no such endpoint: ${path}; the query API serves ${ROUTES_HELP.join(', ')}` } };
   }
 }

@@ -28,6 +28,7 @@ import {
 } from '../processors/task-contract.js';
 import { resolveSourcePatterns, sourcePatterns } from './internal/source-patterns.js';
 import { planOf, type Topology } from './topology.js';
+import { storeKindOfBuilder, type StoreKind } from '../processors/store-kind.js';
 import { changelogTopicInfos, sourceChangelogTopics } from './internal/changelogs.js';
 import { checkCopartitioned, enforceCopartitioning } from './internal/copartition.js';
 
@@ -130,6 +131,10 @@ export class PlanRuntime implements TopologyRuntime {
 
   storesBySubtopology(): ReadonlyMap<number, readonly string[]> {
     return new Map(this.plan.subtopologies.map((s) => [s.id, [...s.stores]]));
+  }
+
+  storeKinds(): ReadonlyMap<string, StoreKind> {
+    return new Map([...this.plan.stores].map(([name, def]) => [name, storeKindOfBuilder(def.builder)]));
   }
 
   globalStores(): GlobalStoreInfo[] {

@@ -142,7 +142,7 @@ export async function startUiServer(source: UiDataSource, options: UiServerOptio
   };
 
   const server: Server = createGuardedServer(options, handle);
-  await listen(server, options.port, host, `the UI's port ${options.port}`);
+  await listen(server, options.port, host, 'serveUi()');
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {

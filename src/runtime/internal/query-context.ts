@@ -8,6 +8,7 @@ import type { Logger } from '../../internal/logger.js';
 import type { Serializer } from '../../serdes/serde.js';
 import type { ReadOnlyKeyValueStore, StoreQueryParameters } from '../interactive-queries.js';
 import type { QueryableApp } from '../query-server.js';
+import type { PeerOptions } from './query-http.js';
 
 /** The shared state of one query server. */
 export interface QueryContext {
@@ -18,6 +19,8 @@ export interface QueryContext {
   parseKey: (text: string) => unknown;
   render: (value: unknown) => unknown;
   forwardTimeoutMs: number;
+  /** How this instance calls the others (deadline, TLS, token). */
+  peer: PeerOptions;
   log: Logger;
 }
 

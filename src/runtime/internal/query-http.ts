@@ -3,6 +3,8 @@
  * the one-hop GET to another instance (forwarding and scatter-gather).
  */
 import { request } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { bearer } from '../../internal/http-guard.js';
 import type { ServerResponse } from 'node:http';
 import type { HostInfo } from '../../assignment/host-info.js';
 
@@ -35,8 +37,17 @@ export function send(res: ServerResponse, reply: Reply): void {
 }
 
 /** The base URL of a host (an IPv6 host keeps its brackets, as `applicationServer` writes it). */
-export function baseUrl(host: HostInfo): string {
-  return `http://${host.host}:${host.port}`;
+export function baseUrl(host: HostInfo, tls = false): string {
+  return `${tls ? 'https' : 'http'}://${host.host}:${host.port}`;
+}
+
+/** A 504: instance `who` did not answer within the deadline. */
+export function tooSlow(who: string, timeoutMs: number, what: string, extra: Record<string, unknown> = {}): Reply {
+  return {
+    status: 504,
+    body: { error: `instance ${who} did not answer ${what} within ${timeoutMs} ms (forwardTimeoutMs): it is overloaded or stuck; retry, or raise forwardTimeoutMs`, slowInstance: who, retryable: true, ...extra },
+    headers: { 'retry-after': '1' },
+  };
 }
 
 /** One answer of another instance. */
@@ -47,18 +58,42 @@ export interface HopAnswer {
   location: string | undefined;
 }
 
+/** How this instance calls another: the total deadline, and the scheme, CA and token of the deployment. */
+export interface PeerOptions {
+  /** Total time an answer may take, connecting and reading included (`forwardTimeoutMs`). */
+  timeoutMs: number;
+  /** Call with HTTPS (the query servers serve TLS), trusting `ca` besides the system's CAs. */
+  tls: boolean;
+  ca?: string | Buffer;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+}
+
+/** The other instance did not answer in full within the deadline (a 504 names it). */
+export class HopTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no complete answer within ${timeoutMs} ms`);
+    this.name = 'HopTimeoutError';
+  }
+}
+
 /**
  * GETs `path` (with its query string) from `host`, marked {@link FORWARDED_HEADER}.
- * Rejects when the host cannot be reached or does not answer within `timeoutMs`.
+ * Rejects when the host cannot be reached, and with a {@link HopTimeoutError} when its whole
+ * answer has not arrived within `peer.timeoutMs` (an owner that trickles bytes is cut off too).
  */
-export function hop(host: HostInfo, path: string, timeoutMs: number): Promise<HopAnswer> {
+export function hop(host: HostInfo, path: string, peer: PeerOptions): Promise<HopAnswer> {
   return new Promise((resolve, reject) => {
     const hostname = host.host.startsWith('[') ? host.host.slice(1, -1) : host.host;
-    const req = request({ hostname, port: host.port, path, method: 'GET', headers: { [FORWARDED_HEADER]: '1', accept: 'application/json' }, timeout: timeoutMs }, (res) => {
+    const headers: Record<string, string> = { [FORWARDED_HEADER]: '1', accept: 'application/json' };
+    if (peer.token !== undefined) headers.authorization = bearer(peer.token);
+    const options = { hostname, port: host.port, path, method: 'GET', headers, timeout: peer.timeoutMs, ...(peer.tls && peer.ca !== undefined ? { ca: peer.ca } : {}) };
+    const req = (peer.tls ? httpsRequest : request)(options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
       res.on('end', () => {
+        clearTimeout(deadline);
         const header = (name: string): string | undefined => {
           const value = res.headers[name];
           return Array.isArray(value) ? value[0] : value;
@@ -66,8 +101,14 @@ export function hop(host: HostInfo, path: string, timeoutMs: number): Promise<Ho
         resolve({ status: res.statusCode ?? 502, body: Buffer.concat(chunks).toString('utf8'), retryAfter: header('retry-after'), location: header('location') });
       });
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', reject);
+    // the total deadline, besides the idle timeout
+    const deadline = setTimeout(() => req.destroy(new HopTimeoutError(peer.timeoutMs)), peer.timeoutMs);
+    deadline.unref();
+    req.on('timeout', () => req.destroy(new HopTimeoutError(peer.timeoutMs)));
+    req.on('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
     req.end();
   });
 }

@@ -17,7 +17,8 @@ import { formatHostInfo, type HostInfo } from '../../assignment/host-info.js';
 import { KeyQueryMetadata } from '../streams-metadata.js';
 import { isSelf, keyValueStore, selfText, type QueryContext, type RequestFlags } from './query-context.js';
 import { badKey, replyForQueryError } from './query-errors.js';
-import { baseUrl, hop, unavailable, type Reply } from './query-http.js';
+import { baseUrl, hop, HopTimeoutError, tooSlow, unavailable, type Reply } from './query-http.js';
+import { encodeSegment } from './query-routes.js';
 
 /** Whether this instance may answer for `meta`: it runs the key's task, or (stale) holds a standby copy. */
 function servedHere(ctx: QueryContext, meta: KeyQueryMetadata, stale: boolean): boolean {
@@ -26,7 +27,7 @@ function servedHere(ctx: QueryContext, meta: KeyQueryMetadata, stale: boolean): 
 
 /** The path of the key's endpoint on another host (with `?stale=true` kept). */
 function keyPath(store: string, keyText: string, stale: boolean): string {
-  return `/stores/${encodeURIComponent(store)}/keys/${encodeURIComponent(keyText)}${stale ? '?stale=true' : ''}`;
+  return `/stores/${encodeSegment(store)}/keys/${encodeSegment(keyText)}${stale ? '?stale=true' : ''}`;
 }
 
 /** Answers `GET /stores/<store>/keys/<keyText>` (see the module comment). */
@@ -49,7 +50,8 @@ export async function queryKey(ctx: QueryContext, store: string, keyText: string
   const meta = metadata();
   if ('status' in meta) return meta;
   if (meta === KeyQueryMetadata.NOT_AVAILABLE || meta.activeHost.port < 0) {
-    return unavailable(`the owner of key '${keyText}' of store '${store}' is not known now (app ${app.state}: rebalancing or restoring); retry`, { store, key: keyText });
+    const why = app.state === 'CREATED' ? 'the app is not started yet (state CREATED): start it, then query' : `app ${app.state}: rebalancing or restoring`;
+    return unavailable(`the owner of key '${keyText}' of store '${store}' is not known now (${why}); retry`, { store, key: keyText });
   }
   // 2. another instance's key
   if (!servedHere(ctx, meta, flags.stale)) return toOwner(ctx, meta.activeHost, store, keyText, flags);
@@ -86,13 +88,14 @@ async function toOwner(ctx: QueryContext, owner: HostInfo, store: string, keyTex
   }
   const path = keyPath(store, keyText, flags.stale);
   if (flags.redirect) {
-    const location = `${baseUrl(owner)}${path}`;
+    const location = `${baseUrl(owner, ctx.peer.tls)}${path}`;
     return { status: 307, body: { store, key: keyText, owner: ownerText, location }, headers: { location } };
   }
   try {
-    const answer = await hop(owner, path, ctx.forwardTimeoutMs);
+    const answer = await hop(owner, path, ctx.peer);
     return { status: answer.status, raw: answer.body, headers: { 'x-sluice-served-by': ownerText, ...(answer.retryAfter ? { 'retry-after': answer.retryAfter } : {}) } };
   } catch (error) {
+    if (error instanceof HopTimeoutError) return tooSlow(ownerText, error.timeoutMs, `for key '${keyText}' of store '${store}'`, { store, key: keyText, owner: ownerText });
     ctx.log.debug({ err: error, owner: ownerText, store }, 'the owner of a key cannot be reached');
     return unavailable(`the owner of key '${keyText}' of store '${store}', ${ownerText}, cannot be reached (${String((error as Error)?.message ?? error)}); retry`, {
       store,

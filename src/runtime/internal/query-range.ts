@@ -19,7 +19,8 @@ import type { KeyValue } from '../../processors/key-value.js';
 import { KeyQueryMetadata, type StreamsMetadata } from '../streams-metadata.js';
 import { isSelf, keyValueStore, selfText, type QueryContext, type RequestFlags } from './query-context.js';
 import { badKey, replyForQueryError } from './query-errors.js';
-import { hop, unavailable, type Reply } from './query-http.js';
+import { hop, HopTimeoutError, tooSlow, unavailable, type Reply } from './query-http.js';
+import { encodeSegment } from './query-routes.js';
 import { compareRenderedKeys, renderedKeyId } from './query-render.js';
 
 /** One rendered entry. */
@@ -96,9 +97,9 @@ async function gather(
   // 3. the other instances' parts
   const query = new URLSearchParams(params);
   query.set('local', 'true');
-  const path = `/stores/${encodeURIComponent(store)}?${query.toString()}`;
+  const path = `/stores/${encodeSegment(store)}?${query.toString()}`;
   const others = hosts.filter((h) => !isSelf(ctx, h.hostInfo));
-  const parts = await Promise.all(others.map((h) => remotePart(ctx, store, formatHostInfo(h.hostInfo), before, () => hop(h.hostInfo, path, ctx.forwardTimeoutMs))));
+  const parts = await Promise.all(others.map((h) => remotePart(ctx, store, formatHostInfo(h.hostInfo), before, () => hop(h.hostInfo, path, ctx.peer))));
   // 4. complete, once each, on an unchanged group
   const entries = [...local];
   for (const part of parts) {
@@ -168,6 +169,7 @@ async function remotePart(ctx: QueryContext, store: string, host: string, expect
     }
     return { entries: body.entries as Entry[], global: false };
   } catch (error) {
+    if (error instanceof HopTimeoutError) return { reply: tooSlow(host, error.timeoutMs, `its part of store '${store}'`, { store, host }) };
     ctx.log.debug({ err: error, host, store }, 'an instance holding a store cannot be reached');
     return { reply: unavailable(`instance ${host} holding store '${store}' cannot be reached (${String((error as Error)?.message ?? error)}); retry`, { store, host }) };
   }

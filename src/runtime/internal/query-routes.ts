@@ -1,6 +1,10 @@
 /**
- * The paths of the query API (see src/runtime/query-server.ts), parsed:
- * segments are URL-decoded one by one, so a key holding `/` comes as `%2F`.
+ * The paths of the query API (see src/runtime/query-server.ts), parsed from
+ * the raw request target, never a normalised URL: segments are split first and
+ * then percent-decoded one by one, so a key holding `/` comes as `%2F`, and the
+ * keys `.`, `..` and the empty key are keys like any other
+ * (`/stores/counts/keys/..` asks for key `..`, `/stores/counts/keys/` for the
+ * empty key; a URL parser would have turned them into the store's range).
  */
 
 /** One parsed request path. */
@@ -9,16 +13,39 @@ export type QueryRoute =
   | { kind: 'range'; store: string }
   | { kind: 'stores' }
   | { kind: 'health' }
+  | { kind: 'instance' }
   | { kind: 'not-found' }
   | { kind: 'bad-encoding'; segment: string };
 
 /** What the 404 of an unknown path lists. */
 export const ROUTES_HELP = ['GET /stores', 'GET /stores/<store>?from=&to=', 'GET /stores/<store>/keys/<key>', 'GET /health'];
 
-/** Parses the path part of a request URL (without the query string). */
+/** The path of the nonce by which a query server recognises itself through its advertised address. */
+export const INSTANCE_PATH = '/.well-known/sluice-instance';
+
+/** Splits a raw request target (`/path?query`, or absolute-form `http://host/path?query`) into its raw path and query. */
+export function splitTarget(target: string): { path: string; query: string } {
+  let rest = target;
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(rest);
+  if (absolute) rest = rest.slice(absolute[0].length) || '/';
+  const hash = rest.indexOf('#');
+  if (hash >= 0) rest = rest.slice(0, hash);
+  const q = rest.indexOf('?');
+  return q < 0 ? { path: rest, query: '' } : { path: rest.slice(0, q), query: rest.slice(q + 1) };
+}
+
+/** A path segment as the query API's links write it: percent-encoded, dots too (so no client or proxy takes `..` for a step up). */
+export function encodeSegment(text: string): string {
+  return encodeURIComponent(text).replace(/\./g, '%2E');
+}
+
+/** Parses the raw path part of a request target (without the query string), see the module comment. */
 export function parseRoute(path: string): QueryRoute {
+  if (path === INSTANCE_PATH) return { kind: 'instance' };
   const raw = path.split('/').slice(1);
-  if (raw.length > 1 && raw[raw.length - 1] === '') raw.pop(); // one trailing slash is fine
+  // one trailing slash is fine, except after /keys/ where it is the empty key
+  const keysRoute = raw.length === 4 && raw[0] === 'stores' && raw[2] === 'keys';
+  if (raw.length > 1 && raw[raw.length - 1] === '' && !keysRoute) raw.pop();
   const segments: string[] = [];
   for (const segment of raw) {
     try {

@@ -27,8 +27,8 @@ function sink(): Writable & { text: () => string } {
 }
 
 describe('--query-port / --query-host / --query-advertised-host', () => {
-  it('reads the flags over the environment; no query API and host 0.0.0.0 by default', () => {
-    expect(resolveRunOptions('app.ts', {}, {})).toMatchObject({ queryPort: undefined, queryHost: '0.0.0.0', queryAdvertisedHost: undefined });
+  it('reads the flags over the environment; no query API and host 127.0.0.1 by default (issue 28 item 12: local only, like the UI)', () => {
+    expect(resolveRunOptions('app.ts', {}, {})).toMatchObject({ queryPort: undefined, queryHost: '127.0.0.1', queryAdvertisedHost: undefined });
     expect(resolveRunOptions('app.ts', {}, { SLUICE_QUERY_PORT: '7070', SLUICE_QUERY_HOST: '127.0.0.1', SLUICE_QUERY_ADVERTISED_HOST: 'orders-1' })).toMatchObject({
       queryPort: 7070,
       queryHost: '127.0.0.1',

@@ -91,6 +91,9 @@ export type { HostInfo, StreamsMetadata, TaskMetadata, ThreadMetadata } from './
 // The query API across instances (`serveQueries(app, ...)`, `sluice run --query-port`).
 export { serveQueries, DEFAULT_QUERY_HOST } from './runtime/query-server.js';
 export type { QueryServer, QueryServerOptions, QueryableApp } from './runtime/query-server.js';
+// TLS of the query, UI and metrics servers (`tls` option), and the kinds of stores the query API tells apart.
+export type { ServerTls } from './ui/types.js';
+export type { StoreKind } from './processors/store-kind.js';
 export type { StateRestoreListener, RestoreMetrics } from './runtime/state-restore-listener.js';
 // The live UI (`app.serveUi()`, `sluice run --ui-port`): its options, server handle and the JSON it serves.
 export type {

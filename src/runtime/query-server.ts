@@ -34,7 +34,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { authorized, createGuardedServer, listen, securityProblem, type ServerTls } from '../internal/http-guard.js';
+import { authorized, createGuardedServer, listen, securityProblem } from '../internal/http-guard.js';
+import type { ServerTls } from '../ui/types.js';
 import { durationProblem } from '../internal/durations.js';
 import type { StoreKind } from '../processors/store-kind.js';
 import { formatHostInfo, parseHostInfo, type HostInfo } from '../assignment/host-info.js';

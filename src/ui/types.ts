@@ -3,7 +3,17 @@
  * The UI layer knows no runtime: `src/runtime/ui-source.ts` implements
  * {@link UiDataSource} over a running `KafkaStreams`.
  */
-import type { ServerTls } from '../internal/http-guard.js';
+
+/**
+ * TLS of sluice's HTTP servers (the query API, the live UI, the metrics endpoint): a PEM certificate (chain)
+ * and its private key; `ca` (query API) is trusted when it calls the other instances.
+ */
+export interface ServerTls {
+  cert: string | Buffer;
+  key: string | Buffer;
+  /** PEM CA certificate(s) to trust when calling another instance (self-signed deployments). */
+  ca?: string | Buffer;
+}
 
 /** One node of a sub-topology, from `Topology.describe()`. */
 export interface UiTopologyNode {
@@ -59,7 +69,7 @@ export interface UiHandlerDecision {
 /** One task of this instance. */
 export interface UiTask {
   readonly id: string;
-  /** CREATED, RESTORING, RUNNING, FAILED or CLOSED (sluice has no standby tasks); absent for a task no longer owned. */
+  /** CREATED, RESTORING, RUNNING, FAILED or CLOSED of an active task (standby tasks are not listed here); absent for a task no longer owned. */
   readonly state?: string;
   readonly owned: boolean;
   readonly partitions: ReadonlyArray<{ readonly topic: string; readonly partition: number; readonly lag: number }>;

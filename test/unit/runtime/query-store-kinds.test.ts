@@ -27,6 +27,8 @@ import { Materialized } from '../../../src/topology/options.js';
 import { TimeWindows } from '../../../src/topology/time-windows.js';
 import { BufferConfig, Suppressed } from '../../../src/topology/suppressed.js';
 import type { KeyValueStore } from '../../../src/processors/state/state-store.js';
+import type { ProcessorContext } from '../../../src/processors/processor.js';
+import type { Record } from '../../../src/processors/record.js';
 import { waitFor } from '../../helpers/index.js';
 
 const S = Serdes.String();
@@ -53,10 +55,10 @@ function topology() {
       () => {
         let store: KeyValueStore<string, unknown> | undefined;
         return {
-          init(context: { getStateStore<T>(name: string): T }) {
-            store = context.getStateStore('objs');
+          init(context: ProcessorContext<unknown, unknown>) {
+            store = context.getStateStore<KeyValueStore<string, unknown>>('objs');
           },
-          process(record: { key: string; value: string }) {
+          process(record: Record<string, string>) {
             store?.put(record.key, JSON.parse(record.value));
           },
         };

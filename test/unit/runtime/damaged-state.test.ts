@@ -96,3 +96,58 @@ describe('damaged state (embedded cluster)', () => {
     expectExactCounts(app);
   });
 });
+
+describe('changelogs deleted (embedded cluster)', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  async function running(cluster: EmbeddedKafkaCluster, stateDir: string) {
+    const { logger, lines } = capture();
+    const app = new KafkaStreams(topology(), { applicationId, cluster, stateDir, statestoreCacheMaxBytes: 0, logger });
+    cleanups.push(() => app.close());
+    await app.start();
+    return { app, lines };
+  }
+
+  async function setup() {
+    const cluster = new EmbeddedKafkaCluster();
+    const stateDir = mkdtempSync(join(tmpdir(), 'sluice-damaged-'));
+    cleanups.push(() => rmSync(stateDir, { recursive: true, force: true }), () => cluster.close());
+    for (const t of ['in', 'out']) await cluster.createTopic(t, { partitions: 1 });
+    await cluster.produce('in', Array.from({ length: RECORDS }, (_, i) => ({ key: `k${i % KEYS}`, value: 'x' })));
+    return { cluster, stateDir };
+  }
+
+  it('item 10: a changelog deleted while the app runs (was: RUNNING for 120 s, then advice to create an internal topic): ERROR within seconds naming the changelog and what to do; nothing committed after', async () => {
+    const { cluster, stateDir } = await setup();
+    const { app } = await running(cluster, stateDir);
+    await waitFor(async () => (await cluster.committedOffsets(applicationId, 'in'))[0] === RECORDS);
+    await cluster.deleteTopic(`${applicationId}-counts-changelog`);
+    const deletedAt = Date.now();
+    await cluster.produce('in', [{ key: 'k0', value: 'x' }]);
+    await waitFor(() => app.state === 'ERROR', { timeoutMs: 15_000 });
+    expect(Date.now() - deletedAt).toBeLessThan(15_000);
+    expect(app.error?.message).toMatch(
+      /^Changelog topic 'damaged-counts-changelog' \(task 0_0\) was deleted while the application was running .*What to do: to keep the state, re-create the topic from a backup before restarting; otherwise restart the application: sluice re-creates the changelog/,
+    );
+    expect(app.error?.message).not.toMatch(/Create it first|create the internal topic/i);
+    expect((await cluster.committedOffsets(applicationId, 'in'))[0], 'the record after the deletion is not committed: it is processed again after a restart').toBe(RECORDS);
+  }, 30_000);
+
+  it('item 13: a changelog deleted while the app was stopped: WARN naming the store and that its state restarts from empty (was: INFO only)', async () => {
+    const { cluster, stateDir } = await setup();
+    const first = await running(cluster, stateDir);
+    await waitFor(async () => (await cluster.committedOffsets(applicationId, 'in'))[0] === RECORDS);
+    await first.app.close();
+    await cluster.deleteTopic(`${applicationId}-counts-changelog`);
+    const { app, lines } = await running(cluster, stateDir);
+    await waitFor(() => app.state === 'RUNNING');
+    expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toContainEqual(
+      expect.stringMatching(/^Store 'counts' of task 0_0: it is at changelog offset \d+, beyond the end of damaged-counts-changelog-0 \(0\).*so the store's state restarts from empty\. Its local copy was wiped/),
+    );
+    const view = app.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() });
+    await waitFor(() => view.all().length === 0);
+  }, 30_000);
+});

@@ -203,6 +203,12 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   DEAD_LETTER_FAILED: { kind: 'record', reaction: 'policy' },
   /** A changelog record could not be written: state changes are never dropped, the task fails (the policy decides). */
   CHANGELOG_WRITE_FAILED: { kind: 'record', reaction: 'policy' },
+  /**
+   * A store's changelog topic was deleted while the app ran (its records answer UNKNOWN_TOPIC_OR_PARTITION for
+   * maxBlockMs): the state can no longer be backed up, restarting the task would only fail again. Stops the
+   * app whatever the policy (as Kafka's MissingSourceTopicException); the message names the changelog and what to do.
+   */
+  CHANGELOG_DELETED: stop,
   /** A persistent store is ahead of its changelog (e.g. the topic was re-created): its folder was wiped, the task is re-created and restores in full. */
   TASK_CORRUPTED: retriable,
   /** A stateful task on a cluster without a partition reader, or a changelog topic that is missing. */

@@ -23,7 +23,7 @@
  *    (NONE): one that cannot be written fails the task, naming its handler.
  */
 import type { Logger } from 'pino';
-import { StreamsError, errorKindOf } from '../errors.js';
+import { StreamsError, UnknownTopicError, errorKindOf } from '../errors.js';
 import type { DeadLetterRecord, ErrorHandlerContext, FailedOutputRecord, ProductionExceptionHandler } from '../handlers/types.js';
 import type { OutputRecord, RecordCollector } from '../processors/task-contract.js';
 import type { ProducerRecord, RecordMetadata, SendCallback } from './producer-types.js';
@@ -142,6 +142,7 @@ export class TaskRecordCollector implements RecordCollector {
         return;
       }
       this.#markAbortable(error);
+      if (error instanceof UnknownTopicError) return this.#fail(changelogDeleted(topic, this.options.taskId, error), false);
       this.#fail(
         new StreamsError(`A changelog record to ${topic}-${partition} (task ${this.options.taskId}) could not be written: ${error.message}. ` +
           'State changes are never dropped: the task fails and its transaction aborts', {
@@ -257,4 +258,15 @@ export class TaskRecordCollector implements RecordCollector {
     }
     this.#waiters = still;
   }
+}
+
+/** Issue 28 item 10: the changelog topic vanished under a running task. */
+function changelogDeleted(topic: string, taskId: string, cause: UnknownTopicError): StreamsError {
+  return new StreamsError(
+    `Changelog topic '${topic}' (task ${taskId}) was deleted while the application was running (its records answered UNKNOWN_TOPIC_OR_PARTITION). ` +
+      'Its state changes can no longer be backed up, so the application stops; nothing after the deletion was committed. ' +
+      'What to do: to keep the state, re-create the topic from a backup before restarting; otherwise restart the application: sluice re-creates the changelog, ' +
+      'and the store, no longer matching it, restarts from empty (a WARN names it). Do not delete internal topics of a running application; cause',
+    { code: 'CHANGELOG_DELETED', cause },
+  );
 }

@@ -21,7 +21,7 @@
  */
 import PQueue from 'p-queue';
 import type { ProduceAck } from '../../cluster/port.js';
-import { DeliveryTimeoutError, KafkaProtocolError, StreamsError, errorKindOf, isOutcomeUnknown } from '../../errors.js';
+import { DeliveryTimeoutError, KafkaErrorCode, KafkaProtocolError, StreamsError, UnknownTopicError, errorKindOf, isOutcomeUnknown } from '../../errors.js';
 import { backoffDelay, sleep } from '../../internal/backoff.js';
 import { partitionFor } from '../../records/partitioner.js';
 import type { WireRecord } from '../../records/types.js';
@@ -276,6 +276,8 @@ export class PartitionSender {
   /** Delivers `records` (one partition, in order); settles every record; never rejects. */
   async #deliver(topic: string, partition: number, records: Pending[]): Promise<void> {
     let maybeWritten = false;
+    /** Since when every attempt answered UNKNOWN_TOPIC_OR_PARTITION (the topic was deleted under the sender). */
+    let unknownSince: number | undefined;
     for (let attempt = 0; ; attempt++) {
       const stop = this.owner.stopError();
       if (stop) return settleAll(records, stop);
@@ -290,6 +292,10 @@ export class PartitionSender {
         }
         if (kind !== 'retriable') return settleAll(records, this.owner.toFatal(error));
         maybeWritten ||= isOutcomeUnknown(error);
+        // Issue 28 item 10: a topic that stays unknown for maxBlockMs was deleted: fail now, not after deliveryTimeoutMs.
+        const gone = this.#deletedTopic(topic, error, (unknownSince ??= Date.now()));
+        if (gone) return settleAll(records, gone);
+        if (!isUnknownTopic(error)) unknownSince = undefined;
         const remaining = Math.min(...records.map((r) => r.deadline)) - Date.now();
         if (remaining > 0) {
           await sleep(Math.min(backoffDelay(attempt, this.settings.retryBackoffMs), remaining));
@@ -306,6 +312,18 @@ export class PartitionSender {
       records.forEach((r, i) => r.settle(null, { topic, partition, offset: ack.baseOffset + i, timestamp: r.wire.timestamp }));
       return;
     }
+  }
+
+  /** The error for a topic answering UNKNOWN_TOPIC_OR_PARTITION since `since` for longer than `maxBlockMs`, else undefined. */
+  #deletedTopic(topic: string, error: unknown, since: number): UnknownTopicError | undefined {
+    if (!isUnknownTopic(error)) return undefined;
+    const waited = Date.now() - since;
+    if (waited < this.settings.maxBlockMs) return undefined;
+    return new UnknownTopicError(
+      `Topic '${topic}' does not exist any more: the cluster answered UNKNOWN_TOPIC_OR_PARTITION for ${waited} ms (producer option 'maxBlockMs') to records the producer had metadata for, so it was deleted after they were sent; ` +
+        `create the topic again, or fix the topic name`,
+      { topic, cause: error },
+    );
   }
 
   /** Culprits named by record_errors fail and the rest is re-sent; without names, split in halves until a record fails alone. */
@@ -336,4 +354,8 @@ export class PartitionSender {
     const requestRoom = this.settings.maxRequestSize - REQUEST_OVERHEAD - Buffer.byteLength(topic);
     return Math.max(RECORD_BATCH_OVERHEAD + 1, Math.min(this.settings.batchBytes, maxMessageBytes, requestRoom));
   }
+}
+
+function isUnknownTopic(error: unknown): boolean {
+  return error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
 }

@@ -40,6 +40,7 @@ import { mergeOverlay } from './internal/overlay-merge.js';
 import { SortedBytesMap, startsWith, type SortedEntry } from './internal/sorted-bytes-map.js';
 import { StoreLifecycle } from './internal/store-lifecycle.js';
 import { defined } from '../../internal/defined.js';
+import { formatTaskId } from '../../records/task-id.js';
 
 /** A persistent {@link KeyValueBytesStore} on lmdb; uncommitted writes are buffered until `commit`. */
 export class LmdbKeyValueBytesStore implements KeyValueBytesStore {
@@ -53,11 +54,11 @@ export class LmdbKeyValueBytesStore implements KeyValueBytesStore {
     this.lifecycle = new StoreLifecycle(name);
   }
 
-  /** Opens (or creates) `<context.stateDir>/<name>/`; a corrupt folder is wiped (WARN) and the store restores from scratch. */
+  /** Opens (or creates) `<context.stateDir>/<name>/`; a damaged folder is wiped (WARN naming store and task) and the store restores from scratch. */
   init(context: StoreInitContext): void {
     this.lifecycle.ensureNotStarted();
     const logger = componentLogger('lmdb-store', context.logger, { store: this.name });
-    this.files = openLmdbFiles(this.name, path.join(context.stateDir, this.name), logger);
+    this.files = openLmdbFiles({ store: this.name, task: formatTaskId(context.taskId) }, path.join(context.stateDir, this.name), logger);
     this.lifecycle.open();
   }
 

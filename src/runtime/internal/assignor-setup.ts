@@ -72,7 +72,7 @@ export function appAssignor(deps: AppAssignorDeps): GroupAssignor {
       for (const [taskId, sum] of standbys) if (!running.has(taskId)) taskOffsetSums[taskId] = sum;
       for (const { taskId, path } of deps.directories().listNonEmptyTaskDirectories()) {
         if (running.has(taskId) || standbys.has(taskId)) continue;
-        const sum = taskOffsetSum(path);
+        const sum = taskOffsetSum(path, deps.logger);
         if (sum !== undefined) taskOffsetSums[taskId] = sum;
       }
       return {

@@ -120,7 +120,7 @@ export class GlobalStateManager {
   async restore(globals: Array<{ topic: string; store: string }>): Promise<void> {
     const { task, options } = this;
     // 2. (before the stores open: a store ahead of its topic is wiped first)
-    const checkpoint = readGlobalCheckpoint(this.dir);
+    const checkpoint = readGlobalCheckpoint(this.dir, options.logger);
     const ends = new Map<string, number>();
     for (const { topic, store } of globals) {
       const persistent = task.stores.find((s) => s.name === store)?.persistent === true;

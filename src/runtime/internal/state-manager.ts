@@ -159,7 +159,8 @@ export class TaskStateManager {
       throw this.#corrupted(
         store,
         limit === undefined
-          ? `it is at changelog offset ${checkpoint}, beyond the end of ${tp.topic}-${tp.partition} (${end}): the changelog was re-created or truncated`
+          ? `it is at changelog offset ${checkpoint}, beyond the end of ${tp.topic}-${tp.partition} (${end}): the changelog was re-created or truncated` +
+              (end === 0 ? ` (it is empty now: deleted while the app was stopped?), so the store's state restarts from empty` : '')
           : `it is at offset ${checkpoint} of its source topic ${tp.topic}-${tp.partition}, beyond the group's committed offset or the topic's end (${end}): the offsets were reset or the topic re-created`,
       );
     }
@@ -205,6 +206,8 @@ export class TaskStateManager {
     store.close();
     if (this.#dir) rmSync(join(this.#dir, store.name), { recursive: true, force: true });
     if (this.#dir) removeTaskCheckpoint(this.#dir);
+    // Issue 28 item 13: losing the local copy is worth a WARN naming the store, not only the task's restart at INFO.
+    this.options.logger.warn({ store: store.name, taskId: this.options.id, reason: why }, `Store '${store.name}' of task ${this.options.id}: ${why}. Its local copy was wiped; it restores from what its changelog holds`);
     return new StreamsError(`Store '${store.name}' of task ${this.options.id} cannot be restored from where it is: ${why}. The local copy was wiped; the task restarts and restores it in full`, { code: 'TASK_CORRUPTED' });
   }
 

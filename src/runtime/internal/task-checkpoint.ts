@@ -28,9 +28,9 @@ export function removeTaskCheckpoint(dir: string): void {
   rmSync(join(dir, CHECKPOINT_FILE_NAME), { force: true });
 }
 
-/** The sum of the positions in the task folder's checkpoint file, or undefined when it has none (or an unreadable one). */
-export function taskOffsetSum(dir: string): number | undefined {
-  const positions = readGlobalCheckpoint(dir);
+/** The sum of the positions in the task folder's checkpoint file, or undefined when it has none (or an unreadable one: WARN through `logger`). */
+export function taskOffsetSum(dir: string, logger?: Logger): number | undefined {
+  const positions = readGlobalCheckpoint(dir, logger);
   if (positions.size === 0) return undefined;
   let sum = 0;
   for (const offset of positions.values()) sum += offset;

@@ -25,17 +25,14 @@
  *   corrupt file rather than an older one.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Logger } from 'pino';
 import { StreamsError } from '../../../errors.js';
+import { headerDamage, scanInChild, takeSeal, writeSeal } from './lmdb-damage.js';
 
 /** The tag in front of every stored key. */
 const KEY_TAG = Buffer.from([0x01]);
 const CHECKPOINT_KEY = Buffer.from('checkpoint');
-const LMDB_MAGIC = 0xbeefc0de;
-/** Where lmdb-js's meta pages carry the magic number (page header of 24 bytes), for the page sizes in use. */
-const MAGIC_OFFSETS = [24, 4096 + 24, 8192 + 24, 16384 + 24, 65536 + 24];
 
 /** The opened files of one store. */
 export interface LmdbFiles {
@@ -44,6 +41,8 @@ export interface LmdbFiles {
   readonly meta: Database<Buffer, Buffer>;
   /** The largest user key (bytes) the store accepts. */
   readonly maxKeyBytes: number;
+  /** The folder. */
+  readonly dir: string;
 }
 
 /** The stored form of a user key. */
@@ -56,30 +55,13 @@ export function userKey(stored: Buffer): Buffer {
   return stored.subarray(KEY_TAG.length);
 }
 
-/** Why `dir` does not hold a readable lmdb file, or `undefined` (absent and empty files are fine: lmdb creates them). */
-function corruption(dir: string): string | undefined {
-  const file = path.join(dir, 'data.mdb');
-  if (!fs.existsSync(file)) return undefined;
-  const size = fs.statSync(file).size;
-  if (size === 0) return undefined;
-  const head = Buffer.alloc(Math.min(size, 65536 + 32));
-  const fd = fs.openSync(file, 'r');
-  try {
-    fs.readSync(fd, head, 0, head.length, 0);
-  } finally {
-    fs.closeSync(fd);
-  }
-  const valid = MAGIC_OFFSETS.some((at) => at + 4 <= head.length && head.readUInt32LE(at) === LMDB_MAGIC);
-  return valid ? undefined : `data.mdb (${size} bytes) has no lmdb meta page`;
-}
-
 function openEnvironment(dir: string): LmdbFiles {
   const root = open<Buffer, Buffer>({ path: dir, noSubdir: false, maxDbs: 2, cache: false, compression: false });
   try {
     const data = root.openDB<Buffer, Buffer>({ name: 'data', keyEncoding: 'binary', encoding: 'binary' });
     const meta = root.openDB<Buffer, Buffer>({ name: 'meta', keyEncoding: 'binary', encoding: 'binary' });
     const maxKeySize = (root as unknown as { maxKeySize?: number }).maxKeySize ?? 1978;
-    return { root, data, meta, maxKeyBytes: maxKeySize - KEY_TAG.length };
+    return { root, data, meta, maxKeyBytes: maxKeySize - KEY_TAG.length, dir };
   } catch (error) {
     void root.close().catch(() => undefined);
     throw error;
@@ -91,39 +73,83 @@ function wipe(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
 }
 
+/** Who opens the files, for the log lines: the store and its task. */
+export interface LmdbOwner {
+  readonly store: string;
+  /** The task id (`0_1`, `global`). */
+  readonly task: string;
+}
+
 /**
- * Opens (or creates) the store's files in `dir`:
+ * Opens (or creates) the store's files in `dir` (the damage checks are
+ * `lmdb-damage.ts`'s steps):
  * 1. create the folder;
- * 2. check the data file's header (a garbage file would crash lmdb's native
- *    code rather than fail): not an lmdb file → WARN, wipe the folder;
- * 3. open the environment and its two databases; a failure → WARN, wipe the
- *    folder and open once more (the store then restores from scratch, its
- *    checkpoint gone); a second failure is a StreamsError STORE_OPEN_FAILED.
+ * 2. the header check (in-process, always): a truncated or foreign file →
+ *    WARN, wipe the folder;
+ * 3. no matching seal of a clean close → the scan in a child process: a
+ *    damaged file → WARN, wipe the folder (this process never maps it);
+ * 4. open the environment and its two databases; a failure → WARN, wipe the
+ *    folder and open once more; a second failure is a StreamsError
+ *    STORE_OPEN_FAILED;
+ * 5. a stored checkpoint that cannot be right (negative, not 8 bytes) →
+ *    WARN, wipe, open empty.
+ * A wiped store has no checkpoint: it restores in full from its changelog.
  */
-export function openLmdbFiles(storeName: string, dir: string, logger: Logger): LmdbFiles {
+export function openLmdbFiles(owner: LmdbOwner, dir: string, logger: Logger): LmdbFiles {
+  const damaged = (reason: string): void => {
+    logger.warn(
+      { store: owner.store, taskId: owner.task, dir, reason },
+      `Persistent store '${owner.store}' of task ${owner.task} is damaged (${reason}): wiping ${dir}; it restores from its changelog`,
+    );
+    wipe(dir);
+  };
   // 1. the folder
   fs.mkdirSync(dir, { recursive: true });
   // 2. the header check
-  const reason = corruption(dir);
-  if (reason !== undefined) {
-    logger.warn({ store: storeName, dir, reason }, `Persistent store '${storeName}' is corrupt (${reason}): wiping ${dir}; it restores from its changelog`);
-    wipe(dir);
+  const header = headerDamage(dir);
+  if (header !== undefined) damaged(header);
+  // 3. the seal, else the child scan
+  if (header === undefined && !takeSeal(dir)) {
+    const began = Date.now();
+    const scan = scanInChild(dir);
+    logger.debug({ store: owner.store, taskId: owner.task, ms: Date.now() - began }, `store '${owner.store}' was not closed cleanly: checked data.mdb in a child process`);
+    if (scan !== undefined) damaged(scan);
   }
-  // 3. open, once more after a wipe
+  // 4. open, once more after a wipe
+  const files = openOrWipe(owner, dir, logger);
+  // 5. the checkpoint
+  const bad = checkpointDamage(files);
+  if (bad === undefined) return files;
+  closeLmdbFiles(files);
+  damaged(bad);
+  return openOrWipe(owner, dir, logger);
+}
+
+function openOrWipe(owner: LmdbOwner, dir: string, logger: Logger): LmdbFiles {
   try {
     return openEnvironment(dir);
   } catch (first) {
-    logger.warn({ store: storeName, dir, err: first }, `Persistent store '${storeName}' cannot be opened: wiping ${dir}; it restores from its changelog`);
+    logger.warn({ store: owner.store, taskId: owner.task, dir, err: first }, `Persistent store '${owner.store}' of task ${owner.task} cannot be opened: wiping ${dir}; it restores from its changelog`);
     try {
       wipe(dir);
       return openEnvironment(dir);
     } catch (second) {
-      throw new StreamsError(`Persistent store '${storeName}' cannot be opened in ${dir}, even after wiping it: ${String(second)}. Check the permissions and free space of the state directory (stateDir)`, {
+      throw new StreamsError(`Persistent store '${owner.store}' of task ${owner.task} cannot be opened in ${dir}, even after wiping it: ${String(second)}. Check the permissions and free space of the state directory (stateDir)`, {
         code: 'STORE_OPEN_FAILED',
         cause: second,
       });
     }
   }
+}
+
+/** Why the stored checkpoint cannot be right, or undefined (none is fine). */
+function checkpointDamage(files: LmdbFiles): string | undefined {
+  const bytes = files.meta.get(CHECKPOINT_KEY);
+  if (bytes === undefined) return undefined;
+  if (bytes.length !== 8) return `its checkpoint is ${bytes.length} bytes, not an 8-byte offset`;
+  const offset = bytes.readBigInt64BE(0);
+  if (offset < 0n || offset > BigInt(Number.MAX_SAFE_INTEGER)) return `its checkpoint is offset ${offset}, which no changelog has`;
+  return undefined;
 }
 
 /** The checkpoint stored in `files` (the next changelog offset to restore from), or `undefined`. */
@@ -139,7 +165,12 @@ export function writeCheckpoint(files: LmdbFiles, nextOffset: number): void {
   void files.meta.put(CHECKPOINT_KEY, bytes);
 }
 
-/** Closes the environment (synchronous when no asynchronous write is pending, which sluice never starts). */
+/**
+ * Closes the environment (synchronous when no asynchronous write is pending,
+ * which sluice never starts) and seals the file: the next start then skips
+ * the child-process scan.
+ */
 export function closeLmdbFiles(files: LmdbFiles): void {
   void files.root.close().catch(() => undefined);
+  if ((files.root as unknown as { status?: string }).status === 'closed') writeSeal(files.dir);
 }

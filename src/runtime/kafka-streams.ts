@@ -162,7 +162,7 @@ export class KafkaStreams {
     try {
       // 1. connect
       this.#cluster = config.cluster ?? createKafkaCluster({ bootstrapServers: defined(config.bootstrapServers, "config 'bootstrapServers' (set whenever 'cluster' is not)"), clientId: config.clientId, logger: config.logger });
-      const admin = (this.#admin = this.#cluster.admin());
+      const admin = (this.#admin = this.#cluster.admin({ connection: config.adminSettings.connection }));
       // 2. topics: source patterns first (the topics they match take part in every check below); one metadata cache
       //    per app, on the app's admin (the partition counts and every task producer read it)
       this.#topology = await resolveSourcePatterns(admin, this.#topology, config.applicationId, this.#log);
@@ -171,11 +171,11 @@ export class KafkaStreams {
       const internal = new Set(this.#topology.internalTopics.map((t) => t.name));
       await counts.loadSources([...this.#topology.sourceTopics().filter((t) => !internal.has(t)), ...(this.#topology.globalStores?.() ?? []).map((g) => g.topic)]);
       if (internal.size > 0) {
-        await ensureInternalTopics(this.#admin, this.#topology, counts.snapshot(), this.#log);
+        await ensureInternalTopics(this.#admin, this.#topology, counts.snapshot(), this.#log, config);
         await counts.loadSources([...internal]);
       }
       this.#topology.validatePartitionCounts(counts.snapshot());
-      await ensureChangelogTopics(admin, this.#topology, config.applicationId, counts.snapshot(), this.#log);
+      await ensureChangelogTopics(admin, this.#topology, config.applicationId, counts.snapshot(), this.#log, config);
       await checkOutputTopics(this.#admin, this.#topology, config);
       await counts.prefetch(this.#topology.subtopologies.flatMap((s) => s.sinkTopics));
       this.#checkRunning();
@@ -351,7 +351,7 @@ export class KafkaStreams {
     return {
       applicationId: config.applicationId,
       directories: this.#directories(),
-      reader: () => (this.#reader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-restore` })),
+      reader: () => (this.#reader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-restore`, connection: config.consumerSettings.connection })),
       cache: (this.#cache ??= new RecordCache(config.statestoreCacheMaxBytes)),
       progress: this.#progress,
     };

@@ -120,7 +120,7 @@ export class EmbeddedKafkaCluster implements ClusterPort {
 
   /** Creates a topic (default 1 partition); configs default as on a Kafka 4 broker. */
   async createTopic(name: string, options: NewTopic = {}): Promise<void> {
-    this.#broker.createTopic(name, options.partitions ?? 1, options.config ?? {});
+    this.#broker.createTopic(name, options.partitions ?? 1, options.config ?? {}, options.replicationFactor ?? -1);
   }
   /** Deletes a topic and the committed offsets of its partitions. */
   async deleteTopic(name: string): Promise<void> {

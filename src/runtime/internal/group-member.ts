@@ -24,6 +24,7 @@ import type { StateDirectory } from './state-directory.js';
 import type { StateRuntime } from './state-manager.js';
 import type { StreamsMetadataState } from './streams-metadata-state.js';
 import { TaskManager } from './task-manager.js';
+import { consumerOverrides, producerOverrides } from './client-overrides.js';
 
 /** What the wiring needs from the app. */
 export interface GroupMemberDeps {
@@ -64,7 +65,7 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
       standbyOffsetSums: () => manager?.standbyOffsetSums() ?? new Map(), endOffsets: deps.endOffsets, logger: log('task-assignor'),
     }),
     groupId: config.applicationId,
-    isolationLevel: 'read_committed',
+    ...consumerOverrides(config),
     autoOffsetReset: config.autoOffsetReset,
     sessionTimeoutMs: config.sessionTimeoutMs,
     heartbeatIntervalMs: config.heartbeatIntervalMs,
@@ -78,6 +79,7 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
     config, topology, consumer, partitionCount: deps.partitionCount, endOffsets: deps.endOffsets, logger: log('task-manager'),
     producerFactory: ({ transactionalId, taskId }) =>
       new StreamsProducer({
+        ...producerOverrides(config),
         transactionalId, cluster, transactionTimeoutMs: config.transactionTimeoutMs, deliveryTimeoutMs: config.deliveryTimeoutMs,
         topicMetadata: deps.topicMetadata, logger: componentLogger('task-producer', config.logger, { taskId }),
       }),
@@ -86,7 +88,7 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
     standbys: new StandbyTasks({
       topology, config, directories: deps.directories(), committed: (tps) => consumer.committed(tps), logger: log('standby-tasks'),
       activeTasksStarting: () => manager?.activeTasksStarting() ?? false,
-      reader: () => (standbyReader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-standby` })),
+      reader: () => (standbyReader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-standby`, connection: config.consumerSettings.connection })),
     }),
   });
   return { consumer, receiver, manager, closeStandbyReader: async () => standbyReader?.close() };

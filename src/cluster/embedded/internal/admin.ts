@@ -6,7 +6,7 @@ import type { Broker } from './broker.js';
 export class EmbeddedAdmin implements AdminPort {
   constructor(private readonly broker: Broker) {}
   async createTopic(name: string, options: NewTopic = {}): Promise<void> {
-    this.broker.createTopic(name, options.partitions ?? 1, options.config ?? {});
+    this.broker.createTopic(name, options.partitions ?? 1, options.config ?? {}, options.replicationFactor ?? -1);
   }
   async deleteTopic(name: string): Promise<void> {
     this.broker.deleteTopic(name);

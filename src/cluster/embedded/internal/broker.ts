@@ -19,6 +19,8 @@ import { topicPartitionKey } from '../../../records/topic-partition.js';
 interface Topic {
   name: string;
   config: Record<string, string>;
+  /** As asked at creation (-1: the default, 1); one broker holds every replica, the factor is only recorded. */
+  replicationFactor: number;
   partitions: PartitionLog[];
 }
 
@@ -81,13 +83,16 @@ export class Broker {
     return this.topic(topic).partitions;
   }
 
-  createTopic(name: string, partitions = 1, config: Record<string, string> = {}): void {
+  createTopic(name: string, partitions = 1, config: Record<string, string> = {}, replicationFactor = -1): void {
     if (!/^[a-zA-Z0-9._-]{1,249}$/.test(name) || name === '.' || name === '..')
       throw err(KafkaErrorCode.INVALID_TOPIC_EXCEPTION, `Topic name '${name}' is illegal: use up to 249 of [a-zA-Z0-9._-]`);
     if (this.topics.has(name)) throw err(KafkaErrorCode.TOPIC_ALREADY_EXISTS, `Topic '${name}' already exists.`);
     if (!Number.isInteger(partitions) || partitions < 1) throw err(KafkaErrorCode.INVALID_CONFIG, `Number of partitions must be a positive integer, got ${partitions}`);
+    if (!Number.isInteger(replicationFactor) || (replicationFactor < 1 && replicationFactor !== -1)) {
+      throw err(KafkaErrorCode.INVALID_REPLICATION_FACTOR, `Replication factor must be larger than 0, or -1 to use the default value, got ${replicationFactor}`);
+    }
     validateTopicConfig(config);
-    this.topics.set(name, { name, config: { ...config }, partitions: Array.from({ length: partitions }, (_, p) => new PartitionLog(name, p)) });
+    this.topics.set(name, { name, config: { ...config }, replicationFactor: replicationFactor === -1 ? 1 : replicationFactor, partitions: Array.from({ length: partitions }, (_, p) => new PartitionLog(name, p)) });
   }
 
   deleteTopic(name: string): void {
@@ -102,7 +107,7 @@ export class Broker {
 
   describeTopic(name: string): TopicDescription {
     const t = this.topic(name);
-    return { name, partitions: t.partitions.length, config: effectiveConfig(t.config) };
+    return { name, partitions: t.partitions.length, config: effectiveConfig(t.config), replicationFactor: t.replicationFactor };
   }
 
   alterTopicConfig(name: string, config: Record<string, string>): void {

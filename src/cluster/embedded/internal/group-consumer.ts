@@ -107,7 +107,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
       ...(this.options.groupAssignor ? { groupAssignor: this.options.groupAssignor } : {}),
       sessionTimeoutMs,
       ...(this.options.groupInstanceId !== undefined ? { groupInstanceId: this.options.groupInstanceId } : {}),
-      rebalanceTimeoutMs: Math.max(sessionTimeoutMs, 60_000),
+      rebalanceTimeoutMs: this.options.rebalanceTimeoutMs ?? Math.max(sessionTimeoutMs, 60_000),
       deliver: (tps, gen, userData, force) => this.deliver(memberId, tps, gen, userData, force),
       crash: () => this.simulateCrash(),
     });

@@ -10,9 +10,10 @@
  */
 import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 import { KafkaErrorCode, KafkaProtocolError } from '../../../errors.js';
-import type { AdminPort, GroupDescription, NewTopic, TopicDescription } from '../../port.js';
+import type { AdminPort, ClientConnectionOptions, GroupDescription, NewTopic, TopicDescription } from '../../port.js';
 import { mapKafkaJsError } from './error-mapping.js';
 import { pollUntil, retryWhile } from '../../../internal/retry.js';
+import { kafkaJsRetry } from './retry-options.js';
 
 const { AssignerProtocol, ConfigResourceTypes } = kafkajs;
 
@@ -40,8 +41,10 @@ export class KafkaJsAdmin implements AdminPort {
   private readonly admin: Admin;
   private connecting: Promise<void> | undefined;
 
-  constructor(kafka: Kafka) {
-    this.admin = kafka.admin();
+  /** `connection`: Kafka's `admin.retries`, `retry.backoff.ms` and `retry.backoff.max.ms` become kafkajs' `retry` (see kafkaJsRetry). */
+  constructor(kafka: Kafka, connection: ClientConnectionOptions = {}) {
+    const retry = kafkaJsRetry(connection);
+    this.admin = retry === undefined ? kafka.admin() : kafka.admin({ retry });
   }
 
   private async client(): Promise<Admin> {
@@ -85,7 +88,7 @@ export class KafkaJsAdmin implements AdminPort {
     let created: boolean;
     try {
       created = await this.call(`create topic '${name}'`, (a) =>
-        a.createTopics({ topics: [{ topic: name, numPartitions: partitions, configEntries }], waitForLeaders: true }),
+        a.createTopics({ topics: [{ topic: name, numPartitions: partitions, replicationFactor: options.replicationFactor ?? -1, configEntries }], waitForLeaders: true }),
       );
     } catch (error) {
       if (error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.INVALID_CONFIG) {
@@ -134,7 +137,7 @@ export class KafkaJsAdmin implements AdminPort {
     const entries = await this.configEntries(name);
     const config: Record<string, string> = {};
     for (const entry of entries) if (entry.configValue !== null) config[entry.configName] = entry.configValue;
-    return { name, partitions: topic.partitions.length, config };
+    return { name, partitions: topic.partitions.length, config, replicationFactor: topic.partitions[0]?.replicas.length ?? 0 };
   }
 
   /** Every config entry of a topic, defaults included (DescribeConfigs with no names). */

@@ -192,7 +192,7 @@ export class KafkaStreams {
       // 3. join, with the task assignor (src/assignment) and the key metadata it feeds
       this.#metadata = StreamsMetadataState.of(this.#topology, (topic) => counts.get(topic), config.applicationServer);
       const member = createGroupMember({
-        config, cluster, topology: this.#topology, processId: this.#processId, endOffsets: (topic) => admin.endOffsets(topic),
+        config, cluster, admin, topology: this.#topology, processId: this.#processId, endOffsets: (topic) => admin.endOffsets(topic),
         partitionCount: (topic) => counts.get(topic), topicMetadata: metadata, directories: () => this.#directories(),
         state: this.#stateRuntime(cluster), metadata: () => this.#metadata, onFatal: (error) => this.#onTaskFatal(error),
       });

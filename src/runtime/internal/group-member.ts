@@ -11,7 +11,7 @@
  *    tasks (`standby-tasks.ts`, on their own partition reader).
  * Nothing connects here: the caller subscribes and runs the consumer.
  */
-import type { ClusterPort, GroupConsumerPort, PartitionReaderPort } from '../../cluster/port.js';
+import type { AdminPort, ClusterPort, GroupConsumerPort, PartitionReaderPort } from '../../cluster/port.js';
 import { StreamsProducer } from '../../eos/streams-producer.js';
 import type { TopicMetadataCache } from '../../eos/topic-metadata.js';
 import { componentLogger } from '../../internal/logger.js';
@@ -25,6 +25,7 @@ import type { StateRuntime } from './state-manager.js';
 import type { StreamsMetadataState } from './streams-metadata-state.js';
 import { TaskManager } from './task-manager.js';
 import { consumerOverrides, producerOverrides } from './client-overrides.js';
+import { RepartitionPurger } from './repartition-purge.js';
 
 /** What the wiring needs from the app. */
 export interface GroupMemberDeps {
@@ -39,6 +40,8 @@ export interface GroupMemberDeps {
   state: StateRuntime;
   metadata: () => StreamsMetadataState | undefined;
   onFatal(error: Error): void;
+  /** The app's admin client: purges committed repartition records (absent: none are purged). */
+  admin?: AdminPort;
 }
 
 /** The parts of an instance's membership (see the module comment). */
@@ -85,6 +88,10 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
       }),
     onFatal: deps.onFatal,
     state: deps.state,
+    purger: new RepartitionPurger({
+      admin: deps.admin, repartitionTopics: new Set(topology.internalTopics.map((t) => t.name)), intervalMs: config.repartitionPurgeIntervalMs,
+      logger: log('repartition-purge'), startedAt: Date.now(),
+    }),
     standbys: new StandbyTasks({
       topology, config, directories: deps.directories(), committed: (tps) => consumer.committed(tps), logger: log('standby-tasks'),
       activeTasksStarting: () => manager?.activeTasksStarting() ?? false,

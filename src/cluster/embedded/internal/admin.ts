@@ -23,6 +23,12 @@ export class EmbeddedAdmin implements AdminPort {
   async endOffsets(topic: string): Promise<number[]> {
     return this.broker.endOffsets(topic);
   }
+  async deleteRecords(topic: string, offsets: ReadonlyMap<number, number>): Promise<void> {
+    this.broker.deleteRecords(topic, offsets);
+  }
+  async startOffsets(topic: string): Promise<number[]> {
+    return this.broker.startOffsets(topic);
+  }
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {
     return this.broker.committedOffsets(groupId, topic);
   }

@@ -120,6 +120,28 @@ export class Broker {
     return this.logs(topic).map((l) => l.highWatermark);
   }
 
+  /** Log start offset per partition. */
+  startOffsets(topic: string): number[] {
+    return this.logs(topic).map((l) => l.logStartOffset);
+  }
+
+  /**
+   * DeleteRecords: per partition, records below the offset are deleted (the log start offset moves there).
+   * Steps, as a Kafka leader: 1. every partition exists and no offset is beyond the high watermark
+   * (OFFSET_OUT_OF_RANGE, nothing deleted); 2. move each log start offset.
+   */
+  deleteRecords(topic: string, offsets: ReadonlyMap<number, number>): void {
+    // 1.
+    for (const [partition, offset] of offsets) {
+      const log = this.log(topic, partition);
+      if (!Number.isSafeInteger(offset) || offset < 0 || offset > log.highWatermark) {
+        throw err(KafkaErrorCode.OFFSET_OUT_OF_RANGE, `Cannot delete records of ${topic}-${partition} before offset ${offset}: the high watermark is ${log.highWatermark}`);
+      }
+    }
+    // 2.
+    for (const [partition, offset] of offsets) this.log(topic, partition).deleteRecordsBefore(offset);
+  }
+
   /**
    * Produce of one partition's batch bytes, after the injected latency.
    * Steps: 1. injected fault (an `afterAppend` one is answered after step 7); 2. partition lookup; 3. validation of the bytes
@@ -169,7 +191,11 @@ export class Broker {
   async fetch(topic: string, partition: number, offset: number, isolation: Isolation, maxBytes?: number): Promise<FetchResult> {
     await delay(this.faults.latency.fetchMs);
     this.txn.expire();
-    return this.log(topic, partition).fetch(offset, isolation, maxBytes);
+    const log = this.log(topic, partition);
+    if (offset < log.logStartOffset) {
+      throw err(KafkaErrorCode.OFFSET_OUT_OF_RANGE, `Offset ${offset} of ${topic}-${partition} is below the log start offset ${log.logStartOffset}: those records were deleted`);
+    }
+    return log.fetch(offset, isolation, maxBytes);
   }
 
   /** First offset a reader can use for `latest` (LSO for read_committed, HW otherwise). */

@@ -28,6 +28,15 @@ export function unknownTopic(name: string): KafkaProtocolError {
   );
 }
 
+/** The first partition's error of a kafkajs `KafkaJSDeleteTopicRecordsError` (possibly wrapped by its retrier). */
+function firstPartitionError(error: unknown): unknown {
+  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const found = (e as { partitions?: Array<{ error?: unknown }> }).partitions?.[0]?.error;
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** Retries a coordinator call on the retriable coordinator errors kafkajs' admin does not retry (up to ~10 s). */
 function retryCoordinator<T>(fn: () => Promise<T>): Promise<T> {
   return retryWhile(fn, {
@@ -189,6 +198,34 @@ export class KafkaJsAdmin implements AdminPort {
     const result: number[] = [];
     for (const o of offsets) result[o.partition] = Number(o.high);
     return result;
+  }
+
+  /** Log start offset (kafkajs' `low`) per partition. */
+  async startOffsets(topic: string): Promise<number[]> {
+    await this.requireTopic(topic);
+    const offsets = await this.call(`start offsets of '${topic}'`, (a) => a.fetchTopicOffsets(topic));
+    const result: number[] = [];
+    for (const o of offsets) result[o.partition] = Number(o.low);
+    return result;
+  }
+
+  /**
+   * DeleteRecords through kafkajs' `deleteTopicRecords`: 1. fresh metadata of the topic (kafkajs looks the
+   * partition leaders up in its cache); 2. the request, one per leader; a partition error (e.g.
+   * OFFSET_OUT_OF_RANGE beyond the high watermark) rejects with that partition's Kafka error.
+   */
+  async deleteRecords(topic: string, offsets: ReadonlyMap<number, number>): Promise<void> {
+    if (offsets.size === 0) return;
+    // 1.
+    await this.call(`metadata of '${topic}'`, (a) => a.fetchTopicMetadata({ topics: [topic] }));
+    // 2.
+    const partitions = [...offsets].map(([partition, offset]) => ({ partition, offset: String(offset) }));
+    try {
+      await this.call(`delete records of '${topic}'`, (a) => a.deleteTopicRecords({ topic, partitions }));
+    } catch (error) {
+      const partitionError = firstPartitionError(error);
+      throw partitionError === undefined ? error : mapKafkaJsError(partitionError, `delete records of '${topic}'`);
+    }
   }
 
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {

@@ -183,7 +183,7 @@ export class KafkaStreams {
       const cluster = this.#cluster;
       this.#global = await startGlobalState({
         topology: this.#topology, cluster, applicationId: config.applicationId, clientId: config.clientId, appDir: this.#directories().appDir,
-        exactlyOnce: config.processingGuarantee !== 'at_least_once', commitIntervalMs: config.commitIntervalMs, progress: this.#progress,
+        exactlyOnce: config.processingGuarantee !== 'at_least_once', commitIntervalMs: config.commitIntervalMs, progress: this.#progress, connection: config.consumerSettings.connection,
         handlers: { deserialization: config.deserializationExceptionHandler, processing: config.processingExceptionHandler },
         logger: componentLogger('global-state', config.logger, { applicationId: config.applicationId }), onFatal: (error) => void this.#fail(error),
       });

@@ -42,9 +42,34 @@ export function fencedInstanceIdError(groupId: string, groupInstanceId: string, 
   );
 }
 
+/**
+ * Network settings of one client (Kafka's `request.timeout.ms`, `socket.connection.setup.timeout.ms`,
+ * `retries`, `retry.backoff.ms`, `retry.backoff.max.ms`). The kafkajs adapter hands them to kafkajs;
+ * the embedded cluster has no network and ignores them.
+ */
+export interface ClientConnectionOptions {
+  requestTimeoutMs?: number;
+  connectionTimeoutMs?: number;
+  /** How often a failed request is retried (admin). */
+  retries?: number;
+  retryBackoffMs?: number;
+  retryBackoffMaxMs?: number;
+}
+
+/** Options of {@link ClusterPort.admin}. */
+export interface AdminOptions {
+  connection?: ClientConnectionOptions;
+}
+
 /** Topic creation options. */
 export interface NewTopic {
   partitions?: number;
+  /**
+   * Replication factor (Kafka's `replication.factor`); absent or -1: the broker's `default.replication.factor`.
+   * A real cluster refuses more than it has brokers (INVALID_REPLICATION_FACTOR); the embedded cluster (one
+   * broker) accepts any value and reports it back in {@link TopicDescription.replicationFactor}.
+   */
+  replicationFactor?: number;
   /** Topic configs, e.g. `{ 'cleanup.policy': 'compact', 'max.message.bytes': '2048' }`. */
   config?: Record<string, string>;
 }
@@ -59,6 +84,8 @@ export interface TopicDescription {
    * `message.timestamp.before.max.ms`, `message.timestamp.after.max.ms`.
    */
   config: Record<string, string>;
+  /** Replicas per partition (the embedded cluster: the factor it was created with, 1 for the default). */
+  replicationFactor?: number;
 }
 
 /** What the admin port tells about a consumer group (DescribeGroups). */
@@ -84,6 +111,14 @@ export interface AdminPort {
   committedOffsets(groupId: string, topic: string): Promise<number[]>;
   /** Members of a group and their assignments (both built-in adapters implement it). */
   describeGroup?(groupId: string): Promise<GroupDescription>;
+  /**
+   * Deletes the records of each partition below its offset (Kafka's `deleteRecords`): the log start offset
+   * moves there and a fetch below it answers OFFSET_OUT_OF_RANGE. An offset beyond the high watermark
+   * rejects with OFFSET_OUT_OF_RANGE. Both built-in adapters implement it.
+   */
+  deleteRecords?(topic: string, offsets: ReadonlyMap<number, number>): Promise<void>;
+  /** Log start offset per partition, index = partition (both built-in adapters implement it). */
+  startOffsets?(topic: string): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -95,6 +130,8 @@ export interface RawProducerOptions {
   transactionTimeoutMs?: number;
   /** Client id for logs. */
   clientId?: string;
+  /** Network settings (Kafka's `producer.request.timeout.ms`, ...). */
+  connection?: ClientConnectionOptions;
 }
 
 /** One produce request: records for exactly one topic-partition (DESIGN.md §2). */
@@ -148,9 +185,19 @@ export interface GroupConsumerOptions {
   autoOffsetReset?: 'earliest' | 'latest';
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
-  /** Max bytes fetched per partition per fetch. */
+  /** Max bytes fetched per partition per fetch (Kafka's `max.partition.fetch.bytes`). */
   maxBytesPerPartition?: number;
+  /** Max bytes per fetch request (Kafka's `fetch.max.bytes`). */
+  maxBytes?: number;
+  /** Bytes a fetch waits for (Kafka's `fetch.min.bytes`). */
+  minBytes?: number;
+  /** How long a fetch waits for `minBytes` (Kafka's `fetch.max.wait.ms`). */
+  maxWaitMs?: number;
+  /** How long a member may take to rejoin a rebalance (Kafka's `max.poll.interval.ms`, the JoinGroup rebalance timeout). */
+  rebalanceTimeoutMs?: number;
   clientId?: string;
+  /** Network settings (Kafka's `consumer.request.timeout.ms`, ...). */
+  connection?: ClientConnectionOptions;
   /**
    * A custom assignor (Kafka's `ConsumerPartitionAssignor`): when every member of the group offers one of
    * the same name, the group leader's decides the assignment and each member receives the user data it
@@ -285,6 +332,8 @@ export interface PartitionReaderOptions {
   /** Default `read_committed`. */
   isolationLevel?: 'read_committed' | 'read_uncommitted';
   clientId?: string;
+  /** Network settings (the app hands it the consumer's). */
+  connection?: ClientConnectionOptions;
 }
 
 /** What one {@link PartitionReaderPort.fetch} read. */
@@ -318,7 +367,7 @@ export interface PartitionReaderPort {
 export interface ClusterPort {
   /** `embedded` or `kafka`, for logs and metrics. */
   readonly kind: 'embedded' | 'kafka';
-  admin(): AdminPort;
+  admin(options?: AdminOptions): AdminPort;
   producer(options: RawProducerOptions): RawProducerPort;
   consumer(options: GroupConsumerOptions): GroupConsumerPort;
   /** An assign-based partition reader (restoration, standbys, global tables); both built-in clusters implement it, a stateful app needs it. */

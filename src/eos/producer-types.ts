@@ -7,7 +7,7 @@
  */
 import { DEFAULT_BUFFER_MEMORY_BYTES } from './internal/buffer-memory.js';
 import { DEFAULT_MAX_BLOCK_MS } from './internal/metadata-wait.js';
-import type { ClusterPort } from '../cluster/port.js';
+import type { ClientConnectionOptions, ClusterPort } from '../cluster/port.js';
 import { ConfigError, IllegalStateError } from '../errors.js';
 import type { Logger } from '../internal/logger.js';
 import type { TopicMetadataCache } from './topic-metadata.js';
@@ -76,6 +76,8 @@ export interface StreamsProducerOptions {
   maxInFlightPartitions?: number;
   /** Transaction timeout (ms) handed to the coordinator. */
   transactionTimeoutMs?: number;
+  /** Network settings of the cluster producer under it (Kafka's `request.timeout.ms`, back-off; see the cluster port). */
+  connection?: ClientConnectionOptions;
   /** pino logger; a child logger is derived from it. */
   logger?: Logger;
   /**

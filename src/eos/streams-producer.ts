@@ -298,7 +298,7 @@ export class StreamsProducer {
     const cluster = this.#options.cluster;
     if (!this.#options.topicMetadata) this.#admin ??= cluster.admin(); // a shared cache brings its own (the app's) admin
     const { transactionalId, transactionTimeoutMs } = this.#options;
-    this.#raw = cluster.producer({ transactionalId, transactionTimeoutMs, clientId: transactionalId ?? 'sluice-idempotent-producer' });
+    this.#raw = cluster.producer({ transactionalId, transactionTimeoutMs, clientId: transactionalId ?? 'sluice-idempotent-producer', ...(this.#options.connection ? { connection: this.#options.connection } : {}) });
     await this.#raw.connect();
   }
 

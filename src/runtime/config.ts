@@ -20,6 +20,7 @@ import { defined } from '../internal/defined.js';
 import { checkDurations } from './config-durations.js';
 import { HIGH_AVAILABILITY_KEYS, resolveHighAvailability, type HighAvailabilityConfig, type ResolvedHighAvailabilityConfig } from './config-ha.js';
 import type { Serde } from '../serdes/serde.js';
+import { CLIENT_CONFIG_KEYS, withClientSettings, type ClientConfig, type ResolvedClientConfig } from './config-clients.js';
 import { appLogger, checkAcceptableRecoveryLag, checkApplicationServer, checkNumStreamThreads, LOG_LEVELS, type AutoOffsetReset, type LogLevel } from './config-conveniences.js';
 
 export type { AutoOffsetReset, LogLevel } from './config-conveniences.js';
@@ -40,7 +41,7 @@ export type ProcessingGuarantee = 'exactly_once' | 'at_least_once';
 export type UncaughtExceptionPolicy = 'SHUTDOWN_CLIENT' | 'RESTART_TASK';
 
 /** The configuration of a {@link KafkaStreams} application. */
-export interface KafkaStreamsConfig extends HighAvailabilityConfig {
+export interface KafkaStreamsConfig extends HighAvailabilityConfig, ClientConfig {
   /** Required. Consumer group id and transactional-id prefix (`<applicationId>-<taskId>`). */
   applicationId: string;
   /** Brokers of a real Kafka cluster (kafkajs). Exactly one of `bootstrapServers` and `cluster`. */
@@ -138,7 +139,7 @@ export interface KafkaStreamsConfig extends HighAvailabilityConfig {
 }
 
 /** The validated configuration with every default filled in. */
-export interface ResolvedConfig extends ResolvedHighAvailabilityConfig {
+export interface ResolvedConfig extends ResolvedHighAvailabilityConfig, ResolvedClientConfig {
   applicationId: string;
   bootstrapServers: string[] | undefined;
   cluster: ClusterPort | undefined;
@@ -176,6 +177,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'autoOffsetReset', 'logLevel', 'numStreamThreads', 'defaultKeySerde', 'defaultValueSerde', 'defaultTimestampExtractor',
   'stateDir', 'statestoreCacheMaxBytes', 'stateCleanupDelayMs', 'applicationServer', 'acceptableRecoveryLag',
   ...HIGH_AVAILABILITY_KEYS,
+  ...CLIENT_CONFIG_KEYS,
 ]);
 
 /** A config value as the user wrote it (`NaN`, `Infinity`, `'70000'`), for error messages; JSON would print NaN as null. */
@@ -285,7 +287,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
   const commitIntervalMs = positiveInt(config, 'commitIntervalMs', processingGuarantee === 'exactly_once' ? 100 : 30_000);
   const transactionTimeoutMs = positiveInt(config, 'transactionTimeoutMs', 60_000);
   checkCommitFitsTransaction(processingGuarantee, commitIntervalMs, transactionTimeoutMs);
-  return {
+  return withClientSettings(config, {
     applicationId,
     bootstrapServers,
     cluster,
@@ -313,7 +315,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     defaultTimestampExtractor:
       config.defaultTimestampExtractor === undefined ? undefined : resolveTimestampExtractor(config.defaultTimestampExtractor, "Config 'defaultTimestampExtractor'"),
     ...resolveHighAvailability(config),
-  };
+  });
 }
 
 function stateDirOf(config: Record<string, unknown>): string {

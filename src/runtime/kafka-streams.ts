@@ -190,7 +190,7 @@ export class KafkaStreams {
     try {
       // 1. connect
       this.#cluster = config.cluster ?? createKafkaCluster({ bootstrapServers: defined(config.bootstrapServers, "config 'bootstrapServers' (set whenever 'cluster' is not)"), clientId: config.clientId, logger: config.logger });
-      const admin = (this.#admin = this.#cluster.admin());
+      const admin = (this.#admin = this.#cluster.admin({ connection: config.adminSettings.connection }));
       // 2. topics: source patterns first (the topics they match take part in every check below); one metadata cache
       //    per app, on the app's admin (the partition counts and every task producer read it)
       this.#topology = await resolveSourcePatterns(admin, this.#topology, config.applicationId, this.#log);
@@ -199,11 +199,11 @@ export class KafkaStreams {
       const internal = new Set(this.#topology.internalTopics.map((t) => t.name));
       await counts.loadSources([...this.#topology.sourceTopics().filter((t) => !internal.has(t)), ...(this.#topology.globalStores?.() ?? []).map((g) => g.topic)]);
       if (internal.size > 0) {
-        await ensureInternalTopics(this.#admin, this.#topology, counts.snapshot(), this.#log);
+        await ensureInternalTopics(this.#admin, this.#topology, counts.snapshot(), this.#log, config);
         await counts.loadSources([...internal]);
       }
       this.#topology.validatePartitionCounts(counts.snapshot());
-      await ensureChangelogTopics(admin, this.#topology, config.applicationId, counts.snapshot(), this.#log);
+      await ensureChangelogTopics(admin, this.#topology, config.applicationId, counts.snapshot(), this.#log, config);
       await checkOutputTopics(this.#admin, this.#topology, config);
       await counts.prefetch(this.#topology.subtopologies.flatMap((s) => s.sinkTopics));
       this.#checkRunning();
@@ -211,7 +211,7 @@ export class KafkaStreams {
       const cluster = this.#cluster;
       this.#global = await startGlobalState({
         topology: this.#topology, cluster, applicationId: config.applicationId, clientId: config.clientId, appDir: this.#directories().appDir,
-        exactlyOnce: config.processingGuarantee !== 'at_least_once', commitIntervalMs: config.commitIntervalMs, progress: this.#progress,
+        exactlyOnce: config.processingGuarantee !== 'at_least_once', commitIntervalMs: config.commitIntervalMs, progress: this.#progress, connection: config.consumerSettings.connection,
         handlers: { deserialization: config.deserializationExceptionHandler, processing: config.processingExceptionHandler },
         logger: componentLogger('global-state', config.logger, { applicationId: config.applicationId }), onFatal: (error) => void this.#fail(error),
       });
@@ -220,7 +220,7 @@ export class KafkaStreams {
       // 3. join, with the task assignor (src/assignment) and the key metadata it feeds
       this.#metadata = StreamsMetadataState.of(this.#topology, (topic) => counts.get(topic), config.applicationServer);
       const member = createGroupMember({
-        config, cluster, topology: this.#topology, processId: this.#processId, endOffsets: (topic) => admin.endOffsets(topic),
+        config, cluster, admin, topology: this.#topology, processId: this.#processId, endOffsets: (topic) => admin.endOffsets(topic),
         partitionCount: (topic) => counts.get(topic), topicMetadata: metadata, directories: () => this.#directories(),
         state: this.#stateRuntime(cluster), metadata: () => this.#metadata, onFatal: (error) => this.#onTaskFatal(error),
       });
@@ -380,7 +380,7 @@ export class KafkaStreams {
     return {
       applicationId: config.applicationId,
       directories: this.#directories(),
-      reader: () => (this.#reader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-restore` })),
+      reader: () => (this.#reader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-restore`, connection: config.consumerSettings.connection })),
       cache: (this.#cache ??= new RecordCache(config.statestoreCacheMaxBytes)),
       progress: this.#progress,
     };

@@ -120,7 +120,7 @@ export class EmbeddedKafkaCluster implements ClusterPort {
 
   /** Creates a topic (default 1 partition); configs default as on a Kafka 4 broker. */
   async createTopic(name: string, options: NewTopic = {}): Promise<void> {
-    this.#broker.createTopic(name, options.partitions ?? 1, options.config ?? {});
+    this.#broker.createTopic(name, options.partitions ?? 1, options.config ?? {}, options.replicationFactor ?? -1);
   }
   /** Deletes a topic and the committed offsets of its partitions. */
   async deleteTopic(name: string): Promise<void> {
@@ -176,11 +176,11 @@ export class EmbeddedKafkaCluster implements ClusterPort {
   }
   /** Every record visible to a read_committed reader (up to the LSO, aborted data hidden), by partition then offset. */
   async readCommitted(topic: string): Promise<ConsumedRecord[]> {
-    return this.#broker.logs(topic).flatMap((log) => log.fetch(0, 'read_committed').records);
+    return this.#broker.logs(topic).flatMap((log) => log.fetch(log.logStartOffset, 'read_committed').records);
   }
   /** Every data record appended (aborted and open transactions included), by partition then offset. */
   async readUncommitted(topic: string): Promise<ConsumedRecord[]> {
-    return this.#broker.logs(topic).flatMap((log) => log.fetch(0, 'read_uncommitted').records);
+    return this.#broker.logs(topic).flatMap((log) => log.fetch(log.logStartOffset, 'read_uncommitted').records);
   }
 
   /** Fault: the next `count` (default 1) produce requests to the partition (any, if omitted) fail with `code`. */

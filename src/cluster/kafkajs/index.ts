@@ -17,7 +17,9 @@
 import type { Kafka } from 'kafkajs';
 import { componentLogger, type Logger } from '../../internal/logger.js';
 import type {
+  AdminOptions,
   AdminPort,
+  ClientConnectionOptions,
   ClusterPort,
   GroupConsumerOptions,
   GroupConsumerPort,
@@ -66,41 +68,48 @@ export class KafkaJsCluster implements ClusterPort {
     this.patched = sluiceKafkaJs();
   }
 
-  /** One kafkajs `Kafka` per client id (it only holds configuration; each client opens its own connections). */
-  private kafka(clientId = this.options.clientId ?? 'sluice'): Kafka {
-    let kafka = this.clients.get(clientId);
+  /**
+   * One kafkajs `Kafka` per client id and network timeouts (it only holds configuration; each client opens its
+   * own connections). A client's `connection` (Kafka's `request.timeout.ms`, `socket.connection.setup.timeout.ms`)
+   * wins over the cluster's options.
+   */
+  private kafka(clientId = this.options.clientId ?? 'sluice', connection: ClientConnectionOptions = {}): Kafka {
+    const connectionTimeout = connection.connectionTimeoutMs ?? this.options.connectionTimeoutMs ?? 3_000;
+    const requestTimeout = connection.requestTimeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
+    const key = `${clientId}|${connectionTimeout}|${requestTimeout}`;
+    let kafka = this.clients.get(key);
     if (!kafka) {
       kafka = new this.patched.kafkajs.Kafka({
         clientId,
         brokers: this.options.bootstrapServers,
-        connectionTimeout: this.options.connectionTimeoutMs ?? 3_000,
-        requestTimeout: this.options.requestTimeoutMs ?? 30_000,
+        connectionTimeout,
+        requestTimeout,
         logLevel: kafkaJsLevelFor(this.kafkaLogger),
         logCreator: pinoLogCreator(this.kafkaLogger),
       });
-      this.clients.set(clientId, kafka);
+      this.clients.set(key, kafka);
     }
     return kafka;
   }
 
-  admin(): AdminPort {
-    return new KafkaJsAdmin(this.kafka());
+  admin(options: AdminOptions = {}): AdminPort {
+    return new KafkaJsAdmin(this.kafka(undefined, options.connection), options.connection);
   }
 
   producer(options: RawProducerOptions = {}): RawProducerPort {
     const logger = this.logger.child({ client: 'producer', transactionalId: options.transactionalId });
-    return new KafkaJsRawProducer(this.kafka(options.clientId), options, logger);
+    return new KafkaJsRawProducer(this.kafka(options.clientId, options.connection), options, logger);
   }
 
   /** An assign-based partition reader (restoration); see PartitionReaderPort. */
   reader(options: PartitionReaderOptions = {}): PartitionReaderPort {
     const logger = this.logger.child({ client: 'reader', isolationLevel: options.isolationLevel ?? 'read_committed' });
-    return new KafkaJsPartitionReader(this.kafka(options.clientId), options, logger);
+    return new KafkaJsPartitionReader(this.kafka(options.clientId, options.connection), options, logger);
   }
 
   consumer(options: GroupConsumerOptions): GroupConsumerPort {
     const logger = this.logger.child({ client: 'consumer', groupId: options.groupId });
-    return new KafkaJsGroupConsumer(this.kafka(options.clientId), options, logger);
+    return new KafkaJsGroupConsumer(this.kafka(options.clientId, options.connection), options, logger);
   }
 }
 

@@ -4,14 +4,16 @@
  * `<applicationId>-<storeName>-changelog` gets the partition count of the
  * source topics of the sub-topology owning the store (task partition p logs
  * to changelog partition p) and the store's topic configs
- * (`cleanup.policy=compact`, window stores `compact,delete`); an existing one
- * must have that count.
+ * (`cleanup.policy=compact`, window stores `compact,delete`) merged with the
+ * app's `topicConfig` as Kafka does, and the app's `replicationFactor`
+ * (./internal-topic-config.ts); an existing one must have that count.
  */
 import type { Logger } from 'pino';
 import type { AdminPort } from '../../cluster/port.js';
 import { StreamsError } from '../../errors.js';
 import type { TopologyRuntime } from '../../processors/task-contract.js';
 import { isTopicAlreadyExists, partitionsOf, partitionsOfExisting } from './topic-partitions.js';
+import { changelogTopicConfig, createInternalTopic, DEFAULT_INTERNAL_TOPIC_SETTINGS, type InternalTopicSettings } from './internal-topic-config.js';
 
 /** Ensures every changelog topic exists with the partition count of its sub-topology's sources. Returns the topics created or checked. */
 export async function ensureChangelogTopics(
@@ -20,6 +22,7 @@ export async function ensureChangelogTopics(
   applicationId: string,
   partitionCounts: ReadonlyMap<string, number>,
   logger: Logger,
+  settings: InternalTopicSettings = DEFAULT_INTERNAL_TOPIC_SETTINGS,
 ): Promise<string[]> {
   const topics = topology.changelogTopics?.(applicationId) ?? [];
   for (const info of topics) {
@@ -29,7 +32,7 @@ export async function ensureChangelogTopics(
     let existing = await partitionsOf(admin, info.topic);
     if (existing === undefined) {
       try {
-        await admin.createTopic(info.topic, { partitions, config: { ...info.config } });
+        await createInternalTopic(admin, info.topic, { partitions, config: changelogTopicConfig(info.config, settings.topicConfig) }, settings);
         logger.info({ topic: info.topic, partitions, store: info.storeName }, 'created changelog topic');
         continue;
       } catch (error) {

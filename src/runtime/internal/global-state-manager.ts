@@ -26,7 +26,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { ClusterPort, PartitionReaderPort, TopicPartition } from '../../cluster/port.js';
+import type { ClientConnectionOptions, ClusterPort, PartitionReaderPort, TopicPartition } from '../../cluster/port.js';
 import { StreamsError } from '../../errors.js';
 import type { ManagedStateStore, TaskHandlers, TaskProcessor, TopologyRuntime } from '../../processors/task-contract.js';
 import type { StateStore } from '../../processors/state/state-store.js';
@@ -43,6 +43,8 @@ export interface GlobalStateOptions {
   appDir: string;
   exactlyOnce: boolean;
   commitIntervalMs: number;
+  /** Network settings of the global reader (the consumer's, `consumerConfig`). */
+  connection?: ClientConnectionOptions;
   handlers: TaskHandlers;
   progress: RestoreProgress;
   logger: Logger;
@@ -97,7 +99,7 @@ export class GlobalStateManager {
     private readonly options: GlobalStateOptions,
     private readonly dir: string,
   ) {
-    const reader = options.cluster.reader?.({ isolationLevel: options.exactlyOnce ? 'read_committed' : 'read_uncommitted', clientId: `${options.clientId}-global` });
+    const reader = options.cluster.reader?.({ isolationLevel: options.exactlyOnce ? 'read_committed' : 'read_uncommitted', clientId: `${options.clientId}-global`, ...(options.connection ? { connection: options.connection } : {}) });
     if (reader === undefined) {
       unlockGlobalDir(dir);
       throw new StreamsError('The topology has global tables but the cluster offers no partition reader to read them; use the kafkajs or embedded cluster', { code: 'STATE_RESTORE_FAILED' });

@@ -11,7 +11,7 @@
  *    tasks (`standby-tasks.ts`, on their own partition reader).
  * Nothing connects here: the caller subscribes and runs the consumer.
  */
-import type { ClusterPort, GroupConsumerPort, PartitionReaderPort } from '../../cluster/port.js';
+import type { AdminPort, ClusterPort, GroupConsumerPort, PartitionReaderPort } from '../../cluster/port.js';
 import { StreamsProducer } from '../../eos/streams-producer.js';
 import type { TopicMetadataCache } from '../../eos/topic-metadata.js';
 import { componentLogger } from '../../internal/logger.js';
@@ -24,6 +24,8 @@ import type { StateDirectory } from './state-directory.js';
 import type { StateRuntime } from './state-manager.js';
 import type { StreamsMetadataState } from './streams-metadata-state.js';
 import { TaskManager } from './task-manager.js';
+import { consumerOverrides, producerOverrides } from './client-overrides.js';
+import { RepartitionPurger } from './repartition-purge.js';
 
 /** What the wiring needs from the app. */
 export interface GroupMemberDeps {
@@ -38,6 +40,8 @@ export interface GroupMemberDeps {
   state: StateRuntime;
   metadata: () => StreamsMetadataState | undefined;
   onFatal(error: Error): void;
+  /** The app's admin client: purges committed repartition records (absent: none are purged). */
+  admin?: AdminPort;
 }
 
 /** The parts of an instance's membership (see the module comment). */
@@ -64,7 +68,7 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
       standbyOffsetSums: () => manager?.standbyOffsetSums() ?? new Map(), endOffsets: deps.endOffsets, logger: log('task-assignor'),
     }),
     groupId: config.applicationId,
-    isolationLevel: 'read_committed',
+    ...consumerOverrides(config),
     autoOffsetReset: config.autoOffsetReset,
     sessionTimeoutMs: config.sessionTimeoutMs,
     heartbeatIntervalMs: config.heartbeatIntervalMs,
@@ -78,15 +82,20 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
     config, topology, consumer, partitionCount: deps.partitionCount, endOffsets: deps.endOffsets, logger: log('task-manager'),
     producerFactory: ({ transactionalId, taskId }) =>
       new StreamsProducer({
+        ...producerOverrides(config),
         transactionalId, cluster, transactionTimeoutMs: config.transactionTimeoutMs, deliveryTimeoutMs: config.deliveryTimeoutMs,
         topicMetadata: deps.topicMetadata, logger: componentLogger('task-producer', config.logger, { taskId }),
       }),
     onFatal: deps.onFatal,
     state: deps.state,
+    purger: new RepartitionPurger({
+      admin: deps.admin, repartitionTopics: new Set(topology.internalTopics.map((t) => t.name)), intervalMs: config.repartitionPurgeIntervalMs,
+      logger: log('repartition-purge'), startedAt: Date.now(),
+    }),
     standbys: new StandbyTasks({
       topology, config, directories: deps.directories(), committed: (tps) => consumer.committed(tps), logger: log('standby-tasks'),
       activeTasksStarting: () => manager?.activeTasksStarting() ?? false,
-      reader: () => (standbyReader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-standby` })),
+      reader: () => (standbyReader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-standby`, connection: config.consumerSettings.connection })),
     }),
   });
   return { consumer, receiver, manager, closeStandbyReader: async () => standbyReader?.close() };

@@ -11,28 +11,29 @@ import type { AdminPort } from '../../cluster/port.js';
 import { StreamsError } from '../../errors.js';
 import type { TopologyRuntime } from '../../processors/task-contract.js';
 import { isTopicAlreadyExists, partitionsOf, partitionsOfExisting } from './topic-partitions.js';
-
-/** Configs of a repartition topic: records keep the timestamp of the input they came from. */
-const REPARTITION_TOPIC_CONFIG = { 'cleanup.policy': 'delete', 'message.timestamp.type': 'CreateTime' };
+import { createInternalTopic, DEFAULT_INTERNAL_TOPIC_SETTINGS, repartitionTopicConfig, type InternalTopicSettings } from './internal-topic-config.js';
 
 /**
  * Ensures every internal topic exists with its partition count; `external`
  * holds the counts of the external source topics. Returns the internal
  * topics' counts. Rejects with a StreamsError (code
  * `INTERNAL_TOPIC_PARTITIONS_MISMATCH`) when one exists with another count.
+ * A topic is created with the app's `replicationFactor` and Kafka's repartition
+ * configs merged with `topicConfig` (./internal-topic-config.ts).
  */
 export async function ensureInternalTopics(
   admin: AdminPort,
   topology: TopologyRuntime,
   external: ReadonlyMap<string, number>,
   logger: Logger,
+  settings: InternalTopicSettings = DEFAULT_INTERNAL_TOPIC_SETTINGS,
 ): Promise<Map<string, number>> {
   const counts = topology.internalTopicPartitionCounts(external);
   for (const [topic, partitions] of counts) {
     const existing = await partitionsOf(admin, topic);
     if (existing === undefined) {
       try {
-        await admin.createTopic(topic, { partitions, config: REPARTITION_TOPIC_CONFIG });
+        await createInternalTopic(admin, topic, { partitions, config: repartitionTopicConfig(settings.topicConfig) }, settings);
         logger.info({ topic, partitions }, 'created repartition topic');
         continue;
       } catch (error) {

@@ -18,6 +18,7 @@ import type { StateRuntime } from './state-manager.js';
 import type { ManagedStateStore } from '../../processors/state/store-contract.js';
 import { topicPartitionKey as tpKey } from '../../records/topic-partition.js';
 import type { StandbyTasks } from './standby-tasks.js';
+import type { RepartitionPurger } from './repartition-purge.js';
 import type { TaskMetadata } from '../streams-metadata.js';
 
 /** What the task manager needs from the app. */
@@ -36,6 +37,8 @@ export interface TaskManagerDeps {
   state: StateRuntime;
   /** The instance's standby tasks (`./standby-tasks.ts`); absent: none are kept. */
   standbys?: StandbyTasks;
+  /** Deletes committed repartition records (`./repartition-purge.ts`); absent: nothing is purged. */
+  purger?: RepartitionPurger;
 }
 
 
@@ -174,7 +177,7 @@ export class TaskManager {
     }
   }
 
-  /** Timer tick: wall-clock punctuation and due commits of every running task. */
+  /** Timer tick: wall-clock punctuation and due commits of every running task, then a purge of committed repartition records when due. */
   tick(now: number): void {
     if (this.#closing) return;
     for (const task of this.#tasks.values()) {
@@ -182,6 +185,7 @@ export class TaskManager {
       task.punctuate(now).catch((error: unknown) => this.#onTaskFailure(task, error));
       if (task.commitDue(now)) task.commit().catch((error: unknown) => this.#onTaskFailure(task, error));
     }
+    this.deps.purger?.maybePurge(now, () => [...this.#tasks.values()].filter((t) => t.state === 'RUNNING').flatMap((t) => t.committedOffsets));
   }
 
   /** Closes every task: clean ones commit, failed ones abort. No new task is created afterwards. */

@@ -6,7 +6,7 @@ import type { Broker } from './broker.js';
 export class EmbeddedAdmin implements AdminPort {
   constructor(private readonly broker: Broker) {}
   async createTopic(name: string, options: NewTopic = {}): Promise<void> {
-    this.broker.createTopic(name, options.partitions ?? 1, options.config ?? {});
+    this.broker.createTopic(name, options.partitions ?? 1, options.config ?? {}, options.replicationFactor ?? -1);
   }
   async deleteTopic(name: string): Promise<void> {
     this.broker.deleteTopic(name);
@@ -22,6 +22,12 @@ export class EmbeddedAdmin implements AdminPort {
   }
   async endOffsets(topic: string): Promise<number[]> {
     return this.broker.endOffsets(topic);
+  }
+  async deleteRecords(topic: string, offsets: ReadonlyMap<number, number>): Promise<void> {
+    this.broker.deleteRecords(topic, offsets);
+  }
+  async startOffsets(topic: string): Promise<number[]> {
+    return this.broker.startOffsets(topic);
   }
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {
     return this.broker.committedOffsets(groupId, topic);

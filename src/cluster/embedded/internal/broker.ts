@@ -19,6 +19,8 @@ import { topicPartitionKey } from '../../../records/topic-partition.js';
 interface Topic {
   name: string;
   config: Record<string, string>;
+  /** As asked at creation (-1: the default, 1); one broker holds every replica, the factor is only recorded. */
+  replicationFactor: number;
   partitions: PartitionLog[];
 }
 
@@ -81,13 +83,16 @@ export class Broker {
     return this.topic(topic).partitions;
   }
 
-  createTopic(name: string, partitions = 1, config: Record<string, string> = {}): void {
+  createTopic(name: string, partitions = 1, config: Record<string, string> = {}, replicationFactor = -1): void {
     if (!/^[a-zA-Z0-9._-]{1,249}$/.test(name) || name === '.' || name === '..')
       throw err(KafkaErrorCode.INVALID_TOPIC_EXCEPTION, `Topic name '${name}' is illegal: use up to 249 of [a-zA-Z0-9._-]`);
     if (this.topics.has(name)) throw err(KafkaErrorCode.TOPIC_ALREADY_EXISTS, `Topic '${name}' already exists.`);
     if (!Number.isInteger(partitions) || partitions < 1) throw err(KafkaErrorCode.INVALID_CONFIG, `Number of partitions must be a positive integer, got ${partitions}`);
+    if (!Number.isInteger(replicationFactor) || (replicationFactor < 1 && replicationFactor !== -1)) {
+      throw err(KafkaErrorCode.INVALID_REPLICATION_FACTOR, `Replication factor must be larger than 0, or -1 to use the default value, got ${replicationFactor}`);
+    }
     validateTopicConfig(config);
-    this.topics.set(name, { name, config: { ...config }, partitions: Array.from({ length: partitions }, (_, p) => new PartitionLog(name, p)) });
+    this.topics.set(name, { name, config: { ...config }, replicationFactor: replicationFactor === -1 ? 1 : replicationFactor, partitions: Array.from({ length: partitions }, (_, p) => new PartitionLog(name, p)) });
   }
 
   deleteTopic(name: string): void {
@@ -102,7 +107,7 @@ export class Broker {
 
   describeTopic(name: string): TopicDescription {
     const t = this.topic(name);
-    return { name, partitions: t.partitions.length, config: effectiveConfig(t.config) };
+    return { name, partitions: t.partitions.length, config: effectiveConfig(t.config), replicationFactor: t.replicationFactor };
   }
 
   alterTopicConfig(name: string, config: Record<string, string>): void {
@@ -113,6 +118,28 @@ export class Broker {
 
   endOffsets(topic: string): number[] {
     return this.logs(topic).map((l) => l.highWatermark);
+  }
+
+  /** Log start offset per partition. */
+  startOffsets(topic: string): number[] {
+    return this.logs(topic).map((l) => l.logStartOffset);
+  }
+
+  /**
+   * DeleteRecords: per partition, records below the offset are deleted (the log start offset moves there).
+   * Steps, as a Kafka leader: 1. every partition exists and no offset is beyond the high watermark
+   * (OFFSET_OUT_OF_RANGE, nothing deleted); 2. move each log start offset.
+   */
+  deleteRecords(topic: string, offsets: ReadonlyMap<number, number>): void {
+    // 1.
+    for (const [partition, offset] of offsets) {
+      const log = this.log(topic, partition);
+      if (!Number.isSafeInteger(offset) || offset < 0 || offset > log.highWatermark) {
+        throw err(KafkaErrorCode.OFFSET_OUT_OF_RANGE, `Cannot delete records of ${topic}-${partition} before offset ${offset}: the high watermark is ${log.highWatermark}`);
+      }
+    }
+    // 2.
+    for (const [partition, offset] of offsets) this.log(topic, partition).deleteRecordsBefore(offset);
   }
 
   /**
@@ -164,7 +191,11 @@ export class Broker {
   async fetch(topic: string, partition: number, offset: number, isolation: Isolation, maxBytes?: number): Promise<FetchResult> {
     await delay(this.faults.latency.fetchMs);
     this.txn.expire();
-    return this.log(topic, partition).fetch(offset, isolation, maxBytes);
+    const log = this.log(topic, partition);
+    if (offset < log.logStartOffset) {
+      throw err(KafkaErrorCode.OFFSET_OUT_OF_RANGE, `Offset ${offset} of ${topic}-${partition} is below the log start offset ${log.logStartOffset}: those records were deleted`);
+    }
+    return log.fetch(offset, isolation, maxBytes);
   }
 
   /** First offset a reader can use for `latest` (LSO for read_committed, HW otherwise). */

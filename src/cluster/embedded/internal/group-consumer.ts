@@ -107,7 +107,7 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
       ...(this.options.groupAssignor ? { groupAssignor: this.options.groupAssignor } : {}),
       sessionTimeoutMs,
       ...(this.options.groupInstanceId !== undefined ? { groupInstanceId: this.options.groupInstanceId } : {}),
-      rebalanceTimeoutMs: Math.max(sessionTimeoutMs, 60_000),
+      rebalanceTimeoutMs: this.options.rebalanceTimeoutMs ?? Math.max(sessionTimeoutMs, 60_000),
       deliver: (tps, gen, userData, force) => this.deliver(memberId, tps, gen, userData, force),
       crash: () => this.simulateCrash(),
     });
@@ -263,6 +263,12 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
       if (s.position === undefined) s.position = this.startOffset(s.tp);
       result = await this.broker.fetch(topic, partition, s.position, this.isolation, this.options.maxBytesPerPartition);
     } catch (e) {
+      // Below the log start offset (records deleted): reset per autoOffsetReset, as a Kafka consumer does.
+      if (e instanceof KafkaProtocolError && e.kafkaCode === KafkaErrorCode.OFFSET_OUT_OF_RANGE && s.seekEpoch === epoch) {
+        s.position = this.resetOffset(s.tp);
+        this.wake();
+        return;
+      }
       this.crash(e);
       return;
     }
@@ -286,7 +292,12 @@ export class EmbeddedGroupConsumer implements GroupConsumerPort {
   private startOffset(tp: TopicPartition): number {
     const [committed] = this.broker.groups.fetchOffsets(this.options.groupId, [tp]);
     if (committed && committed.offset >= 0) return committed.offset;
-    return this.options.autoOffsetReset === 'latest' ? this.broker.latestOffset(tp.topic, tp.partition, this.isolation) : 0;
+    return this.resetOffset(tp);
+  }
+
+  /** Where `autoOffsetReset` starts a partition: its log start offset (`earliest`) or its end. */
+  private resetOffset(tp: TopicPartition): number {
+    return this.options.autoOffsetReset === 'latest' ? this.broker.latestOffset(tp.topic, tp.partition, this.isolation) : this.broker.log(tp.topic, tp.partition).logStartOffset;
   }
 
   private crash(e: unknown): void {

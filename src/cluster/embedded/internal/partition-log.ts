@@ -1,5 +1,6 @@
 /**
- * The log of one partition: v2 record batches as bytes, the high watermark,
+ * The log of one partition: v2 record batches as bytes, the log start offset
+ * (moved by DeleteRecords; the batches wholly below it are dropped), the high watermark,
  * the last stable offset (first offset of the earliest open transaction) and
  * the aborted-transactions index used by read_committed fetches.
  */
@@ -60,13 +61,15 @@ export class PartitionLog {
   readonly aborted: AbortedTxn[] = [];
   /** Bumped on every append (data or marker): readers skip refetching an unchanged partition. */
   version = 0;
+  /** The first offset a fetch may ask for (Kafka's log start offset): 0 until records are deleted. */
+  logStartOffset = 0;
 
   constructor(readonly topic: string, readonly partition: number) {}
 
   /** Next offset to be written (high watermark; single replica, so log end offset = HW). */
   get highWatermark(): number {
     const last = this.entries[this.entries.length - 1];
-    return last ? last.lastOffset + 1 : 0;
+    return last ? last.lastOffset + 1 : this.logStartOffset;
   }
 
   /** First offset of the earliest open transaction, or the high watermark when none is open. */
@@ -113,6 +116,20 @@ export class PartitionLog {
     // 4.
     if (!commit && first !== null) this.aborted.push({ producerId, firstOffset: first, lastOffset: baseOffset });
     this.version++;
+  }
+
+  /**
+   * DeleteRecords: moves the log start offset to `offset` (never back) and drops the batches wholly below
+   * it, as Kafka's `deleteRecordsOnLeader`. Returns the new log start offset (the low watermark).
+   * The caller checks `offset` against the high watermark.
+   */
+  deleteRecordsBefore(offset: number): number {
+    if (offset <= this.logStartOffset) return this.logStartOffset;
+    this.logStartOffset = offset;
+    const keep = this.firstEntryFrom(offset);
+    if (keep > 0) this.entries.splice(0, keep);
+    this.version++;
+    return offset;
   }
 
   /** Index of the first entry whose last offset is >= `offset` (binary search). */

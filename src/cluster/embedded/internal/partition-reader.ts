@@ -37,8 +37,8 @@ export class EmbeddedPartitionReader implements PartitionReaderPort {
   }
 
   /**
-   * 1. check the offset (OFFSET_OUT_OF_RANGE beyond the high watermark; the
-   *    embedded log always starts at 0); 2. fetch; 3. nothing moved: wait for
+   * 1. check the offset (OFFSET_OUT_OF_RANGE beyond the high watermark or below
+   *    the log start offset); 2. fetch; 3. nothing moved: wait for
    *    an append or marker (at most `maxWaitMs` in all) and fetch again.
    */
   async fetch(tp: TopicPartition, offset: number, options: { maxBytes?: number; maxWaitMs?: number } = {}): Promise<PartitionReadResult> {
@@ -51,10 +51,10 @@ export class EmbeddedPartitionReader implements PartitionReaderPort {
     for (;;) {
       // 1.
       const log = this.broker.log(tp.topic, tp.partition);
-      if (offset > log.highWatermark) {
+      if (offset > log.highWatermark || offset < log.logStartOffset) {
         throw brokerError(
           KafkaErrorCode.OFFSET_OUT_OF_RANGE,
-          `offset ${offset} of ${tp.topic}-${tp.partition} is out of range: the log holds offsets 0 to ${log.highWatermark - 1} (high watermark ${log.highWatermark})`,
+          `offset ${offset} of ${tp.topic}-${tp.partition} is out of range: the log holds offsets ${log.logStartOffset} to ${log.highWatermark - 1} (high watermark ${log.highWatermark})`,
         );
       }
       // 2.

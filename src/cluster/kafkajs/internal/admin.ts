@@ -10,9 +10,10 @@
  */
 import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 import { KafkaErrorCode, KafkaProtocolError } from '../../../errors.js';
-import type { AdminPort, GroupDescription, NewTopic, TopicDescription } from '../../port.js';
+import type { AdminPort, ClientConnectionOptions, GroupDescription, NewTopic, TopicDescription } from '../../port.js';
 import { mapKafkaJsError } from './error-mapping.js';
 import { pollUntil, retryWhile } from '../../../internal/retry.js';
+import { kafkaJsRetry } from './retry-options.js';
 
 const { AssignerProtocol, ConfigResourceTypes } = kafkajs;
 
@@ -25,6 +26,15 @@ export function unknownTopic(name: string): KafkaProtocolError {
     KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
     `UNKNOWN_TOPIC_OR_PARTITION (3): topic '${name}' does not exist`,
   );
+}
+
+/** The first partition's error of a kafkajs `KafkaJSDeleteTopicRecordsError` (possibly wrapped by its retrier). */
+function firstPartitionError(error: unknown): unknown {
+  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const found = (e as { partitions?: Array<{ error?: unknown }> }).partitions?.[0]?.error;
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** Retries a coordinator call on the retriable coordinator errors kafkajs' admin does not retry (up to ~10 s). */
@@ -40,8 +50,10 @@ export class KafkaJsAdmin implements AdminPort {
   private readonly admin: Admin;
   private connecting: Promise<void> | undefined;
 
-  constructor(kafka: Kafka) {
-    this.admin = kafka.admin();
+  /** `connection`: Kafka's `admin.retries`, `retry.backoff.ms` and `retry.backoff.max.ms` become kafkajs' `retry` (see kafkaJsRetry). */
+  constructor(kafka: Kafka, connection: ClientConnectionOptions = {}) {
+    const retry = kafkaJsRetry(connection);
+    this.admin = retry === undefined ? kafka.admin() : kafka.admin({ retry });
   }
 
   private async client(): Promise<Admin> {
@@ -85,7 +97,7 @@ export class KafkaJsAdmin implements AdminPort {
     let created: boolean;
     try {
       created = await this.call(`create topic '${name}'`, (a) =>
-        a.createTopics({ topics: [{ topic: name, numPartitions: partitions, configEntries }], waitForLeaders: true }),
+        a.createTopics({ topics: [{ topic: name, numPartitions: partitions, replicationFactor: options.replicationFactor ?? -1, configEntries }], waitForLeaders: true }),
       );
     } catch (error) {
       if (error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.INVALID_CONFIG) {
@@ -134,7 +146,7 @@ export class KafkaJsAdmin implements AdminPort {
     const entries = await this.configEntries(name);
     const config: Record<string, string> = {};
     for (const entry of entries) if (entry.configValue !== null) config[entry.configName] = entry.configValue;
-    return { name, partitions: topic.partitions.length, config };
+    return { name, partitions: topic.partitions.length, config, replicationFactor: topic.partitions[0]?.replicas.length ?? 0 };
   }
 
   /** Every config entry of a topic, defaults included (DescribeConfigs with no names). */
@@ -186,6 +198,34 @@ export class KafkaJsAdmin implements AdminPort {
     const result: number[] = [];
     for (const o of offsets) result[o.partition] = Number(o.high);
     return result;
+  }
+
+  /** Log start offset (kafkajs' `low`) per partition. */
+  async startOffsets(topic: string): Promise<number[]> {
+    await this.requireTopic(topic);
+    const offsets = await this.call(`start offsets of '${topic}'`, (a) => a.fetchTopicOffsets(topic));
+    const result: number[] = [];
+    for (const o of offsets) result[o.partition] = Number(o.low);
+    return result;
+  }
+
+  /**
+   * DeleteRecords through kafkajs' `deleteTopicRecords`: 1. fresh metadata of the topic (kafkajs looks the
+   * partition leaders up in its cache); 2. the request, one per leader; a partition error (e.g.
+   * OFFSET_OUT_OF_RANGE beyond the high watermark) rejects with that partition's Kafka error.
+   */
+  async deleteRecords(topic: string, offsets: ReadonlyMap<number, number>): Promise<void> {
+    if (offsets.size === 0) return;
+    // 1.
+    await this.call(`metadata of '${topic}'`, (a) => a.fetchTopicMetadata({ topics: [topic] }));
+    // 2.
+    const partitions = [...offsets].map(([partition, offset]) => ({ partition, offset: String(offset) }));
+    try {
+      await this.call(`delete records of '${topic}'`, (a) => a.deleteTopicRecords({ topic, partitions }));
+    } catch (error) {
+      const partitionError = firstPartitionError(error);
+      throw partitionError === undefined ? error : mapKafkaJsError(partitionError, `delete records of '${topic}'`);
+    }
   }
 
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {

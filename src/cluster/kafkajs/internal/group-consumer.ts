@@ -52,6 +52,7 @@ import { fencedInstanceIdError } from '../../port.js';
 import { diffAssignment, fromMemberAssignment, tpKey } from './assignment.js';
 import { tagAssigner, type MemberTag } from './static-membership.js';
 import { mapKafkaJsError } from './error-mapping.js';
+import { kafkaJsRetry } from './retry-options.js';
 import { forgetMember, generationOf, takeSyncAssignment } from './join-generation.js';
 import { assignmentUserData, kafkaJsAssigner } from './custom-assigner.js';
 import { sluiceKafkaJs } from './patches.js';
@@ -103,12 +104,15 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
       sessionTimeout,
       heartbeatInterval: this.heartbeatIntervalMs,
       maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576,
+      ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+      ...(options.minBytes !== undefined ? { minBytes: options.minBytes } : {}),
+      ...(options.rebalanceTimeoutMs !== undefined ? { rebalanceTimeout: options.rebalanceTimeoutMs } : {}),
       readUncommitted: options.isolationLevel === 'read_uncommitted',
       allowAutoTopicCreation: false,
       // Bounds how long close() waits for an idle fetch.
-      maxWaitTimeInMs: 500,
+      maxWaitTimeInMs: options.maxWaitMs ?? 500,
       // The adapter restarts after a crash itself, never once closed (consumer-lifecycle.ts).
-      retry: { restartOnFailure: async () => false },
+      retry: kafkaJsRetry(options.connection ?? {}, { restartOnFailure: async () => false }),
       // The custom assignor first; kafkajs' round-robin (its default, what earlier sluice versions offered)
       // second, so a rolling upgrade's mixed group still agrees on a protocol (then without user data).
       // Each carries the member tag (static membership, rejoin requests).

@@ -28,6 +28,7 @@ import { IllegalStateError, KafkaProtocolError, KafkaErrorCode, ProducerFencedEr
 import type { Logger } from '../../../internal/logger.js';
 import type { ProduceAck, ProduceBatch, RawProducerOptions, RawProducerPort, TopicPartitionOffset, WireRecord } from '../../port.js';
 import { isProducerFencing, mapProducerError } from './error-mapping.js';
+import { kafkaJsRetry } from './retry-options.js';
 import { topicPartitionKey } from '../../../records/topic-partition.js';
 
 /** kafkajs retry settings of the raw producer (see the module comment). */
@@ -56,7 +57,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
       transactionalId: options.transactionalId,
       transactionTimeout: options.transactionTimeoutMs ?? 60_000,
       allowAutoTopicCreation: false,
-      retry: { ...PRODUCER_RETRY },
+      retry: kafkaJsRetry(options.connection ?? {}, { ...PRODUCER_RETRY }),
       createPartitioner: () => ({ message }) => message.partition ?? 0,
     });
   }

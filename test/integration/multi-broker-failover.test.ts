@@ -1,8 +1,8 @@
 /**
  * A stateful exactly-once app on a real 3-node cluster (RF 3, min ISR 2) keeps running
  * while, under a steady input load, the leaders of an input partition, an output partition,
- * a changelog partition and of the `__transaction_state` partition of a task's transactional
- * id are SIGKILLed in turn and restarted: every input is counted once (read_committed output
+ * a changelog partition, of the `__transaction_state` partition of a task's transactional
+ * id and of the group's `__consumer_offsets` partition are SIGKILLed in turn and restarted: every input is counted once (read_committed output
  * sequences 1..n per key, store counts), and the app never leaves RUNNING for longer than a
  * leader election takes. The cluster is started by this file (scripts/kafka/cluster.mjs).
  */
@@ -26,14 +26,14 @@ describeKafka('a 3-broker cluster: leaders SIGKILLed under an exactly-once state
     await cluster?.stop({ keepLog: false });
   });
 
-  it('input, output, changelog and __transaction_state leaders killed in turn: counted exactly once, RUNNING except during elections', async () => {
+  it('input, output, changelog, __transaction_state and __consumer_offsets leaders killed in turn: counted exactly once, RUNNING except during elections', async () => {
     const report = await runFailover(cluster!, {
-      partitions: 3, keys: 30, perTick: 20, tickMs: 100, kills: ['input', 'output', 'changelog', 'transaction-state'], downMs: 2000, gapMs: 3000, log,
+      partitions: 3, keys: 30, perTick: 20, tickMs: 100, kills: ['input', 'output', 'changelog', 'transaction-state', 'group-coordinator'], downMs: 1000, gapMs: 2000, log,
     });
     log(`produced ${report.produced} (failed sends retried: ${report.failedSends}), states ${report.states.join(',')}, max not RUNNING ${report.maxNotRunningMs} ms, ` +
       `exactness ${JSON.stringify(report.exactness)} in ${(report.durationMs / 1000).toFixed(0)} s`);
     expect(Object.values(report.internalReplication)).toEqual([3, 3]);
-    expect(report.kills.map((k) => k.label.split(' ')[0])).toEqual(['input', 'output', 'changelog', '__transaction_state']);
+    expect(report.kills.map((k) => k.label.split(' ')[0])).toEqual(['input', 'output', 'changelog', '__transaction_state', '__consumer_offsets']);
     expect(report.kills.every((k) => k.newLeader !== k.killedNode)).toBe(true);
     expect(report.exactness.problems).toEqual([]);
     expect(report.exactness.inputs).toBe(report.produced);

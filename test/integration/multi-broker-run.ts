@@ -12,7 +12,7 @@
  * 5. stop the load, read the input back (the truth), wait until the app counted all of it;
  * 6. the exactly-once checks; close the app.
  */
-import { transactionStatePartition, partitionStates } from '../../scripts/kafka/cluster-metadata.mjs';
+import { groupCoordinatorPartition, transactionStatePartition, partitionStates } from '../../scripts/kafka/cluster-metadata.mjs';
 import type { RunningCluster } from '../../scripts/kafka/cluster.mjs';
 import { createTopic } from '../helpers/topics.js';
 import { uniqueName } from '../helpers/names.js';
@@ -20,8 +20,12 @@ import { waitFor } from '../helpers/wait-for.js';
 import { countingApp, internalTopics, killLeader, ProgressMonitor, StateTimeline, SteadyLoad, type FailoverTopics, type KillFigure, type KillTarget } from './multi-broker-support.js';
 import { checkExactness, inputTruth, waitForDrain, type Exactness } from './multi-broker-verify.js';
 
-/** What a kill round aims at: a partition of the input, output, changelog, or a task's `__transaction_state` partition. */
-export type TargetKind = 'input' | 'output' | 'changelog' | 'transaction-state';
+/**
+ * What a kill round aims at: a partition of the input, output, changelog, a task's
+ * `__transaction_state` partition (its transaction coordinator), or the group's
+ * `__consumer_offsets` partition (its group coordinator).
+ */
+export type TargetKind = 'input' | 'output' | 'changelog' | 'transaction-state' | 'group-coordinator';
 
 export interface FailoverOptions {
   partitions: number;
@@ -134,5 +138,7 @@ function targetOf(kind: TargetKind, round: number, topics: FailoverTopics, appli
       const transactionalId = `${applicationId}-1_${partition}`;
       return { label: `__transaction_state of '${transactionalId}'`, topic: '__transaction_state', partition: transactionStatePartition(transactionalId, 10) };
     }
+    case 'group-coordinator':
+      return { label: `__consumer_offsets of group '${applicationId}'`, topic: '__consumer_offsets', partition: groupCoordinatorPartition(applicationId, 10) };
   }
 }

@@ -40,6 +40,8 @@ export function countingApp(brokers: string[], applicationId: string, topics: Fa
   const stateDir = mkdtempSync(join(tmpdir(), 'sluice-brokers-'));
   const app = new KafkaStreams(builder.build(), {
     applicationId, bootstrapServers: brokers, stateDir, processingGuarantee: 'exactly_once', commitIntervalMs: 100, statestoreCacheMaxBytes: 0,
+    // quiet unless LOG_LEVEL asks: kafkajs logs every refused connection to a killed broker at error level
+    logLevel: (process.env.LOG_LEVEL as 'warn' | undefined) ?? 'silent',
   });
   return { app, cleanup: () => rmSync(stateDir, { recursive: true, force: true }) };
 }

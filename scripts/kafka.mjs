@@ -5,10 +5,13 @@
 //   node scripts/kafka.mjs restart [--port 9092] [--kill]           (keeps the data; --kill: SIGKILL, as a crash)
 //   node scripts/kafka.mjs status [--port 9092]
 //   node scripts/kafka.mjs fetch [--version X.Y.Z]                  (jars only)
+//   node scripts/kafka.mjs start|stop|status --brokers 3 [--port P]  (a 3-node KRaft cluster, scripts/kafka/cluster.mjs)
+//   node scripts/kafka.mjs kill|restart --brokers 3 --node ID [--port P] (SIGKILL / restart one node, data kept)
 // Environment: KAFKA_PORT, KAFKA_VERSION, KAFKA_CONTROLLER_PORT, KAFKA_HEAP_OPTS.
 import { parseArgs } from 'node:util';
 import { brokerStatus, kafkaPort, kafkaVersion, KafkaSetupError, restartBroker, startBroker, stopBroker } from './kafka/broker.mjs';
 import { ensureKafkaJars } from './kafka/jars.mjs';
+import { clusterCommand } from './kafka/cluster-cli.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -16,12 +19,15 @@ const { values, positionals } = parseArgs({
     port: { type: 'string', short: 'p' },
     version: { type: 'string', short: 'v' },
     kill: { type: 'boolean' },
+    brokers: { type: 'string', short: 'b' },
+    node: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 const command = positionals[0] ?? 'help';
 
 async function main() {
+  if (values.brokers !== undefined && Number(values.brokers) !== 1) return clusterCommand(command, values);
   switch (command) {
     case 'start': {
       const b = await startBroker({ port: values.port, version: values.version });

@@ -10,7 +10,9 @@
  * - Produce request bodies encoded by sluice's record-batch encoder (`produce-request.ts`, from `produce-v8.ts`);
  * - a linear `groupMessagesPerPartition` (kafkajs' is quadratic; `linear-grouping.ts`);
  * - static membership (`groupInstanceId` on JoinGroup/SyncGroup/Heartbeat, no LeaveGroup on a static
- *   member's close) and rejoin on request (`static-membership.ts`).
+ *   member's close) and rejoin on request (`static-membership.ts`);
+ * - a fetch refused by a dead leader's broker refreshes the metadata instead of exhausting the
+ *   consumer's retries against that broker (`fetch-leader-failover.ts`).
  *
  * Containment: the patched module objects belong to a private copy of the
  * kafkajs module graph (`private-module.ts`); every kafkajs client sluice
@@ -27,6 +29,7 @@ import type * as KafkaJsModule from 'kafkajs';
 import { StreamsError } from '../../../errors.js';
 import { installEmptyBatchMarkers } from './empty-batch-marker.js';
 import { installAbortedTransactionFilter } from './fetch-aborted-filter.js';
+import { installFetchLeaderFailover } from './fetch-leader-failover.js';
 import { registerJoinGenerationCapture, registerSyncAssignmentCapture } from './join-generation.js';
 import { installLinearGrouping } from './linear-grouping.js';
 import type { KafkaJsInternals } from './kafkajs-internals.js';
@@ -79,7 +82,7 @@ const SHAPES: readonly Shape[] = [
   // static membership and rejoin on request (`static-membership.ts`)
   { module: 'protocol/requests/heartbeat/index.js', path: ['protocol'], type: 'function', arity: 1 },
   ...['joinGroup', 'syncGroup', 'heartbeat'].map((api): Shape => ({ module: `protocol/requests/${api}/index.js`, path: ['versions'], type: 'array' })),
-  ...([['joinAndSync', 0], ['heartbeat', 1], ['leave', 0]] as const).map(([m, arity]): Shape => ({ module: 'consumer/consumerGroup.js', path: ['prototype', m], type: 'function', arity })),
+  ...([['joinAndSync', 0], ['heartbeat', 1], ['leave', 0], ['recoverFromFetch', 1]] as const).map(([m, arity]): Shape => ({ module: 'consumer/consumerGroup.js', path: ['prototype', m], type: 'function', arity })),
 ];
 
 function unsupported(found: string, detail: string): StreamsError {
@@ -111,7 +114,7 @@ function shapeMismatch(internals: KafkaJsInternals, shape: Shape): string | unde
  * 1'. replace the modules swapped whole (before anything requires them);
  * 2. every shape the patches touch is there, with the expected arity;
  * 3. Produce v8, the aborted-transaction filter, the JoinGroup and SyncGroup captures, the empty-batch markers,
- *    static membership.
+ *    static membership, the fetch leader failover.
  * Throws `UNSUPPORTED_KAFKAJS` (nothing patched) when 1 or 2 fails.
  */
 export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> & Partial<Pick<PrivatePackage, 'replace'>>): SluiceKafkaJs {
@@ -135,6 +138,7 @@ export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> 
   registerSyncAssignmentCapture(internals);
   installEmptyBatchMarkers(internals);
   installStaticMembership(internals);
+  installFetchLeaderFailover(internals);
   return { kafkajs: copy.load<typeof KafkaJsModule>('index.js'), internals, version };
 }
 

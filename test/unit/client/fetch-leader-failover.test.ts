@@ -1,0 +1,46 @@
+// The fetch leader failover patch (src/cluster/kafkajs/internal/fetch-leader-failover.ts): a fetch refused
+// by a dead leader's broker refreshes the metadata and lets the fetch loop go on, instead of throwing into
+// the runner's retrier (which, unpatched, crashes the consumer after ~10-17 s against the dead broker).
+import { describe, expect, it } from 'vitest';
+import { sluiceKafkaJs } from '../../../src/cluster/kafkajs/internal/patches.js';
+import { CONNECTION_RETRY_BACKOFF_MS, isRefusedConnection } from '../../../src/cluster/kafkajs/internal/fetch-leader-failover.js';
+
+type Errors = Record<string, new (e: unknown, meta?: object) => Error>;
+type Recover = (this: unknown, error: unknown) => Promise<void>;
+
+describe('kafkajs fetch leader failover patch', () => {
+  const { internals } = sluiceKafkaJs();
+  const errors = internals.load<Errors>('errors.js');
+  const recover = internals.load<{ prototype: { recoverFromFetch: Recover } }>('consumer/consumerGroup.js').prototype.recoverFromFetch;
+  // as kafkajs' retrier wraps it: new KafkaJSNonRetriableError(e, { cause: e.cause || e })
+  const refused = () => {
+    const e = new errors.KafkaJSConnectionError!('Connection error: connect ECONNREFUSED 127.0.0.1:19511', { broker: '127.0.0.1:19511', code: 'ECONNREFUSED' });
+    return new errors.KafkaJSNonRetriableError!(e, { cause: e });
+  };
+
+  it('recognises a refused connection, also wrapped as kafkajs connectBroker bails with it', () => {
+    expect(isRefusedConnection(refused())).toBe(true);
+    expect(isRefusedConnection(new errors.KafkaJSConnectionError!('x'))).toBe(true);
+    expect(isRefusedConnection(new errors.KafkaJSProtocolError!('NOT_LEADER_OR_FOLLOWER'))).toBe(false);
+    expect(isRefusedConnection(undefined)).toBe(false);
+  });
+
+  it('a refused connection: waits the back-off, refreshes the metadata and resolves (the fetch loop goes on)', async () => {
+    let refreshes = 0;
+    const group = { cluster: { refreshMetadata: async () => void (refreshes += 1) } };
+    const began = Date.now();
+    await expect(recover.call(group, refused())).resolves.toBeUndefined();
+    expect(refreshes).toBe(1);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(CONNECTION_RETRY_BACKOFF_MS - 5);
+  });
+
+  it('a refresh that fails too (every broker down) still resolves: the next fetch fails and comes back', async () => {
+    const group = { cluster: { refreshMetadata: async () => Promise.reject(new Error('no broker')) } };
+    await expect(recover.call(group, refused())).resolves.toBeUndefined();
+  });
+
+  it("any other error keeps kafkajs' handling (rethrown here)", async () => {
+    const other = new Error('boom');
+    await expect(recover.call({ cluster: { refreshMetadata: async () => undefined } }, other)).rejects.toBe(other);
+  });
+});

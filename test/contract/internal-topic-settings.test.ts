@@ -4,7 +4,8 @@
  * 1. the port's deleteRecords / startOffsets: the log start offset moves (never back), reads below it
  *    answer OFFSET_OUT_OF_RANGE, an offset beyond the high watermark is refused;
  * 2. a word count through a repartition topic purges it after commits (its log start offset reaches the
- *    committed offsets) and every count is still exactly once, also for records produced after a purge;
+ *    committed offsets) and every count is still exactly once, also for records produced after a purge
+ *    (the app runs with producer, consumer and admin overrides);
  * 3. `replicationFactor` and `topicConfig` arrive on the repartition and changelog topics (described on
  *    the broker), and an impossible factor (3 on the one-broker test cluster) fails start() with a
  *    ConfigError naming `replicationFactor` (the embedded cluster records the factor instead).
@@ -103,7 +104,13 @@ for (const backend of await backends()) {
       await ctx.admin.createTopic(output, { partitions: 2 });
       const occurrences = new Map<string, number>();
       await produceLines(input, 0, 40, occurrences);
-      const { app, applicationId } = start(wordCount(input, output), { repartitionPurgeIntervalMs: 200 });
+      // with client overrides, so the real broker sees kafkajs run with them
+      const { app, applicationId } = start(wordCount(input, output), {
+        repartitionPurgeIntervalMs: 200,
+        consumerConfig: { 'fetch.max.wait.ms': 100, 'max.poll.interval.ms': 60_000, 'fetch.min.bytes': 1, 'max.partition.fetch.bytes': 262_144, 'request.timeout.ms': 30_000 },
+        producerConfig: { 'linger.ms': 2, 'batch.size': 65_536, 'request.timeout.ms': 30_000, 'retry.backoff.ms': 100 },
+        adminConfig: { 'request.timeout.ms': 30_000, retries: 5 },
+      });
       await app.start();
       const repartition = `${applicationId}-words-repartition`;
       expect((await ctx.admin.describeTopic(repartition)).config['retention.ms']).toBe('-1');

@@ -25,6 +25,8 @@ export interface RunFlags {
   queryPort?: string;
   queryHost?: string;
   queryAdvertisedHost?: string;
+  config?: string;
+  stateDir?: string;
 }
 
 /** The resolved options of one `sluice run`. */
@@ -55,6 +57,10 @@ export interface RunOptions {
   queryHost: string;
   /** Host of the default `applicationServer` (`--query-advertised-host`, `SLUICE_QUERY_ADVERTISED_HOST`); undefined: `os.hostname()`. */
   queryAdvertisedHost: string | undefined;
+  /** A Kafka Streams properties file (`--config`, `SLUICE_CONFIG`): over the module's config, under flags and environment. */
+  configFile: string | undefined;
+  /** Root of the state directories (`--state-dir`, `SLUICE_STATE_DIR`): overrides `state.dir` and `config.stateDir`. */
+  stateDir: string | undefined;
 }
 
 /** Environment variables read by `sluice run`, in order of precedence per option. */
@@ -73,6 +79,8 @@ export const RUN_ENV = {
   queryPort: ['SLUICE_QUERY_PORT'],
   queryHost: ['SLUICE_QUERY_HOST'],
   queryAdvertisedHost: ['SLUICE_QUERY_ADVERTISED_HOST'],
+  configFile: ['SLUICE_CONFIG'],
+  stateDir: ['SLUICE_STATE_DIR'],
 } as const;
 
 /** Default of `--close-timeout-ms`: about a Kubernetes termination grace period. */
@@ -115,6 +123,12 @@ function hostOf(raw: { value: string; source: string } | undefined, flag: string
     throw new ConfigError(`${where(flag, raw.source)} must be an interface name or address without a port (e.g. 127.0.0.1 or 0.0.0.0), got '${raw.value}'; the port goes to ${portFlag}`);
   }
   return value;
+}
+
+function nonEmpty(raw: { value: string; source: string } | undefined, flag: string, what: string): string | undefined {
+  if (!raw) return undefined;
+  if (raw.value.trim() === '') throw new ConfigError(`${where(flag, raw.source)} must be ${what}, got an empty value`);
+  return raw.value;
 }
 
 /** Parses `host:port,host:port` (ports 1..65535), with the validator the `KafkaStreams` config uses. */
@@ -172,5 +186,7 @@ export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env 
     queryPort: intOf(pick(flags.queryPort, RUN_ENV.queryPort, env), '--query-port', 1, 65_535),
     queryHost: hostOf(pick(flags.queryHost, RUN_ENV.queryHost, env), '--query-host', '--query-port', '0.0.0.0'),
     queryAdvertisedHost: hostOf(pick(flags.queryAdvertisedHost, RUN_ENV.queryAdvertisedHost, env), '--query-advertised-host', '--query-port'),
+    configFile: nonEmpty(pick(flags.config, RUN_ENV.configFile, env), '--config', 'the path of a Java-style .properties file'),
+    stateDir: nonEmpty(pick(flags.stateDir, RUN_ENV.stateDir, env), '--state-dir', 'a directory path'),
   };
 }

@@ -42,6 +42,11 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
     .command('run')
     .description('Run the app a module defines (export default defineApp({...})) as a long-lived worker until SIGINT/SIGTERM.')
     .argument('<module>', 'path of a .ts or .js module exporting defineApp({ topology, config, setup? })')
+    .option(
+      '--config <file>',
+      "a Kafka Streams properties file (bootstrap.servers, application.id, security.protocol, sasl.jaas.config, producer.*, ...; values may use ${env:NAME}): over the module's config, under flags and environment (env SLUICE_CONFIG)",
+    )
+    .option('--state-dir <dir>', "root of the state directories (Kafka's state.dir); overrides the file and the module's config (env SLUICE_STATE_DIR)")
     .option('-b, --bootstrap-servers <brokers>', 'Kafka brokers, host:port[,host:port] (env SLUICE_BOOTSTRAP_SERVERS, KAFKA_BROKERS)')
     .option('--embedded', 'run on an in-process EmbeddedKafkaCluster instead of Kafka (env SLUICE_EMBEDDED=1)')
     .option('-a, --application-id <id>', "consumer group id and transactional-id prefix; overrides the module's config (env SLUICE_APPLICATION_ID)")
@@ -68,14 +73,17 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
     .option('--close-timeout-ms <ms>', 'how long to wait for the app to close before exiting anyway (exit 1), default 30000 (env SLUICE_CLOSE_TIMEOUT_MS)')
     .addHelpText(
       'after',
-      '\nExit codes: 0 after SIGINT/SIGTERM and a clean close; 1 when the app fails (state ERROR); 2 for a usage or config error.\n' +
+      '\nConfig precedence (highest first): command-line flags, environment variables (SLUICE_*, KAFKA_BROKERS), the --config file,\n' +
+        "the module's config (defineApp). A --config key sluice has no equivalent for is an error naming it; secrets\n" +
+        '(sasl.jaas.config, passwords, keys) are never printed: the startup line shows them as [hidden].\n' +
+        '\nExit codes: 0 after SIGINT/SIGTERM and a clean close; 1 when the app fails (state ERROR); 2 for a usage or config error.\n' +
         'SIGHUP closes like SIGTERM. A task failure while closing, a close slower than --close-timeout-ms, an unhandled\n' +
         'rejection or a closed stdout also exit 1, after closing the app, with one line "sluice: <reason>" on stderr.\n' +
         '/healthz (with --metrics-port) answers 503 in ERROR or when no commit succeeded for max(30 s, 10 x commit interval) although there is work.\n' +
         'Queries: with --query-port P the app advertises applicationServer <advertised host>:P (unless its config sets one) and any\n' +
         'instance answers any key: it forwards to the owner (?redirect=true: 307 instead), answers 503 + Retry-After while the\n' +
         'group rebalances or a task restores, and reads a standby copy only with ?stale=true.\n' +
-        'Example:\n  sluice run examples/orders/app.ts --embedded\n  KAFKA_BROKERS=127.0.0.1:9092 sluice run examples/orders/app.ts --metrics-port 9464\n' +
+        'Example:\n  sluice run examples/orders/app.ts --embedded\n  sluice run app.ts --config app.properties --state-dir /var/lib/sluice\n  KAFKA_BROKERS=127.0.0.1:9092 sluice run examples/orders/app.ts --metrics-port 9464\n' +
         '  sluice run examples/orders/app.ts --embedded --ui-port 8080   (then open http://127.0.0.1:8080/)\n' +
         '  sluice run app.ts -b kafka:9092 --query-port 7070 --query-advertised-host orders-1.internal   (curl http://orders-1.internal:7070/stores)',
     )

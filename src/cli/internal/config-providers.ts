@@ -27,6 +27,8 @@ const VARIABLE = /\$\{([^}]*?):(([^}]*?):)?([^}]*?)\}/g;
 
 /** A config provider: the values of `keys` at `path` (a key it does not know is left out). */
 export interface ConfigProvider {
+  /** Which of Kafka's providers this is (for messages). */
+  readonly kind?: 'env' | 'file' | 'directory';
   get(path: string, keys: ReadonlySet<string>): Map<string, string>;
 }
 
@@ -67,6 +69,7 @@ export function envProvider(env: Record<string, string | undefined>, allowlist?:
     throw new ConfigError(`${where} is not a valid regular expression: ${(error as Error).message}`);
   }
   return {
+    kind: 'env',
     get(path, keys) {
       if (path !== '') throw new ConfigError(`Path is not supported for EnvVarConfigProvider, invalid value '${path}'`);
       const out = new Map<string, string>();
@@ -83,6 +86,7 @@ export function envProvider(env: Record<string, string | undefined>, allowlist?:
 export function fileProvider(allowed?: string, where = 'config.providers.file.param.allowed.paths', cwd = process.cwd()): ConfigProvider {
   const check = allowedPaths(allowed, where, cwd);
   return {
+    kind: 'file',
     get(path, keys) {
       const out = new Map<string, string>();
       const file = path === '' ? undefined : check(path);
@@ -106,6 +110,7 @@ export function fileProvider(allowed?: string, where = 'config.providers.file.pa
 export function directoryProvider(allowed?: string, where = 'config.providers.directory.param.allowed.paths', cwd = process.cwd()): ConfigProvider {
   const check = allowedPaths(allowed, where, cwd);
   return {
+    kind: 'directory',
     get(path, keys) {
       const out = new Map<string, string>();
       const dir = path === '' ? undefined : check(path);
@@ -206,7 +211,7 @@ export function transformConfig(
   for (const [configKey, value] of configs) {
     const replaced = value.replace(VARIABLE, (_all, provider: string, _p: string | undefined, path: string | undefined, key: string) => {
       const v = found.get(provider)?.get(path ?? '')?.get(key);
-      if (v === undefined) throw new ConfigError(`${configKey} in ${origin} uses ${show(provider, path ?? '', key)}, ${missing(provider, path ?? '', key)}`);
+      if (v === undefined) throw new ConfigError(`${configKey} in ${origin} uses ${show(provider, path ?? '', key)}, ${missing(providers.get(provider)?.kind, provider, path ?? '', key)}`);
       substituted.add(configKey);
       return v;
     });
@@ -215,9 +220,9 @@ export function transformConfig(
   return { data, substituted };
 }
 
-function missing(provider: string, path: string, key: string): string {
-  if (provider === 'env') return `but the environment variable ${key} is not set (or not allowed by the provider's allowlist.pattern)`;
-  if (provider === 'file') return `but ${path === '' ? 'no file is named' : `the file ${path} has no key '${key}' (or is not allowed by allowed.paths)`}`;
-  if (provider === 'directory') return `but ${path === '' ? 'no directory is named' : `there is no file '${key}' in the directory ${path} (or it is not allowed by allowed.paths)`}`;
+function missing(kind: string | undefined, provider: string, path: string, key: string): string {
+  if (kind === 'env') return `but the environment variable ${key} is not set (or not allowed by the provider's allowlist.pattern)`;
+  if (kind === 'file') return `but ${path === '' ? 'no file is named' : `the file ${path} has no key '${key}' (or is not allowed by allowed.paths)`}`;
+  if (kind === 'directory') return `but ${path === '' ? 'no directory is named' : `there is no file '${key}' in the directory ${path} (or it is not allowed by allowed.paths)`}`;
   return `but provider '${provider}' has no value for it`;
 }

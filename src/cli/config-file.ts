@@ -28,6 +28,8 @@ export interface ConfigFile {
   config: Record<string, unknown>;
   /** For each sluice key, the property that set it. */
   sources: Map<string, string>;
+  /** For each property that set a sluice key, that key. */
+  targets: Map<string, string>;
   /** Keys accepted without effect, with the reason. */
   ignored: { key: string; reason: string }[];
   /** `topology.optimization`, applied when the CLI builds the module's StreamsBuilder. */
@@ -74,6 +76,21 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
 export function fileSourceOf(file: ConfigFile | undefined, key: string): string {
   const property = file?.sources.get(key);
   return property === undefined || file === undefined ? '' : ` (set by ${property} in ${file.path})`;
+}
+
+/**
+ * The file as `sluice describe --config` prints it: each property (secrets as
+ * `[hidden]`) with the sluice key it sets, or why it is ignored.
+ */
+export function describeConfigFile(file: ConfigFile): string {
+  const ignored = new Map(file.ignored.map((i) => [i.key, i.reason]));
+  const lines = Object.entries(file.display).map(([key, value]) => {
+    const target =
+      file.targets.get(key) ??
+      (ignored.has(key) ? undefined : key.startsWith('config.providers') ? '(config provider)' : /^(ssl\.|security\.protocol)/.test(key) ? 'ssl' : key.startsWith('sasl.') ? 'sasl' : '(checked, nothing to set)');
+    return `  ${key}=${value}  ${target === undefined ? `(ignored: ${ignored.get(key) ?? ''})` : `-> ${target}`}`;
+  });
+  return `Config from ${file.path} (secrets shown as [hidden]):\n${lines.join('\n')}\n`;
 }
 
 /** Merges `file` over the module's config: the file wins; a file that names brokers replaces a module's `cluster`. */

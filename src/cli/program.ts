@@ -97,8 +97,9 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
     .description("Print the topology of an app module (Kafka Streams' describe() text, or a Mermaid flowchart).")
     .argument('<module>', 'path of a .ts or .js module exporting defineApp({...})')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'mermaid']).default('text'))
-    .action(async (module: string, flags: { format: DescribeFormat }) => {
-      io.stdout.write(await describeApp(module, flags.format, io.cwd));
+    .option('--config <file>', 'also print how a Kafka Streams properties file maps to the config (secrets as [hidden]); its topology.optimization applies')
+    .action(async (module: string, flags: { format: DescribeFormat; config?: string }) => {
+      io.stdout.write(await describeApp(module, flags.format, io.cwd, flags.config === undefined ? undefined : { configFile: flags.config, env: io.env }));
       result.code = ExitCode.OK;
     });
 

@@ -39,6 +39,8 @@ export interface MappedProperties {
   config: Record<string, unknown>;
   /** For each sluice key, the property that set it (for messages). */
   sources: Map<string, string>;
+  /** For each property that set a sluice key, that key (`producerConfig['linger.ms']` for a client key). */
+  targets: Map<string, string>;
   /** Keys accepted without effect, with the reason. */
   ignored: { key: string; reason: string }[];
   /** `topology.optimization`, applied when the CLI builds the module's StreamsBuilder. */
@@ -85,16 +87,18 @@ export function mapProperties(r: PropertyReader, cwd: string): MappedProperties 
   const config: Record<string, unknown> = {};
   const sources = new Map<string, string>();
   const ignored: { key: string; reason: string }[] = [];
-  const set = (sluiceKey: string, kafkaKey: string, value: unknown): void => {
+  const targets = new Map<string, string>();
+  const set = (sluiceKey: string, kafkaKey: string, value: unknown, target = sluiceKey): void => {
     if (value === undefined) return;
     config[sluiceKey] = value;
     sources.set(sluiceKey, kafkaKey);
+    targets.set(kafkaKey, target);
   };
   const client = (c: Client, name: string, kafkaKey: string): void => {
     const target = CONFIG_OF[c];
     const map = (config[target] as Record<string, string> | undefined) ?? {};
     map[name] = r.get(kafkaKey) ?? '';
-    set(target, kafkaKey, map);
+    set(target, kafkaKey, map, targets.has(kafkaKey) ? `${targets.get(kafkaKey) ?? ''}, ${target}['${name}']` : `${target}['${name}']`);
   };
   for (const key of r.keys()) if (key === 'config.providers' || key.startsWith('config.providers.')) r.use(key);
 
@@ -131,7 +135,7 @@ export function mapProperties(r: PropertyReader, cwd: string): MappedProperties 
     if (key.startsWith('topic.') && key.length > 6) {
       const topic = (config.topicConfig as Record<string, string> | undefined) ?? {};
       topic[key.slice(6)] = r.get(key) ?? '';
-      set('topicConfig', key, topic);
+      set('topicConfig', key, topic, `topicConfig['${key.slice(6)}']`);
     }
   }
 
@@ -159,5 +163,6 @@ export function mapProperties(r: PropertyReader, cwd: string): MappedProperties 
     }
     throw r.error(left, `sluice has no equivalent${why ? `: ${why}` : ' (see docs/migrating-from-kafka-streams.md for the keys it maps)'}`);
   }
-  return { config, sources, ignored, ...(topologyOptimization === undefined ? {} : { topologyOptimization }) };
+  if (topologyOptimization !== undefined) targets.set('topology.optimization', 'builder.build({ topologyOptimization })');
+  return { config, sources, targets, ignored, ...(topologyOptimization === undefined ? {} : { topologyOptimization }) };
 }

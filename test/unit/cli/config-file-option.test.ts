@@ -46,6 +46,30 @@ describe('--config / --state-dir options', () => {
   });
 });
 
+describe('sluice describe --config', () => {
+  it('prints the topology, then each property with the sluice key it sets; secrets [hidden]', async () => {
+    const out = sink();
+    const env = { CC_API_KEY: 'CCKEY', CC_API_SECRET: SECRET, SR_API_KEY: 'SRKEY', SR_API_SECRET: 'sr-other-secret' };
+    const code = await runCli(['describe', 'test/unit/cli/fixtures/props-app.ts', '--config', 'test/unit/cli/fixtures/confluent-cloud.properties'], {
+      stdout: out.stream,
+      stderr: sink().stream,
+      env,
+      cwd: ROOT,
+    });
+    expect(code).toBe(0);
+    const text = out.text();
+    expect(text).toContain('Sub-topology: 0');
+    expect(text).toContain('Config from test/unit/cli/fixtures/confluent-cloud.properties (secrets shown as [hidden]):');
+    expect(text).toContain('  sasl.jaas.config=[hidden]  -> sasl\n');
+    expect(text).toContain('  bootstrap.servers=pkc-n00kk.us-east-1.aws.confluent.cloud:9092  -> bootstrapServers\n');
+    expect(text).toContain("  producer.linger.ms=20  -> producerConfig['linger.ms']\n");
+    expect(text).toContain('  basic.auth.user.info=[hidden]  (ignored: Schema Registry settings');
+    expect(text).toContain('  acks=all  -> (checked, nothing to set)\n');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('sr-other-secret');
+  });
+});
+
 describe('sluice run --config on the embedded cluster', { timeout: 60_000 }, () => {
   it('runs the module with the file: serdes, application.id, state dir; --state-dir and flags win; secrets hidden', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sluice-config-file-'));

@@ -269,3 +269,27 @@ describe('security keys', () => {
     expect(errorOf(() => map('security.protocol=SSL\nssl.cipher.suites=TLS_AES_128_GCM_SHA256'))).toContain("set ssl: { ciphers: '<OpenSSL cipher list>' }");
   });
 });
+
+describe('isSecretKey', () => {
+  it("hides Kafka's PASSWORD keys and any key naming a secret, through client prefixes", async () => {
+    const { isSecretKey } = await import('../../../../src/cli/internal/secret-keys.js');
+    for (const key of [
+      'sasl.jaas.config',
+      'ssl.key.password',
+      'ssl.keystore.password',
+      'ssl.truststore.password',
+      'ssl.keystore.key',
+      'ssl.keystore.certificate.chain',
+      'ssl.truststore.certificates',
+      'producer.sasl.jaas.config',
+      'basic.auth.user.info',
+      'sasl.oauthbearer.client.credentials.client.secret',
+      'my.api.token',
+    ]) {
+      expect(isSecretKey(key), key).toBe(true);
+    }
+    for (const key of ['bootstrap.servers', 'default.key.serde', 'ssl.truststore.location', 'sasl.mechanism', 'basic.auth.credentials.source', 'application.id']) {
+      expect(isSecretKey(key), key).toBe(false);
+    }
+  });
+});

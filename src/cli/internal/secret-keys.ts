@@ -24,7 +24,7 @@ const KAFKA_PASSWORD_KEYS: ReadonlySet<string> = new Set([
 /** True when the value of property `key` must never be printed (prefixes such as `producer.` are looked through). */
 export function isSecretKey(key: string): boolean {
   const bare = key.replace(/^(main\.consumer|restore\.consumer|global\.consumer|consumer|producer|admin)\./, '');
-  return KAFKA_PASSWORD_KEYS.has(bare) || /password|secret|token|credential|jaas|passphrase|(^|\.)key$|user\.info/i.test(bare);
+  return KAFKA_PASSWORD_KEYS.has(bare) || /password|secret|token|credential(?!s\.source$)|jaas|passphrase|(^|\.)key$|user\.info/i.test(bare);
 }
 
 /** `value`, or `[hidden]` when `key` holds a secret. */

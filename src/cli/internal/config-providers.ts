@@ -41,16 +41,20 @@ export const PROVIDER_CLASSES: Readonly<Record<string, 'env' | 'file' | 'directo
 
 const PARAMS: Readonly<Record<'env' | 'file' | 'directory', string>> = { env: 'allowlist.pattern', file: 'allowed.paths', directory: 'allowed.paths' };
 
-/** Kafka's `AllowedPaths`: absolute, existing paths; a path is allowed when its normalised form lies under one. */
-function allowedPaths(value: string | undefined, key: string, cwd: string): (path: string) => string | undefined {
+/**
+ * Kafka's `AllowedPaths`: `value` is a comma-separated list of absolute, existing paths; the returned
+ * function gives the path to read (normalised) when it lies under one of them, else undefined.
+ * Without a list, every path is allowed (and returned as given, resolved against `cwd`).
+ */
+export function allowedPaths(value: string | undefined, key: string, cwd: string): (path: string) => string | undefined {
   if (value === undefined || value === '') return (path) => resolve(cwd, path);
   const roots = value.split(',').map((raw) => {
-    const root = normalize(raw.trim());
-    if (!isAbsolute(root)) throw new ConfigError(`${key}: path ${root} is not absolute`);
+    const root = normalize(raw);
+    if (!isAbsolute(root)) throw new ConfigError(`${key}: Path ${root} is not absolute`);
     try {
       statSync(root);
     } catch {
-      throw new ConfigError(`${key}: path ${root} does not exist`);
+      throw new ConfigError(`${key}: Path ${root} does not exist`);
     }
     return root;
   });

@@ -4,12 +4,13 @@
  * testNoReplacement: Kafka leaves an unresolved variable as it is, sluice
  * stops with an error naming it) and EnvVarConfigProviderTest.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../src/errors.js';
 import {
+  allowedPaths,
   directoryProvider,
   envProvider,
   fileProvider,
@@ -132,4 +133,25 @@ describe('the providers of a properties file', () => {
     expect(() => fileProvider('relative/path')).toThrow('is not absolute');
     expect(directoryProvider('/usr').get(dir, new Set(['token'])).size).toBe(0); // outside allowed.paths
   });
+});
+
+describe('allowedPaths (Kafka AllowedPathsTest)', () => {
+  const parent = mkdtempSync(join(tmpdir(), 'sluice-allowed-'));
+  const dir = join(parent, 'dir');
+  const dir2 = join(parent, 'dir2');
+  const myFile = join(dir, 'myFile');
+  mkdirSync(dir);
+  mkdirSync(dir2);
+  writeFileSync(myFile, '');
+  const where = 'config.providers.file.param.allowed.paths';
+  const raw = `${dir}/../dir2`; // Paths.get(dir, "..", "dir2")
+  const traversed = dir2; // its normalised form
+
+  it('testAllowedPath', () => expect(allowedPaths(`${dir},${dir2}`, where, '/')(myFile)).toBe(myFile));
+  it('testNotAllowedPath', () => expect(allowedPaths(dir, where, '/')(dir2)).toBeUndefined());
+  it('testNullAllowedPaths', () => expect(allowedPaths(undefined, where, '/')(myFile)).toBe(myFile));
+  it('testNoTraversal', () => expect(allowedPaths(dir, where, '/')(raw)).toBeUndefined());
+  it('testAllowedTraversal', () => expect(allowedPaths(`${dir},${dir2}`, where, '/')(raw)).toBe(traversed));
+  it('testAllowedPathDoesNotExist', () => expect(() => allowedPaths('/foo', where, '/')).toThrow(`${where}: Path /foo does not exist`));
+  it('testAllowedPathIsNotAbsolute', () => expect(() => allowedPaths('foo bar ', where, '/')).toThrow(`${where}: Path foo bar  is not absolute`));
 });

@@ -71,7 +71,7 @@ export function mapSecurity(r: PropertyReader, cwd: string): SecurityConfig {
   else {
     const meaningful = sslKeys.filter((k) => !IGNORED_TLS_KEYS.includes(k) && k !== 'ssl.endpoint.identification.algorithm');
     if (meaningful.length > 0) throw r.error(meaningful[0] ?? 'ssl', `is set but security.protocol is ${protocol}: set security.protocol=SSL (or SASL_SSL), or remove the ssl.* keys`);
-    for (const k of sslKeys) r.use(k);
+    for (const k of sslKeys) if (!IGNORED_TLS_KEYS.includes(k)) r.use(k); // the ignored ones are reported as such
   }
   return out;
 }
@@ -124,9 +124,8 @@ function mapTls(r: PropertyReader, cwd: string): true | ConnectionOptions {
     options.minVersion = sorted[0] as ConnectionOptions['minVersion'];
     options.maxVersion = sorted[sorted.length - 1] as ConnectionOptions['maxVersion'];
   }
-  for (const k of IGNORED_TLS_KEYS) r.use(k);
   if (r.has('ssl.cipher.suites')) throw r.error('ssl.cipher.suites', "sluice has no equivalent in the file (Java cipher suite names): set ssl: { ciphers: '<OpenSSL cipher list>' } in the module's config");
-  const unknown = r.unused().find((k) => k.startsWith('ssl.'));
+  const unknown = r.unused().find((k) => k.startsWith('ssl.') && !IGNORED_TLS_KEYS.includes(k));
   if (unknown !== undefined) throw r.error(unknown, 'sluice has no equivalent (see docs/migrating-from-kafka-streams.md for the ssl.* keys it reads)');
   if (Object.keys(options).length === 0) return true;
   try {

@@ -293,3 +293,11 @@ describe('isSecretKey', () => {
     }
   });
 });
+
+describe('JVM-only TLS keys', () => {
+  it('are accepted and reported as ignored', () => {
+    const r = map('security.protocol=SSL\nssl.protocol=TLSv1.3\nssl.keymanager.algorithm=SunX509\nssl.trustmanager.algorithm=PKIX');
+    expect(r.config.ssl).toBe(true);
+    expect(r.ignored.map((i) => i.key).sort()).toEqual(['ssl.keymanager.algorithm', 'ssl.protocol', 'ssl.trustmanager.algorithm']);
+  });
+});

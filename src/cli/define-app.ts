@@ -28,6 +28,8 @@ import type { Logger } from 'pino';
 import type { AdminPort, ClusterPort } from '../cluster/port.js';
 import type { KafkaStreamsConfig } from '../runtime/config.js';
 import type { Topology } from '../topology/topology.js';
+import type { BuildProps } from '../topology/streams-builder.js';
+import { ConfigError } from '../errors.js';
 
 /** Something that is or builds a topology: a `Topology`, or a `StreamsBuilder` (its `build()` is called). */
 export type TopologySource = Topology | { build(): Topology };
@@ -79,11 +81,22 @@ export function isAppDefinition(value: unknown): value is AppDefinition {
   return value !== null && typeof value === 'object' && typeof (value as { topology?: unknown }).topology === 'function';
 }
 
-/** Turns what `topology()` returned into a `Topology`. */
-export function toTopology(source: TopologySource): Topology {
+/**
+ * Turns what `topology()` returned into a `Topology`: a builder is built with
+ * `props` (Kafka's `builder.build(props)`, e.g. `topology.optimization` of a
+ * `--config` file). Props other than `'none'` cannot reach an already built
+ * `Topology`: that is a ConfigError naming the fix.
+ */
+export function toTopology(source: TopologySource, props?: BuildProps): Topology {
   const maybeBuilder = source as { build?: unknown; describe?: unknown };
   if (typeof maybeBuilder.describe !== 'function' && typeof maybeBuilder.build === 'function') {
-    return (source as { build(): Topology }).build();
+    return (source as { build(props?: BuildProps): Topology }).build(props);
+  }
+  const optimization = props?.topologyOptimization;
+  if (optimization !== undefined && optimization !== 'none') {
+    throw new ConfigError(
+      'topology.optimization applies when the topology is built: return the StreamsBuilder from topology() (the CLI builds it with the setting), or pass it to builder.build({ topologyOptimization }) yourself and remove the key from the file',
+    );
   }
   return source as Topology;
 }

@@ -38,6 +38,8 @@ export interface RunFlags {
   metricsTlsCert?: string;
   metricsTlsKey?: string;
   metricsTokenFile?: string;
+  config?: string;
+  stateDir?: string;
 }
 
 /** The resolved options of one `sluice run`. */
@@ -76,6 +78,10 @@ export interface RunOptions {
   uiAllowedHosts: string[];
   /** TLS and token of the metrics endpoint (`--metrics-tls-cert/-key`, `SLUICE_METRICS_TOKEN` or `--metrics-token-file`). */
   metricsSecurity: HttpSecurityOptions;
+  /** A Kafka Streams properties file (`--config`, `SLUICE_CONFIG`): over the module's config, under flags and environment. */
+  configFile: string | undefined;
+  /** Root of the state directories (`--state-dir`, `SLUICE_STATE_DIR`): overrides `state.dir` and `config.stateDir`. */
+  stateDir: string | undefined;
 }
 
 /** Environment variables read by `sluice run`, in order of precedence per option. */
@@ -95,6 +101,8 @@ export const RUN_ENV = {
   queryHost: ['SLUICE_QUERY_HOST'],
   queryAdvertisedHost: ['SLUICE_QUERY_ADVERTISED_HOST'],
   uiAllowedHosts: ['SLUICE_UI_ALLOWED_HOSTS'],
+  configFile: ['SLUICE_CONFIG'],
+  stateDir: ['SLUICE_STATE_DIR'],
 } as const;
 
 /** Default of `--close-timeout-ms`: about a Kubernetes termination grace period. */
@@ -137,6 +145,12 @@ function hostOf(raw: { value: string; source: string } | undefined, flag: string
     throw new ConfigError(`${where(flag, raw.source)} must be an interface name or address without a port (e.g. 127.0.0.1 or 0.0.0.0), got '${raw.value}'; the port goes to ${portFlag}`);
   }
   return value;
+}
+
+function nonEmpty(raw: { value: string; source: string } | undefined, flag: string, what: string): string | undefined {
+  if (!raw) return undefined;
+  if (raw.value.trim() === '') throw new ConfigError(`${where(flag, raw.source)} must be ${what}, got an empty value`);
+  return raw.value;
 }
 
 /** Parses `host:port,host:port` (ports 1..65535), with the validator the `KafkaStreams` config uses. */
@@ -198,5 +212,7 @@ export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env 
     uiSecurity: serverSecurity('ui', flags, env, cwd),
     uiAllowedHosts: flags.uiAllowedHost ?? (env.SLUICE_UI_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter((h) => h !== ''),
     metricsSecurity: serverSecurity('metrics', flags, env, cwd),
+    configFile: nonEmpty(pick(flags.config, RUN_ENV.configFile, env), '--config', 'the path of a Java-style .properties file'),
+    stateDir: nonEmpty(pick(flags.stateDir, RUN_ENV.stateDir, env), '--state-dir', 'a directory path'),
   };
 }

@@ -42,6 +42,11 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
     .command('run')
     .description('Run the app a module defines (export default defineApp({...})) as a long-lived worker until SIGINT/SIGTERM.')
     .argument('<module>', 'path of a .ts or .js module exporting defineApp({ topology, config, setup? })')
+    .option(
+      '--config <file>',
+      "a Kafka Streams properties file (bootstrap.servers, application.id, security.protocol, sasl.jaas.config, producer.*, ...; values may use ${env:NAME}): over the module's config, under flags and environment (env SLUICE_CONFIG)",
+    )
+    .option('--state-dir <dir>', "root of the state directories (Kafka's state.dir); overrides the file and the module's config (env SLUICE_STATE_DIR)")
     .option('-b, --bootstrap-servers <brokers>', 'Kafka brokers, host:port[,host:port] (env SLUICE_BOOTSTRAP_SERVERS, KAFKA_BROKERS)')
     .option('--embedded', 'run on an in-process EmbeddedKafkaCluster instead of Kafka (env SLUICE_EMBEDDED=1)')
     .option('-a, --application-id <id>', "consumer group id and transactional-id prefix; overrides the module's config (env SLUICE_APPLICATION_ID)")
@@ -79,7 +84,10 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
     .option('--close-timeout-ms <ms>', 'how long to wait for the app to close before exiting anyway (exit 1), default 30000 (env SLUICE_CLOSE_TIMEOUT_MS)')
     .addHelpText(
       'after',
-      '\nExit codes: 0 after SIGINT/SIGTERM and a clean close; 1 when the app fails (state ERROR); 2 for a usage or config error.\n' +
+      '\nConfig precedence (highest first): command-line flags, environment variables (SLUICE_*, KAFKA_BROKERS), the --config file,\n' +
+        "the module's config (defineApp). A --config key sluice has no equivalent for is an error naming it; secrets\n" +
+        '(sasl.jaas.config, passwords, keys) are never printed: the startup line shows them as [hidden].\n' +
+        '\nExit codes: 0 after SIGINT/SIGTERM and a clean close; 1 when the app fails (state ERROR); 2 for a usage or config error.\n' +
         'SIGHUP closes like SIGTERM. A task failure while closing, a close slower than --close-timeout-ms, an unhandled\n' +
         'rejection or a closed stdout also exit 1, after closing the app, with one line "sluice: <reason>" on stderr.\n' +
         '/healthz (with --metrics-port) answers 503 in ERROR or when no commit succeeded for max(30 s, 10 x commit interval) although there is work.\n' +
@@ -88,7 +96,7 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
         'group rebalances or a task restores, and reads a standby copy only with ?stale=true.\n' +
         'Servers: the query API and the UI listen on 127.0.0.1 unless --query-host / --ui-host say otherwise. Exposed, give them a token\n' +
         '(env SLUICE_QUERY_TOKEN / SLUICE_UI_TOKEN / SLUICE_METRICS_TOKEN, or --*-token-file: never a flag value, ps shows those) and TLS.\n' +
-        'Example:\n  sluice run examples/orders/app.ts --embedded\n  KAFKA_BROKERS=127.0.0.1:9092 sluice run examples/orders/app.ts --metrics-port 9464\n' +
+        'Example:\n  sluice run examples/orders/app.ts --embedded\n  sluice run app.ts --config app.properties --state-dir /var/lib/sluice\n  KAFKA_BROKERS=127.0.0.1:9092 sluice run examples/orders/app.ts --metrics-port 9464\n' +
         '  sluice run examples/orders/app.ts --embedded --ui-port 8080   (then open http://127.0.0.1:8080/)\n' +
         '  SLUICE_QUERY_TOKEN=... sluice run app.ts -b kafka:9092 --query-port 7070 --query-host 0.0.0.0 --query-advertised-host orders-1.internal\n' +
         '    (curl -H "Authorization: Bearer $SLUICE_QUERY_TOKEN" http://orders-1.internal:7070/stores)',
@@ -103,8 +111,9 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
     .description("Print the topology of an app module (Kafka Streams' describe() text, or a Mermaid flowchart).")
     .argument('<module>', 'path of a .ts or .js module exporting defineApp({...})')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'mermaid']).default('text'))
-    .action(async (module: string, flags: { format: DescribeFormat }) => {
-      io.stdout.write(await describeApp(module, flags.format, io.cwd));
+    .option('--config <file>', 'also print how a Kafka Streams properties file maps to the config (secrets as [hidden]); its topology.optimization applies')
+    .action(async (module: string, flags: { format: DescribeFormat; config?: string }) => {
+      io.stdout.write(await describeApp(module, flags.format, io.cwd, flags.config === undefined ? undefined : { configFile: flags.config, env: io.env }));
       result.code = ExitCode.OK;
     });
 

@@ -25,6 +25,8 @@ import { installProcessGuards } from './internal/process-guards.js';
 import { CommitWatchdog, stallThresholdMs, type HealthStatus } from './health.js';
 import { startQueryApi, withQueryEndpoint } from './query-option.js';
 import { listenFailure } from './server-security.js';
+import { buildPropsOf, logConfigFile } from './config-file-log.js';
+import { fileSourceOf, loadConfigFile, mergeFileConfig, type ConfigFile } from './config-file.js';
 import type { QueryServer } from '../runtime/query-server.js';
 
 /** Streams the worker writes to, and its environment. */
@@ -32,6 +34,8 @@ export interface WorkerIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   cwd: string;
+  /** Environment of `${env:NAME}` in a `--config` file; default `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 /** Extra hooks, mostly for tests. */
@@ -51,19 +55,20 @@ interface Placement {
   embedded: boolean;
 }
 
-/** Merges CLI options over the module's config and decides where the app runs. */
-function placeApp(def: AppDefinition, options: RunOptions, logger: Logger): Placement {
-  const base: Partial<KafkaStreamsConfig> = { ...(def.config ?? {}) };
+/** Merges CLI options over the config file over the module's config, and decides where the app runs. */
+function placeApp(def: AppDefinition, options: RunOptions, logger: Logger, file: ConfigFile | undefined): Placement {
+  const base: Partial<KafkaStreamsConfig> = mergeFileConfig({ ...(def.config ?? {}) }, file);
   const applicationId = options.applicationId ?? base.applicationId;
   if (!applicationId) {
     throw new ConfigError(
-      `No application id: set config.applicationId in ${options.modulePath}, or pass --application-id (env SLUICE_APPLICATION_ID)`,
+      `No application id: set config.applicationId in ${options.modulePath}${file ? `, application.id in ${file.path}` : ''}, or pass --application-id (env SLUICE_APPLICATION_ID)`,
     );
   }
   const config: KafkaStreamsConfig = { ...base, applicationId, logger: base.logger ?? logger };
   if (options.processingGuarantee) config.processingGuarantee = options.processingGuarantee;
   if (options.commitIntervalMs !== undefined) config.commitIntervalMs = options.commitIntervalMs;
   if (options.groupInstanceId !== undefined) config.groupInstanceId = options.groupInstanceId;
+  if (options.stateDir !== undefined) config.stateDir = options.stateDir;
   if (options.embedded) {
     const cluster = new EmbeddedKafkaCluster();
     delete config.bootstrapServers;
@@ -88,10 +93,12 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
   const logger = createCliLogger(options.logLevel, { destination: io.stdout, beforeWrite: () => progress?.clear() });
   setRootLogger(logger);
   const log = logger.child({ component: 'cli' });
+  const file = options.configFile === undefined ? undefined : loadConfigFile(options.configFile, io.env ?? process.env, io.cwd);
   const def = await loadApp(options.modulePath, io.cwd);
-  const placement = placeApp(def, options, logger);
+  if (file) logConfigFile(log, file);
+  const placement = placeApp(def, options, logger, file);
   const config = withQueryEndpoint(placement.config, options);
-  checkConfig(config, options);
+  checkConfig(config, options, file);
   const context = { embedded: placement.embedded, applicationId: config.applicationId, logger };
   const brokers = placement.config.bootstrapServers as string[] | undefined;
   if (def.setup) {
@@ -105,7 +112,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
       await admin.close().catch(() => undefined);
     }
   }
-  const topology = toTopology(await def.topology(context));
+  const topology = toTopology(await def.topology(context), buildPropsOf(file));
   const app = new KafkaStreams(topology, config);
 
   const source: MetricsSource = { metrics: () => app.metrics(), state: () => app.state };
@@ -215,8 +222,8 @@ async function closeWithin(app: KafkaStreams, timeoutMs: number): Promise<boolea
   }
 }
 
-/** Validates the merged config before `setup` touches the cluster; names the flag when a flag set the offending value. */
-function checkConfig(config: KafkaStreamsConfig, options: RunOptions): void {
+/** Validates the merged config before `setup` touches the cluster; names the flag or the property when one set the offending value. */
+function checkConfig(config: KafkaStreamsConfig, options: RunOptions, file: ConfigFile | undefined): void {
   try {
     resolveConfig(config);
   } catch (error) {
@@ -224,6 +231,10 @@ function checkConfig(config: KafkaStreamsConfig, options: RunOptions): void {
       throw new ConfigError(`${error.message} (commitIntervalMs ${options.commitIntervalMs} comes from --commit-interval-ms / SLUICE_COMMIT_INTERVAL_MS)`, {
         cause: error,
       });
+    }
+    const key = error instanceof ConfigError ? /'([A-Za-z]+)'/.exec(error.message)?.[1] : undefined;
+    if (error instanceof ConfigError && key !== undefined && fileSourceOf(file, key) !== '') {
+      throw new ConfigError(`${error.message}${fileSourceOf(file, key)}`, { cause: error });
     }
     throw error;
   }

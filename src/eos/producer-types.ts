@@ -5,6 +5,7 @@
  * `TxnStateMachine` built on the shared `src/internal/state-machine.ts`;
  * option defaults.
  */
+import { durationProblem } from '../internal/durations.js';
 import { DEFAULT_BUFFER_MEMORY_BYTES } from './internal/buffer-memory.js';
 import { DEFAULT_MAX_BLOCK_MS } from './internal/metadata-wait.js';
 import type { ClientConnectionOptions, ClusterPort } from '../cluster/port.js';
@@ -191,6 +192,9 @@ export function resolveSettings(options: StreamsProducerOptions): ProducerSettin
   };
   for (const [key, value] of Object.entries(settings)) {
     const min = key === 'lingerMs' || key === 'retryBackoffMs' || key === 'maxBlockMs' ? 0 : 1;
+    // durations reach Node timers: 2^31-1 ms at most (issue 28 item 7), the one check every duration key goes through
+    const duration = key.endsWith('Ms') ? durationProblem(value, min) : undefined;
+    if (duration) throw new ConfigError(`TransactionalProducer option '${key}' ${duration}`);
     if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
       throw new ConfigError(`TransactionalProducer option '${key}' must be a number >= ${min}, got ${String(value)}`);
     }

@@ -7,7 +7,8 @@
  *   value; the range endpoint answers every key once;
  * - during a rebalance (one instance closes, later a new one joins) a loop
  *   queries every key (and the range) through every live endpoint: each answer
- *   is the correct value or a 503 with Retry-After, never anything else; the
+ *   is the correct value or a 503 with Retry-After (or a 504 with Retry-After
+ *   naming an instance slower than forwardTimeoutMs), never anything else; the
  *   counts are printed for the issue's report;
  * - once the group settles, every key answers 200 again from every endpoint.
  */
@@ -145,7 +146,8 @@ await describeOnEachBackend('query API across instances', (backend, fx) => {
           if (kind === 'key') counts.ok++;
           else counts.rangeOk++;
           if (kind === 'key' && phase.settled) counts.okAfterSettle++;
-        } else if (r.status === 503 && r.retryAfter === '1' && typeof r.body?.error === 'string') {
+        } else if ((r.status === 503 || (r.status === 504 && typeof r.body?.slowInstance === 'string')) && r.retryAfter === '1' && typeof r.body?.error === 'string') {
+          // 504: an instance did not answer a forward within forwardTimeoutMs (issue 28 item 8), retryable as a 503
           if (kind === 'key') counts.unavailable++;
           else counts.range503++;
           const reason = String(r.body.error).replace(/key-\d+/g, '<key>').replace(/127\.0\.0\.1:\d+/g, '<host>').replace(/\(.*\)/g, '(…)');

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
 import { resolveConfig } from '../../../src/runtime/config.js';
 import { DURATION_KEYS, MAX_TIMER_MS } from '../../../src/runtime/config-durations.js';
+import { resolveSettings } from '../../../src/eos/producer-types.js';
 import { EmbeddedKafkaCluster, KafkaStreams, upperTopology } from './fixtures.js';
 
 const cluster = new EmbeddedKafkaCluster({ tickIntervalMs: 0 });
@@ -42,5 +43,15 @@ describe('duration config keys (issue 28 item 7)', () => {
     const config = resolveConfig({ applicationId: 'a', cluster, processingGuarantee: 'at_least_once', taskRestartBackoffMs: MAX_TIMER_MS, probingRebalanceIntervalMs: MAX_TIMER_MS, stateCleanupDelayMs: MAX_TIMER_MS });
     expect(config.taskRestartBackoffMs).toBe(MAX_TIMER_MS);
     expect(config.probingRebalanceIntervalMs).toBe(MAX_TIMER_MS);
+  });
+});
+
+describe('producer durations (issue 28 item 7)', () => {
+  it.each(['lingerMs', 'deliveryTimeoutMs', 'retryBackoffMs', 'maxBlockMs'])('refuses %s above 2147483647 naming the option and the maximum', (key) => {
+    expect(() => resolveSettings({ [key]: 3e9 } as never)).toThrow(new RegExp(`option '${key}' must be a whole number of milliseconds from \\d to 2147483647`));
+  });
+
+  it('keeps 0 allowed where it was (linger, back-off, max block)', () => {
+    expect(resolveSettings({ lingerMs: 0, retryBackoffMs: 0, maxBlockMs: 0 } as never).lingerMs).toBe(0);
   });
 });

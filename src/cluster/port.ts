@@ -11,6 +11,7 @@
 
 export type { Headers, TopicPartition, TopicPartitionOffset, WireRecord, ConsumedRecord } from '../records/types.js';
 import type { TopicPartition, TopicPartitionOffset, WireRecord, ConsumedRecord } from '../records/types.js';
+import type { CompressionType } from '../records/compression.js';
 import { KafkaErrorCode, KafkaProtocolError, StreamsError } from '../errors.js';
 
 /** Code of the error a group consumer reports through `onError` when a subscribed topic disappears (Kafka Streams' `MissingSourceTopicException`). */
@@ -95,6 +96,8 @@ export interface RawProducerOptions {
   transactionTimeoutMs?: number;
   /** Client id for logs. */
   clientId?: string;
+  /** Codec of every batch the producer writes (Kafka's `compression.type`), default `'none'`. */
+  compressionType?: CompressionType;
 }
 
 /** One produce request: records for exactly one topic-partition (DESIGN.md §2). */

@@ -9,6 +9,7 @@ import { DEFAULT_BUFFER_MEMORY_BYTES } from './internal/buffer-memory.js';
 import { DEFAULT_MAX_BLOCK_MS } from './internal/metadata-wait.js';
 import type { ClusterPort } from '../cluster/port.js';
 import { ConfigError, IllegalStateError } from '../errors.js';
+import { COMPRESSION_TYPES, isCompressionType, type CompressionType } from '../records/compression.js';
 import type { Logger } from '../internal/logger.js';
 import type { TopicMetadataCache } from './topic-metadata.js';
 import { StateMachine, type TransitionTable } from '../internal/state-machine.js';
@@ -76,6 +77,12 @@ export interface StreamsProducerOptions {
   maxInFlightPartitions?: number;
   /** Transaction timeout (ms) handed to the coordinator. */
   transactionTimeoutMs?: number;
+  /**
+   * Codec of every record batch the producer writes (Java's `compression.type`):
+   * `'none'` (default), `'gzip'`, `'snappy'`, `'lz4'` or `'zstd'`, in the byte
+   * formats Java's producer writes.
+   */
+  compressionType?: CompressionType;
   /** pino logger; a child logger is derived from it. */
   logger?: Logger;
   /**
@@ -187,6 +194,9 @@ export function resolveSettings(options: StreamsProducerOptions): ProducerSettin
     maxBlockMs: options.maxBlockMs ?? DEFAULT_MAX_BLOCK_MS,
     bufferMemoryBytes: options.bufferMemoryBytes ?? DEFAULT_BUFFER_MEMORY_BYTES,
   };
+  if (options.compressionType !== undefined && !isCompressionType(options.compressionType)) {
+    throw new ConfigError(`TransactionalProducer option 'compressionType' must be one of ${COMPRESSION_TYPES.map((t) => `'${t}'`).join(', ')}, got ${JSON.stringify(options.compressionType)}`);
+  }
   for (const [key, value] of Object.entries(settings)) {
     const min = key === 'lingerMs' || key === 'retryBackoffMs' || key === 'maxBlockMs' ? 0 : 1;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {

@@ -78,7 +78,7 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
     config, topology, consumer, partitionCount: deps.partitionCount, endOffsets: deps.endOffsets, logger: log('task-manager'),
     producerFactory: ({ transactionalId, taskId }) =>
       new StreamsProducer({
-        transactionalId, cluster, transactionTimeoutMs: config.transactionTimeoutMs, deliveryTimeoutMs: config.deliveryTimeoutMs,
+        transactionalId, cluster, transactionTimeoutMs: config.transactionTimeoutMs, deliveryTimeoutMs: config.deliveryTimeoutMs, compressionType: config.compressionType,
         topicMetadata: deps.topicMetadata, logger: componentLogger('task-producer', config.logger, { taskId }),
       }),
     onFatal: deps.onFatal,

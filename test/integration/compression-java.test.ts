@@ -15,7 +15,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
@@ -27,6 +26,7 @@ import { Serdes, StreamsBuilder } from '../../src/index.js';
 import type { CompressionType } from '../../src/records/compression.js';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import { createTopic, describeKafka, quietKafka, readAll, uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
+import { batchCodecs } from '../helpers/raw-fetch.js';
 
 const run = promisify(execFile);
 const CODECS = ['gzip', 'snappy', 'lz4', 'zstd'] as const;
@@ -41,70 +41,6 @@ const javaValue = (codec: string, i: number) => `${codec}-value-${i}-${FOX}`;
 async function probe(...args: string[]): Promise<string[]> {
   const { stdout } = await run('java', ['-cp', `${libsDir(kafkaVersion())}/*`, PROBE, ...args], { timeout: 90_000, maxBuffer: 16 * 1024 * 1024 });
   return stdout.split('\n').filter(Boolean);
-}
-
-/** Codec ids of the data batches of a partition, read with raw Fetch v4 requests (kafkajs hides batch attributes). */
-async function batchCodecs(broker: string, topic: string, partition: number): Promise<{ codecs: number[]; records: number }> {
-  const codecs: number[] = [];
-  let records = 0;
-  for (let offset = 0; ; ) {
-    const { highWatermark, batches } = await rawFetch(broker, topic, partition, offset);
-    for (const b of batches) {
-      if (!b.control) {
-        codecs.push(b.attributes & 7);
-        records += b.count;
-      }
-      offset = b.lastOffset + 1;
-    }
-    if (offset >= highWatermark || batches.length === 0) return { codecs, records };
-  }
-}
-
-interface RawBatch { attributes: number; control: boolean; count: number; lastOffset: number }
-
-async function rawFetch(broker: string, topic: string, partition: number, offset: number): Promise<{ highWatermark: number; batches: RawBatch[] }> {
-  const str = (s: string) => Buffer.concat([Buffer.from([s.length >> 8, s.length & 0xff]), Buffer.from(s)]);
-  const i32 = (v: number) => { const b = Buffer.alloc(4); b.writeInt32BE(v); return b; };
-  const i64 = (v: number) => { const b = Buffer.alloc(8); b.writeBigInt64BE(BigInt(v)); return b; };
-  const body = Buffer.concat([
-    Buffer.from([0, 1, 0, 4]), i32(1), str('sluice-compression-test'), // Fetch v4, correlation id, client id
-    i32(-1), i32(100), i32(1), i32(4 << 20), Buffer.from([0]), // replica, max wait, min bytes, max bytes, read_uncommitted
-    i32(1), str(topic), i32(1), i32(partition), i64(offset), i32(4 << 20),
-  ]);
-  const [host, port] = broker.split(':');
-  const response = await new Promise<Buffer>((resolve, reject) => {
-    const socket = connect(Number(port), host!);
-    let buf = Buffer.alloc(0);
-    socket.on('data', (d) => {
-      buf = Buffer.concat([buf, d]);
-      if (buf.length >= 4 && buf.length >= 4 + buf.readInt32BE(0)) {
-        socket.end();
-        resolve(buf.subarray(4));
-      }
-    });
-    socket.on('error', reject);
-    socket.write(Buffer.concat([i32(body.length), body]));
-  });
-  let o = 4 + 4 + 4; // correlation id, throttle, topics count
-  o += 2 + response.readInt16BE(o) + 4 + 4; // topic, partitions count, partition
-  const errorCode = response.readInt16BE(o);
-  if (errorCode !== 0) throw new Error(`Fetch of ${topic}-${partition} failed with error ${errorCode}`);
-  const highWatermark = Number(response.readBigInt64BE(o + 2));
-  o += 2 + 8 + 8;
-  const aborted = response.readInt32BE(o);
-  o += 4 + Math.max(aborted, 0) * 16;
-  const size = response.readInt32BE(o);
-  o += 4;
-  const end = o + Math.max(size, 0);
-  const batches: RawBatch[] = [];
-  while (o + 61 <= end) {
-    const length = response.readInt32BE(o + 8);
-    if (o + 12 + length > end) break; // a partial batch at the end of the answer
-    const attributes = response.readInt16BE(o + 21);
-    batches.push({ attributes, control: (attributes & 0x20) !== 0, count: response.readInt32BE(o + 57), lastOffset: Number(response.readBigInt64BE(o)) + response.readInt32BE(o + 23) });
-    o += 12 + length;
-  }
-  return { highWatermark, batches };
 }
 
 const apps: KafkaStreams[] = [];
@@ -184,7 +120,7 @@ describeKafka('compressed topics against Kafka’s Java producer and consumer (r
     // 3. the batches on the broker carry the codec
     for (const c of CODECS) {
       const parts = await Promise.all(Array.from({ length: PARTITIONS }, (_, p) => batchCodecs(brokers[0]!, outputs[c]!, p)));
-      expect(parts.reduce((s, x) => s + x.records, 0), c).toBe(N);
+      expect(parts.reduce((s, x) => s + x.records, 0), c).toBeGreaterThanOrEqual(N); // (read_uncommitted: an aborted retry would count too)
       expect(new Set(parts.flatMap((x) => x.codecs)), c).toEqual(new Set([ID[c]]));
     }
     // 4. Java's consumer reads every record once

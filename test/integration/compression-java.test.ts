@@ -14,10 +14,12 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, expect, it } from 'vitest';
+import { afterAll, afterEach, expect, it } from 'vitest';
 import { kafkaVersion } from '../../scripts/kafka/broker.mjs';
 import { libsDir } from '../../scripts/kafka/paths.mjs';
 import { createKafkaCluster } from '../../src/cluster/kafkajs/index.js';
@@ -38,8 +40,16 @@ const FOX = 'the quick brown fox jumps over the lazy dog '.repeat(3);
 /** The value CompressionProbe's producer writes for record i of `codec` (its `value(codec, i)`). */
 const javaValue = (codec: string, i: number) => `${codec}-value-${i}-${FOX}`;
 
+let classes: string | undefined;
+/** Runs the probe: compiled once with javac into a temporary folder (else through the source launcher). */
 async function probe(...args: string[]): Promise<string[]> {
-  const { stdout } = await run('java', ['-cp', `${libsDir(kafkaVersion())}/*`, PROBE, ...args], { timeout: 90_000, maxBuffer: 16 * 1024 * 1024 });
+  const libs = `${libsDir(kafkaVersion())}/*`;
+  if (classes === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-probe-'));
+    classes = await run('javac', ['-cp', libs, '-d', dir, PROBE], { timeout: 90_000 }).then(() => dir, () => '');
+  }
+  const command = classes ? ['-cp', `${classes}${delimiter}${libs}`, 'CompressionProbe'] : ['-cp', libs, PROBE];
+  const { stdout } = await run('java', [...command, ...args], { timeout: 90_000, maxBuffer: 16 * 1024 * 1024 });
   return stdout.split('\n').filter(Boolean);
 }
 
@@ -48,6 +58,9 @@ const admins: AdminPort[] = [];
 afterEach(async () => {
   await Promise.all(apps.splice(0).map((a) => a.close()));
   await Promise.all(admins.splice(0).map((a) => a.close()));
+});
+afterAll(() => {
+  if (classes) rmSync(classes, { recursive: true, force: true });
 });
 
 const jarsThere = existsSync(libsDir(kafkaVersion()));

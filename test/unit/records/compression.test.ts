@@ -227,3 +227,70 @@ describe('config', () => {
     }
   });
 });
+
+/** XXH32 (seed 0), for the LZ4 frame header checksum Kafka checks. */
+function xxhash32(input: Buffer): number {
+  const P1 = 2654435761, P2 = 2246822519, P3 = 3266489917, P4 = 668265263, P5 = 374761393;
+  const rotl = (x: number, r: number) => ((x << r) | (x >>> (32 - r))) >>> 0;
+  const round = (acc: number, lane: number) => Math.imul(rotl((acc + Math.imul(lane, P2)) >>> 0, 13), P1) >>> 0;
+  let at = 0;
+  let h: number;
+  if (input.length >= 16) {
+    let v1 = (P1 + P2) >>> 0, v2 = P2, v3 = 0, v4 = (0 - P1) >>> 0;
+    for (; at + 16 <= input.length; at += 16) {
+      v1 = round(v1, input.readUInt32LE(at));
+      v2 = round(v2, input.readUInt32LE(at + 4));
+      v3 = round(v3, input.readUInt32LE(at + 8));
+      v4 = round(v4, input.readUInt32LE(at + 12));
+    }
+    h = (rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18)) >>> 0;
+  } else h = P5;
+  h = (h + input.length) >>> 0;
+  for (; at + 4 <= input.length; at += 4) h = Math.imul(rotl((h + Math.imul(input.readUInt32LE(at), P3)) >>> 0, 17), P4) >>> 0;
+  for (; at < input.length; at++) h = Math.imul(rotl((h + Math.imul(input[at]!, P5)) >>> 0, 11), P1) >>> 0;
+  h = Math.imul(h ^ (h >>> 15), P2) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), P3) >>> 0;
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+// Ported from Kafka's clients/src/test/java/org/apache/kafka/common/compress/{Gzip,Snappy,Lz4,Zstd}CompressionTest.java
+// (testCompressionDecompression: "data" x 256 round-trips; levels and magic v0/v1 do not apply) and
+// Lz4CompressionTest.testCompression / testBadFrameChecksum / testHeaderPrematureEnd (the frame layout Kafka's
+// Lz4BlockInputStream reads), inputs and expectations unchanged.
+describe("Kafka's compression tests", () => {
+  const data = Buffer.from('data'.repeat(256), 'utf8');
+
+  it.each(CODECS)('%s: testCompressionDecompression', (codec) => {
+    const result = decompressRecords(ID[codec], compressRecords(codec, data));
+    expect(result.length).toBe(data.length);
+    expect(result.equals(data)).toBe(true);
+  });
+
+  it('lz4: testCompression (magic, FLG version 01 and reserved 0, BD 4..7 with reserved bits 0, HC = xxhash32(FLG..BD) >> 8, EndMark)', () => {
+    const compressed = compressRecords('lz4', data);
+    expect([...compressed.subarray(0, 4)]).toEqual([0x04, 0x22, 0x4d, 0x18]);
+    let offset = 4;
+    const flg = compressed[offset++]!;
+    expect((flg >>> 6) & 3).toBe(1);
+    expect(flg & 3).toBe(0);
+    expect((flg >>> 5) & 1).toBe(1); // block independence, which Lz4BlockInputStream requires (FLG.validate)
+    const bd = compressed[offset++]!;
+    const blockMaxSize = (bd >>> 4) & 7;
+    expect(blockMaxSize).toBeGreaterThanOrEqual(4);
+    expect(blockMaxSize).toBeLessThanOrEqual(7);
+    expect(bd & 15).toBe(0);
+    expect((bd >>> 7) & 1).toBe(0);
+    if (((flg >>> 3) & 1) !== 0) offset += 8;
+    const hash = xxhash32(compressed.subarray(4, offset));
+    expect(compressed[offset++]).toBe((hash >>> 8) & 0xff);
+    expect(compressed.readInt32LE(compressed.length - 4 - ((flg >>> 2) & 1) * 4)).toBe(0);
+  });
+
+  it('lz4: testBadFrameChecksum and testHeaderPrematureEnd', () => {
+    const compressed = compressRecords('lz4', data);
+    const bad = Buffer.from(compressed);
+    bad.writeUInt8(bad.readUInt8(6) ^ 0xff, 6);
+    expect(() => decompressRecords(ID.lz4, bad)).toThrow();
+    expect(() => decompressRecords(ID.lz4, compressed.subarray(0, 5))).toThrow();
+  });
+});

@@ -82,6 +82,7 @@ export type {
 export { KafkaStreams } from './runtime/kafka-streams.js';
 export type { KafkaStreamsState } from './runtime/kafka-streams.js';
 export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy, AutoOffsetReset, LogLevel } from './runtime/config.js';
+export type { CompressionType } from './records/compression.js';
 export type { HighAvailabilityConfig } from './runtime/config-ha.js';
 export type { ClientConfig, ClientConfigValue } from './runtime/config-clients.js';
 export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';

@@ -11,6 +11,7 @@
 
 export type { Headers, TopicPartition, TopicPartitionOffset, WireRecord, ConsumedRecord } from '../records/types.js';
 import type { TopicPartition, TopicPartitionOffset, WireRecord, ConsumedRecord } from '../records/types.js';
+import type { CompressionType } from '../records/compression.js';
 import { KafkaErrorCode, KafkaProtocolError, StreamsError } from '../errors.js';
 
 /** Code of the error a group consumer reports through `onError` when a subscribed topic disappears (Kafka Streams' `MissingSourceTopicException`). */
@@ -132,6 +133,8 @@ export interface RawProducerOptions {
   clientId?: string;
   /** Network settings (Kafka's `producer.request.timeout.ms`, ...). */
   connection?: ClientConnectionOptions;
+  /** Codec of every batch the producer writes (Kafka's `compression.type`), default `'none'`. */
+  compressionType?: CompressionType;
 }
 
 /** One produce request: records for exactly one topic-partition (DESIGN.md §2). */

@@ -10,6 +10,7 @@ import { DEFAULT_BUFFER_MEMORY_BYTES } from './internal/buffer-memory.js';
 import { DEFAULT_MAX_BLOCK_MS } from './internal/metadata-wait.js';
 import type { ClientConnectionOptions, ClusterPort } from '../cluster/port.js';
 import { ConfigError, IllegalStateError } from '../errors.js';
+import { COMPRESSION_TYPES, isCompressionType, type CompressionType } from '../records/compression.js';
 import type { Logger } from '../internal/logger.js';
 import type { TopicMetadataCache } from './topic-metadata.js';
 import { StateMachine, type TransitionTable } from '../internal/state-machine.js';
@@ -79,6 +80,12 @@ export interface StreamsProducerOptions {
   transactionTimeoutMs?: number;
   /** Network settings of the cluster producer under it (Kafka's `request.timeout.ms`, back-off; see the cluster port). */
   connection?: ClientConnectionOptions;
+  /**
+   * Codec of every record batch the producer writes (Java's `compression.type`):
+   * `'none'` (default), `'gzip'`, `'snappy'`, `'lz4'` or `'zstd'`, in the byte
+   * formats Java's producer writes.
+   */
+  compressionType?: CompressionType;
   /** pino logger; a child logger is derived from it. */
   logger?: Logger;
   /**
@@ -190,6 +197,9 @@ export function resolveSettings(options: StreamsProducerOptions): ProducerSettin
     maxBlockMs: options.maxBlockMs ?? DEFAULT_MAX_BLOCK_MS,
     bufferMemoryBytes: options.bufferMemoryBytes ?? DEFAULT_BUFFER_MEMORY_BYTES,
   };
+  if (options.compressionType !== undefined && !isCompressionType(options.compressionType)) {
+    throw new ConfigError(`TransactionalProducer option 'compressionType' must be one of ${COMPRESSION_TYPES.map((t) => `'${t}'`).join(', ')}, got ${JSON.stringify(options.compressionType)}`);
+  }
   for (const [key, value] of Object.entries(settings)) {
     const min = key === 'lingerMs' || key === 'retryBackoffMs' || key === 'maxBlockMs' ? 0 : 1;
     // durations reach Node timers: 2^31-1 ms at most (issue 28 item 7), the one check every duration key goes through

@@ -297,8 +297,12 @@ export class StreamsProducer {
   async #connect(): Promise<void> {
     const cluster = this.#options.cluster;
     if (!this.#options.topicMetadata) this.#admin ??= cluster.admin(); // a shared cache brings its own (the app's) admin
-    const { transactionalId, transactionTimeoutMs } = this.#options;
-    this.#raw = cluster.producer({ transactionalId, transactionTimeoutMs, clientId: transactionalId ?? 'sluice-idempotent-producer', ...(this.#options.connection ? { connection: this.#options.connection } : {}) });
+    const { transactionalId, transactionTimeoutMs, compressionType } = this.#options;
+    this.#raw = cluster.producer({
+      transactionalId, transactionTimeoutMs, clientId: transactionalId ?? 'sluice-idempotent-producer',
+      ...(this.#options.connection ? { connection: this.#options.connection } : {}),
+      ...(compressionType !== undefined && compressionType !== 'none' ? { compressionType } : {}),
+    });
     await this.#raw.connect();
   }
 

@@ -6,6 +6,11 @@
  * One pass, one allocation: 1. size every record; 2. allocate the batch; 3.
  * write the header and the records (zig-zag varints, as Kafka's
  * `DefaultRecord`); 4. CRC32C over attributes..end (`crc32c.ts`).
+ * A compressed batch (`header.compression`, `compression.ts`) writes the
+ * records into their own buffer in 3, compresses it and allocates the batch
+ * around the compressed bytes (codec id in attributes bits 0-2; the CRC covers
+ * the compressed form, as Kafka's `MemoryRecordsBuilder`). Without compression
+ * nothing is copied.
  *
  * Layout: baseOffset int64, batchLength int32, partitionLeaderEpoch int32,
  * magic int8, crc uint32, attributes int16, lastOffsetDelta int32,
@@ -16,6 +21,7 @@
  * header count varint, headers (key: varint length + UTF-8, value: varint
  * length + bytes, -1 for null).
  */
+import { compressionCodecId, compressRecords, type CompressionType } from './compression.js';
 import { crc32c } from './crc32c.js';
 
 /** Bytes before the first record (the batch header). */
@@ -23,6 +29,8 @@ export const RECORD_BATCH_HEADER_SIZE = 61;
 /** Offset of the CRC field; the CRC covers everything after it. */
 const CRC_OFFSET = 17;
 const ATTRIBUTES_OFFSET = 21;
+/** The codec bits of the attributes. */
+const COMPRESSION_BITS = 0x07;
 
 /** A header value as the encoder takes it (several values per key as an array, as kafkajs allows). */
 export type EncodableHeaderValue = Buffer | string | null | undefined;
@@ -41,8 +49,10 @@ export interface RecordBatchHeader {
   baseOffset?: number;
   /** kafkajs writes 0, Java clients -1; the broker sets it on append. */
   partitionLeaderEpoch?: number;
-  /** Attribute bits (transactional 0x10, control 0x20, ...); no compression. */
+  /** Attribute bits (transactional 0x10, control 0x20, ...); the codec bits come from `compression`. */
   attributes?: number;
+  /** Codec of the records section (default `'none'`); zstd needs `loadCompression('zstd')` first. */
+  compression?: CompressionType;
   producerId?: bigint | number;
   producerEpoch?: number;
   baseSequence?: number;
@@ -115,8 +125,28 @@ function writeBytes(buf: Buffer, at: number, b: Buffer | null): number {
   return at + b.length;
 }
 
+/** Writes the records (offset deltas 0..n-1) from `at`; returns the end. */
+function writeRecords(buf: Buffer, at: number, prepared: readonly Prepared[]): number {
+  for (let i = 0; i < prepared.length; i++) {
+    const p = prepared[i] as Prepared;
+    at = writeVarint(buf, at, p.bodySize);
+    buf[at++] = 0;
+    at = writeVarint(buf, at, p.timestampDelta);
+    at = writeVarint(buf, at, i);
+    at = writeBytes(buf, at, p.key);
+    at = writeBytes(buf, at, p.value);
+    at = writeVarint(buf, at, p.headers.length);
+    for (const [k, v] of p.headers) {
+      at = writeBytes(buf, at, k);
+      at = writeBytes(buf, at, v);
+    }
+  }
+  return at;
+}
+
 /**
- * Encodes one uncompressed v2 batch with offset deltas 0..n-1 and its CRC.
+ * Encodes one v2 batch with offset deltas 0..n-1 and its CRC, its records
+ * compressed with `header.compression` (default none).
  * `records` must not be empty.
  */
 export function encodeRecordBatch(records: readonly EncodableRecord[], header: RecordBatchHeader = {}): Buffer {
@@ -141,14 +171,26 @@ export function encodeRecordBatch(records: readonly EncodableRecord[], header: R
     prepared[i] = { key, value, headers, timestampDelta, bodySize };
     total += sizeOfVarint(bodySize) + bodySize;
   }
-  // 2. one buffer
-  const buf = Buffer.allocUnsafe(total);
-  // 3. header, then records
+  // 2.-3. one buffer with the records, or the compressed records in a buffer of their own first
+  const compression = header.compression ?? 'none';
+  let buf: Buffer;
+  if (compression === 'none') {
+    buf = Buffer.allocUnsafe(total);
+    writeRecords(buf, RECORD_BATCH_HEADER_SIZE, prepared);
+  } else {
+    const plain = Buffer.allocUnsafe(total - RECORD_BATCH_HEADER_SIZE);
+    writeRecords(plain, 0, prepared);
+    const compressed = compressRecords(compression, plain);
+    total = RECORD_BATCH_HEADER_SIZE + compressed.length;
+    buf = Buffer.allocUnsafe(total);
+    compressed.copy(buf, RECORD_BATCH_HEADER_SIZE);
+  }
+  // 3. the header
   buf.writeBigInt64BE(BigInt(header.baseOffset ?? 0), 0);
   buf.writeInt32BE(total - 12, 8);
   buf.writeInt32BE(header.partitionLeaderEpoch ?? -1, 12);
   buf.writeInt8(2, 16);
-  buf.writeInt16BE(header.attributes ?? 0, ATTRIBUTES_OFFSET);
+  buf.writeInt16BE(((header.attributes ?? 0) & ~COMPRESSION_BITS) | compressionCodecId(compression), ATTRIBUTES_OFFSET);
   buf.writeInt32BE(Math.max(records.length - 1, 0), 23);
   buf.writeBigInt64BE(BigInt(records.length ? baseTimestamp : -1), 27);
   buf.writeBigInt64BE(BigInt(records.length ? maxTimestamp : -1), 35);
@@ -156,21 +198,6 @@ export function encodeRecordBatch(records: readonly EncodableRecord[], header: R
   buf.writeInt16BE(header.producerEpoch ?? -1, 51);
   buf.writeInt32BE(header.baseSequence ?? -1, 53);
   buf.writeInt32BE(records.length, 57);
-  let at = RECORD_BATCH_HEADER_SIZE;
-  for (let i = 0; i < prepared.length; i++) {
-    const p = prepared[i] as Prepared;
-    at = writeVarint(buf, at, p.bodySize);
-    buf[at++] = 0;
-    at = writeVarint(buf, at, p.timestampDelta);
-    at = writeVarint(buf, at, i);
-    at = writeBytes(buf, at, p.key);
-    at = writeBytes(buf, at, p.value);
-    at = writeVarint(buf, at, p.headers.length);
-    for (const [k, v] of p.headers) {
-      at = writeBytes(buf, at, k);
-      at = writeBytes(buf, at, v);
-    }
-  }
   // 4. CRC
   buf.writeUInt32BE(crc32c(buf.subarray(ATTRIBUTES_OFFSET)), CRC_OFFSET);
   return buf;

@@ -9,6 +9,7 @@ import { inspect } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { COMPRESSION_TYPES, type CompressionType } from '../records/compression.js';
 import type {
   DeserializationExceptionHandler,
   ProcessingExceptionHandler,
@@ -100,6 +101,13 @@ export interface KafkaStreamsConfig extends HighAvailabilityConfig, ClientConfig
   transactionTimeoutMs?: number;
   /** Time an output record may take from send to acknowledgement, retries included (ms), handed to every task producer. Default 120000. */
   deliveryTimeoutMs?: number;
+  /**
+   * Codec of every record batch the task producers write (outputs, changelogs,
+   * repartition topics), Kafka's `compression.type`: `'none'` (default),
+   * `'gzip'`, `'snappy'`, `'lz4'` or `'zstd'`, in the byte formats Java's
+   * producer writes. Compressed input topics are read whatever this says.
+   */
+  compressionType?: CompressionType;
   /** Client id prefix for logs and broker metrics. Default: the applicationId. */
   clientId?: string;
   /**
@@ -159,6 +167,7 @@ export interface ResolvedConfig extends ResolvedHighAvailabilityConfig, Resolved
   heartbeatIntervalMs: number | undefined;
   transactionTimeoutMs: number;
   deliveryTimeoutMs: number;
+  compressionType: CompressionType;
   clientId: string;
   stateDir: string;
   statestoreCacheMaxBytes: number;
@@ -176,6 +185,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'sessionTimeoutMs', 'heartbeatIntervalMs', 'transactionTimeoutMs', 'deliveryTimeoutMs', 'clientId',
   'autoOffsetReset', 'logLevel', 'numStreamThreads', 'defaultKeySerde', 'defaultValueSerde', 'defaultTimestampExtractor',
   'stateDir', 'statestoreCacheMaxBytes', 'stateCleanupDelayMs', 'applicationServer', 'acceptableRecoveryLag',
+  'compressionType',
   ...HIGH_AVAILABILITY_KEYS,
   ...CLIENT_CONFIG_KEYS,
 ]);
@@ -306,6 +316,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     heartbeatIntervalMs: positiveInt(config, 'heartbeatIntervalMs', undefined),
     transactionTimeoutMs,
     deliveryTimeoutMs: positiveInt(config, 'deliveryTimeoutMs', 120_000),
+    compressionType: oneOf(config, 'compressionType', COMPRESSION_TYPES, 'none'),
     clientId,
     stateDir: stateDirOf(config),
     statestoreCacheMaxBytes: cacheBytesOf(config),

@@ -13,6 +13,7 @@ import { EmbeddedRawProducer, toRecordHeaders } from './internal/raw-producer.js
 import { EmbeddedGroupConsumer, type EmbeddedConsumerOptions } from './internal/group-consumer.js';
 import { EmbeddedPartitionReader } from './internal/partition-reader.js';
 import { encodeBatch } from './internal/record-batch.js';
+import { loadCompression, type CompressionType } from '../../records/compression.js';
 import { partitionFor } from '../../records/partitioner.js';
 import type { ProduceFault, Latency, TxnFault } from './faults.js';
 import { registerBroker } from './internal/broker-access.js';
@@ -143,8 +144,11 @@ export class EmbeddedKafkaCluster implements ClusterPort {
    * Plain, non-transactional produce (no producer id), one batch per partition,
    * validated like any produce request. Rejects with the broker's
    * `KafkaProtocolError` (batches of other partitions of the call may have been written).
+   * `options.compressionType` compresses each batch as a Java producer with that `compression.type` would.
    */
-  async produce(topic: string, records: PlainRecord[]): Promise<PlainRecordMetadata[]> {
+  async produce(topic: string, records: PlainRecord[], options: { compressionType?: CompressionType } = {}): Promise<PlainRecordMetadata[]> {
+    const compression = options.compressionType ?? 'none';
+    await loadCompression(compression);
     const n = this.#broker.logs(topic).length;
     const now = this.#broker.now();
     const byPartition = new Map<number, { index: number; record: PlainRecord }[]>();
@@ -158,6 +162,7 @@ export class EmbeddedKafkaCluster implements ClusterPort {
     const out: PlainRecordMetadata[] = new Array(records.length);
     for (const [partition, items] of byPartition) {
       const bytes = encodeBatch({
+        compression,
         records: items.map(({ record }) => ({ key: toBuffer(record.key), value: toBuffer(record.value), headers: toRecordHeaders(record.headers), timestamp: record.timestamp ?? now })),
       });
       const base = await this.#broker.produce(topic, partition, bytes);

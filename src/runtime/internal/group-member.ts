@@ -83,7 +83,7 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
     producerFactory: ({ transactionalId, taskId }) =>
       new StreamsProducer({
         ...producerOverrides(config),
-        transactionalId, cluster, transactionTimeoutMs: config.transactionTimeoutMs, deliveryTimeoutMs: config.deliveryTimeoutMs,
+        transactionalId, cluster, transactionTimeoutMs: config.transactionTimeoutMs, deliveryTimeoutMs: config.deliveryTimeoutMs, compressionType: config.compressionType,
         topicMetadata: deps.topicMetadata, logger: componentLogger('task-producer', config.logger, { taskId }),
       }),
     onFatal: deps.onFatal,

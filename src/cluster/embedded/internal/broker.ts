@@ -10,7 +10,8 @@ import type { TopicDescription, TopicPartitionOffset } from '../../port.js';
 import { PartitionLog, type FetchResult, type Isolation } from './partition-log.js';
 import { effectiveConfig, parseTopicConfig, validateTopicConfig } from './topic-config.js';
 import { validateProduce } from './validation.js';
-import { isTransactional, NO_PRODUCER_ID } from './record-batch.js';
+import { COMPRESSION_MASK, isTransactional, NO_PRODUCER_ID, recompressBatch } from './record-batch.js';
+import { compressionTypeOfId, loadCompression } from '../../../records/compression.js';
 import { TxnCoordinator } from './txn-coordinator.js';
 import { GroupCoordinator } from './group-coordinator.js';
 import { FaultInjector, delay } from './faults.js';
@@ -145,13 +146,16 @@ export class Broker {
   /**
    * Produce of one partition's batch bytes, after the injected latency.
    * Steps: 1. injected fault (an `afterAppend` one is answered after step 7); 2. partition lookup; 3. validation of the bytes
-   * (seed 001 rules); 4. producer id issued by this cluster (UNKNOWN_PRODUCER_ID);
+   * (seed 001 rules; a compressed batch is decompressed to validate its records, and stored as the producer compressed
+   * it unless the topic's `compression.type` names another codec, which rebuilds it, as Kafka's `LogValidator`); 4. producer id issued by this cluster (UNKNOWN_PRODUCER_ID);
    * 5. transactional batch: partition in the producer's open transaction;
    * 6. epoch/sequence, duplicate of a recent batch answered with its offset;
    * 7. append and notify.
    */
   async produce(topic: string, partition: number, bytes: Buffer): Promise<number> {
     await delay(this.faults.latency.produceMs);
+    const target = this.topics.has(topic) ? parseTopicConfig(effectiveConfig(this.topic(topic).config)).compression : 'producer';
+    if (target !== 'producer') await loadCompression(target);
     return this.produceNow(topic, partition, bytes);
   }
 
@@ -165,7 +169,10 @@ export class Broker {
     const tp = topicPartitionKey({ topic, partition });
     // 3.
     const config = parseTopicConfig(effectiveConfig(this.topic(topic).config));
-    const batch = validateProduce(bytes, { tp, config, now: this.now() });
+    let batch = validateProduce(bytes, { tp, config, now: this.now() });
+    if (config.compression !== 'producer' && compressionTypeOfId(batch.attributes & COMPRESSION_MASK) !== config.compression) {
+      ({ bytes, batch } = recompressBatch(batch, config.compression));
+    }
     if (batch.producerId !== NO_PRODUCER_ID) {
       // 5. (transactional: Kafka's transaction verification answers first)
       if (isTransactional(batch)) this.txn.verifyTransactionalProduce(batch.producerId, batch.producerEpoch, topic, partition);

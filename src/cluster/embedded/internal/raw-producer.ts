@@ -11,6 +11,7 @@ import type { Broker } from './broker.js';
 import { incrementSequence } from './producer-state.js';
 import { topicPartitionKey } from '../../../records/topic-partition.js';
 import { StateMachine, type GuardTable, type TransitionTable } from '../../../internal/state-machine.js';
+import { loadCompression } from '../../../records/compression.js';
 
 /** Client-side producer states. */
 type ProducerState = 'UNINITIALIZED' | 'READY' | 'IN_TRANSACTION' | 'ENDING' | 'FATAL' | 'CLOSED';
@@ -92,6 +93,7 @@ export class EmbeddedRawProducer implements RawProducerPort {
 
   async connect(): Promise<void> {
     this.guard('connect');
+    await loadCompression(this.options.compressionType ?? 'none');
     const { producerId, epoch } = this.broker.txn.initProducerId(this.transactionalId, this.options.transactionTimeoutMs ?? 60_000);
     this.producerId = producerId;
     this.epoch = epoch;
@@ -141,6 +143,7 @@ export class EmbeddedRawProducer implements RawProducerPort {
         producerId: this.producerId,
         producerEpoch: this.epoch,
         baseSequence: seq,
+        compression: this.options.compressionType ?? 'none',
         records: batch.records.map((r) => ({ key: r.key, value: r.value, headers: toRecordHeaders(r.headers), timestamp: r.timestamp })),
       });
       // 5.

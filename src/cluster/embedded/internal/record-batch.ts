@@ -7,14 +7,14 @@
  * int64, producerEpoch int16, baseSequence int32, recordCount int32, records.
  */
 import { ByteReader, ByteWriter } from './bytes.js';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { COMPRESSION_CODEC_MASK, compressionCodecId, compressionTypeOfId, compressRecords, decompressRecords, type CompressionType } from '../../../records/compression.js';
 import { crc32c } from '../../../records/crc32c.js';
 import { encodeRecordBatch } from '../../../records/record-batch-encoder.js';
 
-/** Compression codecs (attribute bits 0-2); the embedded cluster decodes none and gzip. */
-export const Compression = { NONE: 0, GZIP: 1 } as const;
+/** Compression codecs (attribute bits 0-2), as `src/records/compression.ts` numbers them. */
+export const Compression = { NONE: 0, GZIP: 1, SNAPPY: 2, LZ4: 3, ZSTD: 4 } as const;
 /** Mask of the compression bits. */
-export const COMPRESSION_MASK = 0x07;
+export const COMPRESSION_MASK = COMPRESSION_CODEC_MASK;
 
 /** Attribute bits of a v2 batch. */
 export const BatchAttr = { TIMESTAMP_LOG_APPEND: 0x08, TRANSACTIONAL: 0x10, CONTROL: 0x20 } as const;
@@ -83,8 +83,10 @@ export interface NewBatch {
   producerEpoch?: number;
   baseSequence?: number;
   partitionLeaderEpoch?: number;
-  /** Compress the records section with gzip (sets the codec bits). */
+  /** Compress the records section with gzip (sets the codec bits); the same as `compression: 'gzip'`. */
   gzip?: boolean;
+  /** Codec of the records section (sets the codec bits); zstd needs `loadCompression('zstd')` first. */
+  compression?: CompressionType;
   records: { key: Buffer | null; value: Buffer | null; headers?: RecordHeader[]; timestamp: number; /** Override (tests of invalid batches); default the index. */ offsetDelta?: number }[];
 }
 
@@ -117,12 +119,13 @@ function headersOf(headers: RecordHeader[] | undefined): Record<string, Buffer |
  * leader epoch, magic and CRC.
  */
 export function encodeBatch(batch: NewBatch): Buffer {
-  // Uncompressed batches with the usual offset deltas: the shared encoder (the one both backends send with).
-  const plain = !batch.gzip && batch.records.length > 0 && batch.records.every((r, i) => (r.offsetDelta === undefined || r.offsetDelta === i) && uniqueHeaderKeys(r.headers));
-  if (plain) {
+  const compression: CompressionType = batch.gzip ? 'gzip' : (batch.compression ?? 'none');
+  // Batches with the usual offset deltas: the shared encoder (the one both backends send with).
+  const usual = batch.records.length > 0 && batch.records.every((r, i) => (r.offsetDelta === undefined || r.offsetDelta === i) && uniqueHeaderKeys(r.headers));
+  if (usual) {
     return encodeRecordBatch(
       batch.records.map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp, headers: headersOf(r.headers) })),
-      { ...batch, baseSequence: batch.baseSequence ?? NO_SEQUENCE, producerId: batch.producerId ?? NO_PRODUCER_ID, producerEpoch: batch.producerEpoch ?? NO_PRODUCER_EPOCH },
+      { ...batch, compression, baseSequence: batch.baseSequence ?? NO_SEQUENCE, producerId: batch.producerId ?? NO_PRODUCER_ID, producerEpoch: batch.producerEpoch ?? NO_PRODUCER_EPOCH },
     );
   }
   // 1. records
@@ -133,7 +136,7 @@ export function encodeBatch(batch: NewBatch): Buffer {
   );
   // 2. header after the CRC
   const afterCrc = new ByteWriter()
-    .int16((batch.attributes ?? 0) | (batch.gzip ? Compression.GZIP : 0))
+    .int16((batch.attributes ?? 0) | compressionCodecId(compression))
     .int32(Math.max(records.length - 1, 0))
     .int64(baseTimestamp)
     .int64(maxTimestamp)
@@ -141,7 +144,7 @@ export function encodeBatch(batch: NewBatch): Buffer {
     .int16(batch.producerEpoch ?? NO_PRODUCER_EPOCH)
     .int32(batch.baseSequence ?? NO_SEQUENCE)
     .int32(records.length);
-  afterCrc.bytes(batch.gzip ? gzipSync(Buffer.concat(records)) : Buffer.concat(records));
+  afterCrc.bytes(compression === 'none' ? Buffer.concat(records) : compressRecords(compression, Buffer.concat(records)));
   const tail = afterCrc.toBuffer();
   // 3. CRC
   const crc = crc32c(tail);
@@ -213,9 +216,8 @@ export function decodeBatch(bytes: Buffer): RecordBatch {
     const baseSequence = r.int32();
     const recordCount = r.int32();
     const codec = attributes & COMPRESSION_MASK;
-    if (codec !== 0 && codec !== Compression.GZIP)
-      throw new BatchDecodeError(`Compression codec ${codec} is not supported by the embedded cluster (only none and gzip)`, 'invalid');
-    const section = codec === Compression.GZIP ? gunzipSync(bytes.subarray(r.offset)) : bytes.subarray(r.offset);
+    if (compressionTypeOfId(codec) === undefined) throw new BatchDecodeError(`Unknown compression type id: ${codec}`, 'invalid');
+    const section = decompressRecords(codec, bytes.subarray(r.offset));
     const records = decodeRecords(section);
     if (records.length !== recordCount)
       throw new BatchDecodeError(`Incorrect declared batch size: header declares ${recordCount} records, batch holds ${records.length}`, 'invalid');
@@ -277,6 +279,26 @@ export function encodeControlBatch(opts: { producerId: number; producerEpoch: nu
 /** Reads the type of a control record key (`commit` / `abort`). */
 export function controlTypeOf(record: BatchRecord): 'commit' | 'abort' {
   return record.key && record.key.length >= 4 && record.key.readInt16BE(2) === ControlType.COMMIT ? 'commit' : 'abort';
+}
+
+/**
+ * Rebuilds a validated batch with the records section in `target` (a topic
+ * whose `compression.type` differs from the producer's codec: Kafka's
+ * `LogValidator` rebuilds it, keeping the producer fields, timestamps and
+ * record order). Returns the new bytes and the batch they decode to.
+ */
+export function recompressBatch(batch: RecordBatch, target: CompressionType): { bytes: Buffer; batch: RecordBatch } {
+  const bytes = encodeBatch({
+    baseOffset: batch.baseOffset,
+    partitionLeaderEpoch: batch.partitionLeaderEpoch,
+    attributes: batch.attributes & ~COMPRESSION_MASK,
+    producerId: batch.producerId,
+    producerEpoch: batch.producerEpoch,
+    baseSequence: batch.baseSequence,
+    compression: target,
+    records: batch.records.map((r, i) => ({ key: r.key, value: r.value, headers: r.headers, timestamp: batch.baseTimestamp + r.timestampDelta, offsetDelta: i })),
+  });
+  return { bytes, batch: { ...batch, attributes: (batch.attributes & ~COMPRESSION_MASK) | compressionCodecId(target), crc: bytes.readUInt32BE(CRC_OFFSET), sizeInBytes: bytes.length } };
 }
 
 /** Returns the same batch bytes with the base offset rewritten (the broker assigns offsets; the CRC does not cover it). */

@@ -8,6 +8,7 @@
  */
 import { KafkaErrorCode, type KafkaProtocolError } from '../../../errors.js';
 import { brokerError } from './broker-error.js';
+import { isCompressionType, type CompressionType } from '../../../records/compression.js';
 
 /** Long.MAX_VALUE as Kafka prints it. */
 export const LONG_MAX = '9223372036854775807';
@@ -35,7 +36,12 @@ export interface ParsedTopicConfig {
   timestampAfterMaxMs: number;
   /** Legacy `message.format.version` when set explicitly (seed 001's magic rule). */
   messageFormatVersion: string | undefined;
+  /** `compression.type`: `'producer'` keeps the producer's codec, else the codec every batch is stored in (`uncompressed` is `'none'`). */
+  compression: CompressionType | 'producer';
 }
+
+/** The values Kafka accepts for a topic's `compression.type`. */
+const TOPIC_COMPRESSION_TYPES = ['uncompressed', 'zstd', 'lz4', 'snappy', 'gzip', 'producer'];
 
 const NON_NEGATIVE_LONGS = ['message.timestamp.before.max.ms', 'message.timestamp.after.max.ms', 'retention.ms'];
 
@@ -51,6 +57,8 @@ export function validateTopicConfig(config: Record<string, string>): void {
       if (!parts.every((p) => p === 'delete' || p === 'compact')) throw invalid(name, value, 'String must be one of: compact, delete');
     } else if (name === 'message.timestamp.type') {
       if (value !== 'CreateTime' && value !== 'LogAppendTime') throw invalid(name, value, 'String must be one of: CreateTime, LogAppendTime');
+    } else if (name === 'compression.type') {
+      if (!TOPIC_COMPRESSION_TYPES.includes(value)) throw invalid(name, value, `String must be one of: ${TOPIC_COMPRESSION_TYPES.join(', ')}`);
     } else if (name === 'max.message.bytes') {
       if (!/^\d+$/.test(value)) throw invalid(name, value, 'Value must be a non-negative integer');
     } else if (NON_NEGATIVE_LONGS.includes(name)) {
@@ -75,5 +83,11 @@ export function parseTopicConfig(effective: Record<string, string>): ParsedTopic
     timestampBeforeMaxMsText: effective['message.timestamp.before.max.ms'] ?? LONG_MAX,
     timestampAfterMaxMs: num('message.timestamp.after.max.ms'),
     messageFormatVersion: effective['message.format.version'],
+    compression: compressionOf(effective['compression.type'] ?? 'producer'),
   };
+}
+
+function compressionOf(value: string): CompressionType | 'producer' {
+  if (value === 'uncompressed') return 'none';
+  return isCompressionType(value) && value !== 'none' ? value : 'producer';
 }

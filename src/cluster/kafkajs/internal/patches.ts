@@ -12,7 +12,8 @@
  * - static membership (`groupInstanceId` on JoinGroup/SyncGroup/Heartbeat, no LeaveGroup on a static
  *   member's close) and rejoin on request (`static-membership.ts`);
  * - a fetch refused by a dead leader's broker refreshes the metadata instead of exhausting the
- *   consumer's retries against that broker (`fetch-leader-failover.ts`).
+ *   consumer's retries against that broker (`fetch-leader-failover.ts`);
+ * - snappy, lz4 and zstd in the codec table of Fetch decoding (`compression-codecs.ts`).
  *
  * Containment: the patched module objects belong to a private copy of the
  * kafkajs module graph (`private-module.ts`); every kafkajs client sluice
@@ -27,6 +28,7 @@
  */
 import type * as KafkaJsModule from 'kafkajs';
 import { StreamsError } from '../../../errors.js';
+import { COMPRESSION_MODULE, installCompressionCodecs } from './compression-codecs.js';
 import { installEmptyBatchMarkers } from './empty-batch-marker.js';
 import { installAbortedTransactionFilter } from './fetch-aborted-filter.js';
 import { installFetchLeaderFailover } from './fetch-leader-failover.js';
@@ -50,11 +52,14 @@ export interface SluiceKafkaJs {
   readonly version: string;
 }
 
+/** Kafka's codec ids of the codecs sluice adds (kafkajs' `Types` must agree). */
+const KAFKA_CODEC_IDS: Readonly<Record<string, number>> = { Snappy: 2, LZ4: 3, ZSTD: 4 };
+
 /** One expected shape: a module below `src/`, a property path, its type and (for functions) its arity. */
 interface Shape {
   module: string;
   path: string[];
-  type: 'function' | 'array';
+  type: 'function' | 'array' | 'object';
   arity?: number;
 }
 
@@ -83,6 +88,11 @@ const SHAPES: readonly Shape[] = [
   { module: 'protocol/requests/heartbeat/index.js', path: ['protocol'], type: 'function', arity: 1 },
   ...['joinGroup', 'syncGroup', 'heartbeat'].map((api): Shape => ({ module: `protocol/requests/${api}/index.js`, path: ['versions'], type: 'array' })),
   ...([['joinAndSync', 0], ['heartbeat', 1], ['leave', 0], ['recoverFromFetch', 1]] as const).map(([m, arity]): Shape => ({ module: 'consumer/consumerGroup.js', path: ['prototype', m], type: 'function', arity })),
+  // the codec table (`compression-codecs.ts`) and its lookup by the record-batch decoder
+  { module: COMPRESSION_MODULE, path: ['Codecs'], type: 'object' },
+  { module: COMPRESSION_MODULE, path: ['Types'], type: 'object' },
+  { module: COMPRESSION_MODULE, path: ['lookupCodecByAttributes'], type: 'function', arity: 1 },
+  ...['Snappy', 'LZ4', 'ZSTD'].map((t): Shape => ({ module: COMPRESSION_MODULE, path: ['Codecs', String(KAFKA_CODEC_IDS[t])], type: 'function', arity: 0 })),
 ];
 
 function unsupported(found: string, detail: string): StreamsError {
@@ -103,6 +113,7 @@ function shapeMismatch(internals: KafkaJsInternals, shape: Shape): string | unde
     return `${where} cannot be loaded (${(error as Error).message})`;
   }
   if (shape.type === 'array') return Array.isArray(value) ? undefined : `${where} is not an array`;
+  if (shape.type === 'object') return typeof value === 'object' && value !== null ? undefined : `${where} is not an object`;
   if (typeof value !== 'function') return `${where} is not a function`;
   if (shape.arity !== undefined && value.length !== shape.arity) return `${where} takes ${value.length} arguments, expected ${shape.arity}`;
   return undefined;
@@ -114,7 +125,7 @@ function shapeMismatch(internals: KafkaJsInternals, shape: Shape): string | unde
  * 1'. replace the modules swapped whole (before anything requires them);
  * 2. every shape the patches touch is there, with the expected arity;
  * 3. Produce v8, the aborted-transaction filter, the JoinGroup and SyncGroup captures, the empty-batch markers,
- *    static membership, the fetch leader failover.
+ *    static membership, the fetch leader failover, the compression codecs.
  * Throws `UNSUPPORTED_KAFKAJS` (nothing patched) when 1 or 2 fails.
  */
 export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> & Partial<Pick<PrivatePackage, 'replace'>>): SluiceKafkaJs {
@@ -139,6 +150,7 @@ export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> 
   installEmptyBatchMarkers(internals);
   installStaticMembership(internals);
   installFetchLeaderFailover(internals);
+  installCompressionCodecs(internals);
   return { kafkajs: copy.load<typeof KafkaJsModule>('index.js'), internals, version };
 }
 

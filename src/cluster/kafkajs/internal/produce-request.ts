@@ -2,12 +2,15 @@
  * The body of a Produce request (v3–v8, the same bytes) encoded by sluice's
  * own record-batch encoder (`src/records/record-batch-encoder.ts`) instead of
  * kafkajs' (which builds a small encoder, a spread copy and a buffer copy per
- * record). Used by `produce-v8.ts` for uncompressed requests; the bytes equal
- * kafkajs' v3 encoder's for the same arguments (unit-tested).
+ * record). Used by `produce-v8.ts` for every request; uncompressed, the bytes
+ * equal kafkajs' v3 encoder's for the same arguments (unit-tested); with
+ * `compression` (kafkajs' codec number, Kafka's codec id) the records are
+ * compressed by `src/records/compression.ts`.
  *
  * Layout: transactional_id nullable string, acks int16, timeout int32,
  * topic_data [topic string, data [partition int32, record_set bytes]].
  */
+import { compressionTypeOfId } from '../../../records/compression.js';
 import { encodeRecordBatch, type EncodableRecord } from '../../../records/record-batch-encoder.js';
 
 /** The transactional bit of a batch's attributes. */
@@ -63,6 +66,8 @@ export function encodeProduceBody(args: KafkaJsProduceArgs, now: number = Date.n
   const transactionalId = args.transactionalId ?? null;
   const producerId = args.producerId === undefined ? -1n : BigInt(args.producerId.toString());
   const producerEpoch = args.producerEpoch ?? 0;
+  const compression = compressionTypeOfId(args.compression ?? 0);
+  if (compression === undefined) throw new Error(`Unknown compression type id: ${args.compression}`);
   const parts: Buffer[] = [];
   writeString(parts, transactionalId);
   const head = Buffer.allocUnsafe(6);
@@ -84,6 +89,7 @@ export function encodeProduceBody(args: KafkaJsProduceArgs, now: number = Date.n
         producerId,
         producerEpoch,
         baseSequence: p.firstSequence ?? 0,
+        compression,
       });
       parts.push(int32(p.partition), int32(batch.length), batch);
     }

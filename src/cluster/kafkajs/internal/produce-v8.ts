@@ -130,8 +130,8 @@ const PATCHED = Symbol.for('sluice.kafkajs.produceV8');
 export function registerProduceV8(internals: KafkaJsInternals): void {
   const definitions = produceRequests(internals) as ReturnType<typeof produceRequests> & { [PATCHED]?: true };
   if (definitions[PATCHED]) return;
-  // 1. The v8 request is the v7 request with another version number; an uncompressed body is encoded
-  //    by sluice's record-batch encoder (`produce-request.ts`: the same bytes, far less garbage).
+  // 1. The v8 request is the v7 request with another version number; the body is encoded by sluice's
+  //    record-batch encoder (`produce-request.ts`: the same bytes, far less garbage; every codec).
   const requestV7 = internals.load<(
     args: Record<string, unknown>,
   ) => KafkaJsProtocolRequest['request']>('protocol/requests/produce/v7/request.js');
@@ -139,7 +139,7 @@ export function registerProduceV8(internals: KafkaJsInternals): void {
     request: {
       ...requestV7(args),
       apiVersion: PRODUCE_V8,
-      ...(args['compression'] ? {} : { encode: () => Promise.resolve(asEncoder(encodeProduceBody(args as unknown as KafkaJsProduceArgs))) }),
+      encode: () => Promise.resolve().then(() => asEncoder(encodeProduceBody(args as unknown as KafkaJsProduceArgs))),
     },
     response: {
       decode: (raw) => decodeProduceV8(internals, raw),

@@ -30,6 +30,7 @@ import type { ProduceAck, ProduceBatch, RawProducerOptions, RawProducerPort, Top
 import { isProducerFencing, mapProducerError } from './error-mapping.js';
 import { kafkaJsRetry } from './retry-options.js';
 import { topicPartitionKey } from '../../../records/topic-partition.js';
+import { compressionCodecId, loadCompression, type CompressionType } from '../../../records/compression.js';
 
 /** kafkajs retry settings of the raw producer (see the module comment). */
 export const PRODUCER_RETRY = { retries: 5, initialRetryTime: 100, maxRetryTime: 1000 } as const;
@@ -45,10 +46,15 @@ export class KafkaJsRawProducer implements RawProducerPort {
   private closed = false;
   /** Partitions whose last send has an unknown outcome → fingerprint of its records. */
   private readonly uncertain = new Map<string, string>();
+  /** kafkajs' codec number (Kafka's id) of every batch; sluice's Produce encoder compresses with it. */
+  private readonly compression: number;
+  private readonly compressionType: CompressionType;
 
   constructor(kafka: Kafka, options: RawProducerOptions, logger: Logger) {
     this.transactionalId = options.transactionalId;
     this.logger = logger;
+    this.compressionType = options.compressionType ?? 'none';
+    this.compression = compressionCodecId(this.compressionType);
     const transactional = options.transactionalId !== undefined;
     this.producer = kafka.producer({
       // For a transactional producer kafkajs makes the transaction's sender idempotent itself;
@@ -62,11 +68,12 @@ export class KafkaJsRawProducer implements RawProducerPort {
     });
   }
 
-  /** 1. connect; 2. InitProducerId (a transactional id fences older producers, whose open transaction Kafka completes or aborts). */
+  /** 1. load the codec; 2. connect; 3. InitProducerId (a transactional id fences older producers, whose open transaction Kafka completes or aborts). */
   async connect(): Promise<void> {
     this.assertUsable('connect');
     if (this.connected) return;
     try {
+      await loadCompression(this.compressionType);
       await this.producer.connect();
       this.connected = true;
       if (this.transactionalId !== undefined) {
@@ -115,6 +122,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
       const metadata = await sender.send({
         topic,
         acks: -1,
+        ...(this.compression === 0 ? {} : { compression: this.compression }),
         // (a numeric timestamp: sluice's Produce encoder takes it as is; kafkajs' own one, used only for
         // compressed requests, computes deltas with it just as well)
         messages: records.map((r) => ({ partition, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp as unknown as string })),

@@ -4,7 +4,7 @@
  * ACLs (scripts/kafka/secure.mjs), handed to test workers as `inject('secureKafka')`
  * (read it with test/helpers `secureKafka()`).
  *
- * 1. No selected test file uses it (none mentions secureKafka, secure-kafka or kafka-secure, any case),
+ * 1. No selected test file uses it (none mentions secureKafka, secure-kafka, kafkaSecure or kafka-secure),
  *    and REQUIRE_KAFKA is not set: not started, secure suites skipped quietly.
  * 2. A secure broker started by `npm run kafka:start -- --secure` answers on
  *    KAFKA_SECURE_PORT/9093: reuse it (left running).
@@ -66,7 +66,7 @@ function selectionNeedsSecure(files: string[] | undefined): boolean {
   if (!files || files.length === 0) return true;
   return files.some((file) => {
     try {
-      return /secure-?kafka|kafka-secure/i.test(readFileSync(file, "utf8"));
+      return /secure-?kafka|kafka-?secure/i.test(readFileSync(file, "utf8"));
     } catch {
       return !/test\/unit/.test(file); // a directory filter, e.g. `vitest run test/integration`
     }

@@ -83,6 +83,7 @@ export { KafkaStreams } from './runtime/kafka-streams.js';
 export type { KafkaStreamsState } from './runtime/kafka-streams.js';
 export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy, AutoOffsetReset, LogLevel } from './runtime/config.js';
 export type { HighAvailabilityConfig } from './runtime/config-ha.js';
+export type { ConnectionSecurityConfig, SaslConfig, SaslPasswordConfig, SaslOAuthBearerConfig, SslConfig } from './runtime/config-connection.js';
 export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
 export { QueryableStoreTypes, InvalidStateStoreError } from './runtime/interactive-queries.js';
 export type { QueryableStoreType, ReadOnlyKeyValueStore, StoreQueryParameters, TimestampedValue } from './runtime/interactive-queries.js';

@@ -18,6 +18,7 @@ import { FailProductionExceptionHandler, LogAndFailDeserializationExceptionHandl
 import { checkBrokerList } from './bootstrap-servers.js';
 import { defined } from '../internal/defined.js';
 import { HIGH_AVAILABILITY_KEYS, resolveHighAvailability, type HighAvailabilityConfig, type ResolvedHighAvailabilityConfig } from './config-ha.js';
+import { CONNECTION_SECURITY_KEYS, resolveConnectionSecurity, type ConnectionSecurityConfig, type ResolvedConnectionSecurityConfig } from './config-connection.js';
 import type { Serde } from '../serdes/serde.js';
 import { appLogger, checkAcceptableRecoveryLag, checkApplicationServer, checkNumStreamThreads, LOG_LEVELS, type AutoOffsetReset, type LogLevel } from './config-conveniences.js';
 
@@ -39,7 +40,7 @@ export type ProcessingGuarantee = 'exactly_once' | 'at_least_once';
 export type UncaughtExceptionPolicy = 'SHUTDOWN_CLIENT' | 'RESTART_TASK';
 
 /** The configuration of a {@link KafkaStreams} application. */
-export interface KafkaStreamsConfig extends HighAvailabilityConfig {
+export interface KafkaStreamsConfig extends HighAvailabilityConfig, ConnectionSecurityConfig {
   /** Required. Consumer group id and transactional-id prefix (`<applicationId>-<taskId>`). */
   applicationId: string;
   /** Brokers of a real Kafka cluster (kafkajs). Exactly one of `bootstrapServers` and `cluster`. */
@@ -137,7 +138,7 @@ export interface KafkaStreamsConfig extends HighAvailabilityConfig {
 }
 
 /** The validated configuration with every default filled in. */
-export interface ResolvedConfig extends ResolvedHighAvailabilityConfig {
+export interface ResolvedConfig extends ResolvedHighAvailabilityConfig, ResolvedConnectionSecurityConfig {
   applicationId: string;
   bootstrapServers: string[] | undefined;
   cluster: ClusterPort | undefined;
@@ -175,6 +176,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'autoOffsetReset', 'logLevel', 'numStreamThreads', 'defaultKeySerde', 'defaultValueSerde', 'defaultTimestampExtractor',
   'stateDir', 'statestoreCacheMaxBytes', 'stateCleanupDelayMs', 'applicationServer', 'acceptableRecoveryLag',
   ...HIGH_AVAILABILITY_KEYS,
+  ...CONNECTION_SECURITY_KEYS,
 ]);
 
 /** A config value as the user wrote it (`NaN`, `Infinity`, `'70000'`), for error messages; JSON would print NaN as null. */
@@ -311,6 +313,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     defaultTimestampExtractor:
       config.defaultTimestampExtractor === undefined ? undefined : resolveTimestampExtractor(config.defaultTimestampExtractor, "Config 'defaultTimestampExtractor'"),
     ...resolveHighAvailability(config),
+    ...resolveConnectionSecurity(config),
   };
 }
 

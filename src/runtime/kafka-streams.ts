@@ -161,7 +161,7 @@ export class KafkaStreams {
     const config = this.#config;
     try {
       // 1. connect
-      this.#cluster = config.cluster ?? createKafkaCluster({ bootstrapServers: defined(config.bootstrapServers, "config 'bootstrapServers' (set whenever 'cluster' is not)"), clientId: config.clientId, logger: config.logger });
+      this.#cluster = config.cluster ?? createKafkaCluster({ bootstrapServers: defined(config.bootstrapServers, "config 'bootstrapServers' (set whenever 'cluster' is not)"), clientId: config.clientId, logger: config.logger, ssl: config.ssl, sasl: config.sasl });
       const admin = (this.#admin = this.#cluster.admin());
       // 2. topics: source patterns first (the topics they match take part in every check below); one metadata cache
       //    per app, on the app's admin (the partition counts and every task producer read it)

@@ -14,8 +14,9 @@
  * internals first and throws `UNSUPPORTED_KAFKAJS` when they differ from what
  * was verified.
  */
-import type { Kafka } from 'kafkajs';
+import type { Kafka, SASLOptions } from 'kafkajs';
 import { componentLogger, type Logger } from '../../internal/logger.js';
+import { checkSasl, checkSsl, copySasl, type SaslConfig, type SslConfig } from './connection-security.js';
 import type {
   AdminPort,
   ClusterPort,
@@ -47,6 +48,16 @@ export interface KafkaClusterOptions {
   connectionTimeoutMs?: number;
   /** Request timeout (ms) of kafkajs, default 30000. */
   requestTimeoutMs?: number;
+  /**
+   * TLS: `true` (the system's trusted CAs) or Node's `tls.ConnectionOptions` (`ca`, `cert` + `key` for mutual
+   * TLS, `servername`, `rejectUnauthorized`). Default: plaintext.
+   */
+  ssl?: SslConfig;
+  /**
+   * SASL login: `{ mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512', username, password }` or
+   * `{ mechanism: 'oauthbearer', oauthBearerProvider }`. Every kafkajs client gets its own copy.
+   */
+  sasl?: SaslConfig;
 }
 
 /** The kafkajs implementation of {@link ClusterPort} (`kind: 'kafka'`). */
@@ -55,32 +66,36 @@ export class KafkaJsCluster implements ClusterPort {
   private readonly options: KafkaClusterOptions;
   private readonly logger: Logger;
   private readonly kafkaLogger: Logger;
-  private readonly clients = new Map<string, Kafka>();
   private readonly patched: SluiceKafkaJs;
+  private readonly ssl: SslConfig | undefined;
+  private readonly sasl: SaslConfig | undefined;
 
   constructor(options: KafkaClusterOptions) {
     if (options.bootstrapServers.length === 0) throw new TypeError('createKafkaCluster: bootstrapServers must name at least one broker');
+    this.ssl = checkSsl(options.ssl, 'createKafkaCluster: ssl');
+    this.sasl = checkSasl(options.sasl, 'createKafkaCluster: sasl');
     this.options = options;
     this.logger = componentLogger('kafka-cluster', options.logger);
     this.kafkaLogger = componentLogger('kafkajs', options.logger);
     this.patched = sluiceKafkaJs();
   }
 
-  /** One kafkajs `Kafka` per client id (it only holds configuration; each client opens its own connections). */
+  /**
+   * A new kafkajs `Kafka` for each client (it only holds configuration; each client opens its own
+   * connections), with its own copy of the `sasl` object: kafkajs stores its login closure on that object
+   * (`broker/saslAuthenticator/index.js`), so clients must never share one.
+   */
   private kafka(clientId = this.options.clientId ?? 'sluice'): Kafka {
-    let kafka = this.clients.get(clientId);
-    if (!kafka) {
-      kafka = new this.patched.kafkajs.Kafka({
-        clientId,
-        brokers: this.options.bootstrapServers,
-        connectionTimeout: this.options.connectionTimeoutMs ?? 3_000,
-        requestTimeout: this.options.requestTimeoutMs ?? 30_000,
-        logLevel: kafkaJsLevelFor(this.kafkaLogger),
-        logCreator: pinoLogCreator(this.kafkaLogger),
-      });
-      this.clients.set(clientId, kafka);
-    }
-    return kafka;
+    return new this.patched.kafkajs.Kafka({
+      clientId,
+      brokers: this.options.bootstrapServers,
+      connectionTimeout: this.options.connectionTimeoutMs ?? 3_000,
+      requestTimeout: this.options.requestTimeoutMs ?? 30_000,
+      logLevel: kafkaJsLevelFor(this.kafkaLogger),
+      logCreator: pinoLogCreator(this.kafkaLogger),
+      ...(this.ssl === undefined ? {} : { ssl: this.ssl }),
+      ...(this.sasl === undefined ? {} : { sasl: copySasl(this.sasl) as SASLOptions }),
+    });
   }
 
   admin(): AdminPort {

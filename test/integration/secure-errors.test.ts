@@ -15,9 +15,11 @@ import pino from 'pino';
 import { afterEach, expect, it } from 'vitest';
 import type { KafkaStreamsConfig } from '../../src/index.js';
 import { kafkaBrokers, uniqueGroup, uniqueTopic } from '../helpers/index.js';
-import { createSecureTopic, describeSecureKafka, grantStreamsAcls, produceSecure, readCommittedSecure, type StreamsGrant } from '../helpers/secure-kafka.js';
+import kafkajs, { type AclEntry } from 'kafkajs';
+import { createSecureTopic, describeSecureKafka, grantStreamsAcls, produceSecure, readCommittedSecure, secureAdmin, type StreamsGrant } from '../helpers/secure-kafka.js';
 import { SecureApps, startUntilFailure, upperTopology } from './secure-support.js';
 
+const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs;
 const apps = new SecureApps();
 afterEach(() => apps.closeAll());
 
@@ -33,9 +35,13 @@ describeSecureKafka('secure Kafka: the error messages name the fix', (info) => {
   }
 
   /** Starts an app with `connection` (and `logger`), waits for its failure, checks the bound; returns it. */
-  async function failureOf(name: string, connection: Partial<KafkaStreamsConfig>, timeoutMs: number, acl?: { user: string; omit: StreamsGrant[] }) {
+  async function failureOf(name: string, connection: Partial<KafkaStreamsConfig>, timeoutMs: number, acl?: { user: string; omit: StreamsGrant[]; extra?: (output: string) => AclEntry[] }) {
     const { input, output, applicationId } = await topics(name);
     if (acl) await grantStreamsAcls(acl.user, { applicationId, inputTopics: [input], outputTopics: [output], omit: acl.omit });
+    if (acl?.extra) {
+      const admin = await secureAdmin(info);
+      await admin.createAcls({ acl: acl.extra(output) }).finally(() => admin.disconnect());
+    }
     const app = apps.create(upperTopology(input, output), { applicationId, ...connection });
     const f = await startUntilFailure(app, timeoutMs);
     console.info(`[secure-error ${name}] ${f.state} after ${f.ms} ms: ${f.message}`);
@@ -86,6 +92,16 @@ describeSecureKafka('secure Kafka: the error messages name the fix', (info) => {
     });
     expect(f.message).toMatch(/TRANSACTIONAL_ID_AUTHORIZATION_FAILED \(53\): User:dave is not allowed WRITE on transactional id/);
     expect(f.message).not.toMatch(/Failed to find group coordinator/);
+  });
+
+  it('an output topic the principal sees (READ) but may not WRITE: the task producer is refused, names WRITE on it, writes nothing', async () => {
+    const f = await failureOf('no-write-visible', { bootstrapServers: info.bootstrap, ssl: { ca: info.caPem }, sasl: login('alice') }, 60_000, {
+      user: 'alice',
+      omit: ['write-output'],
+      extra: (output) => [{ principal: 'User:alice', host: '*', permissionType: AclPermissionTypes.ALLOW, resourceType: AclResourceTypes.TOPIC, resourceName: output, resourcePatternType: ResourcePatternTypes.LITERAL, operation: AclOperationTypes.READ }],
+    });
+    expect(f.message).toMatch(/TOPIC_AUTHORIZATION_FAILED \(29\): User:alice is not allowed WRITE on topic/);
+    expect(f.message).toContain(`'${f.output}'`);
   });
 
   it('no READ on the input topic: the source topic is invisible to the principal, and the message says so', async () => {

@@ -32,6 +32,7 @@ import { KafkaJsGroupConsumer } from './internal/group-consumer.js';
 import { kafkaJsLevelFor, pinoLogCreator } from './internal/kafkajs-logger.js';
 import { sluiceKafkaJs, type SluiceKafkaJs } from './internal/patches.js';
 import { KafkaJsRawProducer } from './internal/raw-producer.js';
+import { connectionFacts, registerConnectionFacts, type ConnectionFacts } from './internal/security-errors.js';
 import { KafkaJsPartitionReader } from './internal/partition-reader.js';
 
 export { mapKafkaJsError, mapProducerError } from './internal/error-mapping.js';
@@ -69,11 +70,18 @@ export class KafkaJsCluster implements ClusterPort {
   private readonly patched: SluiceKafkaJs;
   private readonly ssl: SslConfig | undefined;
   private readonly sasl: SaslConfig | undefined;
+  /** Shared by every client of this cluster: brokers, TLS, mechanism, user, whether the cluster ever answered. */
+  private readonly facts: ConnectionFacts;
 
   constructor(options: KafkaClusterOptions) {
     if (options.bootstrapServers.length === 0) throw new TypeError('createKafkaCluster: bootstrapServers must name at least one broker');
     this.ssl = checkSsl(options.ssl, 'createKafkaCluster: ssl');
     this.sasl = checkSasl(options.sasl, 'createKafkaCluster: sasl');
+    this.facts = connectionFacts({
+      brokers: options.bootstrapServers,
+      ssl: this.ssl,
+      sasl: this.sasl && { mechanism: this.sasl.mechanism, username: 'username' in this.sasl ? this.sasl.username : undefined },
+    });
     this.options = options;
     this.logger = componentLogger('kafka-cluster', options.logger);
     this.kafkaLogger = componentLogger('kafkajs', options.logger);
@@ -86,7 +94,7 @@ export class KafkaJsCluster implements ClusterPort {
    * (`broker/saslAuthenticator/index.js`), so clients must never share one.
    */
   private kafka(clientId = this.options.clientId ?? 'sluice'): Kafka {
-    return new this.patched.kafkajs.Kafka({
+    const kafka = new this.patched.kafkajs.Kafka({
       clientId,
       brokers: this.options.bootstrapServers,
       connectionTimeout: this.options.connectionTimeoutMs ?? 3_000,
@@ -96,6 +104,8 @@ export class KafkaJsCluster implements ClusterPort {
       ...(this.ssl === undefined ? {} : { ssl: this.ssl }),
       ...(this.sasl === undefined ? {} : { sasl: copySasl(this.sasl) as SASLOptions }),
     });
+    registerConnectionFacts(kafka, this.facts);
+    return kafka;
   }
 
   admin(): AdminPort {

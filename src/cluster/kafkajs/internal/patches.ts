@@ -10,7 +10,9 @@
  * - Produce request bodies encoded by sluice's record-batch encoder (`produce-request.ts`, from `produce-v8.ts`);
  * - a linear `groupMessagesPerPartition` (kafkajs' is quadratic; `linear-grouping.ts`);
  * - static membership (`groupInstanceId` on JoinGroup/SyncGroup/Heartbeat, no LeaveGroup on a static
- *   member's close) and rejoin on request (`static-membership.ts`).
+ *   member's close) and rejoin on request (`static-membership.ts`);
+ * - a FindCoordinator refused for authorization (53, 30) reaches the caller instead of "Failed to find
+ *   group coordinator" (`coordinator-denial.ts`).
  *
  * Containment: the patched module objects belong to a private copy of the
  * kafkajs module graph (`private-module.ts`); every kafkajs client sluice
@@ -33,6 +35,7 @@ import type { KafkaJsInternals } from './kafkajs-internals.js';
 import { privatePackage, type PrivatePackage } from './private-module.js';
 import { registerProduceV8 } from './produce-v8.js';
 import { installStaticMembership } from './static-membership.js';
+import { installCoordinatorDenial } from './coordinator-denial.js';
 
 /** The kafkajs version the patches were written and tested against. */
 export const VERIFIED_KAFKAJS_VERSION = '2.2.4';
@@ -80,6 +83,9 @@ const SHAPES: readonly Shape[] = [
   { module: 'protocol/requests/heartbeat/index.js', path: ['protocol'], type: 'function', arity: 1 },
   ...['joinGroup', 'syncGroup', 'heartbeat'].map((api): Shape => ({ module: `protocol/requests/${api}/index.js`, path: ['versions'], type: 'array' })),
   ...([['joinAndSync', 0], ['heartbeat', 1], ['leave', 0]] as const).map(([m, arity]): Shape => ({ module: 'consumer/consumerGroup.js', path: ['prototype', m], type: 'function', arity })),
+  // authorization failures of FindCoordinator (`coordinator-denial.ts`)
+  { module: 'broker/index.js', path: ['prototype', 'findGroupCoordinator'], type: 'function', arity: 1 },
+  { module: 'cluster/index.js', path: ['prototype', 'findGroupCoordinatorMetadata'], type: 'function', arity: 1 },
 ];
 
 function unsupported(found: string, detail: string): StreamsError {
@@ -111,7 +117,7 @@ function shapeMismatch(internals: KafkaJsInternals, shape: Shape): string | unde
  * 1'. replace the modules swapped whole (before anything requires them);
  * 2. every shape the patches touch is there, with the expected arity;
  * 3. Produce v8, the aborted-transaction filter, the JoinGroup and SyncGroup captures, the empty-batch markers,
- *    static membership.
+ *    static membership, FindCoordinator refusals.
  * Throws `UNSUPPORTED_KAFKAJS` (nothing patched) when 1 or 2 fails.
  */
 export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> & Partial<Pick<PrivatePackage, 'replace'>>): SluiceKafkaJs {
@@ -135,6 +141,7 @@ export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> 
   registerSyncAssignmentCapture(internals);
   installEmptyBatchMarkers(internals);
   installStaticMembership(internals);
+  installCoordinatorDenial(internals);
   return { kafkajs: copy.load<typeof KafkaJsModule>('index.js'), internals, version };
 }
 

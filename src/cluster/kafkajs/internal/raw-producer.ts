@@ -28,6 +28,7 @@ import { IllegalStateError, KafkaProtocolError, KafkaErrorCode, ProducerFencedEr
 import type { Logger } from '../../../internal/logger.js';
 import type { ProduceAck, ProduceBatch, RawProducerOptions, RawProducerPort, TopicPartitionOffset, WireRecord } from '../../port.js';
 import { isProducerFencing, mapProducerError } from './error-mapping.js';
+import { connectionFactsOf, type Access, type ConnectionFacts } from './security-errors.js';
 import { topicPartitionKey } from '../../../records/topic-partition.js';
 
 /** kafkajs retry settings of the raw producer (see the module comment). */
@@ -38,6 +39,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
   readonly transactionalId: string | undefined;
   private readonly producer: Producer;
   private readonly logger: Logger;
+  private readonly facts: ConnectionFacts | undefined;
   private transaction: Transaction | undefined;
   private unusable: StreamsError | undefined;
   private connected = false;
@@ -48,6 +50,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
   constructor(kafka: Kafka, options: RawProducerOptions, logger: Logger) {
     this.transactionalId = options.transactionalId;
     this.logger = logger;
+    this.facts = connectionFactsOf(kafka);
     const transactional = options.transactionalId !== undefined;
     this.producer = kafka.producer({
       // For a transactional producer kafkajs makes the transaction's sender idempotent itself;
@@ -72,6 +75,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
         // kafkajs runs InitProducerId lazily in transaction(); an empty transaction ended at once sends no EndTxn.
         const init = await this.producer.transaction();
         await init.abort();
+        if (this.facts) this.facts.answered = true;
       }
     } catch (error) {
       throw this.fail(error, 'connect', false);
@@ -119,6 +123,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
         messages: records.map((r) => ({ partition, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp as unknown as string })),
       });
       this.uncertain.delete(key);
+      if (this.facts) this.facts.answered = true;
       const ack = metadata.find((m) => m.topicName === topic && m.partition === partition);
       if (!ack) {
         // kafkajs sends nothing for a partition its metadata does not know, and answers with no ack.
@@ -129,7 +134,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
       }
       return { topic, partition, baseOffset: Number(ack.baseOffset ?? ack.offset ?? -1) };
     } catch (error) {
-      const mapped = this.fail(error, where, false);
+      const mapped = this.fail(error, where, false, [{ resource: 'TOPIC', operation: 'WRITE', name: topic }]);
       // 3. Remember partitions whose outcome is unknown (no broker answer).
       if (isUnknownOutcome(mapped)) this.uncertain.set(key, fingerprintOf(records));
       else this.uncertain.delete(key);
@@ -152,7 +157,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
         topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
       });
     } catch (error) {
-      throw this.fail(error, `sendOffsets for group '${groupId}'`, false);
+      throw this.fail(error, `sendOffsets for group '${groupId}'`, false, [{ resource: 'GROUP', operation: 'READ', name: groupId }]);
     }
   }
 
@@ -204,9 +209,16 @@ export class KafkaJsRawProducer implements RawProducerPort {
     }
   }
 
-  /** Maps an error; fencing (or any failure when `fatal`) makes the producer unusable. */
-  private fail(error: unknown, context: string, fatal: boolean): StreamsError {
-    const mapped = mapProducerError(error, context);
+  /**
+   * Maps an error; fencing (or any failure when `fatal`) makes the producer unusable. `access`: the resources
+   * the call needs besides the transactional id (or, idempotent, the cluster), named by an authorization failure.
+   */
+  private fail(error: unknown, context: string, fatal: boolean, access: readonly Access[] = []): StreamsError {
+    const own: Access =
+      this.transactionalId === undefined
+        ? { resource: 'CLUSTER', operation: 'IDEMPOTENT_WRITE' }
+        : { resource: 'TRANSACTIONAL_ID', operation: 'WRITE', name: this.transactionalId };
+    const mapped = mapProducerError(error, context, { facts: this.facts, access: [...access, own] });
     if (fatal || isProducerFencing(mapped)) {
       // Once per producer; fencing is how a task moves to another instance (the runtime logs that once per task at WARN).
       if (!this.unusable) this.logger[isProducerFencing(mapped) ? 'debug' : 'warn']({ err: mapped, transactionalId: this.transactionalId }, 'producer is unusable');

@@ -59,6 +59,12 @@ export interface TopicDescription {
    * `message.timestamp.before.max.ms`, `message.timestamp.after.max.ms`.
    */
   config: Record<string, string>;
+  /**
+   * Set when the topic's configs could not be read (the principal may describe the topic but has no
+   * DESCRIBE_CONFIGS on it, which Kafka Streams' documented least privilege does not grant): why, naming
+   * the principal. `config` is empty then; callers fall back to defaults and leave the checks to the broker.
+   */
+  configUnreadable?: string;
 }
 
 /** What the admin port tells about a consumer group (DescribeGroups). */

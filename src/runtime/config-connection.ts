@@ -49,3 +49,13 @@ export function resolveConnectionSecurity(config: Record<string, unknown>): Reso
   }
   return { ssl, sasl };
 }
+
+/**
+ * The principal the app's connections authenticate as, for messages (`User:alice`; the client certificate's
+ * or the OAuth token's), or undefined on an unsecured connection (no SASL, no client certificate).
+ */
+export function principalOfConfig(config: ResolvedConnectionSecurityConfig): string | undefined {
+  if (config.sasl) return config.sasl.mechanism === 'oauthbearer' ? "the OAuth token's principal" : `User:${config.sasl.username}`;
+  if (typeof config.ssl === 'object' && config.ssl.cert !== undefined) return "the client certificate's principal";
+  return undefined;
+}

@@ -12,7 +12,7 @@ import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 import { KafkaErrorCode, KafkaProtocolError, kafkaErrorName } from '../../../errors.js';
 import type { AdminPort, GroupDescription, NewTopic, TopicDescription } from '../../port.js';
 import { mapKafkaJsError } from './error-mapping.js';
-import { connectionFactsOf, type Access, type ConnectionFacts } from './security-errors.js';
+import { connectionFactsOf, isAuthorizationCode, principalOf, type Access, type ConnectionFacts } from './security-errors.js';
 import { pollUntil, retryWhile } from '../../../internal/retry.js';
 
 const { AssignerProtocol, ConfigResourceTypes } = kafkajs;
@@ -70,10 +70,21 @@ export class KafkaJsAdmin implements AdminPort {
     }
   }
 
-  /** Rejects with UNKNOWN_TOPIC_OR_PARTITION unless the topic exists (fresh metadata, no kafkajs retry loop). */
+  /**
+   * Rejects with UNKNOWN_TOPIC_OR_PARTITION unless the topic exists (fresh metadata, no kafkajs retry loop).
+   * On a secured cluster the message adds that the principal may lack DESCRIBE: Kafka lists only the
+   * topics a principal may describe.
+   */
   private async requireTopic(name: string): Promise<void> {
     const topics = await this.call('list topics', (a) => a.listTopics(), [{ resource: 'TOPIC', operation: 'DESCRIBE', name }]);
-    if (!topics.includes(name)) throw unknownTopic(name);
+    if (topics.includes(name)) return;
+    const secured = this.facts !== undefined && (this.facts.mechanism !== undefined || this.facts.certificateSubject !== undefined);
+    if (!secured) throw unknownTopic(name);
+    throw new KafkaProtocolError(
+      KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+      `UNKNOWN_TOPIC_OR_PARTITION (3): topic '${name}' does not exist, or ${principalOf(this.facts)} may not see it ` +
+        `(the cluster lists only the topics a principal may DESCRIBE; READ or WRITE on the topic grant it)`,
+    );
   }
 
   /**
@@ -137,7 +148,16 @@ export class KafkaJsAdmin implements AdminPort {
     const metadata = await this.call(`describe topic '${name}'`, (a) => a.fetchTopicMetadata({ topics: [name] }), [{ resource: 'TOPIC', operation: 'DESCRIBE', name }]);
     const topic = metadata.topics.find((t) => t.name === name);
     if (!topic) throw unknownTopic(name);
-    const entries = await this.configEntries(name);
+    let entries: Awaited<ReturnType<KafkaJsAdmin['configEntries']>>;
+    try {
+      entries = await this.configEntries(name);
+    } catch (error) {
+      // Least privilege (READ or WRITE on a user topic) includes DESCRIBE, not DESCRIBE_CONFIGS: say so, do not fail.
+      if (error instanceof KafkaProtocolError && isAuthorizationCode(error.kafkaCode)) {
+        return { name, partitions: topic.partitions.length, config: {}, configUnreadable: error.message };
+      }
+      throw error;
+    }
     const config: Record<string, string> = {};
     for (const entry of entries) if (entry.configValue !== null) config[entry.configName] = entry.configValue;
     return { name, partitions: topic.partitions.length, config };

@@ -1,4 +1,6 @@
-import type { Kafka, KafkaConfig } from 'kafkajs';
+import kafkajsModule, { type Kafka, type KafkaConfig } from 'kafkajs';
+import pino from 'pino';
+import { pinoLogCreator } from '../../../src/cluster/kafkajs/internal/kafkajs-logger.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KafkaJsCluster } from '../../../src/cluster/kafkajs/index.js';
 import { createReaderCluster } from '../../../src/cluster/kafkajs/internal/reader-cluster.js';
@@ -149,5 +151,22 @@ describe('hideSecrets', () => {
       nested: { sasl: { mechanism: 'oauthbearer', oauthBearerProvider: '[hidden]' }, password: '[hidden]', key: 'record-key' },
     });
     expect(config.sasl.password).toBe(SECRET); // the original is untouched
+  });
+});
+
+describe('kafkajs log lines', () => {
+  it('every field kafkajs logs goes through hideSecrets', () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });
+    const log = pinoLogCreator(logger)(kafkajsModule.logLevel.DEBUG);
+    log({
+      namespace: 'Connection',
+      level: kafkajsModule.logLevel.DEBUG,
+      label: 'DEBUG',
+      log: { message: 'Connecting', timestamp: 'now', logger: 'kafkajs', broker: 'b:9096', sasl: { mechanism: 'plain', username: 'u', password: SECRET }, ssl: { key: SECRET } },
+    });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain(SECRET);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ namespace: 'Connection', broker: 'b:9096', sasl: { username: 'u', password: '[hidden]' }, ssl: { key: '[hidden]' }, msg: 'Connecting' });
   });
 });

@@ -45,3 +45,9 @@ export declare function addScramUser(options: {
   mechanism?: 'SCRAM-SHA-512' | 'SCRAM-SHA-256';
   version: string;
 }): void;
+/** Generates the certificates and users of a secure start into `runDirectory` and renders its properties. */
+export declare function prepareSecure(options: { runDirectory: string; port: number; mtlsPort: number; controllerPort: number }): {
+  props: Record<string, string>;
+  formatArgs: string[];
+  secure: SecureBrokerInfo;
+};

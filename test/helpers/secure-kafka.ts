@@ -9,6 +9,7 @@ import { describe, inject } from 'vitest';
 import type { SecureKafkaInfo } from '../setup/secure-setup.js';
 import { quietKafka } from './clients.js';
 import { createTopic, readAll, type CreateTopicOptions, type ReadRecord } from './topics.js';
+import { waitFor } from './wait-for.js';
 
 export type { SecureKafkaInfo };
 
@@ -135,13 +136,29 @@ export function streamsAcls(principal: string, { applicationId, inputTopics, out
 
 /**
  * Grants `principal` (`User:<name>`, or a bare user name) the least-privilege ACLs of
- * {@link streamsAcls} on the secure broker, as admin. Resolves with the entries created.
+ * {@link streamsAcls} on the secure broker, as admin, and waits until the broker applies
+ * them. Steps: 1. CreateAcls; 2. poll DescribeAcls until every entry shows.
+ * Resolves with the entries created.
  */
 export async function grantStreamsAcls(principal: string, options: StreamsAclOptions, info: SecureKafkaInfo = requireSecureKafka()): Promise<AclEntry[]> {
   const acl = streamsAcls(principal.includes(':') ? principal : `User:${principal}`, options);
   const admin = await secureAdmin(info);
   try {
     await admin.createAcls({ acl });
+    // 2. Wait until the broker's authorizer applies them (KRaft: CreateAcls answers once the controller
+    //    committed them; the broker applies the metadata record a moment later), as Kafka's
+    //    TestUtils.waitAndVerifyAcls does: else a fast app start may find its topics hidden.
+    await waitFor(async () => {
+      const { resources } = await admin.describeAcls({
+        principal: acl[0]?.principal,
+        resourceType: AclResourceTypes.ANY,
+        resourcePatternType: ResourcePatternTypes.ANY,
+        operation: AclOperationTypes.ANY,
+        permissionType: AclPermissionTypes.ANY,
+      });
+      const present = new Set(resources.flatMap((r) => r.acls.map((a) => `${r.resourceType}|${r.resourceName}|${r.resourcePatternType}|${a.operation}`)));
+      return acl.every((a) => present.has(`${a.resourceType}|${a.resourceName}|${a.resourcePatternType}|${a.operation}`));
+    }, { timeoutMs: 15_000, intervalMs: 50, message: `ACLs of ${principal} applied by the broker` });
   } finally {
     await admin.disconnect();
   }

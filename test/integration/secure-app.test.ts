@@ -4,8 +4,8 @@
  * - a stateful exactly-once app (selectKey → groupByKey → count: a repartition
  *   topic and a changelog) run as a principal holding only the least-privilege
  *   ACLs Kafka Streams documents processes every record exactly once;
- * - the same ACLs with a PLAIN login (Confluent Cloud style) and with mutual TLS
- *   (principal from the client certificate) run an app.
+ * - the same ACLs with a PLAIN login (Confluent Cloud style), an OAUTHBEARER token
+ *   provider and mutual TLS (principal from the client certificate) run an app.
  * The ACLs are exactly Kafka Streams' documented least privilege (test/helpers
  * secure-kafka.ts `streamsAcls`): no DESCRIBE_CONFIGS on the input or output
  * topics, no CREATE on the cluster, no DESCRIBE on other groups. An app must not
@@ -16,6 +16,13 @@ import { afterEach, expect, it } from 'vitest';
 import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import { createSecureTopic, describeSecureKafka, grantStreamsAcls, produceSecure, readCommittedSecure, secureAdmin } from '../helpers/secure-kafka.js';
 import { SecureApps, upperTopology, wordCountTopology } from './secure-support.js';
+
+/** An unsigned JWT (`alg: none`) for `sub`, valid for an hour: what Kafka's unsecured OAUTHBEARER validator accepts. */
+function unsignedToken(sub: string): string {
+  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  return `${part({ alg: 'none' })}.${part({ sub, iat: now, exp: now + 3600 })}.`;
+}
 
 const WORDS = ['apple', 'banana', 'cherry', 'date', 'elder', 'fig', 'grape'];
 const RECORDS = 300;
@@ -84,6 +91,25 @@ describeSecureKafka('secure Kafka: apps as least-privilege principals', (info) =
     await app.start();
     await waitFor(async () => (await readCommittedSecure(output)).length === 2, { timeoutMs: 45_000, message: 'two outputs' });
     expect((await readCommittedSecure(output)).map((r) => r.value?.toString()).sort()).toEqual(['ONE', 'TWO']);
+  });
+
+  it('an OAUTHBEARER login (token provider) with the same least-privilege ACLs runs an app as the token subject', async () => {
+    // The broker validates with Kafka's unsecured validator: an unsigned JWT whose `sub` is the principal.
+    const [input, output] = [await createSecureTopic(uniqueTopic('secure-oauth-in')), await createSecureTopic(uniqueTopic('secure-oauth-out'))];
+    const applicationId = uniqueGroup('secure-oauth');
+    await grantStreamsAcls('dave', { applicationId, inputTopics: [input], outputTopics: [output] });
+    await produceSecure(input, [{ key: 'a', value: 'token' }]);
+    let calls = 0;
+    const app = apps.create(upperTopology(input, output), {
+      applicationId,
+      bootstrapServers: info.bootstrap,
+      ssl: { ca: info.caPem },
+      sasl: { mechanism: 'oauthbearer', oauthBearerProvider: async () => (calls++, { value: unsignedToken('dave') }) },
+    });
+    await app.start();
+    await waitFor(async () => (await readCommittedSecure(output)).length === 1, { timeoutMs: 45_000, message: 'one output' });
+    expect((await readCommittedSecure(output)).map((r) => r.value?.toString())).toEqual(['TOKEN']);
+    expect(calls).toBeGreaterThan(0);
   });
 
   it('mTLS: an app connecting with ssl { ca, cert, key } to the client-certificate listener runs as the certificate principal', async () => {

@@ -68,10 +68,17 @@ export default async function setup(project: TestProject): Promise<Teardown> {
   if (process.env.SLUICE_SKIP_KAFKA === '1') return skip(project, 'SLUICE_SKIP_KAFKA=1', true);
   if (onlyUnitTests(project)) return skip(project, 'only test/unit files selected', true);
   // The plaintext and the secure broker start in parallel (two JVMs, ~10 s each on an idle machine).
-  const [plainStop, secureStop] = await Promise.all([plainKafka(project), setupSecureKafka(project, { required, files: selectedFiles(project), say })]);
-  return async () => {
-    await Promise.all([plainStop?.(), secureStop?.()]);
+  const results = await Promise.allSettled([plainKafka(project), setupSecureKafka(project, { required, files: selectedFiles(project), say })]);
+  const stops = results.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+  const teardown = async () => {
+    await Promise.all(stops.map((stop) => stop?.()));
   };
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await teardown(); // the other broker must not outlive a setup that failed (REQUIRE_KAFKA=1)
+    throw failed.reason;
+  }
+  return teardown;
 }
 
 /** Steps 2 to 5 of the header: the plaintext broker. */

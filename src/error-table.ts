@@ -53,6 +53,8 @@ export const KafkaErrorCode = {
   GROUP_AUTHORIZATION_FAILED: 30,
   CLUSTER_AUTHORIZATION_FAILED: 31,
   INVALID_TIMESTAMP: 32,
+  UNSUPPORTED_SASL_MECHANISM: 33,
+  ILLEGAL_SASL_STATE: 34,
   UNSUPPORTED_VERSION: 35,
   TOPIC_ALREADY_EXISTS: 36,
   INVALID_REPLICATION_FACTOR: 38,
@@ -69,6 +71,7 @@ export const KafkaErrorCode = {
   UNSUPPORTED_FOR_MESSAGE_FORMAT: 43,
   UNKNOWN_PRODUCER_ID: 59,
   KAFKA_STORAGE_ERROR: 56,
+  SASL_AUTHENTICATION_FAILED: 58,
   FENCED_LEADER_EPOCH: 74,
   UNKNOWN_LEADER_EPOCH: 75,
   GROUP_MAX_SIZE_REACHED: 81,
@@ -114,6 +117,12 @@ const groupFenced: ErrorClass = { kind: 'fencing' };
 /** The row of a Kafka code the table does not list: fatal, the app stops. */
 export const UNLISTED_KAFKA_ERROR: ErrorClass = { kind: 'fatal', reaction: 'stop' };
 const stop = UNLISTED_KAFKA_ERROR;
+/**
+ * Authentication and authorization: retrying cannot help (the credentials, certificates or ACLs must
+ * change), so never retried and the app stops in ERROR, the message naming the mechanism and user, or
+ * the resource, operation and principal (`src/cluster/kafkajs/internal/security-errors.ts`).
+ */
+const denied: ErrorClass = { kind: 'fatal', reaction: 'stop' };
 const C = KafkaErrorCode;
 
 /**
@@ -158,6 +167,13 @@ export const KAFKA_ERRORS: Readonly<Record<number, ErrorClass>> = {
   [C.FENCED_INSTANCE_ID]: stop,
   [C.ILLEGAL_GENERATION]: groupFenced,
   [C.UNKNOWN_MEMBER_ID]: groupFenced,
+  [C.TOPIC_AUTHORIZATION_FAILED]: denied,
+  [C.GROUP_AUTHORIZATION_FAILED]: denied,
+  [C.CLUSTER_AUTHORIZATION_FAILED]: denied,
+  [C.TRANSACTIONAL_ID_AUTHORIZATION_FAILED]: denied,
+  [C.SASL_AUTHENTICATION_FAILED]: denied,
+  [C.UNSUPPORTED_SASL_MECHANISM]: denied,
+  [C.ILLEGAL_SASL_STATE]: denied,
 };
 
 /**
@@ -219,6 +235,18 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   INVALID_HANDLER_ANSWER: stop,
   /** Anything else a client library threw: the policy decides. */
   KAFKA_CLIENT_ERROR: { kind: 'fatal', reaction: 'policy' },
+  /**
+   * The TLS handshake with a broker failed: its certificate is not trusted (`ssl.ca`), its name does not
+   * match the address (`ssl.servername`), or it refused the client certificate (`ssl.cert`/`ssl.key`).
+   * Never retried: the app stops in ERROR naming what to change.
+   */
+  SSL_HANDSHAKE_FAILED: denied,
+  /**
+   * The broker closed the first connection before answering anything: a plaintext client on a TLS
+   * listener (set `ssl`), a TLS client on a plaintext one (remove `ssl`), or a listener that needs SASL.
+   * Only while the client never got an answer from the cluster; later, a closed connection is retriable.
+   */
+  SECURITY_PROTOCOL_MISMATCH: denied,
   /**
    * A task state folder is held by another live process (or already by this one): two instances with the
    * same applicationId share a stateDir on one machine. A stale lock of a dead process is taken over, never

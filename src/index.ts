@@ -85,6 +85,7 @@ export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy, 
 export type { CompressionType } from './records/compression.js';
 export type { HighAvailabilityConfig } from './runtime/config-ha.js';
 export type { ClientConfig, ClientConfigValue } from './runtime/config-clients.js';
+export type { ConnectionSecurityConfig, SaslConfig, SaslPasswordConfig, SaslOAuthBearerConfig, SslConfig } from './runtime/config-connection.js';
 export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
 export { QueryableStoreTypes, InvalidStateStoreError } from './runtime/interactive-queries.js';
 export type { QueryableStoreType, ReadOnlyKeyValueStore, StoreQueryParameters, TimestampedValue } from './runtime/interactive-queries.js';

@@ -9,6 +9,7 @@ import { kafkaHome, libsDir, log4jConfigFile, runDir } from './paths.mjs';
 import { checkJava, javaCommand, KafkaSetupError } from './prereq.mjs';
 import { freePort, isAlive, isOurBroker, portFree, terminate } from './process.mjs';
 import { probeCluster, waitForCluster, warmUp } from './ready.mjs';
+import { adminClientConfig, DEFAULT_SECURE_PORT, prepareSecure, removeSecureFiles } from './secure.mjs';
 import { randomClusterId, serverProperties } from './server-config.mjs';
 
 /** The pinned Kafka release (see README "Kafka compatibility"). Override with KAFKA_VERSION. */
@@ -23,11 +24,12 @@ export function kafkaVersion(version) {
   return version ?? process.env.KAFKA_VERSION ?? DEFAULT_KAFKA_VERSION;
 }
 
-/** The client port to use: the argument, else KAFKA_PORT, else 9092. */
-export function kafkaPort(port) {
-  const value = Number(port ?? process.env.KAFKA_PORT ?? DEFAULT_KAFKA_PORT);
+/** The client port to use: the argument, else KAFKA_PORT (KAFKA_SECURE_PORT with `secure`), else 9092 (9093). */
+export function kafkaPort(port, { secure = false } = {}) {
+  const fallback = secure ? (process.env.KAFKA_SECURE_PORT ?? DEFAULT_SECURE_PORT) : (process.env.KAFKA_PORT ?? DEFAULT_KAFKA_PORT);
+  const value = Number(port ?? fallback);
   if (!Number.isInteger(value) || value <= 0 || value > 65535) {
-    throw new KafkaSetupError(`invalid Kafka port: ${port ?? process.env.KAFKA_PORT}`);
+    throw new KafkaSetupError(`invalid Kafka port: ${port ?? fallback}`);
   }
   return value;
 }
@@ -55,11 +57,12 @@ export function logTail(port, lines = 40) {
 }
 
 /**
- * The broker started by this script on `port`, if it is still running.
- * @returns {{ running: boolean, pid?: number, bootstrap?: string, version?: string, dataDir?: string, logFile: string }}
+ * The broker started by this script on `port`, if it is still running
+ * (`secure`: the default port is the secure broker's; `secure` of the result: see prepareSecure).
+ * @returns {{ running: boolean, pid?: number, bootstrap?: string, version?: string, dataDir?: string, logFile: string, secure?: object }}
  */
-export function brokerStatus({ port } = {}) {
-  const p = kafkaPort(port);
+export function brokerStatus({ port, secure } = {}) {
+  const p = kafkaPort(port, { secure });
   const state = readState(p);
   const running = !!state && isAlive(state.pid) && isOurBroker(state.pid, p);
   return { ...(state ?? {}), running, logFile: files(p).log };
@@ -69,13 +72,19 @@ function classpath(version) {
   return `${libsDir(version)}/*`;
 }
 
-function format(version, props, log) {
+/** kafkajs options a readiness probe needs for the broker of `state` (admin over SASL_SSL when secure). */
+function probeClient(state) {
+  return state?.secure ? adminClientConfig(state.secure) : undefined;
+}
+
+function format(version, props, log, extraArgs = []) {
   // A short-lived tool JVM: C1 only, serial GC, small heap start faster.
   const args = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xmx256m', '-cp', classpath(version),
     `-Dlog4j2.configurationFile=${log4jConfigFile}`, 'kafka.tools.StorageTool',
-    'format', `--cluster-id=${randomClusterId()}`, '-c', props, '--standalone', '--ignore-formatted'];
+    'format', `--cluster-id=${randomClusterId()}`, '-c', props, '--standalone', '--ignore-formatted', ...extraArgs];
   const res = spawnSync(javaCommand(), args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  writeFileSync(log, `$ java ${args.join(' ')}\n${res.stdout ?? ''}${res.stderr ?? ''}\n`);
+  const shown = args.map((a) => a.replace(/password=[^\]]*/, 'password=***')); // SCRAM passwords stay out of the log
+  writeFileSync(log, `$ java ${shown.join(' ')}\n${res.stdout ?? ''}${res.stderr ?? ''}\n`);
   if (res.status !== 0) {
     throw new KafkaSetupError(`formatting the KRaft storage failed (exit ${res.status}):\n${res.stdout}${res.stderr}`);
   }
@@ -91,15 +100,20 @@ function format(version, props, log) {
  * next startBroker() call stops the broker (see {@link reapOrphans}). Without it the broker
  * lives until `stopBroker()`.
  *
- * @param {{ port?: number, controllerPort?: number, version?: string, heap?: string,
- *           timeoutMs?: number, ownerPid?: number, log?: (line: string) => void }} [options]
+ * `secure`: the SASL_SSL + mTLS broker with ACLs of secure.mjs (certificates and users
+ * generated at start, recorded as `secure` in the result and the state file); its
+ * mTLS listener uses `mtlsPort` (default: the port after `port` when free, else any).
+ *
+ * @param {{ port?: number, controllerPort?: number, version?: string, heap?: string, secure?: boolean,
+ *           mtlsPort?: number, timeoutMs?: number, ownerPid?: number, log?: (line: string) => void }} [options]
  * @returns {Promise<{ bootstrap: string, port: number, pid: number, version: string, logFile: string,
  *           dataDir: string, downloaded: boolean, reused: boolean, startMs: number, stop: () => Promise<void> }>}
  */
 export async function startBroker(options = {}) {
   const began = Date.now();
   const log = options.log ?? ((line) => console.error(line));
-  const port = kafkaPort(options.port);
+  const secureMode = !!options.secure;
+  const port = kafkaPort(options.port, { secure: secureMode });
   const version = kafkaVersion(options.version);
   const f = files(port);
   const bootstrap = `127.0.0.1:${port}`;
@@ -107,7 +121,10 @@ export async function startBroker(options = {}) {
 
   const existing = brokerStatus({ port });
   if (existing.running) {
-    await waitForCluster([bootstrap], { timeoutMs: options.timeoutMs ?? 90_000, isAlive: () => isAlive(existing.pid) });
+    if (!!existing.secure !== secureMode) {
+      throw new KafkaSetupError(`a ${existing.secure ? 'secure' : 'plaintext'} broker already runs on port ${port}; stop it first or choose another port`);
+    }
+    await waitForCluster([bootstrap], { timeoutMs: options.timeoutMs ?? 90_000, isAlive: () => isAlive(existing.pid), client: probeClient(existing) });
     return { ...existing, bootstrap, port, reused: true, downloaded: false, startMs: Date.now() - began, stop };
   }
   if (existing.dataDir) await stopBroker({ port }); // stale files of a dead broker
@@ -121,19 +138,30 @@ export async function startBroker(options = {}) {
   const controllerPort = options.controllerPort ?? Number(process.env.KAFKA_CONTROLLER_PORT ?? (await freePort()));
 
   mkdirSync(f.dir, { recursive: true });
+  const sec = secureMode ? await prepareSecureStart(f.dir, port, controllerPort, options.mtlsPort) : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), `sluice-kafka-${port}-`));
-  writeFileSync(f.props, serverProperties({ port, controllerPort, dataDir }));
-  const state = { port, controllerPort, version, bootstrap, dataDir, pid: 0, ownerPid: options.ownerPid, startedAt: new Date().toISOString() };
-  writeFileSync(f.state, JSON.stringify(state, null, 2));
+  writeFileSync(f.props, serverProperties({ port, controllerPort, dataDir, overrides: sec?.props }), { mode: 0o600 });
+  const state = { port, controllerPort, version, bootstrap, dataDir, pid: 0, ownerPid: options.ownerPid, startedAt: new Date().toISOString(), secure: sec?.secure };
+  writeFileSync(f.state, JSON.stringify(state, null, 2), { mode: 0o600 });
   try {
-    format(version, f.props, f.log);
+    format(version, f.props, f.log, sec?.formatArgs);
   } catch (err) {
     rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
 
   const { pid, answeringMs } = await launch({ port, version, bootstrap, state, heap: options.heap, timeoutMs: options.timeoutMs, began });
-  return { bootstrap, port, pid, version, logFile: f.log, dataDir, downloaded, reused: false, startMs: Date.now() - began, answeringMs, stop };
+  return { bootstrap, port, pid, version, logFile: f.log, dataDir, downloaded, reused: false, startMs: Date.now() - began, answeringMs, stop, secure: state.secure };
+}
+
+/** The certificates, users and properties of a secure start (see secure.mjs), with its mTLS port. */
+async function prepareSecureStart(runDirectory, port, controllerPort, mtlsPortOption) {
+  const next = port + 1;
+  const mtlsPort = mtlsPortOption ?? ((await portFree(next)) ? next : await freePort());
+  if (mtlsPortOption && !(await portFree(mtlsPortOption))) {
+    throw new KafkaSetupError(`mTLS port ${mtlsPortOption} on 127.0.0.1 is already in use; choose another with --mtls-port`);
+  }
+  return prepareSecure({ runDirectory, port, mtlsPort, controllerPort });
 }
 
 /**
@@ -144,7 +172,7 @@ export async function startBroker(options = {}) {
  */
 async function launch({ port, version, bootstrap, state, heap: heapOption, timeoutMs, began }) {
   const f = files(port);
-  const heap = heapOption ?? process.env.KAFKA_HEAP_OPTS ?? '-Xmx1g -Xms256m';
+  const heap = heapOption ?? process.env.KAFKA_HEAP_OPTS ?? (state.secure ? '-Xmx512m -Xms128m' : '-Xmx1g -Xms256m');
   const jvm = [...heap.split(/\s+/).filter(Boolean), '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:+ExitOnOutOfMemoryError',
     '-Djava.awt.headless=true', `-Dlog4j2.configurationFile=${log4jConfigFile}`, `-Dsluice.kafka.port=${port}`];
   const logFd = openSync(f.log, 'a');
@@ -160,9 +188,10 @@ async function launch({ port, version, bootstrap, state, heap: heapOption, timeo
   writeFileSync(f.pid, `${pid}\n`);
   writeFileSync(f.state, JSON.stringify({ ...state, pid }, null, 2));
   try {
-    await waitForCluster([bootstrap], { timeoutMs: timeoutMs ?? 90_000, isAlive: () => !exited && isAlive(pid) });
+    const client = probeClient(state);
+    await waitForCluster([bootstrap], { timeoutMs: timeoutMs ?? 90_000, isAlive: () => !exited && isAlive(pid), client });
     const answeringMs = Date.now() - began;
-    await warmUp([bootstrap]);
+    await warmUp([bootstrap], { client });
     return { pid, answeringMs };
   } catch (err) {
     await stopBroker({ port });
@@ -210,6 +239,7 @@ export async function stopBroker({ port, timeoutMs = 10_000, keepLog = true } = 
   let how = 'not-running';
   if (state?.pid && isAlive(state.pid) && isOurBroker(state.pid, p)) how = await terminate(state.pid, { timeoutMs });
   if (state?.dataDir && state.dataDir.includes('sluice-kafka-')) rmSync(state.dataDir, { recursive: true, force: true });
+  if (state?.secure) removeSecureFiles(f.dir); // certificates, keys, passwords are per start
   for (const file of [f.pid, f.state]) if (existsSync(file)) rmSync(file);
   if (!keepLog) rmSync(f.dir, { recursive: true, force: true });
   return { stopped: how !== 'not-running', how };

@@ -6,8 +6,9 @@ import kafkajs from 'kafkajs';
 const { Kafka, logLevel } = kafkajs;
 
 /** One attempt: resolves with the topic names, rejects when the cluster does not answer. */
-export async function probeCluster(brokers, { timeoutMs = 3000 } = {}) {
+export async function probeCluster(brokers, { timeoutMs = 3000, client = {} } = {}) {
   const kafka = new Kafka({
+    ...client,
     clientId: 'sluice-kafka-probe',
     brokers,
     logLevel: logLevel.NOTHING,
@@ -27,10 +28,11 @@ export async function probeCluster(brokers, { timeoutMs = 3000 } = {}) {
 /**
  * Polls {@link probeCluster} until it succeeds.
  * @param {string[]} brokers
- * @param {{ timeoutMs?: number, intervalMs?: number, isAlive?: () => boolean }} options
+ * @param {{ timeoutMs?: number, intervalMs?: number, isAlive?: () => boolean, client?: object }} options
  *   isAlive: stop waiting early when it returns false (the broker process died).
+ *   client: extra kafkajs options (ssl, sasl) for a secure broker.
  */
-export async function waitForCluster(brokers, { timeoutMs = 90_000, intervalMs = 250, isAlive } = {}) {
+export async function waitForCluster(brokers, { timeoutMs = 90_000, intervalMs = 250, isAlive, client } = {}) {
   const deadline = Date.now() + timeoutMs;
   let lastError;
   for (;;) {
@@ -38,7 +40,7 @@ export async function waitForCluster(brokers, { timeoutMs = 90_000, intervalMs =
       throw new Error('the broker process exited before it accepted requests', { cause: lastError });
     }
     try {
-      await probeCluster(brokers);
+      await probeCluster(brokers, { client });
       return;
     } catch (err) {
       lastError = err;
@@ -55,10 +57,12 @@ export async function waitForCluster(brokers, { timeoutMs = 90_000, intervalMs =
  * loads `__consumer_offsets` (FindCoordinator + OffsetFetch for several groups)
  * and `__transaction_state` (InitProducerId for several transactional ids),
  * retrying NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS (which kafkajs' admin
- * does not retry) until every probe passes. Creates no topic.
+ * does not retry) until every probe passes. Creates no topic. `client`: extra
+ * kafkajs options (ssl, sasl) for a secure broker.
  */
-export async function warmUp(brokers, { timeoutMs = 60_000 } = {}) {
+export async function warmUp(brokers, { timeoutMs = 60_000, client = {} } = {}) {
   const kafka = new Kafka({
+    ...client,
     clientId: 'sluice-kafka-warmup',
     brokers,
     logLevel: logLevel.NOTHING,

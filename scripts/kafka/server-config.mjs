@@ -20,9 +20,10 @@ export function randomClusterId() {
 
 /**
  * Renders server.properties.
- * @param {{ port: number, controllerPort: number, dataDir: string }} options
+ * @param {{ port: number, controllerPort: number, dataDir: string, overrides?: Record<string, string> }} options
+ *   overrides: replace or add properties (the secure broker's listeners, TLS, SASL, authorizer).
  */
-export function serverProperties({ port, controllerPort, dataDir }) {
+export function serverProperties({ port, controllerPort, dataDir, overrides }) {
   const props = {
     'process.roles': 'broker,controller',
     'node.id': '1',
@@ -50,6 +51,7 @@ export function serverProperties({ port, controllerPort, dataDir }) {
     'num.io.threads': '4',
     'delete.topic.enable': 'true',
     'log.retention.check.interval.ms': String(365 * 24 * 3600 * 1000),
+    ...overrides,
   };
   return `${Object.entries(props)
     .map(([k, v]) => `${k}=${v}`)

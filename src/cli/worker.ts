@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import type { ClusterPort } from '../cluster/port.js';
 import { createKafkaCluster } from '../cluster/kafkajs/index.js';
+import { checkSasl, checkSsl } from '../cluster/kafkajs/connection-security.js';
 import { EmbeddedKafkaCluster } from '../cluster/embedded/embedded-cluster.js';
 import { ConfigError } from '../errors.js';
 import { resolveConfig, type KafkaStreamsConfig } from '../runtime/config.js';
@@ -72,6 +73,9 @@ function placeApp(def: AppDefinition, options: RunOptions, logger: Logger, file:
   if (options.embedded) {
     const cluster = new EmbeddedKafkaCluster();
     delete config.bootstrapServers;
+    // (the in-process cluster speaks neither TLS nor SASL: a module's settings for the real one are left out)
+    delete config.ssl;
+    delete config.sasl;
     return { config: { ...config, cluster }, cluster, ownsCluster: true, embedded: true };
   }
   const brokers = options.bootstrapServers ?? (base.cluster ? undefined : base.bootstrapServers);
@@ -79,7 +83,8 @@ function placeApp(def: AppDefinition, options: RunOptions, logger: Logger, file:
     const list = typeof brokers === 'string' ? brokers.split(',') : brokers;
     delete config.cluster;
     config.bootstrapServers = list;
-    return { config, cluster: createKafkaCluster({ bootstrapServers: list, logger }), ownsCluster: true, embedded: false };
+    // the module's ssl/sasl reach the CLI's own cluster (setup's admin) and the app's clients alike
+    return { config, cluster: createKafkaCluster({ bootstrapServers: list, logger, ssl: checkSsl(config.ssl), sasl: checkSasl(config.sasl) }), ownsCluster: true, embedded: false };
   }
   if (base.cluster) return { config, cluster: base.cluster, ownsCluster: false, embedded: base.cluster.kind === 'embedded' };
   throw new ConfigError('No Kafka to run on: pass --bootstrap-servers host:port (or set KAFKA_BROKERS), or --embedded for an in-process cluster');

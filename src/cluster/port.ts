@@ -87,6 +87,12 @@ export interface TopicDescription {
   config: Record<string, string>;
   /** Replicas per partition (the embedded cluster: the factor it was created with, 1 for the default). */
   replicationFactor?: number;
+  /**
+   * Set when the topic's configs could not be read (the principal may describe the topic but has no
+   * DESCRIBE_CONFIGS on it, which Kafka Streams' documented least privilege does not grant): why, naming
+   * the principal. `config` is empty then; callers fall back to defaults and leave the checks to the broker.
+   */
+  configUnreadable?: string;
 }
 
 /** What the admin port tells about a consumer group (DescribeGroups). */

@@ -42,7 +42,7 @@ export class StreamsProducer {
     this.#options = options;
     this.#settings = resolveSettings(options);
     this.#log = componentLogger('transactional-producer', options.logger, { transactionalId: options.transactionalId });
-    this.#metadata = options.topicMetadata ?? new TopicMetadataCache(() => this.#admin ?? notInitialised());
+    this.#metadata = options.topicMetadata ?? new TopicMetadataCache(() => this.#admin ?? notInitialised(), this.#log);
     const owner: SenderOwner = {
       produce: (batch) => this.#produce(batch),
       stopError: () => this.#sm.causeIn(S.FATAL_ERROR, S.ABORTING, S.CLOSED),

@@ -15,6 +15,7 @@
  */
 import type { AdminPort } from '../cluster/port.js';
 import { errorKindOf } from '../errors.js';
+import type { Logger } from '../internal/logger.js';
 import { backoffDelay } from '../internal/backoff.js';
 import { retryWhile } from '../internal/retry.js';
 import { metadataTimeoutError } from './internal/metadata-wait.js';
@@ -67,14 +68,33 @@ export function toTopicInfo(topic: string, partitions: number, config: Record<st
   };
 }
 
+/**
+ * The info of a topic whose configs cannot be read (no DESCRIBE_CONFIGS, as under Kafka Streams' documented
+ * least privilege): what the Java producer assumes, which knows no topic config either. No size bound of the
+ * topic (the producer's `maxRequestSize` still applies), keys optional, timestamps unbounded (negative ones
+ * still refused): the broker checks the real configs and rejects a record that breaks one, which then fails
+ * alone as a record-level error.
+ */
+export function unknownConfigTopicInfo(topic: string, partitions: number): TopicInfo {
+  return { topic, partitions, maxMessageBytes: Number.MAX_SAFE_INTEGER, compacted: false, createTime: true, beforeMaxMs: Number.MAX_SAFE_INTEGER, afterMaxMs: Number.MAX_SAFE_INTEGER };
+}
+
 /** Per-topic cache of {@link TopicInfo}, shared by every producer of an app (see the module comment). */
 export class TopicMetadataCache {
   readonly #info = new Map<string, TopicInfo>();
   /** The describe in flight per topic: concurrent callers share it. */
   readonly #inflight = new Map<string, Promise<TopicInfo>>();
+  /** Topics whose unreadable configs were logged (one INFO line per topic). */
+  readonly #unreadableLogged = new Set<string>();
 
-  /** `admin` is called per describe (a standalone producer's admin client exists only once it connected). */
-  constructor(private readonly admin: () => AdminPort) {}
+  /**
+   * `admin` is called per describe (a standalone producer's admin client exists only once it connected);
+   * `logger` gets the one INFO line per topic whose configs cannot be read.
+   */
+  constructor(
+    private readonly admin: () => AdminPort,
+    private readonly logger?: Logger,
+  ) {}
 
   /** The cached info, if present (no I/O). */
   peek(topic: string): TopicInfo | undefined {
@@ -95,7 +115,7 @@ export class TopicMetadataCache {
     if (running) return running;
     const inflight = (async () => {
       const d = await this.admin().describeTopic(topic);
-      const info = toTopicInfo(topic, d.partitions, d.config);
+      const info = d.configUnreadable === undefined ? toTopicInfo(topic, d.partitions, d.config) : this.#withoutConfigs(topic, d.partitions, d.configUnreadable);
       this.#info.set(topic, info);
       return info;
     })();
@@ -103,6 +123,19 @@ export class TopicMetadataCache {
     const done = (): void => void (this.#inflight.get(topic) === inflight && this.#inflight.delete(topic));
     inflight.then(done, done);
     return inflight;
+  }
+
+  #withoutConfigs(topic: string, partitions: number, why: string): TopicInfo {
+    if (!this.#unreadableLogged.has(topic)) {
+      this.#unreadableLogged.add(topic);
+      this.logger?.info(
+        { topic, reason: why },
+        `cannot read the configs of topic '${topic}' (no DESCRIBE_CONFIGS on it): records to it are not pre-checked against its ` +
+          'max.message.bytes, cleanup.policy and message.timestamp.* (defaults: no size bound but maxRequestSize, keys optional, any timestamp >= 0); ' +
+          'the broker still enforces them and a rejected record fails alone',
+      );
+    }
+    return unknownConfigTopicInfo(topic, partitions);
   }
 
   /**

@@ -20,6 +20,7 @@ import { checkBrokerList } from './bootstrap-servers.js';
 import { defined } from '../internal/defined.js';
 import { checkDurations } from './config-durations.js';
 import { HIGH_AVAILABILITY_KEYS, resolveHighAvailability, type HighAvailabilityConfig, type ResolvedHighAvailabilityConfig } from './config-ha.js';
+import { CONNECTION_SECURITY_KEYS, resolveConnectionSecurity, type ConnectionSecurityConfig, type ResolvedConnectionSecurityConfig } from './config-connection.js';
 import type { Serde } from '../serdes/serde.js';
 import { CLIENT_CONFIG_KEYS, withClientSettings, type ClientConfig, type ResolvedClientConfig } from './config-clients.js';
 import { appLogger, checkAcceptableRecoveryLag, checkApplicationServer, checkNumStreamThreads, LOG_LEVELS, type AutoOffsetReset, type LogLevel } from './config-conveniences.js';
@@ -42,7 +43,7 @@ export type ProcessingGuarantee = 'exactly_once' | 'at_least_once';
 export type UncaughtExceptionPolicy = 'SHUTDOWN_CLIENT' | 'RESTART_TASK';
 
 /** The configuration of a {@link KafkaStreams} application. */
-export interface KafkaStreamsConfig extends HighAvailabilityConfig, ClientConfig {
+export interface KafkaStreamsConfig extends HighAvailabilityConfig, ClientConfig, ConnectionSecurityConfig {
   /** Required. Consumer group id and transactional-id prefix (`<applicationId>-<taskId>`). */
   applicationId: string;
   /** Brokers of a real Kafka cluster (kafkajs). Exactly one of `bootstrapServers` and `cluster`. */
@@ -147,7 +148,7 @@ export interface KafkaStreamsConfig extends HighAvailabilityConfig, ClientConfig
 }
 
 /** The validated configuration with every default filled in. */
-export interface ResolvedConfig extends ResolvedHighAvailabilityConfig, ResolvedClientConfig {
+export interface ResolvedConfig extends ResolvedHighAvailabilityConfig, ResolvedClientConfig, ResolvedConnectionSecurityConfig {
   applicationId: string;
   bootstrapServers: string[] | undefined;
   cluster: ClusterPort | undefined;
@@ -188,6 +189,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'compressionType',
   ...HIGH_AVAILABILITY_KEYS,
   ...CLIENT_CONFIG_KEYS,
+  ...CONNECTION_SECURITY_KEYS,
 ]);
 
 /** A config value as the user wrote it (`NaN`, `Infinity`, `'70000'`), for error messages; JSON would print NaN as null. */
@@ -326,6 +328,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     defaultTimestampExtractor:
       config.defaultTimestampExtractor === undefined ? undefined : resolveTimestampExtractor(config.defaultTimestampExtractor, "Config 'defaultTimestampExtractor'"),
     ...resolveHighAvailability(config),
+    ...resolveConnectionSecurity(config),
   });
 }
 

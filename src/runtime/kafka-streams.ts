@@ -12,6 +12,7 @@
 import type { Observable } from 'rxjs';
 import type { AdminPort, ClusterPort, GroupConsumerPort, PartitionReaderPort } from '../cluster/port.js';
 import { createKafkaCluster } from '../cluster/kafkajs/index.js';
+import { principalOfConfig } from './config-connection.js';
 import { IllegalStateError, StreamsError } from '../errors.js';
 import { componentLogger, type Logger } from '../internal/logger.js';
 import type { TopologyRuntime } from '../processors/task-contract.js';
@@ -189,12 +190,12 @@ export class KafkaStreams {
     const config = this.#config;
     try {
       // 1. connect
-      this.#cluster = config.cluster ?? createKafkaCluster({ bootstrapServers: defined(config.bootstrapServers, "config 'bootstrapServers' (set whenever 'cluster' is not)"), clientId: config.clientId, logger: config.logger });
+      this.#cluster = config.cluster ?? createKafkaCluster({ bootstrapServers: defined(config.bootstrapServers, "config 'bootstrapServers' (set whenever 'cluster' is not)"), clientId: config.clientId, logger: config.logger, ssl: config.ssl, sasl: config.sasl });
       const admin = (this.#admin = this.#cluster.admin({ connection: config.adminSettings.connection }));
       // 2. topics: source patterns first (the topics they match take part in every check below); one metadata cache
       //    per app, on the app's admin (the partition counts and every task producer read it)
       this.#topology = await resolveSourcePatterns(admin, this.#topology, config.applicationId, this.#log);
-      const metadata = new TopicMetadataCache(() => admin);
+      const metadata = new TopicMetadataCache(() => admin, componentLogger('topic-metadata', config.logger, { applicationId: config.applicationId }));
       const counts = new PartitionCounts(metadata, this.#log);
       const internal = new Set(this.#topology.internalTopics.map((t) => t.name));
       await counts.loadSources([...this.#topology.sourceTopics().filter((t) => !internal.has(t)), ...(this.#topology.globalStores?.() ?? []).map((g) => g.topic)]);
@@ -204,7 +205,7 @@ export class KafkaStreams {
       }
       this.#topology.validatePartitionCounts(counts.snapshot());
       await ensureChangelogTopics(admin, this.#topology, config.applicationId, counts.snapshot(), this.#log, config);
-      await checkOutputTopics(this.#admin, this.#topology, config);
+      await checkOutputTopics(this.#admin, this.#topology, config, principalOfConfig(config));
       await counts.prefetch(this.#topology.subtopologies.flatMap((s) => s.sinkTopics));
       this.#checkRunning();
       // 2b. global stores: restored in full before the group is joined, then kept up to date (see ./internal/global-state-manager.ts)

@@ -8,13 +8,15 @@ import { createKafkaCluster } from '../cluster/kafkajs/index.js';
 import type { ClusterPort } from '../cluster/port.js';
 import { ConfigError } from '../errors.js';
 import { StreamsProducer } from '../eos/streams-producer.js';
+import { checkSasl, checkSsl } from '../cluster/kafkajs/connection-security.js';
+import type { ConnectionSecurityConfig } from './config-connection.js';
 import type { StreamsProducerOptions } from '../eos/producer-types.js';
 
 export type { ProducerRecord, RecordMetadata, SendCallback, ProducerStateName } from '../eos/producer-types.js';
 export { ProducerState } from '../eos/producer-types.js';
 
 /** Options of {@link TransactionalProducer}: those of the producer, with `cluster` or `bootstrapServers` (it always builds its own topic-metadata cache). */
-export interface TransactionalProducerOptions extends Omit<StreamsProducerOptions, 'cluster' | 'topicMetadata'> {
+export interface TransactionalProducerOptions extends Omit<StreamsProducerOptions, 'cluster' | 'topicMetadata'>, ConnectionSecurityConfig {
   /** The cluster to use; otherwise one is created from `bootstrapServers` (kafkajs). */
   cluster?: ClusterPort;
   /** Brokers of a real Kafka cluster, used when `cluster` is absent. */
@@ -45,8 +47,13 @@ export class TransactionalProducer extends StreamsProducer {
 }
 
 function clusterOf(options: TransactionalProducerOptions): ClusterPort {
-  if (options.cluster) return options.cluster;
+  const ssl = checkSsl(options.ssl);
+  const sasl = checkSasl(options.sasl);
+  if (options.cluster) {
+    if (ssl !== undefined || sasl !== undefined) throw new ConfigError("TransactionalProducer: 'ssl' and 'sasl' apply to 'bootstrapServers' only; give them to createKafkaCluster() for a 'cluster'");
+    return options.cluster;
+  }
   const bootstrapServers = options.bootstrapServers ?? [];
   if (bootstrapServers.length === 0) throw new ConfigError('TransactionalProducer needs either `cluster` or `bootstrapServers`');
-  return createKafkaCluster({ bootstrapServers, logger: options.logger });
+  return createKafkaCluster({ bootstrapServers, logger: options.logger, ssl, sasl });
 }

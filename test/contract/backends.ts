@@ -2,10 +2,15 @@
  * The backends the cluster contract suite runs against: the embedded cluster
  * (always) and real Kafka through the kafkajs adapter (when a broker is
  * available; under REQUIRE_KAFKA=1 a missing broker or adapter fails).
+ * Files carrying the exactly-once core also run on `kafka-secure`
+ * (`backends({ kafkaSecure: true })`): the secure broker over SASL_SSL with
+ * SCRAM-SHA-512, the admin for setup, and each app as the principal `contract`
+ * holding only the least-privilege ACLs of its application (see `appCluster`).
  */
 import type { AdminPort, ClusterPort, ConsumedRecord } from '../../src/cluster/port.js';
 import { EmbeddedKafkaCluster } from '../../src/cluster/embedded/embedded-cluster.js';
 import { kafkaBrokers, kafkaSkipReason, readAll } from '../helpers/index.js';
+import { adminConfig, grantStreamsAcls, secureClientConfig, secureKafka, secureKafkaSkipReason } from '../helpers/secure-kafka.js';
 
 /** Read isolation of {@link BackendContext.read}. */
 export type ReadIsolation = 'read_committed' | 'read_uncommitted';
@@ -20,12 +25,25 @@ export interface BackendContext {
   patienceMs: number;
   /** Consumer timing suited to the backend. */
   consumerTiming: { sessionTimeoutMs: number; heartbeatIntervalMs: number };
+  /**
+   * The cluster an app under test connects with: `cluster`, except on `kafka-secure`, where it connects as
+   * the principal `contract` after granting it exactly the least-privilege ACLs of the application
+   * (test/helpers/secure-kafka.ts `grantStreamsAcls`). Input production and reads stay on `cluster` (admin).
+   */
+  appCluster(app: AppGrant): Promise<ClusterPort>;
   close(): Promise<void>;
+}
+
+/** What an app under test reads and writes (for the ACLs of `kafka-secure`). */
+export interface AppGrant {
+  applicationId: string;
+  inputTopics: string[];
+  outputTopics: string[];
 }
 
 /** A backend of the contract suite. */
 export interface Backend {
-  name: 'embedded' | 'kafka';
+  name: 'embedded' | 'kafka' | 'kafka-secure';
   /** Set when the backend is unavailable: the suite is skipped with this reason. */
   skipReason?: string;
   create(): Promise<BackendContext>;
@@ -44,6 +62,7 @@ function embedded(): Backend {
         read: (topic, isolation = 'read_committed') => (isolation === 'read_committed' ? cluster.readCommitted(topic) : cluster.readUncommitted(topic)),
         patienceMs: 3_000,
         consumerTiming: { sessionTimeoutMs: 10_000, heartbeatIntervalMs: 50 },
+        appCluster: async () => cluster,
         close: () => cluster.close(),
       };
     },
@@ -57,10 +76,9 @@ async function kafka(): Promise<Backend> {
   };
   const brokers = kafkaBrokers();
   if (!brokers) return unavailable(kafkaSkipReason() ?? 'no Kafka broker');
-  let createKafkaCluster: (o: { bootstrapServers: string[] }) => ClusterPort;
+  let createKafkaCluster: CreateKafkaCluster;
   try {
-    const modulePath = '../../src/cluster/kafkajs/index.js';
-    ({ createKafkaCluster } = (await import(/* @vite-ignore */ modulePath)) as { createKafkaCluster: typeof createKafkaCluster });
+    createKafkaCluster = await loadAdapter();
   } catch (e) {
     return unavailable(`kafkajs adapter not loadable (src/cluster/kafkajs/index.ts): ${(e as Error).message}`);
   }
@@ -75,15 +93,68 @@ async function kafka(): Promise<Backend> {
         read: (topic, isolation = 'read_committed') => readAll(brokers, topic, { isolation }),
         patienceMs: 45_000,
         consumerTiming: { sessionTimeoutMs: 10_000, heartbeatIntervalMs: 500 },
+        appCluster: async () => cluster,
         close: () => admin.close(),
       };
     },
   };
 }
 
-/** The embedded backend and the kafka backend (possibly marked skipped, with the reason). */
-export async function backends(): Promise<Backend[]> {
-  return [embedded(), await kafka()];
+/** createKafkaCluster with the TLS/SASL options of the secure client side (`ssl`, `sasl`). */
+type CreateKafkaCluster = (o: { bootstrapServers: string[]; ssl?: unknown; sasl?: unknown }) => ClusterPort;
+
+async function loadAdapter(): Promise<CreateKafkaCluster> {
+  const modulePath = '../../src/cluster/kafkajs/index.js';
+  return ((await import(/* @vite-ignore */ modulePath)) as { createKafkaCluster: CreateKafkaCluster }).createKafkaCluster;
+}
+
+async function kafkaSecure(): Promise<Backend> {
+  const unavailable = (skipReason: string): Backend => {
+    if (required) throw new Error(`REQUIRE_KAFKA=1 but the kafka-secure backend is unavailable: ${skipReason}`);
+    return { name: 'kafka-secure', skipReason, create: () => Promise.reject(new Error(skipReason)) };
+  };
+  const info = secureKafka();
+  if (!info) return unavailable(secureKafkaSkipReason() ?? 'no secure Kafka broker');
+  let createKafkaCluster: CreateKafkaCluster;
+  try {
+    createKafkaCluster = await loadAdapter();
+  } catch (e) {
+    return unavailable(`kafkajs adapter not loadable (src/cluster/kafkajs/index.ts): ${(e as Error).message}`);
+  }
+  const as = (user: string) => {
+    const { ssl, sasl } = secureClientConfig(user, 'scram-sha-512', info);
+    return createKafkaCluster({ bootstrapServers: info.bootstrap, ssl, sasl });
+  };
+  return {
+    name: 'kafka-secure',
+    async create() {
+      const cluster = as('admin');
+      const admin = cluster.admin();
+      return {
+        cluster,
+        admin,
+        read: (topic, isolation = 'read_committed') => readAll(info.bootstrap, topic, { isolation, client: adminConfig(info) }),
+        patienceMs: 45_000,
+        consumerTiming: { sessionTimeoutMs: 10_000, heartbeatIntervalMs: 500 },
+        async appCluster(app) {
+          // 1. exactly the application's least privilege for `contract`; 2. a cluster connected as `contract`
+          await grantStreamsAcls('contract', app, info);
+          return as('contract');
+        },
+        close: async () => {
+          await admin.close();
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The embedded backend and the kafka backend (possibly marked skipped, with the reason);
+ * with `kafkaSecure`, also the kafka-secure backend (SASL_SSL, least-privilege app principal).
+ */
+export async function backends(options: { kafkaSecure?: boolean } = {}): Promise<Backend[]> {
+  return [embedded(), await kafka(), ...(options.kafkaSecure ? [await kafkaSecure()] : [])];
 }
 
 /** A broker's answer to a raw Produce v8 request for one partition. */

@@ -14,6 +14,7 @@ import { mixedKinds, OUTPUT_POISON, recording } from './support/handler-topology
 
 const RECORDS = 1200;
 
+// Also on kafka-secure (SASL_SSL, least-privilege app principal): part of the exactly-once core run over TLS.
 await describeOnEachBackend(`exception handlers, CONTINUE on poison outputs`, (backend, fx) => {
 
     it(`${RECORDS} inputs over ${PARTITIONS} partitions: exactly the good outputs visible once, all input committed, every poison output dropped and counted`, async () => {
@@ -114,4 +115,4 @@ await describeOnEachBackend(`exception handlers, CONTINUE on poison outputs`, (b
           `aborts ${m1.aborts}+${m2.aborts}, rebalances ${m1.rebalances}+${m2.rebalances}, ${Date.now() - started} ms`,
       );
     });
-});
+}, { kafkaSecure: true });

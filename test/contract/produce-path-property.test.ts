@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamsError } from '../../src/errors.js';
 import { TransactionalProducer, TxnSendOption, type ProducerRecord } from '../../src/index.js';
 import { uniqueName, uniqueTopic } from '../helpers/index.js';
-import { backends, type BackendContext } from './backends.js';
+import { backends, type Backend, type BackendContext } from './backends.js';
 
 const IGNORE = TxnSendOption.IGNORE_SEND_ERRORS;
 const SMALL_MAX_MESSAGE_BYTES = 2048;
@@ -132,7 +132,7 @@ function build(spec: Spec, id: string, topics: Record<TopicKind, string>, now: n
   return { record, valid };
 }
 
-const runsFor = (backend: 'embedded' | 'kafka'): number => Number(process.env.SLUICE_PROPERTY_RUNS ?? (backend === 'embedded' ? 150 : 8));
+const runsFor = (backend: Backend['name']): number => Number(process.env.SLUICE_PROPERTY_RUNS ?? (backend === 'embedded' ? 150 : 8));
 
 for (const backend of await backends()) {
   const title = `produce path property (IGNORE_SEND_ERRORS): ${backend.name}`;

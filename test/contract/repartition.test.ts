@@ -26,7 +26,8 @@ function wordCount(input: string, output: string) {
   return b.build();
 }
 
-for (const backend of await backends()) {
+// Also on kafka-secure (SASL_SSL, the app as a least-privilege principal).
+for (const backend of await backends({ kafkaSecure: true })) {
   const title = `repartition contract: ${backend.name}`;
   (backend.skipReason ? describe.skip : describe)(backend.skipReason ? `${title} [skipped: ${backend.skipReason}]` : title, () => {
     let ctx: BackendContext;
@@ -63,7 +64,8 @@ for (const backend of await backends()) {
         await producer.close();
       }
       const applicationId = uniqueGroup(`wc-${backend.name}`);
-      const app = new KafkaStreams(wordCount(input, output), { cluster: ctx.cluster, ...ctx.consumerTiming, applicationId, commitIntervalMs: 100, statestoreCacheMaxBytes: 0 });
+      const cluster = await ctx.appCluster({ applicationId, inputTopics: [input], outputTopics: [output] });
+      const app = new KafkaStreams(wordCount(input, output), { cluster, ...ctx.consumerTiming, applicationId, commitIntervalMs: 100, statestoreCacheMaxBytes: 0 });
       apps.push(app);
       await app.start();
       const repartition = `${applicationId}-words-repartition`;
@@ -88,7 +90,9 @@ for (const backend of await backends()) {
       const applicationId = uniqueGroup(`wc-${backend.name}`);
       const repartition = `${applicationId}-words-repartition`;
       await ctx.admin.createTopic(repartition, { partitions: 2 });
-      const app = new KafkaStreams(wordCount(input, uniqueTopic('unused')), { cluster: ctx.cluster, ...ctx.consumerTiming, applicationId });
+      const unused = uniqueTopic('unused');
+      const cluster = await ctx.appCluster({ applicationId, inputTopics: [input], outputTopics: [unused] });
+      const app = new KafkaStreams(wordCount(input, unused), { cluster, ...ctx.consumerTiming, applicationId });
       apps.push(app);
       const failure = await app.start().then(() => undefined, (error: unknown) => error);
       expect(failure).toMatchObject({ code: 'INTERNAL_TOPIC_PARTITIONS_MISMATCH' });

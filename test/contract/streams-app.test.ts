@@ -26,7 +26,8 @@ function upper(input: string, output: string) {
   return builder.build();
 }
 
-for (const backend of await backends()) {
+// Also on kafka-secure (SASL_SSL, each app as a least-privilege principal).
+for (const backend of await backends({ kafkaSecure: true })) {
   const title = `streams app contract: ${backend.name}`;
   (backend.skipReason ? describe.skip : describe)(backend.skipReason ? `${title} [skipped: ${backend.skipReason}]` : title, () => {
     let ctx: BackendContext;
@@ -65,8 +66,9 @@ for (const backend of await backends()) {
       }
     }
 
-    function app(topologyInput: string, output: string, config: Omit<KafkaStreamsConfig, 'cluster'>): KafkaStreams {
-      const streams = new KafkaStreams(upper(topologyInput, output), { cluster: ctx.cluster, ...ctx.consumerTiming, ...config });
+    async function app(topologyInput: string, output: string, config: Omit<KafkaStreamsConfig, 'cluster'>): Promise<KafkaStreams> {
+      const cluster = await ctx.appCluster({ applicationId: config.applicationId, inputTopics: [topologyInput], outputTopics: [output] });
+      const streams = new KafkaStreams(upper(topologyInput, output), { cluster, ...ctx.consumerTiming, ...config });
       apps.push(streams);
       return streams;
     }
@@ -82,7 +84,7 @@ for (const backend of await backends()) {
       const values = Array.from({ length: 40 }, (_, i) => `v${i}`);
       await produce(input, 2, values);
       const applicationId = uniqueGroup(`app-${backend.name}`);
-      const streams = app(input, output, { applicationId, commitIntervalMs: 100 });
+      const streams = await app(input, output, { applicationId, commitIntervalMs: 100 });
       const states: AppState[] = [];
       streams.state$.subscribe((s) => states.push(s));
       await streams.start();
@@ -101,7 +103,7 @@ for (const backend of await backends()) {
       await produce(input, 1, ['a', 'b', BIG, 'd']);
       const applicationId = uniqueGroup(`app-${backend.name}`);
       const errors: Error[] = [];
-      const streams = app(input, output, {
+      const streams = await app(input, output, {
         applicationId,
         productionExceptionHandler: { handle: (_c, _r, error) => (errors.push(error), 'CONTINUE') },
       });
@@ -120,7 +122,7 @@ for (const backend of await backends()) {
       const output = await topic(1, { 'max.message.bytes': '300' });
       await produce(input, 1, ['a', 'b', BIG, 'd']);
       const applicationId = uniqueGroup(`app-${backend.name}`);
-      const streams = app(input, output, { applicationId, commitIntervalMs: 30_000 });
+      const streams = await app(input, output, { applicationId, commitIntervalMs: 30_000 });
       await streams.start();
       await eventually(() => streams.state === 'ERROR', 'app in ERROR');
       expect((streams.error as Error & { cause?: unknown }).cause).toBeInstanceOf(RecordTooLargeError);
@@ -133,7 +135,7 @@ for (const backend of await backends()) {
       const output = await topic(1);
       await produce(input, 1, Array.from({ length: 30 }, (_, i) => `v${i}`));
       const applicationId = uniqueGroup(`app-${backend.name}`);
-      const streams = app(input, output, { applicationId, commitIntervalMs: 100 });
+      const streams = await app(input, output, { applicationId, commitIntervalMs: 100 });
       await streams.start();
       await eventually(() => committedEqualsEnd(applicationId, input), 'first inputs committed');
       // An intruder takes the task's transactional id (as a new owner would) and leaves.
@@ -173,7 +175,7 @@ for (const backend of await backends()) {
         await Promise.all([a.close(), b.close(), plain.close()]);
       }
       const applicationId = uniqueGroup(`app-${backend.name}`);
-      const streams = app(input, output, { applicationId });
+      const streams = await app(input, output, { applicationId });
       await streams.start();
       await eventually(() => committedEqualsEnd(applicationId, input), 'input offsets committed');
       expect((await ctx.read(output, 'read_uncommitted')).map((r) => r.value?.toString())).toEqual(['COMMITTED']);
@@ -204,7 +206,7 @@ for (const backend of await backends()) {
       }
       await abortOne('x');
       const applicationId = uniqueGroup(`app-${backend.name}`);
-      const streams = app(input, output, { applicationId });
+      const streams = await app(input, output, { applicationId });
       await streams.start();
       await eventually(async () => (await ctx.admin.endOffsets(input))[0] === 3 && committedEqualsEnd(applicationId, input), 'committed offset 3 (past the marker)');
       // 2. While it runs: a fetch that holds nothing but an aborted record and its marker.
@@ -218,9 +220,9 @@ for (const backend of await backends()) {
       const output = await topic(1);
       await produce(input, 1, ['a', 'b']);
       const applicationId = uniqueGroup(`app-${backend.name}`);
-      const first = app(input, output, { applicationId });
+      const first = await app(input, output, { applicationId });
       await first.start();
-      const second = app(input, output, { applicationId });
+      const second = await app(input, output, { applicationId });
       await second.start();
       expect(second.state).toBe('RUNNING');
       await eventually(
@@ -241,7 +243,7 @@ for (const backend of await backends()) {
       const values = Array.from({ length: 20 }, (_, i) => `v${i}`);
       await produce(input, 2, values);
       const applicationId = uniqueGroup(`app-${backend.name}`);
-      const streams = app(input, output, { applicationId, processingGuarantee: 'at_least_once', commitIntervalMs: 100 });
+      const streams = await app(input, output, { applicationId, processingGuarantee: 'at_least_once', commitIntervalMs: 100 });
       await streams.start();
       await eventually(() => committedEqualsEnd(applicationId, input), 'input offsets committed');
       const out = new Set((await ctx.read(output, 'read_uncommitted')).map((r) => r.value?.toString()));

@@ -1,5 +1,5 @@
 /** Topic helpers on a real Kafka through kafkajs: create, end offsets, read everything. */
-import type { IHeaders, ITopicConfig } from 'kafkajs';
+import type { IHeaders, ITopicConfig, KafkaConfig } from 'kafkajs';
 import { quietKafka } from './clients.js';
 import { uniqueGroup } from './names.js';
 import { waitFor } from './wait-for.js';
@@ -12,6 +12,8 @@ export interface CreateTopicOptions {
   config?: Record<string, string>;
   /** Replication factor (default 1). */
   replicationFactor?: number;
+  /** Extra kafkajs options (ssl, sasl) for a secure broker. */
+  client?: Partial<KafkaConfig>;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface CreateTopicOptions {
  * Throws when the topic exists already (names should come from `uniqueTopic`).
  */
 export async function createTopic(brokers: string[], name: string, options: CreateTopicOptions = {}): Promise<string> {
-  const admin = quietKafka(brokers).admin();
+  const admin = quietKafka(brokers, options.client).admin();
   await admin.connect();
   try {
     const topic: ITopicConfig = {
@@ -69,8 +71,8 @@ const CREATE_CLUSTER = 'private:Kafka:createCluster';
  * read_uncommitted (kafkajs' admin only asks for the former, so this uses a
  * kafkajs cluster created with the wanted isolation level).
  */
-export async function endOffsets(brokers: string[], topic: string, isolation: Isolation = 'read_committed'): Promise<PartitionRange[]> {
-  const kafka = quietKafka(brokers) as unknown as Record<symbol, unknown>;
+export async function endOffsets(brokers: string[], topic: string, isolation: Isolation = 'read_committed', client?: Partial<KafkaConfig>): Promise<PartitionRange[]> {
+  const kafka = quietKafka(brokers, client) as unknown as Record<symbol, unknown>;
   const symbol = Object.getOwnPropertySymbols(kafka).find((s) => s.description === CREATE_CLUSTER);
   if (!symbol) throw new Error('kafkajs internals changed: cannot create a cluster with an isolation level');
   const isolationLevel = isolation === 'read_committed' ? 1 : 0; // kafkajs ISOLATION_LEVEL values
@@ -109,6 +111,8 @@ export interface ReadAllOptions {
   isolation?: Isolation;
   /** Give up after this long (default 20 000 ms). */
   timeoutMs?: number;
+  /** Extra kafkajs options (ssl, sasl) for a secure broker. */
+  client?: Partial<KafkaConfig>;
 }
 
 /**
@@ -125,11 +129,11 @@ export interface ReadAllOptions {
 export async function readAll(brokers: string[], topic: string, options: ReadAllOptions = {}): Promise<ReadRecord[]> {
   const isolation = options.isolation ?? 'read_committed';
   const timeoutMs = options.timeoutMs ?? 20_000;
-  const ranges = await endOffsets(brokers, topic, isolation);
+  const ranges = await endOffsets(brokers, topic, isolation, options.client);
   const pending = new Map(ranges.filter((r) => r.high > r.low).map((r) => [r.partition, r.high]));
   if (pending.size === 0) return [];
 
-  const consumer = quietKafka(brokers).consumer({
+  const consumer = quietKafka(brokers, options.client).consumer({
     groupId: uniqueGroup('read-all'),
     readUncommitted: isolation === 'read_uncommitted',
     maxWaitTimeInMs: 100,

@@ -9,10 +9,15 @@
  * 4. java 17+ (and mvn unless the jars are cached): start a broker on a free port, stop it afterwards.
  * 5. Otherwise broker suites are skipped with one printed line, or, with
  *    REQUIRE_KAFKA=1, the run fails here.
+ *
+ * In parallel, the secure broker (SASL_SSL + mTLS + ACLs, scripts/kafka/secure.mjs) for the
+ * suites that use it (`inject('secureKafka')`, read it with test/helpers `secureKafka()`):
+ * see secure-setup.ts.
  */
 import { relative, sep } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { brokerStatus, clusterAnswers, jarsCached, kafkaVersion, startBroker, type RunningBroker } from '../../scripts/kafka/broker.mjs';
+import { setupSecureKafka } from './secure-setup.js';
 import { localBrokerPossible } from '../../scripts/kafka/prereq.mjs';
 import { freePort } from '../../scripts/kafka/process.mjs';
 import { waitForCluster } from '../../scripts/kafka/ready.mjs';
@@ -47,6 +52,8 @@ function skip(project: TestProject, reason: string, deliberate = false): void {
   if (!deliberate || process.env.SLUICE_SKIP_KAFKA === '1') say(`Kafka broker suites SKIPPED: ${reason}`);
   project.provide('kafkaBrokers', null);
   project.provide('kafkaSkipReason', reason);
+  project.provide('secureKafka', null);
+  project.provide('secureKafkaSkipReason', reason);
 }
 
 function use(project: TestProject, brokers: string[]): void {
@@ -55,9 +62,27 @@ function use(project: TestProject, brokers: string[]): void {
   project.provide('kafkaSkipReason', null);
 }
 
-export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
+type Teardown = (() => Promise<void>) | void;
+
+export default async function setup(project: TestProject): Promise<Teardown> {
   if (process.env.SLUICE_SKIP_KAFKA === '1') return skip(project, 'SLUICE_SKIP_KAFKA=1', true);
   if (onlyUnitTests(project)) return skip(project, 'only test/unit files selected', true);
+  // The plaintext and the secure broker start in parallel (two JVMs, ~10 s each on an idle machine).
+  const results = await Promise.allSettled([plainKafka(project), setupSecureKafka(project, { required, files: selectedFiles(project), say })]);
+  const stops = results.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+  const teardown = async () => {
+    await Promise.all(stops.map((stop) => stop?.()));
+  };
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await teardown(); // the other broker must not outlive a setup that failed (REQUIRE_KAFKA=1)
+    throw failed.reason;
+  }
+  return teardown;
+}
+
+/** Steps 2 to 5 of the header: the plaintext broker. */
+async function plainKafka(project: TestProject): Promise<Teardown> {
   const fromEnv = process.env.KAFKA_BROKERS?.split(',').map((s) => s.trim()).filter(Boolean);
   if (fromEnv && fromEnv.length > 0) {
     try {

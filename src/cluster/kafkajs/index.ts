@@ -14,8 +14,9 @@
  * internals first and throws `UNSUPPORTED_KAFKAJS` when they differ from what
  * was verified.
  */
-import type { Kafka } from 'kafkajs';
+import type { Kafka, SASLOptions } from 'kafkajs';
 import { componentLogger, type Logger } from '../../internal/logger.js';
+import { checkSasl, checkSsl, copySasl, type SaslConfig, type SslConfig } from './connection-security.js';
 import type {
   AdminOptions,
   AdminPort,
@@ -33,6 +34,7 @@ import { KafkaJsGroupConsumer } from './internal/group-consumer.js';
 import { kafkaJsLevelFor, pinoLogCreator } from './internal/kafkajs-logger.js';
 import { sluiceKafkaJs, type SluiceKafkaJs } from './internal/patches.js';
 import { KafkaJsRawProducer } from './internal/raw-producer.js';
+import { connectionFacts, registerConnectionFacts, type ConnectionFacts } from './internal/security-errors.js';
 import { KafkaJsPartitionReader } from './internal/partition-reader.js';
 
 export { mapKafkaJsError, mapProducerError } from './internal/error-mapping.js';
@@ -49,6 +51,16 @@ export interface KafkaClusterOptions {
   connectionTimeoutMs?: number;
   /** Request timeout (ms) of kafkajs, default 30000. */
   requestTimeoutMs?: number;
+  /**
+   * TLS: `true` (the system's trusted CAs) or Node's `tls.ConnectionOptions` (`ca`, `cert` + `key` for mutual
+   * TLS, `servername`, `rejectUnauthorized`). Default: plaintext.
+   */
+  ssl?: SslConfig;
+  /**
+   * SASL login: `{ mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512', username, password }` or
+   * `{ mechanism: 'oauthbearer', oauthBearerProvider }`. Every kafkajs client gets its own copy.
+   */
+  sasl?: SaslConfig;
 }
 
 /** The kafkajs implementation of {@link ClusterPort} (`kind: 'kafka'`). */
@@ -57,11 +69,21 @@ export class KafkaJsCluster implements ClusterPort {
   private readonly options: KafkaClusterOptions;
   private readonly logger: Logger;
   private readonly kafkaLogger: Logger;
-  private readonly clients = new Map<string, Kafka>();
   private readonly patched: SluiceKafkaJs;
+  private readonly ssl: SslConfig | undefined;
+  private readonly sasl: SaslConfig | undefined;
+  /** Shared by every client of this cluster: brokers, TLS, mechanism, user, whether the cluster ever answered. */
+  private readonly facts: ConnectionFacts;
 
   constructor(options: KafkaClusterOptions) {
     if (options.bootstrapServers.length === 0) throw new TypeError('createKafkaCluster: bootstrapServers must name at least one broker');
+    this.ssl = checkSsl(options.ssl, 'createKafkaCluster: ssl');
+    this.sasl = checkSasl(options.sasl, 'createKafkaCluster: sasl');
+    this.facts = connectionFacts({
+      brokers: options.bootstrapServers,
+      ssl: this.ssl,
+      sasl: this.sasl && { mechanism: this.sasl.mechanism, username: 'username' in this.sasl ? this.sasl.username : undefined },
+    });
     this.options = options;
     this.logger = componentLogger('kafka-cluster', options.logger);
     this.kafkaLogger = componentLogger('kafkajs', options.logger);
@@ -69,26 +91,23 @@ export class KafkaJsCluster implements ClusterPort {
   }
 
   /**
-   * One kafkajs `Kafka` per client id and network timeouts (it only holds configuration; each client opens its
-   * own connections). A client's `connection` (Kafka's `request.timeout.ms`, `socket.connection.setup.timeout.ms`)
-   * wins over the cluster's options.
+   * A new kafkajs `Kafka` for each client (it only holds configuration; each client opens its own
+   * connections), with its own copy of the `sasl` object: kafkajs stores its login closure on that object
+   * (`broker/saslAuthenticator/index.js`), so clients must never share one. A client's `connection`
+   * (Kafka's `request.timeout.ms`, `socket.connection.setup.timeout.ms`) wins over the cluster's options.
    */
   private kafka(clientId = this.options.clientId ?? 'sluice', connection: ClientConnectionOptions = {}): Kafka {
-    const connectionTimeout = connection.connectionTimeoutMs ?? this.options.connectionTimeoutMs ?? 3_000;
-    const requestTimeout = connection.requestTimeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
-    const key = `${clientId}|${connectionTimeout}|${requestTimeout}`;
-    let kafka = this.clients.get(key);
-    if (!kafka) {
-      kafka = new this.patched.kafkajs.Kafka({
-        clientId,
-        brokers: this.options.bootstrapServers,
-        connectionTimeout,
-        requestTimeout,
-        logLevel: kafkaJsLevelFor(this.kafkaLogger),
-        logCreator: pinoLogCreator(this.kafkaLogger),
-      });
-      this.clients.set(key, kafka);
-    }
+    const kafka = new this.patched.kafkajs.Kafka({
+      clientId,
+      brokers: this.options.bootstrapServers,
+      connectionTimeout: connection.connectionTimeoutMs ?? this.options.connectionTimeoutMs ?? 3_000,
+      requestTimeout: connection.requestTimeoutMs ?? this.options.requestTimeoutMs ?? 30_000,
+      logLevel: kafkaJsLevelFor(this.kafkaLogger),
+      logCreator: pinoLogCreator(this.kafkaLogger),
+      ...(this.ssl === undefined ? {} : { ssl: this.ssl }),
+      ...(this.sasl === undefined ? {} : { sasl: copySasl(this.sasl) as SASLOptions }),
+    });
+    registerConnectionFacts(kafka, this.facts);
     return kafka;
   }
 

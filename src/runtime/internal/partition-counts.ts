@@ -27,7 +27,9 @@ export class PartitionCounts {
         await this.metadata.describe(topic);
       } catch (error) {
         if (error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION) {
-          throw new StreamsError(`Source topic '${topic}' does not exist; create it (with the partition count you want) before starting the app`, {
+          // (on a secured cluster the admin's message adds that the principal may not see it: keep that part)
+          const hidden = / or (.+ may not see it .*)$/.exec(error.message)?.[1];
+          throw new StreamsError(`Source topic '${topic}' does not exist; create it (with the partition count you want) before starting the app${hidden ? ` — or ${hidden}` : ''}`, {
             code: 'MISSING_SOURCE_TOPIC',
             kind: 'fatal',
             cause: error,

@@ -41,9 +41,11 @@ export function outputTopicsOf(topology: TopologyRuntime, handlers: HandlerSlots
  * Steps:
  * 1. collect the static sink topics and the handlers' dead-letter topics;
  * 2. list the cluster's topics once;
- * 3. reject with one error naming every missing topic and who writes it, and saying to create them.
+ * 3. reject with one error naming every missing topic and who writes it, and saying to create them; on a
+ *    secured cluster (`principal` known) also that the principal may lack WRITE: Kafka lists only the
+ *    topics a principal may describe, and WRITE grants DESCRIBE.
  */
-export async function checkOutputTopics(admin: AdminPort, topology: TopologyRuntime, handlers: HandlerSlots): Promise<void> {
+export async function checkOutputTopics(admin: AdminPort, topology: TopologyRuntime, handlers: HandlerSlots, principal?: string): Promise<void> {
   // 1. collect
   const wanted = outputTopicsOf(topology, handlers);
   if (wanted.length === 0) return;
@@ -59,9 +61,14 @@ export async function checkOutputTopics(admin: AdminPort, topology: TopologyRunt
   }
   if (missing.size === 0) return;
   const list = [...missing].map(([topic, writers]) => `'${topic}' (${writers.join(', ')})`).join(', ');
+  const acl =
+    principal === undefined
+      ? ''
+      : ` — or ${principal} is not allowed to WRITE ${missing.size > 1 ? 'them' : 'it'} (the cluster hides the topics a principal may not describe): ` +
+        `grant WRITE, e.g. kafka-acls.sh --add --allow-principal ${principal.startsWith('User:') ? principal : 'User:<principal>'} --operation WRITE ${[...missing.keys()].map((t) => `--topic '${t}'`).join(' ')}`;
   throw new StreamsError(
     `Output topic${missing.size > 1 ? 's' : ''} ${list} ${missing.size > 1 ? 'do' : 'does'} not exist; ` +
-      `create ${missing.size > 1 ? 'them' : 'it'} before starting the app (sluice does not create output topics), or fix the topic name`,
+      `create ${missing.size > 1 ? 'them' : 'it'} before starting the app (sluice does not create output topics), or fix the topic name${acl}`,
     { code: 'MISSING_OUTPUT_TOPIC', kind: 'fatal' },
   );
 }

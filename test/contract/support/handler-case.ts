@@ -39,6 +39,7 @@ export class HandlerCase {
   readonly inputs: InputRecord[] = [];
   readonly #next = Array.from({ length: PARTITIONS }, () => 0);
   readonly #apps: KafkaStreams[] = [];
+  readonly #extraTopics: string[] = [];
 
   private constructor(
     readonly ctx: BackendContext,
@@ -65,6 +66,7 @@ export class HandlerCase {
   async extraTopic(suffix: string, partitions = PARTITIONS, config: Record<string, string> = {}): Promise<string> {
     const topic = uniqueTopic(`eh-${this.name}-${suffix}`);
     await this.ctx.admin.createTopic(topic, { partitions, config });
+    this.#extraTopics.push(topic);
     return topic;
   }
 
@@ -100,11 +102,16 @@ export class HandlerCase {
     return added;
   }
 
-  /** Starts an app on the case topology (commitIntervalMs 100 unless given). */
+  /**
+   * Starts an app on the case topology (commitIntervalMs 100 unless given), on the backend's app cluster
+   * (kafka-secure: a principal allowed to read the input and write `out`, `compact` and the extra topics).
+   */
   async start(config: Omit<KafkaStreamsConfig, 'cluster' | 'applicationId'> = {}): Promise<KafkaStreams> {
+    const { input, out, compact } = this.topics;
+    const cluster = await this.ctx.appCluster({ applicationId: this.applicationId, inputTopics: [input], outputTopics: [out, compact, ...this.#extraTopics] });
     const app = new KafkaStreams(handlerTopology(this.topics), {
       applicationId: this.applicationId,
-      cluster: this.ctx.cluster,
+      cluster,
       commitIntervalMs: 100,
       ...this.ctx.consumerTiming,
       ...config,

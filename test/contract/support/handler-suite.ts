@@ -13,9 +13,9 @@ export interface HandlerFixture {
   c: HandlerCase | undefined;
 }
 
-/** Declares `body` once per backend under `<title>: <backend>`. */
-export async function describeOnEachBackend(title: string, body: (backend: Backend, fx: HandlerFixture) => void): Promise<void> {
-  for (const backend of await backends()) {
+/** Declares `body` once per backend under `<title>: <backend>` (`kafkaSecure`: also on the kafka-secure backend). */
+export async function describeOnEachBackend(title: string, body: (backend: Backend, fx: HandlerFixture) => void, options: { kafkaSecure?: boolean } = {}): Promise<void> {
+  for (const backend of await backends(options)) {
     const full = `${title}: ${backend.name}`;
     (backend.skipReason ? describe.skip : describe)(backend.skipReason ? `${full} [skipped: ${backend.skipReason}]` : full, () => {
       const fx = { c: undefined } as HandlerFixture;

@@ -59,7 +59,17 @@ describe('classification table', () => {
     // a dead-letter failure caused by fencing keeps its fencing kind and is re-acquired
     expect(taskReactionTo(new StreamsError('x', { code: 'DEAD_LETTER_FAILED', kind: 'fencing' }))).toBe('reacquire');
     // every code the runtime stops on is emitted by someone (no dead rows)
-    expect(Object.entries(CLIENT_ERRORS).filter(([, row]) => row.reaction === 'stop').map(([code]) => code).sort()).toEqual(['HANDLER_THREW', 'INVALID_HANDLER_ANSWER']);
+    // (SECURITY_PROTOCOL_MISMATCH and SSL_HANDSHAKE_FAILED: src/cluster/kafkajs/internal/security-errors.ts)
+    expect(Object.entries(CLIENT_ERRORS).filter(([, row]) => row.reaction === 'stop').map(([code]) => code).sort()).toEqual([
+      'HANDLER_THREW', 'INVALID_HANDLER_ANSWER', 'SECURITY_PROTOCOL_MISMATCH', 'SSL_HANDSHAKE_FAILED',
+    ]);
+    // authentication and authorization: fatal, never retried, the app stops
+    for (const code of [C.TOPIC_AUTHORIZATION_FAILED, C.GROUP_AUTHORIZATION_FAILED, C.CLUSTER_AUTHORIZATION_FAILED, C.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, C.SASL_AUTHENTICATION_FAILED, C.UNSUPPORTED_SASL_MECHANISM]) {
+      const error = new KafkaProtocolError(code);
+      expect([error.kind, error.retriable, taskReactionTo(error)], String(code)).toEqual(['fatal', false, 'stop']);
+    }
+    expect(taskReactionTo(new StreamsError('x', { code: 'SSL_HANDSHAKE_FAILED' }))).toBe('stop');
+    expect(new StreamsError('x', { code: 'SECURITY_PROTOCOL_MISMATCH' }).kind).toBe('fatal');
   });
 
   it('PRODUCTION_FAILED has the same kind in the test driver as in the runtime collector (record)', () => {

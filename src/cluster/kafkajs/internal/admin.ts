@@ -9,9 +9,10 @@
  * can lose one of them (read-modify-write).
  */
 import kafkajs, { type Admin, type Kafka } from 'kafkajs';
-import { KafkaErrorCode, KafkaProtocolError } from '../../../errors.js';
+import { KafkaErrorCode, KafkaProtocolError, kafkaErrorName } from '../../../errors.js';
 import type { AdminPort, ClientConnectionOptions, GroupDescription, NewTopic, TopicDescription } from '../../port.js';
 import { mapKafkaJsError } from './error-mapping.js';
+import { connectionFactsOf, isAuthorizationCode, principalOf, type Access, type ConnectionFacts } from './security-errors.js';
 import { pollUntil, retryWhile } from '../../../internal/retry.js';
 import { kafkaJsRetry } from './retry-options.js';
 
@@ -48,12 +49,14 @@ function retryCoordinator<T>(fn: () => Promise<T>): Promise<T> {
 /** Admin port backed by one lazily connected kafkajs admin client. */
 export class KafkaJsAdmin implements AdminPort {
   private readonly admin: Admin;
+  private readonly facts: ConnectionFacts | undefined;
   private connecting: Promise<void> | undefined;
 
   /** `connection`: Kafka's `admin.retries`, `retry.backoff.ms` and `retry.backoff.max.ms` become kafkajs' `retry` (see kafkaJsRetry). */
   constructor(kafka: Kafka, connection: ClientConnectionOptions = {}) {
     const retry = kafkaJsRetry(connection);
     this.admin = retry === undefined ? kafka.admin() : kafka.admin({ retry });
+    this.facts = connectionFactsOf(kafka);
   }
 
   private async client(): Promise<Admin> {
@@ -62,25 +65,38 @@ export class KafkaJsAdmin implements AdminPort {
       await this.connecting;
     } catch (error) {
       this.connecting = undefined;
-      throw mapKafkaJsError(error, 'admin connect');
+      throw mapKafkaJsError(error, 'admin connect', { facts: this.facts });
     }
     return this.admin;
   }
 
-  /** Runs an admin call, mapping kafkajs errors. */
-  private async call<T>(context: string, fn: (admin: Admin) => Promise<T>): Promise<T> {
+  /** Runs an admin call, mapping kafkajs errors (`access`: what the call needs, named by an authorization failure). */
+  private async call<T>(context: string, fn: (admin: Admin) => Promise<T>, access: readonly Access[] = []): Promise<T> {
     const admin = await this.client();
     try {
-      return await fn(admin);
+      const result = await fn(admin);
+      if (this.facts) this.facts.answered = true;
+      return result;
     } catch (error) {
-      throw mapKafkaJsError(error, context);
+      throw mapKafkaJsError(error, context, { facts: this.facts, access });
     }
   }
 
-  /** Rejects with UNKNOWN_TOPIC_OR_PARTITION unless the topic exists (fresh metadata, no kafkajs retry loop). */
+  /**
+   * Rejects with UNKNOWN_TOPIC_OR_PARTITION unless the topic exists (fresh metadata, no kafkajs retry loop).
+   * On a secured cluster the message adds that the principal may lack DESCRIBE: Kafka lists only the
+   * topics a principal may describe.
+   */
   private async requireTopic(name: string): Promise<void> {
-    const topics = await this.call('list topics', (a) => a.listTopics());
-    if (!topics.includes(name)) throw unknownTopic(name);
+    const topics = await this.call('list topics', (a) => a.listTopics(), [{ resource: 'TOPIC', operation: 'DESCRIBE', name }]);
+    if (topics.includes(name)) return;
+    const secured = this.facts !== undefined && (this.facts.mechanism !== undefined || this.facts.certificateSubject !== undefined);
+    if (!secured) throw unknownTopic(name);
+    throw new KafkaProtocolError(
+      KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+      `UNKNOWN_TOPIC_OR_PARTITION (3): topic '${name}' does not exist, or ${principalOf(this.facts)} may not see it ` +
+        `(the cluster lists only the topics a principal may DESCRIBE; READ or WRITE on the topic grant it)`,
+    );
   }
 
   /**
@@ -98,6 +114,7 @@ export class KafkaJsAdmin implements AdminPort {
     try {
       created = await this.call(`create topic '${name}'`, (a) =>
         a.createTopics({ topics: [{ topic: name, numPartitions: partitions, replicationFactor: options.replicationFactor ?? -1, configEntries }], waitForLeaders: true }),
+        [{ resource: 'TOPIC', operation: 'CREATE', name }, { resource: 'CLUSTER', operation: 'CREATE' }],
       );
     } catch (error) {
       if (error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.INVALID_CONFIG) {
@@ -116,7 +133,7 @@ export class KafkaJsAdmin implements AdminPort {
     }
     const ready = await pollUntil(
       () =>
-        this.call(`metadata of '${name}'`, (a) => a.fetchTopicMetadata({ topics: [name] })).then(
+        this.call(`metadata of '${name}'`, (a) => a.fetchTopicMetadata({ topics: [name] }), [{ resource: 'TOPIC', operation: 'DESCRIBE', name }]).then(
           (m) => m.topics[0]?.partitions.length === partitions && m.topics[0].partitions.every((p) => p.leader >= 0),
           () => false,
         ),
@@ -128,7 +145,7 @@ export class KafkaJsAdmin implements AdminPort {
   /** Deletes a topic and waits (up to 10 s) until metadata no longer lists it, so it can be created again at once. */
   async deleteTopic(name: string): Promise<void> {
     await this.requireTopic(name);
-    await this.call(`delete topic '${name}'`, (a) => a.deleteTopics({ topics: [name] }));
+    await this.call(`delete topic '${name}'`, (a) => a.deleteTopics({ topics: [name] }), [{ resource: 'TOPIC', operation: 'DELETE', name }]);
     await pollUntil(async () => !(await this.call('list topics', (a) => a.listTopics())).includes(name), { timeoutMs: 10_000, intervalMs: 100 });
   }
 
@@ -140,10 +157,19 @@ export class KafkaJsAdmin implements AdminPort {
 
   async describeTopic(name: string): Promise<TopicDescription> {
     await this.requireTopic(name);
-    const metadata = await this.call(`describe topic '${name}'`, (a) => a.fetchTopicMetadata({ topics: [name] }));
+    const metadata = await this.call(`describe topic '${name}'`, (a) => a.fetchTopicMetadata({ topics: [name] }), [{ resource: 'TOPIC', operation: 'DESCRIBE', name }]);
     const topic = metadata.topics.find((t) => t.name === name);
     if (!topic) throw unknownTopic(name);
-    const entries = await this.configEntries(name);
+    let entries: Awaited<ReturnType<KafkaJsAdmin['configEntries']>>;
+    try {
+      entries = await this.configEntries(name);
+    } catch (error) {
+      // Least privilege (READ or WRITE on a user topic) includes DESCRIBE, not DESCRIBE_CONFIGS: say so, do not fail.
+      if (error instanceof KafkaProtocolError && isAuthorizationCode(error.kafkaCode)) {
+        return { name, partitions: topic.partitions.length, config: {}, configUnreadable: error.message };
+      }
+      throw error;
+    }
     const config: Record<string, string> = {};
     for (const entry of entries) if (entry.configValue !== null) config[entry.configName] = entry.configValue;
     return { name, partitions: topic.partitions.length, config, replicationFactor: topic.partitions[0]?.replicas.length ?? 0 };
@@ -153,10 +179,16 @@ export class KafkaJsAdmin implements AdminPort {
   private async configEntries(name: string): Promise<Array<{ configName: string; configValue: string | null; configSource?: number }>> {
     const result = await this.call(`describe configs of '${name}'`, (a) =>
       a.describeConfigs({ resources: [{ type: ConfigResourceTypes.TOPIC, name }], includeSynonyms: false }),
+      [{ resource: 'TOPIC', operation: 'DESCRIBE_CONFIGS', name }],
     );
     const resource = result.resources[0];
     if (!resource) throw unknownTopic(name);
-    if (resource.errorCode) throw new KafkaProtocolError(resource.errorCode, undefined, { errorMessage: resource.errorMessage || null });
+    if (resource.errorCode) {
+      throw mapKafkaJsError({ name: 'KafkaJSProtocolError', type: kafkaErrorName(resource.errorCode), code: resource.errorCode, message: resource.errorMessage || kafkaErrorName(resource.errorCode) }, `describe configs of '${name}'`, {
+        facts: this.facts,
+        access: [{ resource: 'TOPIC', operation: 'DESCRIBE_CONFIGS', name }],
+      });
+    }
     return resource.configEntries as Array<{ configName: string; configValue: string | null; configSource?: number }>;
   }
 
@@ -180,6 +212,7 @@ export class KafkaJsAdmin implements AdminPort {
           },
         ],
       }),
+      [{ resource: 'TOPIC', operation: 'ALTER_CONFIGS', name }],
     );
     // 3. Under KRaft the broker applies the change from its metadata log a little later: wait
     //    (up to 10 s) until DescribeConfigs shows it, so a describe right after reads the write.
@@ -194,7 +227,7 @@ export class KafkaJsAdmin implements AdminPort {
 
   async endOffsets(topic: string): Promise<number[]> {
     await this.requireTopic(topic);
-    const offsets = await this.call(`end offsets of '${topic}'`, (a) => a.fetchTopicOffsets(topic));
+    const offsets = await this.call(`end offsets of '${topic}'`, (a) => a.fetchTopicOffsets(topic), [{ resource: 'TOPIC', operation: 'DESCRIBE', name: topic }]);
     const result: number[] = [];
     for (const o of offsets) result[o.partition] = Number(o.high);
     return result;
@@ -231,7 +264,10 @@ export class KafkaJsAdmin implements AdminPort {
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {
     await this.requireTopic(topic);
     const groups = await retryCoordinator(() =>
-      this.call(`committed offsets of '${groupId}' on '${topic}'`, (a) => a.fetchOffsets({ groupId, topics: [topic] })),
+      this.call(`committed offsets of '${groupId}' on '${topic}'`, (a) => a.fetchOffsets({ groupId, topics: [topic] }), [
+        { resource: 'GROUP', operation: 'DESCRIBE', name: groupId },
+        { resource: 'TOPIC', operation: 'DESCRIBE', name: topic },
+      ]),
     );
     const result: number[] = [];
     for (const p of groups.find((g) => g.topic === topic)?.partitions ?? []) result[p.partition] = Number(p.offset);
@@ -239,7 +275,9 @@ export class KafkaJsAdmin implements AdminPort {
   }
 
   async describeGroup(groupId: string): Promise<GroupDescription> {
-    const { groups } = await retryCoordinator(() => this.call(`describe group '${groupId}'`, (a) => a.describeGroups([groupId])));
+    const { groups } = await retryCoordinator(() =>
+      this.call(`describe group '${groupId}'`, (a) => a.describeGroups([groupId]), [{ resource: 'GROUP', operation: 'DESCRIBE', name: groupId }]),
+    );
     const group = groups.find((g) => g.groupId === groupId);
     return {
       groupId,

@@ -7,12 +7,14 @@
  */
 import type { Admin, Kafka } from 'kafkajs';
 import type { TopicPartition, TopicPartitionOffset } from '../../port.js';
-import { mapKafkaJsError } from './error-mapping.js';
+import { mapKafkaJsError, type ErrorSite } from './error-mapping.js';
+import { connectionFactsOf } from './security-errors.js';
 import { topicPartitionKey } from '../../../records/topic-partition.js';
 
 /** Committed-offset reader of one group. */
 export class CommittedOffsetsReader {
   private readonly admin: Admin;
+  private readonly site: ErrorSite;
   private connecting: Promise<void> | undefined;
 
   constructor(
@@ -20,6 +22,7 @@ export class CommittedOffsetsReader {
     private readonly groupId: string,
   ) {
     this.admin = kafka.admin();
+    this.site = { facts: connectionFactsOf(kafka), access: [{ resource: 'GROUP', operation: 'DESCRIBE', name: groupId }, { resource: 'TOPIC', operation: 'DESCRIBE' }] };
   }
 
   /** The committed offset of each partition, -1 where none, in the order asked. */
@@ -40,7 +43,7 @@ export class CommittedOffsetsReader {
       });
     } catch (error) {
       this.connecting = undefined;
-      throw mapKafkaJsError(error, `committed offsets of '${this.groupId}'`);
+      throw mapKafkaJsError(error, `committed offsets of '${this.groupId}'`, this.site);
     }
   }
 
@@ -53,7 +56,7 @@ export class CommittedOffsetsReader {
       return topics.filter((t) => !existing.has(t));
     } catch (error) {
       this.connecting = undefined;
-      throw mapKafkaJsError(error, 'list topics');
+      throw mapKafkaJsError(error, 'list topics', this.site);
     }
   }
 

@@ -15,6 +15,7 @@
  *    completes or crashes); then `disconnect()`, which now leaves the group.
  */
 import type { Logger } from '../../../internal/logger.js';
+import { isSecurityFailure } from './security-errors.js';
 
 /** kafkajs' `initialRetryTime` default: the delay of its own restart. */
 const DEFAULT_RESTART_MS = 300;
@@ -38,8 +39,12 @@ function rootCause(error: unknown): CrashedError {
  */
 const TRANSIENT_ROOT_CAUSES: ReadonlySet<string> = new Set(['KafkaJSGroupCoordinatorNotFound', 'KafkaJSBrokerNotFound', 'KafkaJSConnectionError']);
 
-/** kafkajs' own restart rule (`consumer/index.js` onCrash): retries exhausted, or a retriable root cause; plus an unreachable cluster. */
+/**
+ * kafkajs' own restart rule (`consumer/index.js` onCrash): retries exhausted, or a retriable root cause; plus an
+ * unreachable cluster. Never an authentication, TLS or authorization failure (mapped by sluice): it would fail again.
+ */
 export function isRestartable(error: unknown): boolean {
+  if (isSecurityFailure(error)) return false;
   const e = error as CrashedError | undefined;
   const root = rootCause(error);
   return e?.name === 'KafkaJSNumberOfRetriesExceeded' || root?.retriable === true || TRANSIENT_ROOT_CAUSES.has(root?.name ?? '') || TRANSIENT_ROOT_CAUSES.has(e?.name ?? '');

@@ -7,9 +7,14 @@
  *    `KafkaProtocolError` with the numeric Kafka code; codes kafkajs does not
  *    know (`code: -99`, "Unknown error code 90") are recovered from the message.
  *    Produce v8 errors keep their `recordErrors` and `errorMessage`.
- * 3. Connection loss, request timeouts, missing brokers and metadata become a
+ *    Authorization codes (29, 30, 31, 53) name the principal, the operation and
+ *    the resource (`security-errors.ts`).
+ * 3. Authentication and TLS failures (a refused SASL login, an untrusted or
+ *    misnamed certificate, a plaintext/TLS mismatch on the first connection)
+ *    become fatal errors saying what to change (`security-errors.ts`).
+ * 4. Connection loss, request timeouts, missing brokers and metadata become a
  *    retriable `KafkaProtocolError(13 NETWORK_EXCEPTION)` (or 7 REQUEST_TIMED_OUT).
- * 4. Anything else becomes a fatal `StreamsError` with the original as cause.
+ * 5. Anything else becomes a fatal `StreamsError` with the original as cause.
  */
 import {
   KafkaErrorCode,
@@ -20,6 +25,13 @@ import {
   kafkaErrorName,
 } from '../../../errors.js';
 import { isProduceV8Error } from './produce-v8.js';
+import { authorizationMessage, explainSecurityFailure, isAuthorizationCode, type Access, type ConnectionFacts } from './security-errors.js';
+
+/** What the caller knows beyond the error: its connections' facts, and the resources the call needs. */
+export interface ErrorSite {
+  facts?: ConnectionFacts | undefined;
+  access?: readonly Access[];
+}
 
 /** The shape of the kafkajs errors this module reads. */
 interface KafkaJsLikeError extends Error {
@@ -84,15 +96,21 @@ export function kafkaCodeOf(error: unknown): number | undefined {
  * `produce to orders-0`) is prefixed to the message. Already-mapped sluice
  * errors are returned unchanged.
  */
-export function mapKafkaJsError(error: unknown, context?: string): StreamsError {
+export function mapKafkaJsError(error: unknown, context?: string, site: ErrorSite = {}): StreamsError {
   if (error instanceof StreamsError) return error;
   const root = rootKafkaJsError(error);
   if (root instanceof StreamsError) return root;
   const e = root as KafkaJsLikeError;
   const prefix = context ? `${context}: ` : '';
+  // 3. (before 2: a refused SASL handshake is also a protocol error)
+  const security = explainSecurityFailure(root, site.facts, context ?? '');
+  if (security) return security;
   const code = kafkaCodeOf(root);
   if (code !== undefined) {
     const name = kafkaErrorName(code);
+    if (isAuthorizationCode(code)) {
+      return new KafkaProtocolError(code, `${prefix}${authorizationMessage(code, e.message, site.facts, site.access ?? [])}`, { cause: error });
+    }
     if (isProduceV8Error(root)) {
       const detail = root.errorMessage ? `: ${root.errorMessage}` : '';
       return new KafkaProtocolError(code, `${prefix}${name} (${code})${detail}`, {
@@ -127,8 +145,8 @@ export function isProducerFencing(error: StreamsError): boolean {
  * classification table become `ProducerFencedError` (cause: the
  * `KafkaProtocolError`), everything else as {@link mapKafkaJsError}.
  */
-export function mapProducerError(error: unknown, context: string): StreamsError {
-  const mapped = mapKafkaJsError(error, context);
+export function mapProducerError(error: unknown, context: string, site: ErrorSite = {}): StreamsError {
+  const mapped = mapKafkaJsError(error, context, site);
   if (mapped instanceof KafkaProtocolError && isProducerFenced(mapped)) {
     return new ProducerFencedError(`${mapped.message} — the producer is unusable: close it and create a new one`, {
       cause: mapped,

@@ -51,8 +51,9 @@ import type {
 import { fencedInstanceIdError } from '../../port.js';
 import { diffAssignment, fromMemberAssignment, tpKey } from './assignment.js';
 import { tagAssigner, type MemberTag } from './static-membership.js';
-import { mapKafkaJsError } from './error-mapping.js';
+import { mapKafkaJsError, type ErrorSite } from './error-mapping.js';
 import { kafkaJsRetry } from './retry-options.js';
+import { connectionFactsOf, isSecurityFailure } from './security-errors.js';
 import { forgetMember, generationOf, takeSyncAssignment } from './join-generation.js';
 import { assignmentUserData, kafkaJsAssigner } from './custom-assigner.js';
 import { sluiceKafkaJs } from './patches.js';
@@ -91,9 +92,12 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   private readonly sourceTopics: SourceTopicWatch;
   private topics: string[] = [];
   private readonly tag: MemberTag;
+  /** Facts of the connections and the resources the group needs, for authentication and authorization failures. */
+  private readonly site: ErrorSite;
 
   constructor(kafka: Kafka, options: GroupConsumerOptions, logger: Logger) {
     this.options = options;
+    this.site = { facts: connectionFactsOf(kafka), access: [{ resource: 'GROUP', operation: 'READ', name: options.groupId }, { resource: 'TOPIC', operation: 'READ' }] };
     this.logger = logger;
     const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
     // kafkajs refuses heartbeatInterval >= sessionTimeout; the default follows Kafka's advice (a third, at most 3 s).
@@ -134,7 +138,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
   private connect(): Promise<void> {
     this.connected ??= this.consumer.connect().catch((error: unknown) => {
       this.connected = undefined;
-      throw mapKafkaJsError(error, `consumer '${this.options.groupId}' connect`);
+      throw mapKafkaJsError(error, `consumer '${this.options.groupId}' connect`, this.site);
     });
     return this.connected;
   }
@@ -149,7 +153,10 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
           await this.consumer.subscribe({ topics, fromBeginning: (this.options.autoOffsetReset ?? 'earliest') === 'earliest' });
           this.topics = [...new Set([...this.topics, ...topics])];
         } catch (error) {
-          throw mapKafkaJsError(error, `subscribe to ${topics.join(', ')}`);
+          throw mapKafkaJsError(error, `subscribe to ${topics.join(', ')}`, {
+            ...this.site,
+            access: [{ resource: 'TOPIC', operation: 'DESCRIBE', name: topics.length === 1 ? topics[0] : undefined }],
+          });
         }
       })(),
     );
@@ -170,9 +177,10 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     });
     this.consumer.on(this.consumer.events.END_BATCH_PROCESS, (event) => this.onFilteredBatch(event.payload));
     this.consumer.on(this.consumer.events.CRASH, (event) => {
-      const error = this.fenced(mapKafkaJsError(event.payload.error, `consumer '${this.options.groupId}'`));
+      const error = this.fenced(mapKafkaJsError(event.payload.error, `consumer '${this.options.groupId}'`, this.site));
       if (this.closing) return this.logger.debug({ err: error }, 'consumer stopped while closing');
-      if (isRestartable(event.payload.error)) return void this.restartAfterCrash(error);
+      // (an authentication, TLS or authorization failure is never restarted: it would only fail again)
+      if (isRestartable(event.payload.error) && !isSecurityFailure(error)) return void this.restartAfterCrash(error);
       this.logger.warn({ err: error }, 'consumer crashed');
       handlers.onError?.(error);
     });
@@ -206,7 +214,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
         eachBatch: (payload) => this.onBatch(payload),
       });
     } catch (error) {
-      throw mapKafkaJsError(error, `consumer '${this.options.groupId}' run`);
+      throw mapKafkaJsError(error, `consumer '${this.options.groupId}' run`, this.site);
     }
   }
 
@@ -339,7 +347,7 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     try {
       await this.consumer.commitOffsets(offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: String(o.offset) })));
     } catch (error) {
-      throw mapKafkaJsError(error, `commit offsets of '${this.options.groupId}'`);
+      throw mapKafkaJsError(error, `commit offsets of '${this.options.groupId}'`, this.site);
     }
   }
 

@@ -4,10 +4,13 @@
  * (namespace `Producer`); sluice reports those through rejected promises, so
  * they are logged at debug here. Its warning about bounded retries of an
  * idempotent producer is expected (the bound is deliberate, see
- * `raw-producer.ts`) and logged at debug too.
+ * `raw-producer.ts`) and logged at debug too. Every field kafkajs logs goes
+ * through `hideSecrets` (a password, private key or token it might ever log
+ * shows as `[hidden]`).
  */
 import kafkajs, { type logCreator } from 'kafkajs';
 import type { Logger } from '../../../internal/logger.js';
+import { hideSecrets } from '../connection-security.js';
 
 const { logLevel } = kafkajs;
 
@@ -16,7 +19,7 @@ export function pinoLogCreator(logger: Logger): logCreator {
   return () =>
     ({ namespace, level, log }) => {
       const { message, ...extra } = log;
-      const bindings = { namespace, ...extra };
+      const bindings = hideSecrets({ namespace, ...extra }) as Record<string, unknown>;
       const text = String(message);
       if (isExpectedNoise(namespace, level, text)) logger.debug(bindings, text);
       else if (level === logLevel.ERROR) logger.error(bindings, text);

@@ -30,6 +30,7 @@ import { retryWhile } from '../../../internal/retry.js';
 import type { ConsumedRecord, PartitionReaderOptions, PartitionReaderPort, PartitionReadResult, TopicPartition } from '../../port.js';
 import { toConsumedRecord } from './batch-delivery.js';
 import { mapKafkaJsError } from './error-mapping.js';
+import { connectionFactsOf, type ConnectionFacts } from './security-errors.js';
 import { ISOLATION_LEVEL, createReaderCluster, type KafkaJsCluster, type ReaderFetchPartition, type ReaderMessage } from './reader-cluster.js';
 
 /** How long retriable errors of one call are retried (ms), as Kafka's `default.api.timeout.ms` (60 s) halved. */
@@ -66,6 +67,7 @@ export function readResultOf(tp: TopicPartition, fetchOffset: number, data: Read
 export class KafkaJsPartitionReader implements PartitionReaderPort {
   private readonly cluster: KafkaJsCluster;
   private readonly isolationLevel: number;
+  private readonly facts: ConnectionFacts | undefined;
   private connecting: Promise<void> | undefined;
   private closed: Promise<void> | undefined;
 
@@ -76,6 +78,7 @@ export class KafkaJsPartitionReader implements PartitionReaderPort {
   ) {
     this.isolationLevel = (options.isolationLevel ?? 'read_committed') === 'read_committed' ? ISOLATION_LEVEL.READ_COMMITTED : ISOLATION_LEVEL.READ_UNCOMMITTED;
     this.cluster = createReaderCluster(kafka, this.isolationLevel);
+    this.facts = connectionFactsOf(kafka);
   }
 
   /**
@@ -98,11 +101,13 @@ export class KafkaJsPartitionReader implements PartitionReaderPort {
           if (refresh) await this.cluster.refreshMetadata();
           await this.cluster.addTargetTopic(topic);
           // 2.
-          return await op();
+          const result = await op();
+          if (this.facts) this.facts.answered = true;
+          return result;
         } catch (error) {
           // 3.
           refresh = true;
-          throw mapKafkaJsError(error, what);
+          throw mapKafkaJsError(error, what, { facts: this.facts, access: [{ resource: 'TOPIC', operation: 'READ', name: topic }] });
         }
       },
       {

@@ -13,7 +13,9 @@
  *   member's close) and rejoin on request (`static-membership.ts`);
  * - a fetch refused by a dead leader's broker refreshes the metadata instead of exhausting the
  *   consumer's retries against that broker (`fetch-leader-failover.ts`);
- * - snappy, lz4 and zstd in the codec table of Fetch decoding (`compression-codecs.ts`).
+ * - snappy, lz4 and zstd in the codec table of Fetch decoding (`compression-codecs.ts`);
+ * - a FindCoordinator refused for authorization (53, 30) reaches the caller instead of "Failed to find
+ *   group coordinator" (`coordinator-denial.ts`).
  *
  * Containment: the patched module objects belong to a private copy of the
  * kafkajs module graph (`private-module.ts`); every kafkajs client sluice
@@ -38,6 +40,7 @@ import type { KafkaJsInternals } from './kafkajs-internals.js';
 import { privatePackage, type PrivatePackage } from './private-module.js';
 import { registerProduceV8 } from './produce-v8.js';
 import { installStaticMembership } from './static-membership.js';
+import { installCoordinatorDenial } from './coordinator-denial.js';
 
 /** The kafkajs version the patches were written and tested against. */
 export const VERIFIED_KAFKAJS_VERSION = '2.2.4';
@@ -93,6 +96,9 @@ const SHAPES: readonly Shape[] = [
   { module: COMPRESSION_MODULE, path: ['Types'], type: 'object' },
   { module: COMPRESSION_MODULE, path: ['lookupCodecByAttributes'], type: 'function', arity: 1 },
   ...['Snappy', 'LZ4', 'ZSTD'].map((t): Shape => ({ module: COMPRESSION_MODULE, path: ['Codecs', String(KAFKA_CODEC_IDS[t])], type: 'function', arity: 0 })),
+  // authorization failures of FindCoordinator (`coordinator-denial.ts`)
+  { module: 'broker/index.js', path: ['prototype', 'findGroupCoordinator'], type: 'function', arity: 1 },
+  { module: 'cluster/index.js', path: ['prototype', 'findGroupCoordinatorMetadata'], type: 'function', arity: 1 },
 ];
 
 function unsupported(found: string, detail: string): StreamsError {
@@ -125,7 +131,7 @@ function shapeMismatch(internals: KafkaJsInternals, shape: Shape): string | unde
  * 1'. replace the modules swapped whole (before anything requires them);
  * 2. every shape the patches touch is there, with the expected arity;
  * 3. Produce v8, the aborted-transaction filter, the JoinGroup and SyncGroup captures, the empty-batch markers,
- *    static membership, the fetch leader failover, the compression codecs.
+ *    static membership, the fetch leader failover, the compression codecs, FindCoordinator refusals.
  * Throws `UNSUPPORTED_KAFKAJS` (nothing patched) when 1 or 2 fails.
  */
 export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> & Partial<Pick<PrivatePackage, 'replace'>>): SluiceKafkaJs {
@@ -151,6 +157,7 @@ export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> 
   installStaticMembership(internals);
   installFetchLeaderFailover(internals);
   installCompressionCodecs(internals);
+  installCoordinatorDenial(internals);
   return { kafkajs: copy.load<typeof KafkaJsModule>('index.js'), internals, version };
 }
 

@@ -29,6 +29,7 @@ import type { Logger } from '../../../internal/logger.js';
 import type { ProduceAck, ProduceBatch, RawProducerOptions, RawProducerPort, TopicPartitionOffset, WireRecord } from '../../port.js';
 import { isProducerFencing, mapProducerError } from './error-mapping.js';
 import { kafkaJsRetry } from './retry-options.js';
+import { connectionFactsOf, type Access, type ConnectionFacts } from './security-errors.js';
 import { topicPartitionKey } from '../../../records/topic-partition.js';
 import { compressionCodecId, loadCompression, type CompressionType } from '../../../records/compression.js';
 
@@ -40,6 +41,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
   readonly transactionalId: string | undefined;
   private readonly producer: Producer;
   private readonly logger: Logger;
+  private readonly facts: ConnectionFacts | undefined;
   private transaction: Transaction | undefined;
   private unusable: StreamsError | undefined;
   private connected = false;
@@ -55,6 +57,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
     this.logger = logger;
     this.compressionType = options.compressionType ?? 'none';
     this.compression = compressionCodecId(this.compressionType);
+    this.facts = connectionFactsOf(kafka);
     const transactional = options.transactionalId !== undefined;
     this.producer = kafka.producer({
       // For a transactional producer kafkajs makes the transaction's sender idempotent itself;
@@ -80,6 +83,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
         // kafkajs runs InitProducerId lazily in transaction(); an empty transaction ended at once sends no EndTxn.
         const init = await this.producer.transaction();
         await init.abort();
+        if (this.facts) this.facts.answered = true;
       }
     } catch (error) {
       throw this.fail(error, 'connect', false);
@@ -128,6 +132,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
         messages: records.map((r) => ({ partition, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp as unknown as string })),
       });
       this.uncertain.delete(key);
+      if (this.facts) this.facts.answered = true;
       const ack = metadata.find((m) => m.topicName === topic && m.partition === partition);
       if (!ack) {
         // kafkajs sends nothing for a partition its metadata does not know, and answers with no ack.
@@ -138,7 +143,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
       }
       return { topic, partition, baseOffset: Number(ack.baseOffset ?? ack.offset ?? -1) };
     } catch (error) {
-      const mapped = this.fail(error, where, false);
+      const mapped = this.fail(error, where, false, [{ resource: 'TOPIC', operation: 'WRITE', name: topic }]);
       // 3. Remember partitions whose outcome is unknown (no broker answer).
       if (isUnknownOutcome(mapped)) this.uncertain.set(key, fingerprintOf(records));
       else this.uncertain.delete(key);
@@ -161,7 +166,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
         topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
       });
     } catch (error) {
-      throw this.fail(error, `sendOffsets for group '${groupId}'`, false);
+      throw this.fail(error, `sendOffsets for group '${groupId}'`, false, [{ resource: 'GROUP', operation: 'READ', name: groupId }]);
     }
   }
 
@@ -213,9 +218,16 @@ export class KafkaJsRawProducer implements RawProducerPort {
     }
   }
 
-  /** Maps an error; fencing (or any failure when `fatal`) makes the producer unusable. */
-  private fail(error: unknown, context: string, fatal: boolean): StreamsError {
-    const mapped = mapProducerError(error, context);
+  /**
+   * Maps an error; fencing (or any failure when `fatal`) makes the producer unusable. `access`: the resources
+   * the call needs besides the transactional id (or, idempotent, the cluster), named by an authorization failure.
+   */
+  private fail(error: unknown, context: string, fatal: boolean, access: readonly Access[] = []): StreamsError {
+    const own: Access =
+      this.transactionalId === undefined
+        ? { resource: 'CLUSTER', operation: 'IDEMPOTENT_WRITE' }
+        : { resource: 'TRANSACTIONAL_ID', operation: 'WRITE', name: this.transactionalId };
+    const mapped = mapProducerError(error, context, { facts: this.facts, access: [...access, own] });
     if (fatal || isProducerFencing(mapped)) {
       // Once per producer; fencing is how a task moves to another instance (the runtime logs that once per task at WARN).
       if (!this.unusable) this.logger[isProducerFencing(mapped) ? 'debug' : 'warn']({ err: mapped, transactionalId: this.transactionalId }, 'producer is unusable');

@@ -73,6 +73,11 @@ describe('kafkajs fetch leader failover patch', () => {
     expect(group.coordinator).toBe(alive);
     await group.heartbeat();
     expect(calls.at(-1)).toBe('heartbeat to the new coordinator');
+    // two heartbeats failing together share one lookup
+    group.coordinator = dead;
+    calls.length = 0;
+    await Promise.all([group.heartbeat(), group.heartbeat()]);
+    expect(calls).toEqual(['refresh', 'find g']);
     // any other error is kafkajs' business
     group.coordinator = { heartbeat: async () => Promise.reject(new errors.KafkaJSProtocolError!({ type: 'REBALANCE_IN_PROGRESS', message: 'rebalancing' })) };
     await expect(group.heartbeat()).rejects.toThrow('rebalancing');

@@ -25,7 +25,7 @@
  *    fetchers when the leaders of the assigned partitions changed);
  * 2. `heartbeat`: a heartbeat whose connection was refused or closed waits the
  *    same back-off, refreshes the metadata and looks the coordinator up again
- *    (kept when the lookup fails); the heartbeat counts as skipped, the next one
+ *    (kept when the lookup fails; one lookup per group at a time); the heartbeat counts as skipped, the next one
  *    goes to the coordinator found. A member the new coordinator no longer
  *    knows gets UNKNOWN_MEMBER_ID there and rejoins, as kafkajs does.
  * Any other error keeps kafkajs' handling.
@@ -63,6 +63,9 @@ export function isLostConnection(error: unknown): boolean {
   return causedBy(error, ['KafkaJSConnectionError', 'KafkaJSConnectionClosedError']);
 }
 
+/** Coordinator lookups in flight, per kafkajs ConsumerGroup. */
+const lookups = new WeakMap<object, Promise<void>>();
+
 const backOff = () => new Promise((r) => setTimeout(r, CONNECTION_RETRY_BACKOFF_MS));
 
 /** Wraps `ConsumerGroup.prototype.recoverFromFetch` and `heartbeat` (see the module comment). */
@@ -84,9 +87,17 @@ export function installFetchLeaderFailover(internals: KafkaJsInternals): void {
       await heartbeat.call(this, options);
     } catch (error) {
       if (!isLostConnection(error)) throw error;
-      await backOff();
-      await this.cluster.refreshMetadata().catch(() => undefined);
-      this.coordinator = await this.cluster.findGroupCoordinator({ groupId: this.groupId }).catch(() => this.coordinator);
+      // one lookup per group at a time: the runner's and sluice's heartbeats may fail together
+      let lookup = lookups.get(this);
+      if (!lookup) {
+        lookup = (async () => {
+          await backOff();
+          await this.cluster.refreshMetadata().catch(() => undefined);
+          this.coordinator = await this.cluster.findGroupCoordinator({ groupId: this.groupId }).catch(() => this.coordinator);
+        })().finally(() => lookups.delete(this));
+        lookups.set(this, lookup);
+      }
+      await lookup;
     }
   };
 }

@@ -3,7 +3,7 @@
 // the runner's retrier (which, unpatched, crashes the consumer after ~10-17 s against the dead broker).
 import { describe, expect, it } from 'vitest';
 import { sluiceKafkaJs } from '../../../src/cluster/kafkajs/internal/patches.js';
-import { CONNECTION_RETRY_BACKOFF_MS, installFetchLeaderFailover, isRefusedConnection } from '../../../src/cluster/kafkajs/internal/fetch-leader-failover.js';
+import { CONNECTION_RETRY_BACKOFF_MS, installFetchLeaderFailover, isRefusedConnection, refusalBackOffMs } from '../../../src/cluster/kafkajs/internal/fetch-leader-failover.js';
 
 type Errors = Record<string, new (e: unknown, meta?: object) => Error>;
 type Recover = (this: unknown, error: unknown) => Promise<void>;
@@ -34,6 +34,12 @@ describe('kafkajs fetch leader failover patch', () => {
     await expect(recover.call(group, refused())).resolves.toBeUndefined();
     expect(refreshes).toBe(1);
     expect(Date.now() - began).toBeGreaterThanOrEqual(CONNECTION_RETRY_BACKOFF_MS - 5);
+  });
+
+  it('refusals in a row double the wait up to 1 s; a refusal 2 s after the last starts over', () => {
+    const group = {};
+    expect([0, 100, 300, 700, 1500, 2000].map((t) => refusalBackOffMs(group, 10_000 + t))).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect(refusalBackOffMs(group, 20_000)).toBe(100);
   });
 
   it('a refresh that fails too (every broker down) still resolves: the next fetch fails and comes back', async () => {

@@ -20,7 +20,8 @@
  *
  * The patches:
  * 1. `recoverFromFetch`: a fetch that failed on a refused connection waits
- *    {@link CONNECTION_RETRY_BACKOFF_MS} (Java's `retry.backoff.ms`) and
+ *    {@link CONNECTION_RETRY_BACKOFF_MS} (Java's `retry.backoff.ms`; doubling
+ *    up to 1 s while the refusals go on, {@link refusalBackOffMs}) and
  *    refreshes the metadata, then the fetch loop goes on (kafkajs rebuilds its
  *    fetchers when the leaders of the assigned partitions changed);
  * 2. `heartbeat`: a heartbeat whose connection was refused or closed waits the
@@ -34,6 +35,9 @@ import type { KafkaJsInternals } from './kafkajs-internals.js';
 
 /** Pause before the metadata refresh that follows a refused connection (Java's `retry.backoff.ms` default). */
 export const CONNECTION_RETRY_BACKOFF_MS = 100;
+
+/** Longest wait between two tries of a fetch refused again and again (Java's `reconnect.backoff.max.ms`). */
+export const MAX_CONNECTION_RETRY_BACKOFF_MS = 1000;
 
 const PATCHED = Symbol.for('sluice.kafkajs.fetchLeaderFailover');
 
@@ -66,6 +70,22 @@ export function isLostConnection(error: unknown): boolean {
 /** Coordinator lookups in flight, per kafkajs ConsumerGroup. */
 const lookups = new WeakMap<object, Promise<void>>();
 
+/** Per group: consecutive refused fetches and when the last one was. */
+const refusals = new WeakMap<object, { count: number; at: number }>();
+
+/**
+ * The wait before the next try after a refused fetch: {@link CONNECTION_RETRY_BACKOFF_MS}, doubling
+ * while the refusals go on (at most {@link MAX_CONNECTION_RETRY_BACKOFF_MS}, as Java's
+ * `reconnect.backoff.max.ms`); a refusal 2 s after the last one starts over. Bounds the connection
+ * attempts to a dead broker during an election (each one leaves a listener on kafkajs' dead socket).
+ */
+export function refusalBackOffMs(group: object, now = Date.now()): number {
+  const last = refusals.get(group);
+  const count = last && now - last.at < 2000 ? last.count + 1 : 0;
+  refusals.set(group, { count, at: now });
+  return Math.min(MAX_CONNECTION_RETRY_BACKOFF_MS, CONNECTION_RETRY_BACKOFF_MS * 2 ** count);
+}
+
 const backOff = () => new Promise((r) => setTimeout(r, CONNECTION_RETRY_BACKOFF_MS));
 
 /** Wraps `ConsumerGroup.prototype.recoverFromFetch` and `heartbeat` (see the module comment). */
@@ -78,7 +98,7 @@ export function installFetchLeaderFailover(internals: KafkaJsInternals): void {
   // 1.
   proto.recoverFromFetch = async function (this: ConsumerGroupLike, error: unknown): Promise<void> {
     if (!isRefusedConnection(error)) return recoverFromFetch.call(this, error);
-    await backOff();
+    await new Promise((r) => setTimeout(r, refusalBackOffMs(this)));
     await this.cluster.refreshMetadata().catch(() => undefined); // every broker down: the next fetch fails and comes back here
   };
   // 2.

@@ -46,7 +46,7 @@ describeKafka('a 3-broker cluster: leaders SIGKILLed under an exactly-once state
 async function freeBlock(): Promise<number> {
   const { portFree } = await import('../../scripts/kafka/process.mjs');
   for (let attempt = 0; attempt < 50; attempt++) {
-    const first = 20_000 + Math.floor(Math.random() * 30_000);
+    const first = 20_000 + Math.floor(Math.random() * 12_000); // below the Linux ephemeral range (32768+)
     const ports = Array.from({ length: 6 }, (_, i) => first + i);
     if ((await Promise.all(ports.map((p) => portFree(p)))).every(Boolean)) return first;
   }

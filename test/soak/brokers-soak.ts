@@ -38,7 +38,7 @@ export function summarize(report: FailoverReport, maxNotRunningMs: number): stri
 
 async function freeBlock(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const first = 20_000 + Math.floor(Math.random() * 30_000);
+    const first = 20_000 + Math.floor(Math.random() * 12_000); // below the Linux ephemeral range (32768+)
     if ((await Promise.all(Array.from({ length: 6 }, (_, i) => portFree(first + i)))).every(Boolean)) return first;
   }
   throw new Error('no block of 6 free ports found');

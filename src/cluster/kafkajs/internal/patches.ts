@@ -11,8 +11,9 @@
  * - a linear `groupMessagesPerPartition` (kafkajs' is quadratic; `linear-grouping.ts`);
  * - static membership (`groupInstanceId` on JoinGroup/SyncGroup/Heartbeat, no LeaveGroup on a static
  *   member's close) and rejoin on request (`static-membership.ts`);
- * - a fetch refused by a dead leader's broker refreshes the metadata instead of exhausting the
- *   consumer's retries against that broker (`fetch-leader-failover.ts`);
+ * - a fetch refused by a dead leader's broker refreshes the metadata, and a heartbeat refused by a
+ *   dead group coordinator looks the coordinator up again, instead of exhausting the consumer's
+ *   retries against that broker (`fetch-leader-failover.ts`);
  * - snappy, lz4 and zstd in the codec table of Fetch decoding (`compression-codecs.ts`);
  * - a FindCoordinator refused for authorization (53, 30) reaches the caller instead of "Failed to find
  *   group coordinator" (`coordinator-denial.ts`).

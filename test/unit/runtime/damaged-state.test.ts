@@ -151,3 +151,42 @@ describe('changelogs deleted (embedded cluster)', () => {
     await waitFor(() => view.all().length === 0);
   }, 30_000);
 });
+
+describe('state directory and store names (issue 28 item 13)', () => {
+  it('a stateDir below a regular file (was: a raw ENOTDIR): the app stops with STATE_DIR_ERROR naming the file in the way', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'sluice-damaged-'));
+    const cluster = new EmbeddedKafkaCluster();
+    try {
+      for (const t of ['in', 'out']) await cluster.createTopic(t, { partitions: 1 });
+      writeFileSync(join(root, 'a-file'), 'x');
+      const { logger } = capture();
+      const app = new KafkaStreams(topology(), { applicationId, cluster, stateDir: join(root, 'a-file', 'state'), statestoreCacheMaxBytes: 0, logger });
+      await app.start().catch(() => undefined);
+      await waitFor(() => app.state === 'ERROR');
+      expect(app.error?.message).toBe(
+        `State directory: cannot use ${join(root, 'a-file', 'state')}: ${join(root, 'a-file')} is a file, not a directory (ENOTDIR); remove it or set another stateDir`,
+      );
+      await app.close();
+    } finally {
+      await cluster.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it.each(['.lock', '.checkpoint', '.checkpoint.tmp', '.lock.1234'])('Materialized.as(%j) (was: EEXIST on every start) is refused at build time, naming the store', (name) => {
+    const b = new StreamsBuilder();
+    const build = () => {
+      b.stream<string, string>('in', { keySerde: S, valueSerde: S }).groupByKey().count(Materialized.as<string, number>(name));
+      return b.build();
+    };
+    expect(build).toThrow(new RegExp(`^Store name "${name.replace(/\./g, '\\.')}" is reserved: sluice keeps its own file '\\.(lock|checkpoint)'.*give the store another name$`));
+  });
+
+  it('a global store named .lock is refused too; ordinary names with dots are fine', () => {
+    const b = new StreamsBuilder();
+    expect(() => b.globalTable<string, string>('in', { keySerde: S, valueSerde: S }, Materialized.as('.lock'))).toThrow(/Store name "\.lock" is reserved/);
+    const ok = new StreamsBuilder();
+    ok.stream<string, string>('in', { keySerde: S, valueSerde: S }).groupByKey().count(Materialized.as<string, number>('.locked-counts.v2'));
+    expect(() => ok.build()).not.toThrow();
+  });
+});

@@ -136,6 +136,26 @@ describe('changelogs deleted (embedded cluster)', () => {
     expect((await cluster.committedOffsets(applicationId, 'in'))[0], 'the record after the deletion is not committed: it is processed again after a restart').toBe(RECORDS);
   }, 30_000);
 
+  it('item 13: an undecodable changelog value (was: blocked its key for ever, called the store a topic) is skipped at restore with a WARN naming store, changelog partition and offset; the key keeps counting', async () => {
+    const { cluster, stateDir } = await setup();
+    const first = await running(cluster, stateDir);
+    await waitFor(async () => (await cluster.committedOffsets(applicationId, 'in'))[0] === RECORDS);
+    await first.app.close();
+    const changelog = `${applicationId}-counts-changelog`;
+    await cluster.produce(changelog, [{ key: 'k1', value: 'bad', partition: 0 }]);
+    const { app, lines } = await running(cluster, mkdtempSync(join(tmpdir(), 'sluice-damaged-')));
+    await waitFor(() => app.state === 'RUNNING');
+    await waitFor(() => lines.some((l) => l.level === 40));
+    expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
+      expect.stringMatching(new RegExp(`^Store 'counts': the changelog record at ${changelog}-0 offset \\d+ has a value its serde .* cannot read \\(.*\\): skipped; its key keeps its value from before that record`)),
+    ]);
+    const view = app.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() });
+    expect(view.get('k1')).toBe(RECORDS / KEYS);
+    await cluster.produce('in', [{ key: 'k1', value: 'x' }]);
+    await waitFor(() => view.get('k1') === RECORDS / KEYS + 1);
+    expect(app.state).toBe('RUNNING');
+  }, 30_000);
+
   it('item 13: a changelog deleted while the app was stopped: WARN naming the store and that its state restarts from empty (was: INFO only)', async () => {
     const { cluster, stateDir } = await setup();
     const first = await running(cluster, stateDir);

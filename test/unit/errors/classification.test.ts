@@ -49,6 +49,8 @@ describe('classification table', () => {
   it('what the runtime does with a failed task is read from the table, not from string lists', () => {
     expect(taskReactionTo(new StreamsError('x', { code: 'HANDLER_THREW' }))).toBe('stop');
     expect(taskReactionTo(new StreamsError('x', { code: 'INVALID_HANDLER_ANSWER' }))).toBe('stop');
+    // a changelog deleted under a running task: restarting it would fail again (issue 28 item 10)
+    expect(taskReactionTo(new StreamsError('x', { code: 'CHANGELOG_DELETED' }))).toBe('stop');
     expect(taskReactionTo(new KafkaProtocolError(C.TOPIC_AUTHORIZATION_FAILED))).toBe('stop');
     expect(taskReactionTo(new KafkaProtocolError(C.UNSUPPORTED_VERSION))).toBe('stop');
     expect(taskReactionTo(new StreamsError('x', { code: 'DESERIALIZATION_FAILED' }))).toBe('policy');
@@ -59,7 +61,7 @@ describe('classification table', () => {
     // a dead-letter failure caused by fencing keeps its fencing kind and is re-acquired
     expect(taskReactionTo(new StreamsError('x', { code: 'DEAD_LETTER_FAILED', kind: 'fencing' }))).toBe('reacquire');
     // every code the runtime stops on is emitted by someone (no dead rows)
-    expect(Object.entries(CLIENT_ERRORS).filter(([, row]) => row.reaction === 'stop').map(([code]) => code).sort()).toEqual(['HANDLER_THREW', 'INVALID_HANDLER_ANSWER']);
+    expect(Object.entries(CLIENT_ERRORS).filter(([, row]) => row.reaction === 'stop').map(([code]) => code).sort()).toEqual(['CHANGELOG_DELETED', 'HANDLER_THREW', 'INVALID_HANDLER_ANSWER']);
   });
 
   it('PRODUCTION_FAILED has the same kind in the test driver as in the runtime collector (record)', () => {

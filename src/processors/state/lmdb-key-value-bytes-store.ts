@@ -22,6 +22,7 @@
  * Files: `<context.stateDir>/<storeName>/` (see `internal/lmdb-files.ts` for
  * the layout, the sync mode and what survives a crash).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { StreamsError } from '../../errors.js';
 import { componentLogger } from '../../internal/logger.js';
@@ -195,11 +196,16 @@ export class LmdbKeyValueBytesStore implements KeyValueBytesStore {
     );
   }
 
-  private transact(what: string, write: () => void): void {
+  private transact(what: 'commit' | 'restore', write: () => void): void {
     try {
       this.db.root.transactionSync(write);
     } catch (error) {
-      throw new StreamsError(`Persistent store '${this.name}' failed to ${what} (lmdb transaction rolled back): ${String(error)}`, {
+      // Issue 28 item 13: say what failed (a full disk shows as "Input/output error") and what it means for the data.
+      const meaning =
+        what === 'commit'
+          ? 'the Kafka transaction holding these writes had already committed: they are safe in the changelog; the local store did not record them and catches up from its changelog when the task restarts'
+          : 'nothing of this batch was written; the task restarts and restores again from its checkpoint';
+      throw new StreamsError(`Persistent store '${this.name}' failed to ${what} its local lmdb transaction (${String(error)}${diskFull(this.db.dir)}): ${meaning}`, {
         code: 'STORE_WRITE_FAILED',
         cause: error,
       });
@@ -237,5 +243,16 @@ export class LmdbKeyValueBytesStore implements KeyValueBytesStore {
   /** The committed entries with the overlay's entries merged over them. */
   private merged(committed: BytesEntry[], overlay: SortedEntry<Buffer | null>[], descending: boolean): BytesEntry[] {
     return overlay.length === 0 ? committed : mergeOverlay(committed, overlay, descending);
+  }
+}
+
+/** `; the disk holding <dir> is full (ENOSPC, N bytes free)` when it has less than 1 MiB free, else ''. */
+function diskFull(dir: string): string {
+  try {
+    const stats = fs.statfsSync(dir);
+    const free = stats.bavail * stats.bsize;
+    return free < 1024 * 1024 ? `; the disk holding ${dir} is full (ENOSPC, ${free} bytes free): free space there or move stateDir` : '';
+  } catch {
+    return '';
   }
 }

@@ -5,10 +5,10 @@
  * included. sluice keeps no per-operation latency metrics (yet); the name
  * follows Kafka's layering.
  */
-import { IllegalArgumentError } from '../../errors.js';
+import { IllegalArgumentError, SerializationError } from '../../errors.js';
 import { componentLogger, type Logger } from '../../internal/logger.js';
 import type { Serde, Serializer } from '../../serdes/serde.js';
-import { checkedDeserialize, checkedSerialize } from '../../serdes/checked-serde.js';
+import { checkedDeserialize, checkedSerialize, serdeName } from '../../serdes/checked-serde.js';
 import type { KeyValue } from '../key-value.js';
 import type { BytesEntry, KeyValueBytesStore } from './bytes-store-contract.js';
 import type { KeyValueStore } from './state-store.js';
@@ -102,9 +102,38 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, ManagedS
     return this.inner.checkpoint();
   }
 
+  /**
+   * Restores the batch, less the records whose value the store's serde cannot
+   * read (issue 28 item 13): such a record would block its key for ever (every
+   * read of it fails). It is skipped with a WARN naming the store, the
+   * changelog partition and offset; the key keeps what it had before it.
+   */
   restoreBatch(records: readonly ChangelogRecord[]): void {
     this.ready('restoreBatch');
-    this.inner.restoreBatch(records);
+    const readable = records.filter((record) => this.restorable(record));
+    if (readable.length === records.length) this.inner.restoreBatch(records);
+    else if (readable.length > 0) this.inner.restoreBatch(readable);
+  }
+
+  /** Deserializes a changelog value as the store's serde reads it (throws when it cannot). */
+  protected readChangelogValue(value: Buffer): void {
+    this.valueSerde.deserialize(this.name, value);
+  }
+
+  private restorable(record: ChangelogRecord): boolean {
+    if (record.value === null) return true;
+    try {
+      this.readChangelogValue(record.value);
+      return true;
+    } catch (error) {
+      const where = record.source === undefined ? `offset ${record.offset}` : `${record.source.topic}-${record.source.partition} offset ${record.offset}`;
+      this.logger?.warn(
+        { store: this.name, offset: record.offset, changelog: record.source, err: error },
+        `Store '${this.name}': the changelog record at ${where} has a value its serde ${serdeName(this.valueSerde)} cannot read (${error instanceof Error ? error.message : String(error)}): ` +
+          'skipped; its key keeps its value from before that record. Only sluice should write to a changelog topic: find the program that wrote it',
+      );
+      return false;
+    }
   }
 
   flush(): void {
@@ -235,7 +264,14 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, ManagedS
   }
 
   private valueOf(bytes: Buffer | null): V | null {
-    return checkedDeserialize(this.valueSerde, this.name, bytes, undefined, 'VALUE');
+    try {
+      return checkedDeserialize(this.valueSerde, this.name, bytes, undefined, 'VALUE');
+    } catch (error) {
+      // A store is not a topic: name it as a store (issue 28 item 13).
+      if (!(error instanceof SerializationError)) throw error;
+      const cause = error.cause instanceof Error ? error.cause : error;
+      throw new SerializationError(`Failed to deserialize a value of store '${this.name}' with serde ${serdeName(this.valueSerde)}: ${cause.message}`, { origin: 'VALUE', topic: this.name, cause });
+    }
   }
 
   private entries(entries: BytesEntry[]): KeyValue<K, V>[] {

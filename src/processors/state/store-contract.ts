@@ -40,6 +40,8 @@ export interface ChangelogRecord {
   timestamp: number;
   headers?: Headers;
   offset: number;
+  /** The changelog partition it was read from (for messages naming a bad record), when the runner knows it. */
+  source?: { topic: string; partition: number };
 }
 
 /**

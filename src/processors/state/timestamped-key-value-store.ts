@@ -14,7 +14,12 @@ export type TimestampedKeyValueStore<K, V> = KeyValueStore<K, ValueAndTimestamp<
 
 /** The typed timestamped store over a bytes stack (Kafka's `MeteredTimestampedKeyValueStore`). */
 export class MeteredTimestampedKeyValueStore<K, V> extends MeteredKeyValueStore<K, ValueAndTimestamp<V>> implements TimestampedKeyValueStore<K, V> {
-  constructor(inner: KeyValueBytesStore, keySerde: Serde<K>, valueSerde: Serde<V>, options?: TypedStoreOptions) {
-    super(inner, keySerde, valueAndTimestampSerde(valueSerde), options);
+  constructor(inner: KeyValueBytesStore, keySerde: Serde<K>, private readonly plainValueSerde: Serde<V>, options?: TypedStoreOptions) {
+    super(inner, keySerde, valueAndTimestampSerde(plainValueSerde), options);
+  }
+
+  /** The changelog of a timestamped store carries the plain value (the timestamp is the record's). */
+  protected override readChangelogValue(value: Buffer): void {
+    this.plainValueSerde.deserialize(this.name, value);
   }
 }

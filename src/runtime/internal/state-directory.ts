@@ -16,7 +16,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { StreamsError } from '../../errors.js';
 import { componentLogger, type Logger } from '../../internal/logger.js';
 import { formatTaskId, parseTaskId, type TaskId } from '../../records/task-id.js';
@@ -82,7 +82,13 @@ export class StateDirectory {
 
   /** Creates `path` (and its parents) as a directory, `rwxr-x---` when created here; a file in the way is an error. */
   private ensureDirectory(path: string): void {
-    const existing = statSync(path, { throwIfNoEntry: false });
+    let existing: ReturnType<typeof statSync>;
+    try {
+      existing = statSync(path, { throwIfNoEntry: false });
+    } catch (error) {
+      // Issue 28 item 13: ENOTDIR (a regular file on the way up), EACCES: name the file in the way.
+      throw stateDirError(`cannot use ${path}: ${describeBlocker(path, error)}; remove it or set another stateDir`, error);
+    }
     if (existing?.isDirectory()) return;
     if (existing) throw stateDirError(`${path} exists but is not a directory; remove it or set another stateDir`);
     try {
@@ -90,7 +96,7 @@ export class StateDirectory {
       chmodSync(path, 0o750);
     } catch (error) {
       if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) return; // created concurrently
-      throw stateDirError(`cannot create the state directory ${path}: ${(error as Error).message}; check its permissions or set another stateDir`, error);
+      throw stateDirError(`cannot create the state directory ${path}: ${describeBlocker(path, error)}; check its permissions or set another stateDir`, error);
     }
   }
 
@@ -215,6 +221,22 @@ export class StateDirectory {
   close(): void {
     for (const name of [...this.locked]) this.unlockTask(name);
   }
+}
+
+/** Why `path` cannot be a directory: the regular file on its way (ENOTDIR), else the system's message. */
+function describeBlocker(path: string, error: unknown): string {
+  if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') {
+    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+      let stat: ReturnType<typeof statSync>;
+      try {
+        stat = statSync(dir, { throwIfNoEntry: false });
+      } catch {
+        continue; // below the file too
+      }
+      if (stat !== undefined && !stat.isDirectory()) return `${dir} is a file, not a directory (ENOTDIR)`;
+    }
+  }
+  return (error as Error).message;
 }
 
 function isEmptyTaskDir(path: string): boolean {

@@ -182,7 +182,7 @@ export class TaskStateManager {
         for (const r of read.records) {
           if (r.offset >= end) break;
           if (limit !== undefined && r.key === null) continue; // a source record without key is not in the table
-          records.push({ key: r.key ?? Buffer.alloc(0), value: r.value, timestamp: r.timestamp, headers: r.headers, offset: r.offset });
+          records.push({ key: r.key ?? Buffer.alloc(0), value: r.value, timestamp: r.timestamp, headers: r.headers, offset: r.offset, source: tp });
         }
         if (records.length > 0 && !this.options.stopped()) {
           store.restoreBatch(records);

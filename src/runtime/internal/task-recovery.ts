@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { GroupConsumerPort } from '../../cluster/port.js';
-import { errorKindOf, taskReactionTo } from '../../errors.js';
+import { StreamsError, errorKindOf, taskReactionTo } from '../../errors.js';
 import { sleep } from '../../internal/backoff.js';
 import type { ResolvedConfig } from '../config.js';
 import type { TaskExecutor } from './task-executor.js';
@@ -62,7 +62,7 @@ export async function recoverFailedTask(task: TaskExecutor, error: unknown, ctx:
     return ctx.reacquire();
   }
   if (reaction === 'stop' || config.uncaughtExceptionPolicy === 'SHUTDOWN_CLIENT' || ctx.closing()) {
-    log.error({ err: error }, `task failed; transaction aborted; stopping the app (uncaughtExceptionPolicy ${config.uncaughtExceptionPolicy})`);
+    log.error({ err: error }, `task failed; ${transactionOutcome(error)}; stopping the app (uncaughtExceptionPolicy ${config.uncaughtExceptionPolicy})`);
     for (const tpo of task.committedOffsets) {
       try {
         consumer.seek(tpo);
@@ -73,8 +73,18 @@ export async function recoverFailedTask(task: TaskExecutor, error: unknown, ctx:
     ctx.onFatal(error instanceof Error ? error : new Error(String(error)));
     return;
   }
-  log.warn({ err: error }, `task failed; transaction aborted; restarting it in ${config.taskRestartBackoffMs} ms (uncaughtExceptionPolicy RESTART_TASK)`);
+  log.warn({ err: error }, `task failed; ${transactionOutcome(error)}; restarting it in ${config.taskRestartBackoffMs} ms (uncaughtExceptionPolicy RESTART_TASK)`);
   ctx.countRestart();
   await sleep(config.taskRestartBackoffMs, { unref: true });
   return ctx.reacquire();
+}
+
+/**
+ * What became of the task's transaction, truthfully (issue 28 item 13): a
+ * persistent store's local commit runs after the Kafka transaction committed,
+ * so its failure (e.g. a full disk) did not abort anything.
+ */
+function transactionOutcome(error: unknown): string {
+  const afterCommit = error instanceof StreamsError && error.code === 'STORE_WRITE_FAILED' && /failed to commit its local lmdb transaction/.test(error.message);
+  return afterCommit ? 'its Kafka transaction had committed (the local store write after it failed)' : 'transaction aborted';
 }

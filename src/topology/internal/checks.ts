@@ -43,3 +43,27 @@ export function validateName(name: string): string {
   }
   return name;
 }
+
+/**
+ * The files sluice keeps in a task's (and the global) state folder, next to
+ * the stores' folders `<taskDir>/<storeName>/` (runtime's state-directory.ts
+ * and task-lock-file.ts): the lock file, the checkpoint file and their
+ * temporary `<name>.<suffix>` siblings.
+ */
+const RESERVED_STORE_NAMES = ['.lock', '.checkpoint'];
+
+/**
+ * {@link validateName} for a store, plus issue 28 item 13: a store is a
+ * folder of the task's state folder, so its name may not be one of sluice's
+ * own files there (`Materialized.as('.lock')` failed with EEXIST on every start).
+ */
+export function validateStoreName(name: string): string {
+  validateName(name);
+  const clash = RESERVED_STORE_NAMES.find((reserved) => name === reserved || name.startsWith(`${reserved}.`));
+  if (clash !== undefined) {
+    throw new TopologyError(
+      `Store name "${name}" is reserved: sluice keeps its own file '${clash}' (and '${clash}.*') in every task state folder, where each store has its folder named after it; give the store another name`,
+    );
+  }
+  return name;
+}

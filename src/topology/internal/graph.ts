@@ -5,7 +5,7 @@
 import { TopologyError } from '../../errors.js';
 import type { GlobalStorePlan, NodeDef, SourceNodeDef, StoreDef, SubtopologyPlan, TopologyPlan } from '../../processors/plan.js';
 import { defined } from '../../internal/defined.js';
-import { validateName } from './checks.js';
+import { validateName, validateStoreName } from './checks.js';
 
 /** Nodes, stores and store connections, as added. */
 export class TopologyGraph {
@@ -76,7 +76,7 @@ export class TopologyGraph {
    * (Kafka's messages first).
    */
   addStore(store: StoreDef): void {
-    validateName(store.name);
+    validateStoreName(store.name);
     if (this.globalStores.has(store.name)) {
       throw new TopologyError(`A different GlobalStateStore has already been added with the name ${store.name} (global store '${store.name}'); give this store another name`);
     }
@@ -92,6 +92,7 @@ export class TopologyGraph {
 
   /** A global store's name may be no other store's (Kafka's `validateGlobalStoreArguments` messages). */
   checkNewGlobalStoreName(name: string): void {
+    validateStoreName(name);
     if (this.globalStores.has(name)) throw new TopologyError(`A different GlobalStateStore has already been added with the name ${name}; give the new global store another name`);
     if (this.stores.has(name)) throw new TopologyError(`A different StateStore has already been added with the name ${name}; give the global store another name`);
   }

@@ -49,6 +49,8 @@ describe('classification table', () => {
   it('what the runtime does with a failed task is read from the table, not from string lists', () => {
     expect(taskReactionTo(new StreamsError('x', { code: 'HANDLER_THREW' }))).toBe('stop');
     expect(taskReactionTo(new StreamsError('x', { code: 'INVALID_HANDLER_ANSWER' }))).toBe('stop');
+    // a changelog deleted under a running task: restarting it would fail again (issue 28 item 10)
+    expect(taskReactionTo(new StreamsError('x', { code: 'CHANGELOG_DELETED' }))).toBe('stop');
     expect(taskReactionTo(new KafkaProtocolError(C.TOPIC_AUTHORIZATION_FAILED))).toBe('stop');
     expect(taskReactionTo(new KafkaProtocolError(C.UNSUPPORTED_VERSION))).toBe('stop');
     expect(taskReactionTo(new StreamsError('x', { code: 'DESERIALIZATION_FAILED' }))).toBe('policy');
@@ -61,7 +63,7 @@ describe('classification table', () => {
     // every code the runtime stops on is emitted by someone (no dead rows)
     // (SECURITY_PROTOCOL_MISMATCH and SSL_HANDSHAKE_FAILED: src/cluster/kafkajs/internal/security-errors.ts)
     expect(Object.entries(CLIENT_ERRORS).filter(([, row]) => row.reaction === 'stop').map(([code]) => code).sort()).toEqual([
-      'HANDLER_THREW', 'INVALID_HANDLER_ANSWER', 'SECURITY_PROTOCOL_MISMATCH', 'SSL_HANDSHAKE_FAILED',
+      'CHANGELOG_DELETED', 'HANDLER_THREW', 'INVALID_HANDLER_ANSWER', 'SECURITY_PROTOCOL_MISMATCH', 'SSL_HANDSHAKE_FAILED',
     ]);
     // authentication and authorization: fatal, never retried, the app stops
     for (const code of [C.TOPIC_AUTHORIZATION_FAILED, C.GROUP_AUTHORIZATION_FAILED, C.CLUSTER_AUTHORIZATION_FAILED, C.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, C.SASL_AUTHENTICATION_FAILED, C.UNSUPPORTED_SASL_MECHANISM]) {

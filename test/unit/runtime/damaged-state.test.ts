@@ -136,6 +136,26 @@ describe('changelogs deleted (embedded cluster)', () => {
     expect((await cluster.committedOffsets(applicationId, 'in'))[0], 'the record after the deletion is not committed: it is processed again after a restart').toBe(RECORDS);
   }, 30_000);
 
+  it('item 13: an undecodable changelog value (was: blocked its key for ever, called the store a topic) is skipped at restore with a WARN naming store, changelog partition and offset; the key keeps counting', async () => {
+    const { cluster, stateDir } = await setup();
+    const first = await running(cluster, stateDir);
+    await waitFor(async () => (await cluster.committedOffsets(applicationId, 'in'))[0] === RECORDS);
+    await first.app.close();
+    const changelog = `${applicationId}-counts-changelog`;
+    await cluster.produce(changelog, [{ key: 'k1', value: 'bad', partition: 0 }]);
+    const { app, lines } = await running(cluster, mkdtempSync(join(tmpdir(), 'sluice-damaged-')));
+    await waitFor(() => app.state === 'RUNNING');
+    await waitFor(() => lines.some((l) => l.level === 40));
+    expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
+      expect.stringMatching(new RegExp(`^Store 'counts': the changelog record at ${changelog}-0 offset \\d+ has a value its serde .* cannot read \\(.*\\): skipped; its key keeps its value from before that record`)),
+    ]);
+    const view = app.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() });
+    expect(view.get('k1')).toBe(RECORDS / KEYS);
+    await cluster.produce('in', [{ key: 'k1', value: 'x' }]);
+    await waitFor(() => view.get('k1') === RECORDS / KEYS + 1);
+    expect(app.state).toBe('RUNNING');
+  }, 30_000);
+
   it('item 13: a changelog deleted while the app was stopped: WARN naming the store and that its state restarts from empty (was: INFO only)', async () => {
     const { cluster, stateDir } = await setup();
     const first = await running(cluster, stateDir);
@@ -150,4 +170,43 @@ describe('changelogs deleted (embedded cluster)', () => {
     const view = app.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() });
     await waitFor(() => view.all().length === 0);
   }, 30_000);
+});
+
+describe('state directory and store names (issue 28 item 13)', () => {
+  it('a stateDir below a regular file (was: a raw ENOTDIR): the app stops with STATE_DIR_ERROR naming the file in the way', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'sluice-damaged-'));
+    const cluster = new EmbeddedKafkaCluster();
+    try {
+      for (const t of ['in', 'out']) await cluster.createTopic(t, { partitions: 1 });
+      writeFileSync(join(root, 'a-file'), 'x');
+      const { logger } = capture();
+      const app = new KafkaStreams(topology(), { applicationId, cluster, stateDir: join(root, 'a-file', 'state'), statestoreCacheMaxBytes: 0, logger });
+      await app.start().catch(() => undefined);
+      await waitFor(() => app.state === 'ERROR');
+      expect(app.error?.message).toBe(
+        `State directory: cannot use ${join(root, 'a-file', 'state')}: ${join(root, 'a-file')} is a file, not a directory (ENOTDIR); remove it or set another stateDir`,
+      );
+      await app.close();
+    } finally {
+      await cluster.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it.each(['.lock', '.checkpoint', '.checkpoint.tmp', '.lock.1234'])('Materialized.as(%j) (was: EEXIST on every start) is refused at build time, naming the store', (name) => {
+    const b = new StreamsBuilder();
+    const build = () => {
+      b.stream<string, string>('in', { keySerde: S, valueSerde: S }).groupByKey().count(Materialized.as<string, number>(name));
+      return b.build();
+    };
+    expect(build).toThrow(new RegExp(`^Store name "${name.replace(/\./g, '\\.')}" is reserved: sluice keeps its own file '\\.(lock|checkpoint)'.*give the store another name$`));
+  });
+
+  it('a global store named .lock is refused too; ordinary names with dots are fine', () => {
+    const b = new StreamsBuilder();
+    expect(() => b.globalTable<string, string>('in', { keySerde: S, valueSerde: S }, Materialized.as('.lock'))).toThrow(/Store name "\.lock" is reserved/);
+    const ok = new StreamsBuilder();
+    ok.stream<string, string>('in', { keySerde: S, valueSerde: S }).groupByKey().count(Materialized.as<string, number>('.locked-counts.v2'));
+    expect(() => ok.build()).not.toThrow();
+  });
 });

@@ -18,6 +18,7 @@
  */
 import type { ClientConnectionOptions } from '../cluster/port.js';
 import { ConfigError } from '../errors.js';
+import { durationProblem } from '../internal/durations.js';
 import { acceptedKeys, CLIENT_KEYS, type ClientKind } from './config-client-keys.js';
 
 /** A client override's value: a number, or a string as a properties file gives it (`'5'`), or a boolean. */
@@ -188,6 +189,8 @@ function parseClient(config: Record<string, unknown>, client: ClientKind, eos: b
     if (spec.kind === 'int') {
       const n = intOf(value);
       if (n === undefined || n < spec.min) throw new ConfigError(`Config ${where} must be a whole number >= ${spec.min} (${spec.what}), got ${describe(value)}`);
+      const overflow = spec.to.endsWith('Ms') ? durationProblem(n, spec.min) : undefined;
+      if (overflow !== undefined) throw new ConfigError(`Config ${where} ${overflow}`);
       if (name === 'max.in.flight.requests.per.connection' && n > 5) {
         throw new ConfigError(`Config ${where} can't exceed 5${eos ? ' when exactly-once processing is enabled' : ": sluice's producers are always idempotent"} (Kafka's rule), got ${n}`);
       }

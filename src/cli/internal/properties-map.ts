@@ -6,14 +6,16 @@
  * 2. Consumer and producer keys with a sluice key (`session.timeout.ms`,
  *    `transaction.timeout.ms`, ...), unprefixed or with the client prefix.
  * 3. Client keys without one go to `producerConfig` / `consumerConfig` /
- *    `adminConfig` (Kafka's dotted names kept): unprefixed by the client that
- *    knows them (common client keys to all three), `producer.` / `consumer.` /
- *    `main.consumer.` / `admin.` prefixed to that client; a prefixed key
- *    overrides an unprefixed one, `main.consumer.` overrides `consumer.`.
- *    `topic.` keys go to `topicConfig`.
+ *    `adminConfig` (Kafka's dotted names kept): unprefixed to every client
+ *    whose override table (runtime/config-client-keys.ts) accepts them,
+ *    `producer.` / `consumer.` / `main.consumer.` / `admin.` prefixed to that
+ *    client; a prefixed key overrides an unprefixed one, `main.consumer.`
+ *    overrides `consumer.`. A prefixed key that client's table refuses or does
+ *    not hold is an error naming the property. `topic.` keys go to `topicConfig`.
  * 4. Security keys: properties-security.ts.
  * 5. `IGNORED_KEYS`: keys that mean nothing for sluice and change nothing.
- * 6. Every other key is an error naming it and saying sluice has no equivalent.
+ * 6. Every other key is an error naming it and saying sluice has no equivalent
+ *    (`NOT_YET`: "no equivalent yet", with the reason).
  *
  * The result is a loosely typed record: it holds keys (`ssl`, `sasl`,
  * `producerConfig`, ...) that `KafkaStreamsConfig` declares elsewhere.
@@ -29,9 +31,10 @@ import {
 } from '../../runtime/kafka-class-names.js';
 import { mapSecurity } from './properties-security.js';
 import type { PropertyReader } from './property-reader.js';
-import { KEY_RULES, CLIENT_KEYS, IGNORED_KEYS, NO_EQUIVALENT, type Client } from './properties-table.js';
+import { CLIENT_KEYS as RUNTIME_CLIENT_KEYS, acceptedKeys } from '../../runtime/config-client-keys.js';
+import { KEY_RULES, CLIENT_KEYS, IGNORED_KEYS, NO_EQUIVALENT, NOT_YET, type Client } from './properties-table.js';
 
-export { IGNORED_KEYS, NO_EQUIVALENT } from './properties-table.js';
+export { IGNORED_KEYS, NO_EQUIVALENT, NOT_YET } from './properties-table.js';
 
 /** What a properties file maps to. */
 export interface MappedProperties {
@@ -128,7 +131,12 @@ export function mapProperties(r: PropertyReader, cwd: string): MappedProperties 
       }
       const rule = KEY_RULES[`${c}:${name}`];
       if (rule !== undefined) set(rule.sluice, key, rule.parse(r, key));
-      else if (!(name in NO_EQUIVALENT)) client(c, name, key);
+      else if (!(name in NO_EQUIVALENT) && !(name in NOT_YET) && IGNORED_KEYS[key] === undefined) {
+        const spec = Object.hasOwn(RUNTIME_CLIENT_KEYS[c], name) ? RUNTIME_CLIENT_KEYS[c][name] : undefined;
+        if (spec === undefined) throw r.error(key, `sluice has no equivalent of the ${c} setting ${name}; the ${c} settings it maps: ${acceptedKeys(c).join(', ')}`);
+        if (spec.kind === 'refused') throw r.error(key, `cannot be set: ${spec.why}`);
+        client(c, name, key);
+      }
     }
   }
   for (const key of r.unused()) {
@@ -161,6 +169,8 @@ export function mapProperties(r: PropertyReader, cwd: string): MappedProperties 
     if (/^(restore|global)\.consumer\./.test(left)) {
       throw r.error(left, `sluice has no equivalent: it has one consumerConfig for all its consumers; set consumer.${bare} (every consumer) instead`);
     }
+    const notYet = NOT_YET[left] ?? NOT_YET[bare];
+    if (notYet !== undefined) throw r.error(left, `sluice has no equivalent yet: ${notYet}`);
     throw r.error(left, `sluice has no equivalent${why ? `: ${why}` : ' (see docs/migrating-from-kafka-streams.md for the keys it maps)'}`);
   }
   if (topologyOptimization !== undefined) targets.set('topology.optimization', 'builder.build({ topologyOptimization })');

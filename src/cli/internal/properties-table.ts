@@ -4,6 +4,7 @@
  * which client's config, which keys are ignored and why, and the reasons
  * given for keys sluice has no equivalent of.
  */
+import { CLIENT_KEYS as RUNTIME_CLIENT_KEYS } from '../../runtime/config-client-keys.js';
 import type { PropertyReader } from './property-reader.js';
 
 /** The clients a plain Kafka client key goes to. */
@@ -84,7 +85,7 @@ export const KEY_RULES: Readonly<Record<string, KeyRule>> = {
   'max.warmup.replicas': ms('maxWarmupReplicas'),
   'probing.rebalance.interval.ms': ms('probingRebalanceIntervalMs'),
   'num.stream.threads': { sluice: 'numStreamThreads', parse: (r, k) => r.int(k, 1) },
-  'max.task.idle.ms': { sluice: 'maxTaskIdleMs', parse: (r, k) => r.int(k, -1) },
+  'repartition.purge.interval.ms': ms('repartitionPurgeIntervalMs', 0),
   'default.dsl.store': fixed(['rocksdb'], "sluice's DSL stores are persistent by default; in-memory stores are chosen per store in code (Materialized.as(Stores.inMemoryKeyValueStore(...)))"),
   ...CONSUMER_RULES,
   ...PRODUCER_RULES,
@@ -92,18 +93,45 @@ export const KEY_RULES: Readonly<Record<string, KeyRule>> = {
   ...Object.fromEntries(Object.entries(PRODUCER_RULES).map(([k, v]) => [`producer:${k}`, v])),
 };
 
-const P: Client[] = ['producer'];
-const C: Client[] = ['consumer'];
-const ALL: Client[] = ['producer', 'consumer', 'admin'];
-const names = (list: string, clients: Client[]): [string, Client[]][] => list.split(' ').map((k) => [k, clients]);
+const CLIENTS: readonly Client[] = ['producer', 'consumer', 'admin'];
 
-/** Kafka client keys without a sluice key: which clients an unprefixed one goes to (Kafka's ProducerConfig, ConsumerConfig, CommonClientConfigs). */
-export const CLIENT_KEYS: Readonly<Record<string, Client[]>> = Object.fromEntries([
-  ...names('batch.size buffer.memory linger.ms max.block.ms max.request.size max.in.flight.requests.per.connection compression.gzip.level compression.lz4.level compression.zstd.level partitioner.adaptive.partitioning.enable partitioner.availability.timeout.ms partitioner.ignore.keys metadata.max.idle.ms', P),
-  ...names('max.poll.records max.poll.interval.ms fetch.max.bytes fetch.max.wait.ms fetch.min.bytes max.partition.fetch.bytes check.crcs rebalance.timeout.ms auto.commit.interval.ms exclude.internal.topics', C),
-  ...names('request.timeout.ms retries retry.backoff.ms retry.backoff.max.ms reconnect.backoff.ms reconnect.backoff.max.ms connections.max.idle.ms metadata.max.age.ms socket.connection.setup.timeout.ms socket.connection.setup.timeout.max.ms send.buffer.bytes receive.buffer.bytes default.api.timeout.ms client.rack metadata.recovery.strategy', ALL),
+/**
+ * Kafka client keys without a sluice key of their own that sluice's client
+ * overrides accept (runtime/config-client-keys.ts, the one table the runtime
+ * validates `producerConfig` / `consumerConfig` / `adminConfig` with): an
+ * unprefixed one goes to every client whose table accepts it (as Kafka Streams
+ * hands a common key to every client), so the mapping never produces a key the
+ * runtime refuses.
+ */
+export const CLIENT_KEYS: Readonly<Record<string, Client[]>> = (() => {
+  const out: Record<string, Client[]> = {};
+  for (const c of CLIENTS) {
+    for (const [key, spec] of Object.entries(RUNTIME_CLIENT_KEYS[c])) if (spec.kind !== 'refused') (out[key] ??= []).push(c);
+  }
+  return out;
+})();
+
+const NOT_YET_CLIENT = "sluice's clients (kafkajs underneath) have no such setting";
+const names = (list: string, why: string): [string, string][] => list.split(' ').map((k) => [k, why]);
+
+/**
+ * Keys Kafka knows that sluice has no equivalent of *yet* (an error naming the
+ * key and this reason): Streams keys not implemented, and Kafka producer,
+ * consumer and common client keys (Kafka's ProducerConfig, ConsumerConfig,
+ * CommonClientConfigs) the client overrides do not take. Unprefixed or with a
+ * client prefix.
+ */
+export const NOT_YET: Readonly<Record<string, string>> = Object.fromEntries([
+  ['max.task.idle.ms', "a task processes its partitions' batches in the order they are fetched (see \"task input order\" in docs/migrating-from-kafka-streams.md)"],
+  ...names('compression.gzip.level compression.lz4.level compression.zstd.level', "compression levels are the codecs' defaults"),
+  ...names('partitioner.adaptive.partitioning.enable partitioner.availability.timeout.ms partitioner.ignore.keys', "sluice's sinks partition by key hash (murmur2, as Kafka) or by a partitioner given in code (Produced.withStreamPartitioner)"),
+  ...names(
+    'metadata.max.idle.ms check.crcs auto.commit.interval.ms exclude.internal.topics reconnect.backoff.ms reconnect.backoff.max.ms connections.max.idle.ms metadata.max.age.ms socket.connection.setup.timeout.max.ms send.buffer.bytes receive.buffer.bytes default.api.timeout.ms client.rack metadata.recovery.strategy',
+    NOT_YET_CLIENT,
+  ),
 ]);
 
+const POLL_RECORDS = 'sluice has no poll loop: its tasks process whole fetched batches (bound a fetch with max.partition.fetch.bytes or fetch.max.bytes)';
 const METRICS = "sluice's metrics are app.metrics() and the CLI's Prometheus endpoint (--metrics-port)";
 
 /** Keys that mean nothing for sluice and change nothing: accepted, logged once at start as ignored. */
@@ -117,6 +145,9 @@ export const IGNORED_KEYS: Readonly<Record<string, string>> = {
   'built.in.metrics.version': METRICS,
   'log.summary.interval.ms': 'sluice logs no periodic summary (see the progress line and --metrics-port)',
   'poll.ms': "sluice's fetch loop has no poll timeout to set",
+  'max.poll.records': POLL_RECORDS,
+  'consumer.max.poll.records': POLL_RECORDS,
+  'main.consumer.max.poll.records': POLL_RECORDS,
   'buffered.records.per.partition': 'sluice bounds buffering by maxPendingOutputRecordsPerTask (set it in code)',
   'client.dns.lookup': 'Node.js resolves the broker host names itself (every address is tried)',
   'ssl.keymanager.algorithm': 'a JVM TLS setting; Node.js uses OpenSSL',
@@ -144,7 +175,6 @@ export const NO_EQUIVALENT: Readonly<Record<string, string>> = {
   'dsl.store.suppliers.class': 'choose stores per operator in code (Materialized.as(Stores...))',
   'task.assignor.class': "sluice's task assignor is built in",
   'default.client.supplier': 'sluice creates its kafkajs clients itself',
-  'repartition.purge.interval.ms': 'sluice does not purge repartition topics by interval',
   'window.size.ms': 'windowed serdes are created in code (WindowedSerdes)',
   'windowed.inner.class.serde': 'windowed serdes are created in code (WindowedSerdes)',
   'windowstore.changelog.additional.retention.ms': 'window changelogs keep retention + 1 day, as Kafka\'s default',

@@ -41,7 +41,7 @@ describe('replicationFactor, topicConfig, repartitionPurgeIntervalMs', () => {
     [{ topicConfig: { 'retention.ms': null } }, /topicConfig\['retention.ms'\] must be a string/],
     [{ topicConfig: { 'retention.ms': Number.NaN } }, /topicConfig\['retention.ms'\]/],
     [{ topicConfig: { 'topic.retention.ms': '1' } }, /without a prefix/],
-    [{ repartitionPurgeIntervalMs: -1 }, /'repartitionPurgeIntervalMs' must be a whole number of ms >= 0/],
+    [{ repartitionPurgeIntervalMs: -1 }, /'repartitionPurgeIntervalMs' must be a whole number of milliseconds from 0 to 2147483647, got -1/],
   ])('rejects %o naming the key', (extra, message) => refused(extra, message));
 });
 

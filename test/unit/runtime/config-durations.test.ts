@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
 import { resolveConfig } from '../../../src/runtime/config.js';
-import { DURATION_KEYS, MAX_TIMER_MS } from '../../../src/runtime/config-durations.js';
+import { DURATION_KEYS, DURATION_MIN, MAX_TIMER_MS } from '../../../src/runtime/config-durations.js';
 import { resolveSettings } from '../../../src/eos/producer-types.js';
 import { EmbeddedKafkaCluster, KafkaStreams, upperTopology } from './fixtures.js';
 
@@ -20,7 +20,7 @@ describe('duration config keys (issue 28 item 7)', () => {
     }
   });
 
-  it.each(DURATION_KEYS.flatMap((key) => [3e9, MAX_TIMER_MS + 1, 0, -5, Number.NaN, 1.5, '100'].map((value) => [key, value] as const)))(
+  it.each(DURATION_KEYS.flatMap((key) => [3e9, MAX_TIMER_MS + 1, ...(DURATION_MIN[key] === 0 ? [] : [0]), -5, Number.NaN, 1.5, '100'].map((value) => [key, value] as const)))(
     'refuses %s = %s with a ConfigError naming the key and the maximum',
     (key, value) => {
       let error: unknown;
@@ -34,6 +34,38 @@ describe('duration config keys (issue 28 item 7)', () => {
       expect((error as Error).message).toContain('2147483647');
     },
   );
+
+  it('lists every millisecond key the config accepts (a new *Ms key must be added)', () => {
+    for (const key of ['stateCleanupDelayMs', 'transactionTimeoutMs', 'deliveryTimeoutMs', 'repartitionPurgeIntervalMs']) expect(DURATION_KEYS).toContain(key);
+  });
+
+  it('repartitionPurgeIntervalMs keeps 0 allowed (purge after every commit), as config-clients and Kafka do', () => {
+    expect(DURATION_MIN.repartitionPurgeIntervalMs).toBe(0);
+    expect(resolveConfig({ applicationId: 'a', cluster, repartitionPurgeIntervalMs: 0 }).repartitionPurgeIntervalMs).toBe(0);
+    expect(resolveConfig({ applicationId: 'a', cluster, repartitionPurgeIntervalMs: MAX_TIMER_MS }).repartitionPurgeIntervalMs).toBe(MAX_TIMER_MS);
+    expect(() => resolveConfig({ applicationId: 'a', cluster, repartitionPurgeIntervalMs: 3e9 })).toThrow(
+      "Config 'repartitionPurgeIntervalMs' must be a whole number of milliseconds from 0 to 2147483647 (Node timers cannot wait longer: a larger delay would fire after 1 ms), got 3000000000",
+    );
+    expect(() => resolveConfig({ applicationId: 'a', cluster, repartitionPurgeIntervalMs: -1 })).toThrow(/'repartitionPurgeIntervalMs' must be a whole number of milliseconds from 0 to 2147483647/);
+  });
+
+  it.each([
+    ['producerConfig', 'linger.ms'],
+    ['producerConfig', 'max.block.ms'],
+    ['producerConfig', 'delivery.timeout.ms'],
+    ['consumerConfig', 'max.poll.interval.ms'],
+    ['consumerConfig', 'fetch.max.wait.ms'],
+    ['consumerConfig', 'session.timeout.ms'],
+    ['adminConfig', 'request.timeout.ms'],
+    ['adminConfig', 'retry.backoff.max.ms'],
+  ])('refuses %s[%s] above 2147483647 (a number or a properties-file string), naming the key', (client, key) => {
+    for (const value of [3e9, '3000000000']) {
+      expect(() => resolveConfig({ applicationId: 'a', cluster, processingGuarantee: 'at_least_once', [client]: { [key]: value } } as never)).toThrow(
+        `Config ${client}['${key}'] must be a whole number of milliseconds from`,
+      );
+    }
+    expect(() => resolveConfig({ applicationId: 'a', cluster, processingGuarantee: 'at_least_once', [client]: { [key]: String(MAX_TIMER_MS) } } as never)).not.toThrow(/milliseconds/);
+  });
 
   it('says why a value above the maximum is refused', () => {
     expect(() => resolveConfig({ applicationId: 'a', cluster, taskRestartBackoffMs: 3e9 })).toThrow(/Node timers cannot wait longer/);

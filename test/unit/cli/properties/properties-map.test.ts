@@ -59,8 +59,8 @@ describe('a Confluent Cloud Kafka Streams config (fixture)', () => {
     expect(c.compressionType).toBe('zstd');
     expect(c.topicConfig).toEqual({ 'min.insync.replicas': '2' });
     expect(c.producerConfig).toEqual({ 'linger.ms': '20' });
-    expect(c.consumerConfig).toEqual({ 'max.poll.records': '500' });
-    expect(file.ignored.map((i) => i.key).sort()).toEqual(['basic.auth.credentials.source', 'basic.auth.user.info', 'client.dns.lookup', 'metrics.recording.level', 'schema.registry.url']);
+    expect(c.consumerConfig).toBeUndefined();
+    expect(file.ignored.map((i) => i.key).sort()).toEqual(['basic.auth.credentials.source', 'basic.auth.user.info', 'client.dns.lookup', 'consumer.max.poll.records', 'metrics.recording.level', 'schema.registry.url']);
     expect(file.sources.get('sasl')).toBe('sasl.jaas.config');
     // what may be printed
     expect(file.display['sasl.jaas.config']).toBe('[hidden]');
@@ -100,7 +100,7 @@ describe('Streams and client keys', () => {
         'probing.rebalance.interval.ms=60000',
         'num.stream.threads=1',
         'group.instance.id=pod-1',
-        'max.task.idle.ms=0',
+        'repartition.purge.interval.ms=0',
         'transaction.timeout.ms=30000',
         'delivery.timeout.ms=90000',
         'heartbeat.interval.ms=3000',
@@ -123,7 +123,7 @@ describe('Streams and client keys', () => {
       probingRebalanceIntervalMs: 60000,
       numStreamThreads: 1,
       groupInstanceId: 'pod-1',
-      maxTaskIdleMs: 0,
+      repartitionPurgeIntervalMs: 0,
       transactionTimeoutMs: 30000,
       deliveryTimeoutMs: 90000,
       heartbeatIntervalMs: 3000,
@@ -154,7 +154,7 @@ describe('Streams and client keys', () => {
       ].join('\n'),
     );
     expect(config.producerConfig).toEqual({ 'request.timeout.ms': '20000', 'linger.ms': '10' });
-    expect(config.consumerConfig).toEqual({ 'request.timeout.ms': '20000', 'max.poll.records': '100', 'fetch.max.wait.ms': '100' });
+    expect(config.consumerConfig).toEqual({ 'request.timeout.ms': '20000', 'fetch.max.wait.ms': '100' });
     expect(config.adminConfig).toEqual({ 'request.timeout.ms': '20000', retries: '7' });
     expect(config.sessionTimeoutMs).toBe(12000);
     expect(sources.get('sessionTimeoutMs')).toBe('main.consumer.session.timeout.ms');

@@ -193,15 +193,16 @@ export class TaskRecordCollector implements RecordCollector {
     const decision = decideOnRecordError(this.options.handler, context, record, error);
     if (decision.response === 'CONTINUE') {
       this.options.counters.droppedRecords++;
+      // One line per dropped record (the handler dealt with it): the error's message; its stack at DEBUG.
+      // The task logger binds taskId already.
+      const where = {
+        input: { topic: context.topic, partition: context.partition, offset: context.offset },
+        output: { topic: record.topic, partition: record.partition },
+        processorNodeId: context.processorNodeId,
+      };
+      this.options.logger.debug({ ...where, err: error }, 'the dropped output record\'s error');
       this.options.logger.warn(
-        {
-          taskId: context.taskId,
-          input: { topic: context.topic, partition: context.partition, offset: context.offset },
-          output: { topic: record.topic, partition: record.partition },
-          processorNodeId: context.processorNodeId,
-          err: error,
-          configKey: 'productionExceptionHandler',
-        },
+        { ...where, errorMessage: error.message, configKey: 'productionExceptionHandler' },
         `Dropped one output record to ${record.topic} of task ${context.taskId} (input ${context.topic}-${context.partition}@${context.offset}): ` +
           `${error.message}. productionExceptionHandler answered CONTINUE; set config 'productionExceptionHandler' to change this.`,
       );

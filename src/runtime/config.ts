@@ -19,6 +19,7 @@ import { FailProductionExceptionHandler, LogAndFailDeserializationExceptionHandl
 import { checkBrokerList } from './bootstrap-servers.js';
 import { defined } from '../internal/defined.js';
 import { checkDurations } from './config-durations.js';
+import { javaKeyHint } from './java-key-hint.js';
 import { HIGH_AVAILABILITY_KEYS, resolveHighAvailability, type HighAvailabilityConfig, type ResolvedHighAvailabilityConfig } from './config-ha.js';
 import { CONNECTION_SECURITY_KEYS, resolveConnectionSecurity, type ConnectionSecurityConfig, type ResolvedConnectionSecurityConfig } from './config-connection.js';
 import type { Serde } from '../serdes/serde.js';
@@ -268,7 +269,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
       throw new ConfigError("topologyOptimization is applied when the topology is built: pass it to builder.build({ topologyOptimization: 'all' }) (Kafka's builder.build(props)), not to KafkaStreams");
     }
     if (!KNOWN_KEYS.has(key)) {
-      throw new ConfigError(`Unknown config key '${key}'; known keys: ${[...KNOWN_KEYS].join(', ')}`);
+      throw new ConfigError(`Unknown config key '${key}'${javaKeyHint(key, KNOWN_KEYS)}; known keys: ${[...KNOWN_KEYS].join(', ')}`);
     }
   }
   checkDurations(config);

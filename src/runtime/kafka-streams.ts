@@ -274,7 +274,7 @@ export class KafkaStreams {
   async close(): Promise<void> {
     if (!this.#shutdown && this.state !== 'NOT_RUNNING' && this.state !== 'ERROR') {
       this.#sm.transition('PENDING_SHUTDOWN');
-      this.#shutdown = this.#stop().then(() => this.#sm.transition('NOT_RUNNING'));
+      this.#shutdown = this.#stop().then(() => this.#stopped('NOT_RUNNING'));
     }
     await this.#shutdown;
     // 5. the live UI: after an error shutdown it stayed up (showing ERROR and the last decisions) until this close()
@@ -422,7 +422,7 @@ export class KafkaStreams {
     if (!this.#sm.tryTransition('PENDING_ERROR')) return Promise.resolve();
     this.#log.error({ err: error }, 'stopping the app in ERROR');
     this.#firstAssignment?.reject(error);
-    this.#shutdown = this.#stop().then(() => this.#sm.transition('ERROR'));
+    this.#shutdown = this.#stop().then(() => this.#stopped('ERROR'));
     return this.#shutdown;
   }
 
@@ -441,7 +441,12 @@ export class KafkaStreams {
     await this.#reader?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the restore reader failed'));
     await this.#closeStandbyReader?.().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the standby reader failed'));
     this.#decisions.stop();
-    this.#log.info({ state: this.state }, 'stopped');
+  }
+
+  /** The last step of a shutdown: the final state, then one line naming it. */
+  #stopped(state: 'NOT_RUNNING' | 'ERROR'): void {
+    this.#sm.transition(state);
+    this.#log.info({ state }, 'stopped');
   }
 }
 

@@ -80,7 +80,7 @@ export type {
   ProducerStateName,
 } from './runtime/transactional-producer.js';
 export { KafkaStreams } from './runtime/kafka-streams.js';
-export type { KafkaStreamsState } from './runtime/kafka-streams.js';
+export type { KafkaStreamsState, StateListener } from './runtime/kafka-streams.js';
 export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy, AutoOffsetReset, LogLevel } from './runtime/config.js';
 export type { CompressionType } from './records/compression.js';
 export type { HighAvailabilityConfig } from './runtime/config-ha.js';

@@ -131,6 +131,7 @@ export type { ValueJoiner, ForeignKeyExtractor } from './topology/joiners.js';
 export { Branched } from './topology/branched-kstream.js';
 export type { BranchedKStream } from './topology/branched-kstream.js';
 export { Named, Consumed, Produced, Grouped, Materialized } from './topology/options.js';
+export { Printed } from './topology/printed.js';
 export type { FluentConsumed, FluentProduced, FluentGrouped, FluentMaterialized, Unset, MaterializedStoreSupplier } from './topology/options.js';
 export { Repartitioned } from './topology/repartitioned.js';
 export type { FluentRepartitioned } from './topology/repartitioned.js';

@@ -80,7 +80,7 @@ export type {
   ProducerStateName,
 } from './runtime/transactional-producer.js';
 export { KafkaStreams } from './runtime/kafka-streams.js';
-export type { KafkaStreamsState } from './runtime/kafka-streams.js';
+export type { KafkaStreamsState, StateListener } from './runtime/kafka-streams.js';
 export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy, AutoOffsetReset, LogLevel } from './runtime/config.js';
 export type { CompressionType } from './records/compression.js';
 export type { HighAvailabilityConfig } from './runtime/config-ha.js';
@@ -131,6 +131,7 @@ export type { ValueJoiner, ForeignKeyExtractor } from './topology/joiners.js';
 export { Branched } from './topology/branched-kstream.js';
 export type { BranchedKStream } from './topology/branched-kstream.js';
 export { Named, Consumed, Produced, Grouped, Materialized } from './topology/options.js';
+export { Printed } from './topology/printed.js';
 export type { FluentConsumed, FluentProduced, FluentGrouped, FluentMaterialized, Unset, MaterializedStoreSupplier } from './topology/options.js';
 export { Repartitioned } from './topology/repartitioned.js';
 export type { FluentRepartitioned } from './topology/repartitioned.js';

@@ -53,6 +53,9 @@ import type { UiServer, UiServerOptions } from '../ui/types.js';
 /** The state of a {@link KafkaStreams} app (Kafka Streams' `KafkaStreams.State`). */
 export type KafkaStreamsState = AppState;
 
+/** Kafka Streams' `KafkaStreams.StateListener`: called with the new and the old state on every change. */
+export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreamsState) => void;
+
 const STOPPED: readonly AppState[] = ['PENDING_SHUTDOWN', 'NOT_RUNNING', 'PENDING_ERROR', 'ERROR'];
 
 /** A running stream processing application; see the module comment and API.md "Running it". */
@@ -71,6 +74,7 @@ export class KafkaStreams {
   #shutdown: Promise<void> | undefined;
   #firstAssignment: { resolve: () => void; reject: (error: Error) => void } | undefined;
   #state$: Observable<KafkaStreamsState> | undefined;
+  #stateListener: { unsubscribe(): void } | undefined;
   readonly #progress: RestoreProgress;
   #reader: PartitionReaderPort | undefined;
   #closeStandbyReader: (() => Promise<void>) | undefined;
@@ -284,6 +288,29 @@ export class KafkaStreams {
   /** Counters of the app and of each task (see {@link KafkaStreamsMetrics}). Allowed in every state. */
   metrics(): KafkaStreamsMetrics {
     return { ...(this.#manager?.metrics() ?? aggregateMetrics(new Map(), new Set(), 0)), restore: this.#progress.metrics() };
+  }
+
+  /**
+   * Kafka's `setStateListener(listener)`: `listener(newState, oldState)` on
+   * every state change after this call (a view over {@link KafkaStreams.state$}).
+   * Allowed in state CREATED only, as Kafka; a later call replaces the
+   * listener. A listener that throws is logged at ERROR and ignored, as a
+   * `state$` subscriber.
+   */
+  setStateListener(listener: StateListener): void {
+    // 1. Kafka's rule: only before start (IllegalStateException otherwise).
+    this.#sm.require('setStateListener', ['CREATED']);
+    if (typeof listener !== 'function') throw new TypeError('setStateListener: listener must be a function (newState, oldState) => void');
+    // 2. A later call replaces the listener.
+    this.#stateListener?.unsubscribe();
+    // 3. state$ replays the current state first: that is no change, so the listener starts from it.
+    let previous = this.state;
+    this.#stateListener = this.state$.subscribe((next) => {
+      if (next === previous) return;
+      const old = previous;
+      previous = next;
+      listener(next, old);
+    });
   }
 
   /**

@@ -10,9 +10,9 @@ import { Serdes } from '../serdes/serdes.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
 import { addRepartition } from './internal/repartition.js';
-import { timestampedStoreBuilder } from './internal/materialize.js';
+import { namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
 import { KTable } from './ktable.js';
-import type { Materialized } from './options.js';
+import type { Materialized, Named } from './options.js';
 import { TopologyError } from '../errors.js';
 import type { GroupedStreamParts } from './internal/grouped-parts.js';
 import { sessionWindowedStream } from './internal/session-windowed.js';
@@ -80,10 +80,11 @@ export class KGroupedStream<K, V> {
     supplier: (storeName: string) => KTableProcessorSupplier<K, V, K, A>,
     materialized: Materialized<K, A>,
     defaultValueSerde: Serde<A>,
+    givenName?: string,
   ): KTable<K, A> {
     const named = materialized.storeSupplier?.name ?? materialized.storeName; // a supplier names its store (Kafka's Materialized.as(supplier))
     const storeName = named === undefined ? this.ctx.newName(`${prefix}STATE-STORE-`) : validateName(named);
-    const processorName = this.ctx.newName(prefix);
+    const processorName = givenName ?? this.ctx.newName(prefix);
     const keySerde = materialized.keySerde ?? this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined) ?? Serdes.Json<K>();
     const valueSerde = materialized.valueSerde ?? defaultValueSerde;
     const parent = this.parentFor(storeName);
@@ -96,11 +97,16 @@ export class KGroupedStream<K, V> {
   /**
    * Counts the records per key. The counts are stored and, by default,
    * written with `Serdes.Long()` (8-byte big-endian, Java's `LongSerializer`),
-   * as Kafka Streams does; `materialized.valueSerde` overrides it.
+   * as Kafka Streams does; `materialized.valueSerde` overrides it. As
+   * Kafka's `count(Named)` / `count(Named, Materialized)`, a `named` (a
+   * {@link Named} or a string) names the aggregation's processor.
    */
-  count(materialized: Materialized<K, number> = {}): KTable<K, number> {
-    requireNonNull(materialized, 'materialized');
-    return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, number>(store, () => 0, (_k, _v, n) => n + 1), materialized, Serdes.Long());
+  count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<K, number> {
+    if (named === null) requireNonNull(named, materialized === undefined ? 'materialized' : 'named');
+    if (materialized === null) requireNonNull(materialized, 'materialized');
+    const split = namedAndMaterialized<K, number>(named, materialized);
+    const given = split.named === undefined ? undefined : validateName(typeof split.named === 'string' ? split.named : split.named.name);
+    return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, number>(store, () => 0, (_k, _v, n) => n + 1), split.materialized ?? {}, Serdes.Long(), given);
   }
 
   /** Combines the values per key: the first value as is, then `reducer(aggregate, value)`. */

@@ -13,6 +13,7 @@ import { requireFunction, requireNonNull, validateName } from './internal/checks
 import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
 import { KGroupedStream } from './kgrouped-stream.js';
 import type { Grouped, Materialized, Named, Produced } from './options.js';
+import type { Printed } from './printed.js';
 import { addRepartitionOperation } from './internal/repartition.js';
 import { checkNumberOfPartitions, type Repartitioned } from './repartitioned.js';
 import { DefaultSerde } from './topology-runtime.js';
@@ -119,6 +120,18 @@ export class KStream<K, V> {
   foreach(action: (key: K, value: V) => unknown, named?: Named | string): void {
     requireFunction(action, 'action');
     this.add('KSTREAM-FOREACH-', dsl.peekSupplier(action, false), named, this.serdes, this.keyChanged);
+  }
+
+  /**
+   * Prints each record (terminal), as Kafka's `print(Printed)`: a line
+   * `[label]: key, value` on standard output (`Printed.toSysOut()`; the label
+   * defaults to the processor's name, `KSTREAM-PRINTER-<n>`).
+   */
+  print(printed: Printed<K, V>): void {
+    requireNonNull(printed, 'printed');
+    let nodeName = '';
+    const action = (key: K, value: V): void => void process.stdout.write(printed.line(nodeName, key, value));
+    nodeName = this.add('KSTREAM-PRINTER-', dsl.peekSupplier(action, false), printed.processorName, this.serdes, this.keyChanged).nodeName;
   }
 
   /** Merges `other` into one stream (records of both, each in its own order). */

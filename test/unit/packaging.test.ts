@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -70,7 +70,7 @@ beforeAll(async () => {
   // A copy of what `npm pack` in the repository would see, with the repository's node_modules for the build.
   stage = join(temp, 'sluice');
   mkdirSync(stage);
-  for (const entry of ['package.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json', 'src', 'bin']) {
+  for (const entry of ['package.json', 'README.md', 'LICENSE', 'docs', 'tsconfig.json', 'tsconfig.build.json', 'src', 'bin']) {
     cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'), 'dir');
@@ -136,6 +136,87 @@ describe('the packed package', () => {
     expect(typed.stdout + typed.stderr).toBe('');
     expect(typed.code).toBe(0);
   }, 120_000);
+});
+
+/** The file `from` (a packed path) names by the relative `target`, as a packed path (posix). */
+function packedPath(from: string, target: string): string {
+  return normalize(join(dirname(from), target.split(/[?#]/)[0]!)).replaceAll('\\', '/');
+}
+
+/** The public members (no `private`, no `#private`) of `export declare class name` in a .d.ts text. */
+function publicMembers(dts: string, name: string): string[] {
+  const lines = dts.split('\n');
+  let i = lines.findIndex((l) => new RegExp(`^export declare class ${name}[ <]`).test(l));
+  expect(i, `class ${name}`).toBeGreaterThanOrEqual(0);
+  const members: string[] = [];
+  for (i++; lines[i] !== '}'; i++) {
+    const m = /^ {4}(?:readonly |static |get |set )*([A-Za-z_$#][\w$]*)/.exec(lines[i]!);
+    if (m && !lines[i]!.startsWith('    private ') && m[1] !== '#private') members.push(m[1]!);
+  }
+  return members;
+}
+
+describe('what the tarball ships (issue 29 item 12)', () => {
+  const installed = (): string => join(project, 'node_modules', 'sluice');
+  const read = (file: string): string => readFileSync(join(installed(), file), 'utf8');
+
+  it('ships no source map naming a file outside the tarball (src/ is not shipped; maps are not built)', () => {
+    const maps = packedFiles.filter((f) => f.endsWith('.map'));
+    for (const map of maps) {
+      const { sources } = JSON.parse(read(map)) as { sources: string[] };
+      for (const source of sources) expect(packedFiles, `${map} -> ${source}`).toContain(packedPath(map, source));
+    }
+    for (const file of packedFiles.filter((f) => /\.(js|d\.ts)$/.test(f))) {
+      const url = /\/\/# sourceMappingURL=(\S+)/.exec(read(file))?.[1];
+      if (url !== undefined) expect(packedFiles, `${file} -> ${url}`).toContain(packedPath(file, url));
+    }
+    expect(maps).toEqual([]);
+  });
+
+  it('ships the Apache License 2.0 text that package.json names', () => {
+    expect(packedFiles).toContain('LICENSE');
+    const text = read('LICENSE');
+    expect(text).toContain('Apache License\n                           Version 2.0, January 2004');
+    expect(text).toContain('END OF TERMS AND CONDITIONS');
+    expect(JSON.parse(read('package.json')).license).toBe('Apache-2.0');
+  });
+
+  it('publishes no internal member of the public classes in the declarations (stripInternal)', () => {
+    const internal = ['ctx', 'serdes', 'supplier', 'serdesOr', 'valueGetterSupplier', 'enableSendingOldValues', 'sendingOldValueEnabled', 'addTableNode'];
+    const classes: Array<[string, string]> = [
+      ['dist/runtime/kafka-streams.d.ts', 'KafkaStreams'],
+      ['dist/topology/kstream.d.ts', 'KStream'],
+      ['dist/topology/ktable.d.ts', 'KTable'],
+      ['dist/testing/topology-test-driver.d.ts', 'TopologyTestDriver'],
+    ];
+    for (const [file, name] of classes) {
+      const dts = read(file);
+      const members = publicMembers(dts, name);
+      expect(members.length, name).toBeGreaterThan(5);
+      expect(members.filter((m) => internal.includes(m)), name).toEqual([]);
+      expect(dts, name).not.toMatch(/BuilderContext|KTableProcessorSupplier|StreamSerdes/);
+    }
+    // The public surface of KStream and KTable is what users may call (and the names of their nodes/stores).
+    expect(publicMembers(read('dist/topology/kstream.d.ts'), 'KStream')).toEqual(expect.arrayContaining(['nodeName', 'filter', 'to', 'groupByKey']));
+  });
+
+  it('names only files that are in the tarball: package.json entries, .js/.d.ts imports, README/docs links', () => {
+    const pkg = JSON.parse(read('package.json')) as { types: string; bin: Record<string, string>; exports: Record<string, string | Record<string, string>> };
+    const entries = [pkg.types, ...Object.values(pkg.bin)];
+    for (const value of Object.values(pkg.exports)) entries.push(...(typeof value === 'string' ? [value] : Object.values(value)));
+    for (const entry of entries) expect(packedFiles, `package.json -> ${entry}`).toContain(packedPath('package.json', entry));
+
+    const missing: string[] = [];
+    for (const file of packedFiles) {
+      const text = /\.(js|d\.ts|md)$/.test(file) ? read(file) : '';
+      const targets = file.endsWith('.md')
+        ? [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((t) => !/^([a-z]+:|#)/.test(t))
+        : [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.\.?\/[^'"]+)['"]/g)].map((m) => m[1]!);
+      for (const target of targets) if (!packedFiles.includes(packedPath(file, target))) missing.push(`${file} -> ${target}`);
+    }
+    expect(missing).toEqual([]);
+    expect(packedFiles).toEqual(expect.arrayContaining(['README.md', 'docs/migrating-from-kafka-streams.md', 'docs/images/ui-orders.png']));
+  });
 });
 
 describe('bin/sluice.js in a source checkout', () => {

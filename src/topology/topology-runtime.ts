@@ -176,6 +176,9 @@ export class PlanRuntime implements TopologyRuntime {
 
 const DEFAULT_SERDE = Symbol.for('sluice.DefaultSerde');
 
+/** The default serdes created for a topology's stores and processors (bound by {@link toRuntime} with its sources and sinks). */
+const trackedDefaults = new WeakMap<Topology, Set<DefaultSerde>>();
+
 /**
  * The serde of a `builder.stream(topic)` side that names none (and whose
  * builder has no default serde): the app's `defaultKeySerde` /
@@ -200,7 +203,14 @@ export class DefaultSerde implements Serde<unknown> {
     readonly requiredBy?: string,
     /** The option that names the serdes at `requiredBy`, for the error message. */
     readonly serdesOption = 'Produced.with(keySerde, valueSerde)',
-  ) {}
+    /** The topology whose stores or processors may use it: {@link toRuntime} binds it even where no source or sink holds it. */
+    topology?: Topology,
+  ) {
+    if (topology === undefined) return;
+    const set = trackedDefaults.get(topology) ?? new Set<DefaultSerde>();
+    trackedDefaults.set(topology, set);
+    set.add(this);
+  }
 
   get name(): string {
     return this.#target.name ?? 'default';
@@ -219,6 +229,11 @@ export class DefaultSerde implements Serde<unknown> {
           `pass the serdes (${this.serdesOption}), or set '${config}' in the KafkaStreams / TopologyTestDriver config`,
       );
     }
+    this.#bound = serde;
+  }
+
+  /** Binds the runtime's default serde where one is set, else falls back to `Serdes.Buffer()` (a store: the values may be Buffers). */
+  bindOrBuffer(serde: Serde<unknown> | undefined): void {
     this.#bound = serde;
   }
 
@@ -261,7 +276,9 @@ export interface ToRuntimeOptions {
  * 1. take its validated plan (a TopologyError when invalid or empty);
  * 2. bind every default-serde side of its sources and sinks to
  *    `defaultKeySerde` / `defaultValueSerde` (else `Serdes.Buffer()`; a sink
- *    after a type change without a default is a TopologyError naming it);
+ *    after a type change without a default is a TopologyError naming it),
+ *    then those the DSL gave its stores and processors (Kafka resolves a
+ *    store's missing serde from `context.keySerde()` at init);
  * 3. resolve internal topic names with the application id.
  */
 export function toRuntime(topology: Topology, options: ToRuntimeOptions = {}): PlanRuntime {
@@ -273,6 +290,7 @@ export function toRuntime(topology: Topology, options: ToRuntimeOptions = {}): P
     const serdes = node.kind === 'source' ? [node.keyDeserializer, node.valueDeserializer] : node.kind === 'sink' ? [node.keySerializer, node.valueSerializer] : [];
     for (const serde of serdes) if (isDefaultSerde(serde)) serde.bind(defaults[serde.side]);
   }
+  for (const serde of trackedDefaults.get(topology) ?? []) serde.bindOrBuffer(defaults[serde.side]);
   // 3. internal topic names
   const extractor = options.defaultTimestampExtractor === undefined ? undefined : resolveTimestampExtractor(options.defaultTimestampExtractor, 'defaultTimestampExtractor');
   return new PlanRuntime(options.applicationId === undefined ? plan : resolvePlan(plan, options.applicationId), extractor);

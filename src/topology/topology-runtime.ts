@@ -192,6 +192,8 @@ const trackedDefaults = new WeakMap<Topology, Set<DefaultSerde>>();
 export class DefaultSerde implements Serde<unknown> {
   readonly [DEFAULT_SERDE] = true;
   #bound: Serde<unknown> | undefined;
+  /** Set on a store's serde that no Buffer can stand for: {@link toRuntime} then requires the default (a TopologyError naming `requiredBy`). */
+  required = false;
   /**
    * @param side which default it stands for.
    * @param requiredBy set where no Buffer fallback is right (a sink after a
@@ -290,7 +292,10 @@ export function toRuntime(topology: Topology, options: ToRuntimeOptions = {}): P
     const serdes = node.kind === 'source' ? [node.keyDeserializer, node.valueDeserializer] : node.kind === 'sink' ? [node.keySerializer, node.valueSerializer] : [];
     for (const serde of serdes) if (isDefaultSerde(serde)) serde.bind(defaults[serde.side]);
   }
-  for (const serde of trackedDefaults.get(topology) ?? []) serde.bindOrBuffer(defaults[serde.side]);
+  for (const serde of trackedDefaults.get(topology) ?? []) {
+    if (serde.required) serde.bind(defaults[serde.side]);
+    else serde.bindOrBuffer(defaults[serde.side]);
+  }
   // 3. internal topic names
   const extractor = options.defaultTimestampExtractor === undefined ? undefined : resolveTimestampExtractor(options.defaultTimestampExtractor, 'defaultTimestampExtractor');
   return new PlanRuntime(options.applicationId === undefined ? plan : resolvePlan(plan, options.applicationId), extractor);

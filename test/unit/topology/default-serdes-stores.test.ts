@@ -5,7 +5,7 @@
  * `context.keySerde()` / `context.valueSerde()` when the store is initialised).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { JoinWindows, Serdes, StreamsBuilder } from '../../../src/index.js';
+import { JoinWindows, Materialized, Serdes, StreamsBuilder } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
 
 const S = Serdes.String();
@@ -41,5 +41,25 @@ describe('default serdes in state stores', () => {
     driver.createInputTopic('b', S, S).pipeInput('k', '2', 1);
     driver.createInputTopic('c', S, S).pipeInput('k', '3', 2);
     expect(driver.createOutputTopic('out', S, S).readKeyValuesToList()).toEqual([{ key: 'k', value: '123' }]);
+  });
+});
+
+describe('default serdes in a materialized table–table join store', () => {
+  it('Materialized.as(name) without serdes uses the config defaults (was: a TopologyError at build)', () => {
+    const b = new StreamsBuilder();
+    const left = b.table('left');
+    const right = b.table('right');
+    left.join(right, (l, r) => `${String(l)}+${String(r)}`, Materialized.as('joined')).toStream().to('out');
+    driver = new TopologyTestDriver(b.build(), DEFAULTS);
+    driver.createInputTopic('left', S, S).pipeInput('k', 'a', 0);
+    driver.createInputTopic('right', S, S).pipeInput('k', 'b', 1);
+    expect(driver.createOutputTopic('out', S, S).readKeyValuesToList()).toEqual([{ key: 'k', value: 'a+b' }]);
+    expect(driver.getKeyValueStore('joined').get('k')).toBe('a+b');
+  });
+
+  it('without a default the store names what to set when the topology is run', () => {
+    const b = new StreamsBuilder();
+    b.table('left').mapValues((v) => String(v)).join(b.table('right'), (l, r) => `${l}${String(r)}`, Materialized.as('joined'));
+    expect(() => new TopologyTestDriver(b.build(), { defaultKeySerde: S })).toThrow(/store 'joined'.*'defaultValueSerde'/);
   });
 });

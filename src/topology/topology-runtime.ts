@@ -7,10 +7,8 @@
  */
 import { resolveTimestampExtractor, type ResolvedExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
 import { ConfigError, TopologyError } from '../errors.js';
-import type { Headers } from '../records/types.js';
 import type { TopologyPlan } from '../processors/plan.js';
 import type { Serde } from '../serdes/serde.js';
-import { Serdes } from '../serdes/serdes.js';
 import { StreamTask, type StreamTaskOptions } from '../processors/stream-task.js';
 import { internalTopicInfos, internalTopicPartitionCounts, resolvePlan } from './internal/internal-topics.js';
 import {
@@ -28,6 +26,7 @@ import {
 } from '../processors/task-contract.js';
 import { resolveSourcePatterns, sourcePatterns } from './internal/source-patterns.js';
 import { planOf, type Topology } from './topology.js';
+import { DefaultSerde, isDefaultSerde, trackedDefaultSerdes } from './internal/default-serde.js';
 import { storeKindOfBuilder, type StoreKind } from '../processors/store-kind.js';
 import { changelogTopicInfos, sourceChangelogTopics } from './internal/changelogs.js';
 import { checkCopartitioned, enforceCopartitioning } from './internal/copartition.js';
@@ -174,83 +173,7 @@ export class PlanRuntime implements TopologyRuntime {
   }
 }
 
-const DEFAULT_SERDE = Symbol.for('sluice.DefaultSerde');
-
-/** The default serdes created for a topology's stores and processors (bound by {@link toRuntime} with its sources and sinks). */
-const trackedDefaults = new WeakMap<Topology, Set<DefaultSerde>>();
-
-/**
- * The serde of a `builder.stream(topic)` side that names none (and whose
- * builder has no default serde): the app's `defaultKeySerde` /
- * `defaultValueSerde`, bound by {@link toRuntime} when the topology is built
- * for a runtime (as Kafka Streams resolves `default.key.serde` from the
- * config), else `Serdes.Buffer()` (the behaviour without defaults). Sinks,
- * stores and processors that inherit it follow the binding. A topology built
- * for two runtimes uses the defaults of the last one.
- * @internal Created by the StreamsBuilder.
- */
-export class DefaultSerde implements Serde<unknown> {
-  readonly [DEFAULT_SERDE] = true;
-  #bound: Serde<unknown> | undefined;
-  /** Set on a store's serde that no Buffer can stand for: {@link toRuntime} then requires the default (a TopologyError naming `requiredBy`). */
-  required = false;
-  /**
-   * @param side which default it stands for.
-   * @param requiredBy set where no Buffer fallback is right (a sink after a
-   *   type change): what to name in the TopologyError when the runtime has no
-   *   default for `side`.
-   */
-  constructor(
-    readonly side: 'key' | 'value',
-    readonly requiredBy?: string,
-    /** The option that names the serdes at `requiredBy`, for the error message. */
-    readonly serdesOption = 'Produced.with(keySerde, valueSerde)',
-    /** The topology whose stores or processors may use it: {@link toRuntime} binds it even where no source or sink holds it. */
-    topology?: Topology,
-  ) {
-    if (topology === undefined) return;
-    const set = trackedDefaults.get(topology) ?? new Set<DefaultSerde>();
-    trackedDefaults.set(topology, set);
-    set.add(this);
-  }
-
-  get name(): string {
-    return this.#target.name ?? 'default';
-  }
-
-  get #target(): Serde<unknown> {
-    return this.#bound ?? (Serdes.Buffer() as Serde<unknown>);
-  }
-
-  /** Binds the runtime's default serde (`undefined`: back to `Serdes.Buffer()`). */
-  bind(serde: Serde<unknown> | undefined): void {
-    if (serde === undefined && this.requiredBy !== undefined) {
-      const config = this.side === 'key' ? 'defaultKeySerde' : 'defaultValueSerde';
-      throw new TopologyError(
-        `${this.requiredBy}: the ${this.side} serde is unknown (the ${this.side} type changed upstream) and there is no default; ` +
-          `pass the serdes (${this.serdesOption}), or set '${config}' in the KafkaStreams / TopologyTestDriver config`,
-      );
-    }
-    this.#bound = serde;
-  }
-
-  /** Binds the runtime's default serde where one is set, else falls back to `Serdes.Buffer()` (a store: the values may be Buffers). */
-  bindOrBuffer(serde: Serde<unknown> | undefined): void {
-    this.#bound = serde;
-  }
-
-  serialize(topic: string, data: unknown, headers?: Headers): Buffer | null {
-    return this.#target.serialize(topic, data, headers);
-  }
-
-  deserialize(topic: string, data: Buffer | null, headers?: Headers): unknown {
-    return this.#target.deserialize(topic, data, headers);
-  }
-}
-
-function isDefaultSerde(value: unknown): value is DefaultSerde {
-  return typeof value === 'object' && value !== null && (value as { [DEFAULT_SERDE]?: unknown })[DEFAULT_SERDE] === true;
-}
+export { DefaultSerde };
 
 function checkSerde(serde: unknown, key: string): Serde<unknown> | undefined {
   if (serde === undefined) return undefined;
@@ -292,7 +215,7 @@ export function toRuntime(topology: Topology, options: ToRuntimeOptions = {}): P
     const serdes = node.kind === 'source' ? [node.keyDeserializer, node.valueDeserializer] : node.kind === 'sink' ? [node.keySerializer, node.valueSerializer] : [];
     for (const serde of serdes) if (isDefaultSerde(serde)) serde.bind(defaults[serde.side]);
   }
-  for (const serde of trackedDefaults.get(topology) ?? []) {
+  for (const serde of trackedDefaultSerdes(topology)) {
     if (serde.required) serde.bind(defaults[serde.side]);
     else serde.bindOrBuffer(defaults[serde.side]);
   }

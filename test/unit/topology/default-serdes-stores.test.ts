@@ -5,7 +5,7 @@
  * `context.keySerde()` / `context.valueSerde()` when the store is initialised).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { JoinWindows, Materialized, Serdes, StreamsBuilder } from '../../../src/index.js';
+import { JoinWindows, Materialized, Serdes, StreamsBuilder, Topology, type ProcessorContext, type Record } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
 
 const S = Serdes.String();
@@ -61,5 +61,34 @@ describe('default serdes in a materialized table–table join store', () => {
     const b = new StreamsBuilder();
     b.table('left').mapValues((v) => String(v)).join(b.table('right'), (l, r) => `${l}${String(r)}`, Materialized.as('joined'));
     expect(() => new TopologyTestDriver(b.build(), { defaultKeySerde: S })).toThrow(/store 'joined'.*'defaultValueSerde'/);
+  });
+});
+
+describe('default serdes of a low-level Topology', () => {
+  // As Kafka's TopologyTestDriverTest with default.key.serde / default.value.serde set: addSource/addSink without serdes use them.
+  it('Topology.addSource / addSink without serdes use the config defaults', () => {
+    const topology = new Topology()
+      .addSource('source', 'in')
+      .addProcessor('upper', () => {
+        let context: ProcessorContext<unknown, string> | undefined;
+        return { init: (c: ProcessorContext<unknown, string>) => void (context = c), process: (r: Record<unknown, unknown>) => context?.forward(r.withValue(String(r.value).toUpperCase())) };
+      }, 'source')
+      .addSink('sink', 'out', 'upper');
+    driver = new TopologyTestDriver(topology, DEFAULTS);
+    driver.createInputTopic('in', S, S).pipeInput('k', 'abc');
+    expect(driver.createOutputTopic('out', S, S).readKeyValuesToList()).toEqual([{ key: 'k', value: 'ABC' }]);
+  });
+
+  it('null serdes mean the default too', () => {
+    const topology = new Topology()
+      .addSource('source', 'in', { keySerde: null as never, valueSerde: null as never })
+      .addProcessor('inc', () => {
+        let context: ProcessorContext<unknown, number> | undefined;
+        return { init: (c: ProcessorContext<unknown, number>) => void (context = c), process: (r: Record<unknown, unknown>) => context?.forward(r.withValue((r.value as number) + 1)) };
+      }, 'source')
+      .addSink('sink', 'out', { keySerde: null as never, valueSerde: null as never }, 'inc');
+    driver = new TopologyTestDriver(topology, { defaultKeySerde: S, defaultValueSerde: Serdes.Json<number>() });
+    driver.createInputTopic('in', S, Serdes.Json<number>()).pipeInput('k', 42);
+    expect(driver.createOutputTopic('out', S, S).readKeyValuesToList()).toEqual([{ key: 'k', value: '43' }]);
   });
 });

@@ -27,6 +27,7 @@ import {
 import { resolveSourcePatterns, sourcePatterns } from './internal/source-patterns.js';
 import { planOf, type Topology } from './topology.js';
 import { DefaultSerde, isDefaultSerde, trackedDefaultSerdes } from './internal/default-serde.js';
+import { contextDefaultSerdes } from '../processors/state/store-builders.js';
 import { storeKindOfBuilder, type StoreKind } from '../processors/store-kind.js';
 import { changelogTopicInfos, sourceChangelogTopics } from './internal/changelogs.js';
 import { checkCopartitioned, enforceCopartitioning } from './internal/copartition.js';
@@ -175,6 +176,18 @@ export class PlanRuntime implements TopologyRuntime {
 
 export { DefaultSerde };
 
+/** A store builder given `null` serdes: the runtime's defaults (Kafka's `context.keySerde()` at init), a TopologyError without one. */
+function bindStoreDefaults(builder: object, defaults: { key: Serde<unknown> | undefined; value: Serde<unknown> | undefined }): void {
+  for (const serde of contextDefaultSerdes(builder)) {
+    const bound = defaults[serde.side];
+    if (bound === undefined) {
+      const key = serde.side === 'key' ? 'defaultKeySerde' : 'defaultValueSerde';
+      throw new TopologyError(`Store '${serde.storeName}' was built without a ${serde.side} serde and there is no default; give one to its builder, or set '${key}' in the KafkaStreams / TopologyTestDriver config`);
+    }
+    serde.bind(bound);
+  }
+}
+
 function checkSerde(serde: unknown, key: string): Serde<unknown> | undefined {
   if (serde === undefined) return undefined;
   const s = serde as Partial<Serde<unknown>> | null;
@@ -215,6 +228,7 @@ export function toRuntime(topology: Topology, options: ToRuntimeOptions = {}): P
     const serdes = node.kind === 'source' ? [node.keyDeserializer, node.valueDeserializer] : node.kind === 'sink' ? [node.keySerializer, node.valueSerializer] : [];
     for (const serde of serdes) if (isDefaultSerde(serde)) serde.bind(defaults[serde.side]);
   }
+  for (const store of plan.stores.values()) bindStoreDefaults(store.builder, defaults);
   for (const serde of trackedDefaultSerdes(topology)) {
     if (serde.required) serde.bind(defaults[serde.side]);
     else serde.bindOrBuffer(defaults[serde.side]);

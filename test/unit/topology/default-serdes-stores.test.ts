@@ -5,7 +5,7 @@
  * `context.keySerde()` / `context.valueSerde()` when the store is initialised).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { JoinWindows, Materialized, Serdes, StreamsBuilder, Topology, type ProcessorContext, type Record } from '../../../src/index.js';
+import { JoinWindows, Materialized, Serdes, Stores, StreamsBuilder, Topology, type KeyValueStore, type ProcessorContext, type Record } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
 
 const S = Serdes.String();
@@ -90,5 +90,45 @@ describe('default serdes of a low-level Topology', () => {
     driver = new TopologyTestDriver(topology, { defaultKeySerde: S, defaultValueSerde: Serdes.Json<number>() });
     driver.createInputTopic('in', S, Serdes.Json<number>()).pipeInput('k', 42);
     expect(driver.createOutputTopic('out', S, S).readKeyValuesToList()).toEqual([{ key: 'k', value: '43' }]);
+  });
+});
+
+describe('Stores builders given null serdes', () => {
+  /** in -> a processor counting per key in a store built with null serdes -> out. */
+  function counting(): Topology {
+    return new Topology()
+      .addSource('source', 'in')
+      .addProcessor('count', () => {
+        let context: ProcessorContext<unknown, string> | undefined;
+        let store: KeyValueStore<string, string> | undefined;
+        return {
+          init: (c: ProcessorContext<unknown, string>) => {
+            context = c;
+            store = c.getStateStore<KeyValueStore<string, string>>('counts');
+          },
+          process: (r: Record<unknown, unknown>) => {
+            const key = r.key as string;
+            const next = String(Number(store?.get(key) ?? '0') + 1);
+            store?.put(key, next);
+            context?.forward(r.withValue(next));
+          },
+        };
+      }, 'source')
+      .addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('counts'), null, null), 'count')
+      .addSink('sink', 'out', 'count');
+  }
+
+  // Kafka: KeyValueStoreBuilder with null serdes takes context.keySerde()/valueSerde() (the default serdes) at init.
+  it('Stores.keyValueStoreBuilder(supplier, null, null) uses the config defaults', () => {
+    driver = new TopologyTestDriver(counting(), DEFAULTS);
+    const input = driver.createInputTopic('in', S, S);
+    input.pipeInput('a', 'x');
+    input.pipeInput('a', 'y');
+    expect(driver.createOutputTopic('out', S, S).readValuesToList()).toEqual(['1', '2']);
+    expect(driver.getKeyValueStore('counts').get('a')).toBe('2');
+  });
+
+  it('without a default the topology is refused naming the store and the config key', () => {
+    expect(() => new TopologyTestDriver(counting())).toThrow(/Store 'counts' was built without a key serde.*'defaultKeySerde'/);
   });
 });

@@ -311,9 +311,9 @@ export class KStream<K, V> {
     writer: string,
     serdesOption?: string,
   ): { keySerde: Serde<K>; valueSerde: Serde<V> } {
-    const key = keySerde ?? this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined) ?? (new DefaultSerde('key', writer, serdesOption) as Serde<K>);
+    const key = keySerde ?? this.serdes.key ?? (this.ctx.defaultKeySerde as Serde<K> | undefined) ?? (new DefaultSerde('key', writer, serdesOption, this.ctx.topology) as Serde<K>);
     const value =
-      valueSerde ?? this.serdes.value ?? (this.ctx.defaultValueSerde as Serde<V> | undefined) ?? (new DefaultSerde('value', writer, serdesOption) as Serde<V>);
+      valueSerde ?? this.serdes.value ?? (this.ctx.defaultValueSerde as Serde<V> | undefined) ?? (new DefaultSerde('value', writer, serdesOption, this.ctx.topology) as Serde<V>);
     return { keySerde: key, valueSerde: value };
   }
 }

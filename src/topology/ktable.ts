@@ -101,8 +101,8 @@ export class KTable<K, V> {
     if (storeName !== undefined) {
       // Serdes not known here are the runtime's defaults, resolved when the topology is built for it (as Kafka's).
       const writer = `store '${storeName}' of '${name}'`;
-      const keySerde = (tableSerdes.key ?? this.ctx.defaultKeySerde ?? new DefaultSerde('key', writer, 'Materialized.with(keySerde, valueSerde)')) as Serde<K2>;
-      const valueSerde = (tableSerdes.value ?? this.ctx.defaultValueSerde ?? new DefaultSerde('value', writer, 'Materialized.with(keySerde, valueSerde)')) as Serde<V2>;
+      const keySerde = (tableSerdes.key ?? this.ctx.defaultKeySerde ?? new DefaultSerde('key', writer, 'Materialized.with(keySerde, valueSerde)', this.ctx.topology)) as Serde<K2>;
+      const valueSerde = (tableSerdes.value ?? this.ctx.defaultValueSerde ?? new DefaultSerde('value', writer, 'Materialized.with(keySerde, valueSerde)', this.ctx.topology)) as Serde<V2>;
       this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized ?? {}, keySerde, valueSerde), name);
     }
     return new KTable<K2, V2>(this.ctx, name, supplier, storeName, tableSerdes);

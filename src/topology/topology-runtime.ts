@@ -7,10 +7,8 @@
  */
 import { resolveTimestampExtractor, type ResolvedExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
 import { ConfigError, TopologyError } from '../errors.js';
-import type { Headers } from '../records/types.js';
 import type { TopologyPlan } from '../processors/plan.js';
 import type { Serde } from '../serdes/serde.js';
-import { Serdes } from '../serdes/serdes.js';
 import { StreamTask, type StreamTaskOptions } from '../processors/stream-task.js';
 import { internalTopicInfos, internalTopicPartitionCounts, resolvePlan } from './internal/internal-topics.js';
 import {
@@ -28,6 +26,8 @@ import {
 } from '../processors/task-contract.js';
 import { resolveSourcePatterns, sourcePatterns } from './internal/source-patterns.js';
 import { planOf, type Topology } from './topology.js';
+import { DefaultSerde, isDefaultSerde, trackedDefaultSerdes } from './internal/default-serde.js';
+import { contextDefaultSerdes } from '../processors/state/store-builders.js';
 import { storeKindOfBuilder, type StoreKind } from '../processors/store-kind.js';
 import { changelogTopicInfos, sourceChangelogTopics } from './internal/changelogs.js';
 import { checkCopartitioned, enforceCopartitioning } from './internal/copartition.js';
@@ -174,65 +174,18 @@ export class PlanRuntime implements TopologyRuntime {
   }
 }
 
-const DEFAULT_SERDE = Symbol.for('sluice.DefaultSerde');
+export { DefaultSerde };
 
-/**
- * The serde of a `builder.stream(topic)` side that names none (and whose
- * builder has no default serde): the app's `defaultKeySerde` /
- * `defaultValueSerde`, bound by {@link toRuntime} when the topology is built
- * for a runtime (as Kafka Streams resolves `default.key.serde` from the
- * config), else `Serdes.Buffer()` (the behaviour without defaults). Sinks,
- * stores and processors that inherit it follow the binding. A topology built
- * for two runtimes uses the defaults of the last one.
- * @internal Created by the StreamsBuilder.
- */
-export class DefaultSerde implements Serde<unknown> {
-  readonly [DEFAULT_SERDE] = true;
-  #bound: Serde<unknown> | undefined;
-  /**
-   * @param side which default it stands for.
-   * @param requiredBy set where no Buffer fallback is right (a sink after a
-   *   type change): what to name in the TopologyError when the runtime has no
-   *   default for `side`.
-   */
-  constructor(
-    readonly side: 'key' | 'value',
-    readonly requiredBy?: string,
-    /** The option that names the serdes at `requiredBy`, for the error message. */
-    readonly serdesOption = 'Produced.with(keySerde, valueSerde)',
-  ) {}
-
-  get name(): string {
-    return this.#target.name ?? 'default';
-  }
-
-  get #target(): Serde<unknown> {
-    return this.#bound ?? (Serdes.Buffer() as Serde<unknown>);
-  }
-
-  /** Binds the runtime's default serde (`undefined`: back to `Serdes.Buffer()`). */
-  bind(serde: Serde<unknown> | undefined): void {
-    if (serde === undefined && this.requiredBy !== undefined) {
-      const config = this.side === 'key' ? 'defaultKeySerde' : 'defaultValueSerde';
-      throw new TopologyError(
-        `${this.requiredBy}: the ${this.side} serde is unknown (the ${this.side} type changed upstream) and there is no default; ` +
-          `pass the serdes (${this.serdesOption}), or set '${config}' in the KafkaStreams / TopologyTestDriver config`,
-      );
+/** A store builder given `null` serdes: the runtime's defaults (Kafka's `context.keySerde()` at init), a TopologyError without one. */
+function bindStoreDefaults(builder: object, defaults: { key: Serde<unknown> | undefined; value: Serde<unknown> | undefined }): void {
+  for (const serde of contextDefaultSerdes(builder)) {
+    const bound = defaults[serde.side];
+    if (bound === undefined) {
+      const key = serde.side === 'key' ? 'defaultKeySerde' : 'defaultValueSerde';
+      throw new TopologyError(`Store '${serde.storeName}' was built without a ${serde.side} serde and there is no default; give one to its builder, or set '${key}' in the KafkaStreams / TopologyTestDriver config`);
     }
-    this.#bound = serde;
+    serde.bind(bound);
   }
-
-  serialize(topic: string, data: unknown, headers?: Headers): Buffer | null {
-    return this.#target.serialize(topic, data, headers);
-  }
-
-  deserialize(topic: string, data: Buffer | null, headers?: Headers): unknown {
-    return this.#target.deserialize(topic, data, headers);
-  }
-}
-
-function isDefaultSerde(value: unknown): value is DefaultSerde {
-  return typeof value === 'object' && value !== null && (value as { [DEFAULT_SERDE]?: unknown })[DEFAULT_SERDE] === true;
 }
 
 function checkSerde(serde: unknown, key: string): Serde<unknown> | undefined {
@@ -261,7 +214,9 @@ export interface ToRuntimeOptions {
  * 1. take its validated plan (a TopologyError when invalid or empty);
  * 2. bind every default-serde side of its sources and sinks to
  *    `defaultKeySerde` / `defaultValueSerde` (else `Serdes.Buffer()`; a sink
- *    after a type change without a default is a TopologyError naming it);
+ *    after a type change without a default is a TopologyError naming it),
+ *    then those the DSL gave its stores and processors (Kafka resolves a
+ *    store's missing serde from `context.keySerde()` at init);
  * 3. resolve internal topic names with the application id.
  */
 export function toRuntime(topology: Topology, options: ToRuntimeOptions = {}): PlanRuntime {
@@ -272,6 +227,11 @@ export function toRuntime(topology: Topology, options: ToRuntimeOptions = {}): P
   for (const node of plan.nodes.values()) {
     const serdes = node.kind === 'source' ? [node.keyDeserializer, node.valueDeserializer] : node.kind === 'sink' ? [node.keySerializer, node.valueSerializer] : [];
     for (const serde of serdes) if (isDefaultSerde(serde)) serde.bind(defaults[serde.side]);
+  }
+  for (const store of plan.stores.values()) bindStoreDefaults(store.builder, defaults);
+  for (const serde of trackedDefaultSerdes(topology)) {
+    if (serde.required) serde.bind(defaults[serde.side]);
+    else serde.bindOrBuffer(defaults[serde.side]);
   }
   // 3. internal topic names
   const extractor = options.defaultTimestampExtractor === undefined ? undefined : resolveTimestampExtractor(options.defaultTimestampExtractor, 'defaultTimestampExtractor');

@@ -8,14 +8,15 @@ import { suppliedStores, type ProcessorSupplier, type StreamPartitioner, type To
 import type { StateStore, StoreBuilder } from '../processors/state/state-store.js';
 import { resolveTimestampExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
 import type { Deserializer, Serde, Serializer } from '../serdes/serde.js';
-import { Serdes } from '../serdes/serdes.js';
 import { describePlan, type TopologyDescription } from './description.js';
+import { DefaultSerde } from './internal/default-serde.js';
 import { TopologyGraph } from './internal/graph.js';
 import { anchoredPattern } from './internal/source-patterns.js';
 import { defined } from '../internal/defined.js';
 
 /**
- * Deserializers of a source node; default: `Serdes.Buffer()`. Give either a
+ * Deserializers of a source node; default (none given, or `null`): the app's
+ * `defaultKeySerde` / `defaultValueSerde`, else `Serdes.Buffer()`. Give either a
  * serde (`keySerde`, as the DSL takes) or a bare deserializer
  * (`keyDeserializer`, as Java's `addSource` takes); the deserializer wins
  * when both are given.
@@ -32,7 +33,8 @@ export interface SourceOptions<K = unknown, V = unknown> {
 }
 
 /**
- * Serializers and partitioner of a sink node; default: `Serdes.Buffer()`.
+ * Serializers and partitioner of a sink node; default serdes (none given, or
+ * `null`): the app's `defaultKeySerde` / `defaultValueSerde`, else `Serdes.Buffer()`.
  * Give either a serde (`keySerde`) or a bare serializer (`keySerializer`);
  * the serializer wins when both are given.
  */
@@ -153,8 +155,8 @@ export class Topology {
       name,
       topics: [...new Set(list)],
       ...(pattern !== undefined ? { pattern: anchoredPattern(pattern), topicPattern: pattern.source } : {}),
-      keyDeserializer: (options.keyDeserializer ?? options.keySerde ?? Serdes.Buffer()) as Deserializer<unknown>,
-      valueDeserializer: (options.valueDeserializer ?? options.valueSerde ?? Serdes.Buffer()) as Deserializer<unknown>,
+      keyDeserializer: (options.keyDeserializer ?? options.keySerde ?? new DefaultSerde('key')) as Deserializer<unknown>,
+      valueDeserializer: (options.valueDeserializer ?? options.valueSerde ?? new DefaultSerde('value')) as Deserializer<unknown>,
       ...(options.timestampExtractor !== undefined ? { timestampExtractor: resolveTimestampExtractor(options.timestampExtractor, `The timestampExtractor of source '${name}'`) } : {}),
     });
     return this;
@@ -208,8 +210,8 @@ export class Topology {
       kind: 'sink',
       name,
       topic: topic as string | TopicNameExtractor,
-      keySerializer: (options.keySerializer ?? options.keySerde ?? Serdes.Buffer()) as Serializer<unknown>,
-      valueSerializer: (options.valueSerializer ?? options.valueSerde ?? Serdes.Buffer()) as Serializer<unknown>,
+      keySerializer: (options.keySerializer ?? options.keySerde ?? new DefaultSerde('key')) as Serializer<unknown>,
+      valueSerializer: (options.valueSerializer ?? options.valueSerde ?? new DefaultSerde('value')) as Serializer<unknown>,
       ...(options.partitioner ? { partitioner: options.partitioner as StreamPartitioner } : {}),
       parents: checkNames(`Sink '${name}'`, parents),
     });

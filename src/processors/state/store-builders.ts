@@ -10,12 +10,15 @@
  */
 import type { Serde } from '../../serdes/serde.js';
 import type { KeyValueBytesStore, KeyValueBytesStoreSupplier } from './bytes-store-contract.js';
+import { serdeOrContextDefault } from './internal/context-default-serde.js';
+
+export { contextDefaultSerdes } from './internal/context-default-serde.js';
 import { MeteredKeyValueStore, type TypedStoreOptions } from './metered-key-value-store.js';
 import type { StateStore, StoreBuilder } from './state-store.js';
 import { wrapCaching, wrapChangeLogging } from './store-layers.js';
 import { MeteredTimestampedKeyValueStore } from './timestamped-key-value-store.js';
 
-function checkArguments(method: string, supplier: KeyValueBytesStoreSupplier, keySerde: Serde<unknown>, valueSerde: Serde<unknown>): void {
+function checkArguments(method: string, supplier: KeyValueBytesStoreSupplier, keySerde: Serde<unknown> | null, valueSerde: Serde<unknown> | null): void {
   if (supplier === null || typeof supplier !== 'object' || typeof supplier.get !== 'function') {
     throw new TypeError(`Stores.${method}: the store supplier is missing; give one from Stores, e.g. Stores.${method}(Stores.persistentKeyValueStore('name'), keySerde, valueSerde)`);
   }
@@ -23,8 +26,10 @@ function checkArguments(method: string, supplier: KeyValueBytesStoreSupplier, ke
     throw new TypeError(`Stores.${method}: the store supplier has no name; give it a non-empty name`);
   }
   for (const [what, serde] of [['key', keySerde], ['value', valueSerde]] as const) {
-    if (serde === null || typeof serde !== 'object' || typeof serde.serialize !== 'function' || typeof serde.deserialize !== 'function') {
-      throw new TypeError(`Stores.${method}('${supplier.name}'): the ${what} serde is missing; give one, e.g. Serdes.String()`);
+    // null / undefined: the app's default serde (Kafka), bound when the topology is built for a runtime
+    if (serde === null || serde === undefined) continue;
+    if (typeof serde !== 'object' || typeof serde.serialize !== 'function' || typeof serde.deserialize !== 'function') {
+      throw new TypeError(`Stores.${method}('${supplier.name}'): the ${what} serde is not a serde; give one, e.g. Serdes.String(), or null for the app's default`);
     }
   }
 }
@@ -86,9 +91,15 @@ abstract class LayeredStoreBuilder<S extends StateStore> implements StoreBuilder
 
 /** Builds typed key-value stores over a bytes store supplier (Kafka's `KeyValueStoreBuilder`). */
 export class KeyValueStoreBuilder<K, V> extends LayeredStoreBuilder<MeteredKeyValueStore<K, V>> {
-  constructor(supplier: KeyValueBytesStoreSupplier, private readonly keySerde: Serde<K>, private readonly valueSerde: Serde<V>) {
+  private readonly keySerde: Serde<K>;
+  private readonly valueSerde: Serde<V>;
+
+  /** A `null` serde is the app's default (Kafka's `context.keySerde()` at init), bound when the topology is built for a runtime. */
+  constructor(supplier: KeyValueBytesStoreSupplier, keySerde: Serde<K> | null, valueSerde: Serde<V> | null) {
     checkArguments('keyValueStoreBuilder', supplier, keySerde, valueSerde);
     super(supplier);
+    this.keySerde = serdeOrContextDefault(this, supplier.name, 'key', keySerde);
+    this.valueSerde = serdeOrContextDefault(this, supplier.name, 'value', valueSerde);
   }
 
   build(): MeteredKeyValueStore<K, V> {
@@ -99,9 +110,15 @@ export class KeyValueStoreBuilder<K, V> extends LayeredStoreBuilder<MeteredKeyVa
 
 /** Builds timestamped key-value stores over a bytes store supplier (Kafka's `TimestampedKeyValueStoreBuilder`). */
 export class TimestampedKeyValueStoreBuilder<K, V> extends LayeredStoreBuilder<MeteredTimestampedKeyValueStore<K, V>> {
-  constructor(supplier: KeyValueBytesStoreSupplier, private readonly keySerde: Serde<K>, private readonly valueSerde: Serde<V>) {
+  private readonly keySerde: Serde<K>;
+  private readonly valueSerde: Serde<V>;
+
+  /** A `null` serde is the app's default (Kafka's `context.keySerde()` at init), bound when the topology is built for a runtime. */
+  constructor(supplier: KeyValueBytesStoreSupplier, keySerde: Serde<K> | null, valueSerde: Serde<V> | null) {
     checkArguments('timestampedKeyValueStoreBuilder', supplier, keySerde, valueSerde);
     super(supplier);
+    this.keySerde = serdeOrContextDefault(this, supplier.name, 'key', keySerde);
+    this.valueSerde = serdeOrContextDefault(this, supplier.name, 'value', valueSerde);
   }
 
   build(): MeteredTimestampedKeyValueStore<K, V> {

@@ -39,15 +39,15 @@ export const Stores = {
     checkName('persistentTimestampedKeyValueStore', name);
     return { name, kind: 'persistent', get: () => new LmdbKeyValueBytesStore(name) };
   },
-  /** A builder of typed key-value stores (logging enabled, caching disabled by default, as Kafka). */
-  keyValueStoreBuilder<K, V>(supplier: KeyValueBytesStoreSupplier, keySerde: Serde<K>, valueSerde: Serde<V>): StoreBuilder<KeyValueStore<K, V>> {
+  /** A builder of typed key-value stores (logging enabled, caching disabled by default, as Kafka); a `null` serde is the app's default serde. */
+  keyValueStoreBuilder<K, V>(supplier: KeyValueBytesStoreSupplier, keySerde: Serde<K> | null, valueSerde: Serde<V> | null): StoreBuilder<KeyValueStore<K, V>> {
     return new KeyValueStoreBuilder(supplier, keySerde, valueSerde);
   },
-  /** A builder of timestamped key-value stores (values are `ValueAndTimestamp<V>`), over any supplier. */
+  /** A builder of timestamped key-value stores (values are `ValueAndTimestamp<V>`), over any supplier; a `null` serde is the app's default serde. */
   timestampedKeyValueStoreBuilder<K, V>(
     supplier: KeyValueBytesStoreSupplier,
-    keySerde: Serde<K>,
-    valueSerde: Serde<V>,
+    keySerde: Serde<K> | null,
+    valueSerde: Serde<V> | null,
   ): StoreBuilder<TimestampedKeyValueStore<K, V>> {
     return new TimestampedKeyValueStoreBuilder(supplier, keySerde, valueSerde);
   },

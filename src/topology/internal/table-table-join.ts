@@ -16,6 +16,7 @@ import type { Serde } from '../../serdes/serde.js';
 import { IllegalArgumentError, TopologyError } from '../../errors.js';
 import type { ValueJoiner } from '../joiners.js';
 import { KTable } from '../ktable.js';
+import { DefaultSerde } from '../topology-runtime.js';
 import type { Materialized, Named } from '../options.js';
 import type { BuilderContext } from './builder-context.js';
 import { requireFunction, validateName } from './checks.js';
@@ -85,8 +86,8 @@ function keyJoin<K, V, VO, VR>(
   connect(ctx, joinOtherName, table.valueGetterSupplier().storeNames());
   const serdes = { key: materialized?.keySerde ?? table.serdes.key, value: materialized?.valueSerde };
   if (storeName !== undefined) {
-    const keySerde = storeSerde(mergeName, storeName, 'key', serdes.key ?? ctx.defaultKeySerde) as Serde<K>;
-    const valueSerde = storeSerde(mergeName, storeName, 'value', serdes.value ?? ctx.defaultValueSerde) as Serde<VR>;
+    const keySerde = storeSerde(ctx, mergeName, storeName, 'key', serdes.key ?? ctx.defaultKeySerde) as Serde<K>;
+    const valueSerde = storeSerde(ctx, mergeName, storeName, 'value', serdes.value ?? ctx.defaultValueSerde) as Serde<VR>;
     topology.addStateStore(timestampedStoreBuilder(storeName, materialized ?? {}, keySerde, valueSerde), mergeName);
   }
   // 7. the joined table: the merger's node
@@ -103,13 +104,18 @@ function generated(ctx: BuilderContext, name: string | undefined, suffix: string
   return name === undefined ? generatedName : validateName(`${name}${suffix}`);
 }
 
-/** The serde of the joined table's store, or a TopologyError naming what to give. */
-function storeSerde(mergeName: string, storeName: string, what: 'key' | 'value', serde: Serde<unknown> | undefined): Serde<unknown> {
+/**
+ * The serde of the joined table's store; without one, the runtime's default
+ * serde, bound when the topology is built for it (Kafka resolves a store's
+ * null serde from `context.keySerde()` / `valueSerde()` at init); no default
+ * there is a TopologyError naming what to give.
+ */
+function storeSerde(ctx: BuilderContext, mergeName: string, storeName: string, what: 'key' | 'value', serde: Serde<unknown> | undefined): Serde<unknown> {
   if (serde !== undefined) return serde;
-  throw new TopologyError(
-    `KTable join '${mergeName}': its store '${storeName}' needs a ${what} serde; give it in the Materialized ` +
-      `(Materialized.as('${storeName}').with${what === 'key' ? 'Key' : 'Value'}Serde(serde)) or as the StreamsBuilder's default${what === 'key' ? 'Key' : 'Value'}Serde`,
-  );
+  const option = `Materialized.as('${storeName}').with${what === 'key' ? 'Key' : 'Value'}Serde(serde)`;
+  const fallback = new DefaultSerde(what, `KTable join '${mergeName}': store '${storeName}'`, option, ctx.topology);
+  fallback.required = true;
+  return fallback;
 }
 
 function connect(ctx: BuilderContext, processorName: string, storeNames: string[]): void {

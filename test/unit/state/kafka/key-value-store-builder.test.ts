@@ -120,9 +120,10 @@ describe('Stores suppliers', () => {
     expect(() => Stores.persistentKeyValueStore('')).toThrow(/Stores.persistentKeyValueStore: the store name must be a non-empty string/);
   });
 
-  it('builders refuse a missing serde, naming it', () => {
-    expect(() => Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('x'), S, undefined as unknown as typeof S)).toThrow(
-      /Stores.keyValueStoreBuilder\('x'\): the value serde is missing/,
+  it('builders refuse a value that is not a serde, naming it (null is the app default, as Kafka)', () => {
+    expect(() => Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('x'), S, 'String' as unknown as typeof S)).toThrow(
+      /Stores.keyValueStoreBuilder\('x'\): the value serde is not a serde/,
     );
+    expect(() => Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('x'), null, null)).not.toThrow();
   });
 });

@@ -283,8 +283,10 @@ export class KStream<K, V> {
   }
 
   /** Windowed outer join with another stream: records of either side are kept; the missing side is null. */
-  outerJoin<VO, VR>(other: KStream<K, VO>, joiner: ValueJoiner<V | null, VO | null, VR, K>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR> {
-    return this.joinOf('outer', other, [joiner, windows, streamJoined]) as KStream<K, VR>;
+  outerJoin<VO, VR>(other: KStream<K, VO>, joiner: ValueJoiner<V | null, VO | null, VR, K>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
+  outerJoin(other: unknown, ...args: unknown[]): KStream<K, unknown> {
+    // the arguments as given: no StreamJoined means the defaults (Kafka's three-argument overload)
+    return this.joinOf('outer', other, args);
   }
 
   private joinOf(kind: StreamJoinKind, other: unknown, args: unknown[]): KStream<K, unknown> {

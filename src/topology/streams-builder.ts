@@ -58,6 +58,8 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
   private readonly ctx: BuilderContext;
   /** The store of each `table()` source and its topic (for `reuse.ktable.source.topics`). */
   readonly #tableSourceStores = new Map<string, string>();
+  /** The source node of each topic set / pattern read by `stream()`, reused when it is read again (Kafka's `mergeDuplicateSourceNodes`). */
+  readonly #streamSources = new Map<string, { name: string; timestampExtractor: TimestampExtractor | undefined }>();
   /** The sides of sources that name no serde: bound to the runtime's default serdes, else Buffer (see {@link DefaultSerde}). */
   readonly #runtimeDefaults = { key: new DefaultSerde('key'), value: new DefaultSerde('value') };
 
@@ -91,7 +93,18 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
     // The overloads tie K/V to the given serde, else to KD/VD, i.e. to the default serde (whose type is KD/VD) or Buffer.
     const keySerde = (consumed.keySerde ?? this.#defaultKeySerde) as Serde<K>;
     const valueSerde = (consumed.valueSerde ?? this.#defaultValueSerde) as Serde<V>;
+    // The same topics (or the same pattern) read again: the stream hangs off the first source node, as Kafka merges
+    // duplicate DSL sources (its deserializers and timestamp extractor read for both; the name just taken stays unused).
+    const key = subscriptionKey(topics);
+    const known = key === undefined ? undefined : this.#streamSources.get(key);
+    if (known !== undefined) {
+      if (consumed.timestampExtractor !== undefined && consumed.timestampExtractor !== known.timestampExtractor) {
+        throw new TopologyError(`builder.stream: source '${known.name}' already reads these topics with another timestamp extractor; read them once, or give the same extractor`);
+      }
+      return new KStream<K, V>(this.ctx, known.name, { key: keySerde, value: valueSerde }, false);
+    }
     this.topology.addSource<K, V>(name, topics, { keyDeserializer: keySerde, valueDeserializer: valueSerde, ...extractorOf(consumed) });
+    if (key !== undefined) this.#streamSources.set(key, { name, timestampExtractor: consumed.timestampExtractor });
     this.#hasSource = true;
     return new KStream<K, V>(this.ctx, name, { key: keySerde, value: valueSerde }, false);
   }
@@ -200,4 +213,12 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
 /** The `timestampExtractor` of `consumed` as a source option (none: nothing). */
 function extractorOf<K, V>(consumed: Consumed<K, V>): { timestampExtractor?: TimestampExtractor } {
   return consumed.timestampExtractor === undefined ? {} : { timestampExtractor: consumed.timestampExtractor };
+}
+
+/** What makes two `stream()` subscriptions the same source (Kafka: equal topic sets, or equal pattern text and flags). */
+function subscriptionKey(topics: SourceTopics): string | undefined {
+  if (topics instanceof RegExp) return `pattern:${topics.flags}:${topics.source}`;
+  if (typeof topics === 'string') return `topics:${JSON.stringify([topics])}`;
+  if (!Array.isArray(topics)) return undefined;
+  return `topics:${JSON.stringify([...new Set(topics as readonly string[])].sort())}`;
 }

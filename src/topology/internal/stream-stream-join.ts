@@ -50,7 +50,8 @@ export function streamStreamJoin<K, V>(stream: KStream<K, V>, kind: StreamJoinKi
   const [joiner, windows, joinedArg] = args as [Joiner, JoinWindows, StreamJoined<K, V, unknown> | undefined];
   requireFunction(joiner, 'joiner');
   requireNonNull(windows, 'windows');
-  if (args.length > 2) requireNonNull(joinedArg, 'streamJoined');
+  // no StreamJoined (or undefined) means the defaults, as Kafka's three-argument overloads; an explicit null is refused as in Kafka
+  if (joinedArg === null) requireNonNull(joinedArg, 'streamJoined');
   const joined: StreamJoined<K, V, unknown> = joinedArg ?? {};
   const ctx = stream.ctx;
   const keySerde = joined.keySerde ?? stream.serdes.key ?? other.serdes.key;

@@ -12,6 +12,7 @@ import { TopologyTestDriver } from '../../../../../src/testing/topology-test-dri
 import { Materialized } from '../../../../../src/topology/options.js';
 import { StreamsBuilder } from '../../../../../src/topology/streams-builder.js';
 import { keyJoinAvailable, readKeyValuesToMap } from '../../../../helpers/ktable/foreign-key-join-topology.js';
+import { storeOf } from '../../../../helpers/store-of.js';
 
 const S = Serdes.String();
 const I = Serdes.Integer();
@@ -207,6 +208,6 @@ describe('KTableKTableForeignKeyJoinScenarioTest', () => {
     driver.createInputTopic('A', I, S).pipeInput(1, '999-alpha');
     driver.createInputTopic('B', I, S).pipeInput(999, 'beta');
     expect(readKeyValuesToMap(driver.createOutputTopic('output', I, S))).toEqual(new Map([[1, '(999-alpha,beta)']]));
-    expect(driver.getKeyValueStore<number, string>('asdf').get(1)).toBe('(999-alpha,beta)');
+    expect(storeOf(driver.getKeyValueStore<number, string>('asdf')).get(1)).toBe('(999-alpha,beta)');
   });
 });

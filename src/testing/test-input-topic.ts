@@ -6,6 +6,7 @@ import type { KeyValue } from '../processors/key-value.js';
 import type { Serializer } from '../serdes/serde.js';
 import { checkedSerialize } from '../serdes/checked-serde.js';
 import { headersError, timestampError } from '../records/record-checks.js';
+import { IllegalArgumentError } from '../errors.js';
 
 /** A record to pipe: every field but `value` is optional. */
 export interface TestRecordInput<K, V> {
@@ -52,6 +53,8 @@ export class TestInputTopic<K, V> {
   ) {
     this.currentTimeMs = options.startTimestampMs ?? startTimestampMs;
     this.autoAdvanceMs = options.autoAdvanceMs ?? 0;
+    // Kafka's TestInputTopic: "autoAdvance must be positive" (zero allowed)
+    if (!(this.autoAdvanceMs >= 0)) throw new IllegalArgumentError(`autoAdvance must be positive: autoAdvanceMs of topic '${topic}' is ${this.autoAdvanceMs}; give 0 or more`);
   }
 
   /** Pipes one record; without `timestamp` the topic's current time is used (then auto-advanced). */
@@ -95,8 +98,9 @@ export class TestInputTopic<K, V> {
     for (const value of values) this.pipeValue(value);
   }
 
-  /** Moves the topic's current time forward by `ms`. */
+  /** Moves the topic's current time forward by `ms`; a negative `ms` is an IllegalArgumentError (as Kafka's). */
   advanceTime(ms: number): void {
+    if (!(ms >= 0)) throw new IllegalArgumentError(`advance must be positive: advanceTime(${ms}) on topic '${this.topic}'; give 0 or more`);
     this.currentTimeMs += ms;
   }
 }

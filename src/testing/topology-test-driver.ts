@@ -10,7 +10,7 @@ import { TypedSessionStore } from '../processors/state/session-typed-store.js';
 import type { WindowStore } from '../processors/state/window-store.js';
 import type { SessionStore } from '../processors/state/session-store.js';
 import type { ConsumedRecord, Headers } from '../records/types.js';
-import { IllegalStateError, TopologyError } from '../errors.js';
+import { IllegalArgumentError, IllegalStateError, TopologyError } from '../errors.js';
 import type {
   DeserializationExceptionHandler,
   ProcessingExceptionHandler,
@@ -56,6 +56,11 @@ export interface TopologyTestDriverConfig {
 }
 
 const FAIL = { handle: () => 'FAIL' as const };
+
+/** Kafka's `Objects.requireNonNull(topicName, "topicName cannot be null")`, for JavaScript callers. */
+function requireTopicName(topic: unknown, op: string): void {
+  if (typeof topic !== 'string' || topic === '') throw new IllegalArgumentError(`topicName cannot be null: ${op} needs a topic name, got ${String(topic)}`);
+}
 
 type DriverState = 'RUNNING' | 'CLOSED';
 
@@ -191,6 +196,7 @@ export class TopologyTestDriver {
     options?: TestInputTopicOptions,
   ): TestInputTopic<K, V> {
     this.guard('createInputTopic');
+    requireTopicName(topic, 'createInputTopic');
     if (this.taskOf(topic) === undefined) {
       const patterns = this.patternTasks.length > 0 ? ` or match one of its patterns [${this.patternTasks.map((p) => p.text).join(', ')}]` : '';
       throw new TopologyError(`Topic '${topic}' is not read by the topology; its source topics are [${[...this.taskByTopic.keys()].join(', ')}]${patterns}`);
@@ -202,6 +208,7 @@ export class TopologyTestDriver {
   /** An output topic reading what the sinks wrote to `topic`. */
   createOutputTopic<K, V>(topic: string, keyDeserializer: Deserializer<K>, valueDeserializer: Deserializer<V>): TestOutputTopic<K, V> {
     this.guard('createOutputTopic');
+    requireTopicName(topic, 'createOutputTopic');
     return new TestOutputTopic<K, V>(this.queueOf(topic), topic, keyDeserializer, valueDeserializer, (op) => this.runner.requireSettled(op));
   }
 

@@ -88,14 +88,26 @@ export class TestInputTopic<K, V> {
     for (const record of records) this.pipeRecord(record);
   }
 
-  /** Pipes key-value pairs in order, at the topic's current time. */
-  pipeKeyValueList(pairs: Iterable<KeyValue<K | null, V | null>>): void {
-    for (const { key, value } of pairs) this.pipeInput(key, value);
+  /**
+   * Pipes key-value pairs in order: at the topic's current time, or (Kafka's
+   * overload) the first at `startTimestampMs` and each next one `advanceMs`
+   * later, leaving the topic's current time as it is.
+   */
+  pipeKeyValueList(pairs: Iterable<KeyValue<K | null, V | null>>, startTimestampMs?: number, advanceMs = 0): void {
+    let recordTime = startTimestampMs;
+    for (const { key, value } of pairs) {
+      this.pipeInput(key, value, recordTime);
+      if (recordTime !== undefined) recordTime += advanceMs;
+    }
   }
 
-  /** Pipes values with null keys, in order. */
-  pipeValueList(values: Iterable<V | null>): void {
-    for (const value of values) this.pipeValue(value);
+  /** Pipes values with null keys, in order; with `startTimestampMs` and `advanceMs` as {@link pipeKeyValueList}. */
+  pipeValueList(values: Iterable<V | null>, startTimestampMs?: number, advanceMs = 0): void {
+    let recordTime = startTimestampMs;
+    for (const value of values) {
+      this.pipeValue(value, recordTime);
+      if (recordTime !== undefined) recordTime += advanceMs;
+    }
   }
 
   /** Moves the topic's current time forward by `ms`; a negative `ms` is an IllegalArgumentError (as Kafka's). */

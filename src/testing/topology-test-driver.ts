@@ -102,7 +102,7 @@ export class TopologyTestDriver {
 
   constructor(topology: Topology, config: TopologyTestDriverConfig = {}) {
     this.wallClockMs = config.initialWallClockTimeMs ?? Date.now();
-    this.storeSide = new DriverStores(config.applicationId ?? 'test-driver', config.statestoreCacheMaxBytes);
+    this.storeSide = new DriverStores(config.applicationId ?? 'test-driver', config.statestoreCacheMaxBytes, (topic) => this.produced.add(topic));
     const runtime = toRuntime(topology, {
       applicationId: config.applicationId ?? 'test-driver',
       ...(config.defaultKeySerde ? { defaultKeySerde: config.defaultKeySerde } : {}),
@@ -353,7 +353,7 @@ export class TopologyTestDriver {
     return store as SessionStore<K, AGG>;
   }
 
-  /** Names of the topics written so far, including those whose records were already read (as Kafka's `producedTopicNames()`). */
+  /** Names of the topics written so far, changelog topics (`<applicationId>-<store>-changelog`) included, also those whose records were already read (as Kafka's `producedTopicNames()`). */
   producedTopicNames(): string[] {
     this.runner.requireSettled('list produced topics');
     return [...this.produced];

@@ -6,6 +6,7 @@ import type { KeyValue } from '../processors/key-value.js';
 import type { Serializer } from '../serdes/serde.js';
 import { checkedSerialize } from '../serdes/checked-serde.js';
 import { headersError, timestampError } from '../records/record-checks.js';
+import { IllegalArgumentError } from '../errors.js';
 
 /** A record to pipe: every field but `value` is optional. */
 export interface TestRecordInput<K, V> {
@@ -52,6 +53,8 @@ export class TestInputTopic<K, V> {
   ) {
     this.currentTimeMs = options.startTimestampMs ?? startTimestampMs;
     this.autoAdvanceMs = options.autoAdvanceMs ?? 0;
+    // Kafka's TestInputTopic: "autoAdvance must be positive" (zero allowed)
+    if (!(this.autoAdvanceMs >= 0)) throw new IllegalArgumentError(`autoAdvance must be positive: autoAdvanceMs of topic '${topic}' is ${this.autoAdvanceMs}; give 0 or more`);
   }
 
   /** Pipes one record; without `timestamp` the topic's current time is used (then auto-advanced). */
@@ -85,18 +88,31 @@ export class TestInputTopic<K, V> {
     for (const record of records) this.pipeRecord(record);
   }
 
-  /** Pipes key-value pairs in order, at the topic's current time. */
-  pipeKeyValueList(pairs: Iterable<KeyValue<K | null, V | null>>): void {
-    for (const { key, value } of pairs) this.pipeInput(key, value);
+  /**
+   * Pipes key-value pairs in order: at the topic's current time, or (Kafka's
+   * overload) the first at `startTimestampMs` and each next one `advanceMs`
+   * later, leaving the topic's current time as it is.
+   */
+  pipeKeyValueList(pairs: Iterable<KeyValue<K | null, V | null>>, startTimestampMs?: number, advanceMs = 0): void {
+    let recordTime = startTimestampMs;
+    for (const { key, value } of pairs) {
+      this.pipeInput(key, value, recordTime);
+      if (recordTime !== undefined) recordTime += advanceMs;
+    }
   }
 
-  /** Pipes values with null keys, in order. */
-  pipeValueList(values: Iterable<V | null>): void {
-    for (const value of values) this.pipeValue(value);
+  /** Pipes values with null keys, in order; with `startTimestampMs` and `advanceMs` as {@link pipeKeyValueList}. */
+  pipeValueList(values: Iterable<V | null>, startTimestampMs?: number, advanceMs = 0): void {
+    let recordTime = startTimestampMs;
+    for (const value of values) {
+      this.pipeValue(value, recordTime);
+      if (recordTime !== undefined) recordTime += advanceMs;
+    }
   }
 
-  /** Moves the topic's current time forward by `ms`. */
+  /** Moves the topic's current time forward by `ms`; a negative `ms` is an IllegalArgumentError (as Kafka's). */
   advanceTime(ms: number): void {
+    if (!(ms >= 0)) throw new IllegalArgumentError(`advance must be positive: advanceTime(${ms}) on topic '${this.topic}'; give 0 or more`);
     this.currentTimeMs += ms;
   }
 }

@@ -2,7 +2,7 @@
  * TestOutputTopic: reads what a TopologyTestDriver's sinks wrote.
  */
 import type { Headers } from '../records/types.js';
-import { StreamsError } from '../errors.js';
+import { IllegalStateError, StreamsError } from '../errors.js';
 import type { KeyValue } from '../processors/key-value.js';
 import type { Deserializer } from '../serdes/serde.js';
 import { checkedDeserialize } from '../serdes/checked-serde.js';
@@ -79,12 +79,20 @@ export class TestOutputTopic<K, V> {
     return this.readRecordsToList().map((r) => r.value);
   }
 
-  /** Reads every remaining record into a map: the last value per key wins (a null value removes the key). */
-  readKeyValuesToMap(): Map<K | null, V> {
-    const map = new Map<K | null, V>();
+  /**
+   * Reads every remaining record into a map: the last value per key wins, a
+   * tombstone is kept as `key -> null` (as Kafka's). A record with a null key
+   * is an IllegalStateError (Kafka's message), thrown before anything is read.
+   */
+  readKeyValuesToMap(): Map<K, V | null> {
+    this.requireSettled(`read output topic '${this.topic}'`);
+    if (this.queue.some((raw) => raw.key === null)) {
+      throw new IllegalStateError(`Null keys not allowed with readKeyValuesToMap method (output topic '${this.topic}'); read it with readKeyValuesToList()`);
+    }
+    const map = new Map<K, V | null>();
     for (const { key, value } of this.readRecordsToList()) {
-      if (value === null) map.delete(key);
-      else map.set(key, value);
+      if (key === null) throw new IllegalStateError(`Null keys not allowed with readKeyValuesToMap method (output topic '${this.topic}'); read it with readKeyValuesToList()`);
+      map.set(key, value);
     }
     return map;
   }

@@ -10,7 +10,7 @@ import { TypedSessionStore } from '../processors/state/session-typed-store.js';
 import type { WindowStore } from '../processors/state/window-store.js';
 import type { SessionStore } from '../processors/state/session-store.js';
 import type { ConsumedRecord, Headers } from '../records/types.js';
-import { IllegalStateError, TopologyError } from '../errors.js';
+import { IllegalArgumentError, IllegalStateError, TopologyError } from '../errors.js';
 import type {
   DeserializationExceptionHandler,
   ProcessingExceptionHandler,
@@ -57,6 +57,11 @@ export interface TopologyTestDriverConfig {
 
 const FAIL = { handle: () => 'FAIL' as const };
 
+/** Kafka's `Objects.requireNonNull(topicName, "topicName cannot be null")`, for JavaScript callers. */
+function requireTopicName(topic: unknown, op: string): void {
+  if (typeof topic !== 'string' || topic === '') throw new IllegalArgumentError(`topicName cannot be null: ${op} needs a topic name, got ${String(topic)}`);
+}
+
 type DriverState = 'RUNNING' | 'CLOSED';
 
 /**
@@ -97,7 +102,7 @@ export class TopologyTestDriver {
 
   constructor(topology: Topology, config: TopologyTestDriverConfig = {}) {
     this.wallClockMs = config.initialWallClockTimeMs ?? Date.now();
-    this.storeSide = new DriverStores(config.applicationId ?? 'test-driver', config.statestoreCacheMaxBytes);
+    this.storeSide = new DriverStores(config.applicationId ?? 'test-driver', config.statestoreCacheMaxBytes, (topic) => this.produced.add(topic));
     const runtime = toRuntime(topology, {
       applicationId: config.applicationId ?? 'test-driver',
       ...(config.defaultKeySerde ? { defaultKeySerde: config.defaultKeySerde } : {}),
@@ -191,6 +196,7 @@ export class TopologyTestDriver {
     options?: TestInputTopicOptions,
   ): TestInputTopic<K, V> {
     this.guard('createInputTopic');
+    requireTopicName(topic, 'createInputTopic');
     if (this.taskOf(topic) === undefined) {
       const patterns = this.patternTasks.length > 0 ? ` or match one of its patterns [${this.patternTasks.map((p) => p.text).join(', ')}]` : '';
       throw new TopologyError(`Topic '${topic}' is not read by the topology; its source topics are [${[...this.taskByTopic.keys()].join(', ')}]${patterns}`);
@@ -202,6 +208,7 @@ export class TopologyTestDriver {
   /** An output topic reading what the sinks wrote to `topic`. */
   createOutputTopic<K, V>(topic: string, keyDeserializer: Deserializer<K>, valueDeserializer: Deserializer<V>): TestOutputTopic<K, V> {
     this.guard('createOutputTopic');
+    requireTopicName(topic, 'createOutputTopic');
     return new TestOutputTopic<K, V>(this.queueOf(topic), topic, keyDeserializer, valueDeserializer, (op) => this.runner.requireSettled(op));
   }
 
@@ -277,29 +284,38 @@ export class TopologyTestDriver {
     return this.wallClockMs;
   }
 
-  /** The state store `name` of the (first) task that has it. */
-  getStateStore<S extends StateStore = StateStore>(name: string): S {
+  /** The state store `name` of the (first) task that has it, or undefined. */
+  private findStore(name: string): StateStore | undefined {
     for (const task of this.tasks) {
       const store = task.stores.find((s) => s.name === name);
-      if (store !== undefined) return store as unknown as S;
+      if (store !== undefined) return store;
     }
-    const known = this.tasks.flatMap((t) => t.stores.map((s) => s.name));
-    throw new TopologyError(`No state store named '${name}' in the topology; its stores are [${known.join(', ')}]`);
+    return undefined;
+  }
+
+  /**
+   * The state store `name` of the (first) task that has it; null when the
+   * topology has no store of that name (as Kafka's driver).
+   */
+  getStateStore<S extends StateStore = StateStore>(name: string): S | null {
+    return (this.findStore(name) as S | undefined) ?? null;
   }
 
   /**
    * The key-value store `name`. For a timestamped store (every DSL
    * aggregation's) a view with plain values, as Kafka's driver gives.
    */
-  getKeyValueStore<K, V>(name: string): KeyValueStore<K, V> {
-    const store = this.getStateStore<StateStore>(name);
+  getKeyValueStore<K, V>(name: string): KeyValueStore<K, V> | null {
+    const store = this.findStore(name);
+    if (store === undefined) return null;
     if (isTimestampedStore(store)) return keyValueFacade(store as unknown as KeyValueStore<K, ValueAndTimestamp<V>>);
     return store as KeyValueStore<K, V>;
   }
 
   /** The timestamped key-value store `name` (values with the timestamp stored beside them); a TopologyError for another kind. */
-  getTimestampedKeyValueStore<K, V>(name: string): KeyValueStore<K, ValueAndTimestamp<V>> {
-    const store = this.getStateStore<StateStore>(name);
+  getTimestampedKeyValueStore<K, V>(name: string): KeyValueStore<K, ValueAndTimestamp<V>> | null {
+    const store = this.findStore(name);
+    if (store === undefined) return null;
     if (!isTimestampedStore(store)) {
       throw new TopologyError(`State store '${name}' is not a timestamped key-value store; read it with getKeyValueStore('${name}')`);
     }
@@ -311,16 +327,18 @@ export class TopologyTestDriver {
    * window store (every windowed aggregation's) a view with plain values, as
    * Kafka's driver gives. A TopologyError for another kind.
    */
-  getWindowStore<K, V>(name: string): WindowStore<K, V> {
-    const store = this.getStateStore<StateStore>(name);
+  getWindowStore<K, V>(name: string): WindowStore<K, V> | null {
+    const store = this.findStore(name);
+    if (store === undefined) return null;
     if (!(store instanceof TypedWindowStore)) throw new TopologyError(`State store '${name}' is not a window store; read it with getStateStore('${name}')`);
     if (store instanceof TimestampedTypedWindowStore) return windowStoreFacade(store as TimestampedTypedWindowStore<K, V>);
     return store as WindowStore<K, V>;
   }
 
   /** The timestamped window store `name` (Kafka's `getTimestampedWindowStore`); a TopologyError for another kind. */
-  getTimestampedWindowStore<K, V>(name: string): WindowStore<K, ValueAndTimestamp<V>> {
-    const store = this.getStateStore<StateStore>(name);
+  getTimestampedWindowStore<K, V>(name: string): WindowStore<K, ValueAndTimestamp<V>> | null {
+    const store = this.findStore(name);
+    if (store === undefined) return null;
     if (!(store instanceof TimestampedTypedWindowStore)) {
       throw new TopologyError(`State store '${name}' is not a timestamped window store; read it with getWindowStore('${name}')`);
     }
@@ -328,13 +346,14 @@ export class TopologyTestDriver {
   }
 
   /** The session store `name` (Kafka's `getSessionStore`); a TopologyError for another kind. */
-  getSessionStore<K, AGG>(name: string): SessionStore<K, AGG> {
-    const store = this.getStateStore<StateStore>(name);
+  getSessionStore<K, AGG>(name: string): SessionStore<K, AGG> | null {
+    const store = this.findStore(name);
+    if (store === undefined) return null;
     if (!(store instanceof TypedSessionStore)) throw new TopologyError(`State store '${name}' is not a session store; read it with getStateStore('${name}')`);
     return store as SessionStore<K, AGG>;
   }
 
-  /** Names of the topics written so far, including those whose records were already read (as Kafka's `producedTopicNames()`). */
+  /** Names of the topics written so far, changelog topics (`<applicationId>-<store>-changelog`) included, also those whose records were already read (as Kafka's `producedTopicNames()`). */
   producedTopicNames(): string[] {
     this.runner.requireSettled('list produced topics');
     return [...this.produced];

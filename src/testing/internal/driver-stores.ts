@@ -23,6 +23,7 @@ import type { ChangelogSink, StoreInitContext } from '../../processors/state/sto
 import type { ValueAndTimestamp } from '../../processors/state/value-and-timestamp.js';
 import { formatTaskId, type TaskProcessor } from '../../processors/task-contract.js';
 import type { Headers } from '../../records/types.js';
+import { changelogTopicName } from '../../processors/state/store-contract.js';
 
 /** One record a store logged. */
 interface LoggedRecord {
@@ -45,6 +46,8 @@ export class DriverStores {
   constructor(
     private readonly applicationId: string,
     cacheMaxBytes: number = DEFAULT_CACHE_MAX_BYTES,
+    /** Told the changelog topic of every logged write (Kafka's driver lists changelog topics among the produced ones). */
+    private readonly onLogged: (topic: string) => void = () => undefined,
   ) {
     this.cache = new RecordCache(cacheMaxBytes);
   }
@@ -60,6 +63,7 @@ export class DriverStores {
     mkdirSync(dir, { recursive: true });
     const sink: ChangelogSink = {
       send: (storeName, key, value, timestamp, headers) => {
+        this.onLogged(changelogTopicName(this.applicationId, storeName));
         this.changelog(label, storeName).push({ key: Buffer.from(key), value: value === null ? null : Buffer.from(value), timestamp, ...(headers ? { headers } : {}) });
       },
     };

@@ -16,6 +16,7 @@ import { TopologyTestDriver } from '../../../src/testing.js';
 import { RecordCache } from '../../../src/processors/state/record-cache.js';
 import type { StoreInitContext } from '../../../src/processors/state/store-contract.js';
 import { toRuntime } from '../../../src/topology/topology-runtime.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 const S = Serdes.String();
 const TOPIC = 'topic';
@@ -53,7 +54,7 @@ describe('KGroupedStreamImplTest on the cached default store (ported)', () => {
     groupedStream.count({ ...Materialized.as<string, number>('count'), keySerde: S });
     driver = new TopologyTestDriver(builder.build());
     processData(driver);
-    const count = driver.getTimestampedKeyValueStore<string, number>('count');
+    const count = storeOf(driver.getTimestampedKeyValueStore<string, number>('count'));
     expect(count.get('1')).toEqual({ value: 3, timestamp: 10 });
     expect(count.get('2')).toEqual({ value: 1, timestamp: 1 });
     expect(count.get('3')).toEqual({ value: 2, timestamp: 9 });
@@ -65,9 +66,9 @@ describe('KGroupedStreamImplTest on the cached default store (ported)', () => {
     groupedStream.aggregate(STRING_INIT, TOSTRING_ADDER, { ...Materialized.as<string, string>('aggregate'), keySerde: S, valueSerde: S });
     driver = new TopologyTestDriver(builder.build());
     processData(driver);
-    const plain = driver.getKeyValueStore<string, string>('aggregate');
+    const plain = storeOf(driver.getKeyValueStore<string, string>('aggregate'));
     expect([plain.get('1'), plain.get('2'), plain.get('3')]).toEqual(['0+A+C+D', '0+B', '0+E+F']);
-    const aggregate = driver.getTimestampedKeyValueStore<string, string>('aggregate');
+    const aggregate = storeOf(driver.getTimestampedKeyValueStore<string, string>('aggregate'));
     expect(aggregate.get('1')).toEqual({ value: '0+A+C+D', timestamp: 10 });
     expect(aggregate.get('2')).toEqual({ value: '0+B', timestamp: 1 });
     expect(aggregate.get('3')).toEqual({ value: '0+E+F', timestamp: 9 });

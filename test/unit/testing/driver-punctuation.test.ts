@@ -25,6 +25,7 @@ import {
   StreamRecord,
 } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 const SOURCE_TOPIC_1 = 'source-topic-1';
 const S = Serdes.String();
@@ -183,7 +184,7 @@ function setup(flavour: Flavour): KeyValueStore<string, number> {
     topology = builder.build();
   }
   testDriver = new TopologyTestDriver(topology, { defaultKeySerde: S, defaultValueSerde: L });
-  const store = testDriver.getKeyValueStore<string, number>('aggStore');
+  const store = storeOf(testDriver.getKeyValueStore<string, number>('aggStore'));
   store.put('a', 21);
   return store;
 }

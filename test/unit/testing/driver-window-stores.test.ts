@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Serdes, Stores, Topology } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
 import type { WindowStore } from '../../../src/processors/state/window-store.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 describe('TopologyTestDriver window and session store getters', () => {
   it('getWindowStore returns the window store a processor wrote; getSessionStore and getWindowStore refuse other kinds', () => {
@@ -25,11 +26,11 @@ describe('TopologyTestDriver window and session store getters', () => {
       const input = driver.createInputTopic('in', Serdes.String(), Serdes.String());
       input.pipeInput('a', 'x', 1500);
       input.pipeInput('a', 'y', 2500);
-      const w = driver.getWindowStore<string, string>('w');
+      const w = storeOf(driver.getWindowStore<string, string>('w'));
       expect(w.fetch('a', 1000)).toBe('x');
       expect(w.fetch('a', 2000)).toBe('y');
-      expect(() => driver.getSessionStore('w')).toThrow(/not a session store/);
-      expect(() => driver.getWindowStore('kv')).toThrow(/not a window store/);
+      expect(() => storeOf(driver.getSessionStore('w'))).toThrow(/not a session store/);
+      expect(() => storeOf(driver.getWindowStore('kv'))).toThrow(/not a window store/);
     } finally {
       driver.close();
     }

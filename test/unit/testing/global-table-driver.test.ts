@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { LogAndContinueDeserializationExceptionHandler, Materialized, Serdes, StreamsBuilder, type KeyValueStore } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 const S = Serdes.String();
 const I = Serdes.Int32();
@@ -42,7 +43,7 @@ describe('TopologyTestDriver with a global table', () => {
       const orders = driver.createInputTopic('orders', S, S);
       const out = driver.createOutputTopic('out', S, S);
       prices.pipeInput('apple', 3);
-      expect(driver.getKeyValueStore<string, number>('prices-store').get('apple')).toBe(3);
+      expect(storeOf(driver.getKeyValueStore<string, number>('prices-store')).get('apple')).toBe(3);
       orders.pipeInput('o1', 'apple');
       prices.pipeInput('apple', 4);
       orders.pipeInput('o2', 'apple');
@@ -60,7 +61,7 @@ describe('TopologyTestDriver with a global table', () => {
       const raw = driver.createInputTopic('prices', S, Serdes.Buffer());
       raw.pipeInput('pear', Buffer.from([1, 2])); // not a 4-byte Int32
       raw.pipeInput('plum', I.serialize('prices', 7) as Buffer);
-      const store = driver.getKeyValueStore<string, number>('prices-store');
+      const store = storeOf(driver.getKeyValueStore<string, number>('prices-store'));
       expect(store.get('pear')).toBeNull();
       expect(store.get('plum')).toBe(7);
     } finally {

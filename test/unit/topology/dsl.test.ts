@@ -17,6 +17,7 @@ import {
   type Topology,
 } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 const S = Serdes.String();
 const STR = { keySerde: S, valueSerde: S };
@@ -201,7 +202,7 @@ describe('KStream DSL through the TopologyTestDriver', () => {
       { key: 'a', value: 2 },
       { key: 'b', value: 1 },
     ]);
-    expect(driver.getKeyValueStore<string, number>('seen').get('a')).toBe(2);
+    expect(storeOf(driver.getKeyValueStore<string, number>('seen')).get('a')).toBe(2);
   });
 
   it('groupByKey().count() emits an update per record and keeps counts in a store', () => {
@@ -219,7 +220,7 @@ describe('KStream DSL through the TopologyTestDriver', () => {
       { key: 'b', value: 1 },
       { key: 'a', value: 2 },
     ]);
-    expect(driver.getKeyValueStore<string, number>('counts').all()).toEqual([
+    expect(storeOf(driver.getKeyValueStore<string, number>('counts')).all()).toEqual([
       { key: 'a', value: 2 },
       { key: 'b', value: 1 },
     ]);
@@ -237,7 +238,7 @@ describe('KStream DSL through the TopologyTestDriver', () => {
     driver.createInputTopic('in', S, S).pipeKeyValueList([{ key: 'k', value: '1' }, { key: 'k', value: '2' }]);
     expect(driver.createOutputTopic('reduced', S, S).readValuesToList()).toEqual(['1', '1+2']);
     expect(driver.createOutputTopic('aggregated', S, Serdes.Json<string[]>()).readValuesToList()).toEqual([['1'], ['1', '2']]);
-    expect(driver.getKeyValueStore<string, string[]>('lists').get('k')).toEqual(['1', '2']);
+    expect(storeOf(driver.getKeyValueStore<string, string[]>('lists')).get('k')).toEqual(['1', '2']);
   });
 
   it('Consumed/Produced/Grouped/Materialized helpers set serdes and store names', () => {
@@ -250,7 +251,7 @@ describe('KStream DSL through the TopologyTestDriver', () => {
     driver = new TopologyTestDriver(b.build());
     driver.createInputTopic('in', S, S).pipeInput('k', 'v');
     expect(driver.createOutputTopic('out', S, Serdes.Int32()).readKeyValue()).toEqual({ key: 'k', value: 1 });
-    expect(driver.getKeyValueStore<string, number>('by-key').get('k')).toBe(1);
+    expect(storeOf(driver.getKeyValueStore<string, number>('by-key')).get('k')).toBe(1);
   });
 
   it('groupBy with a new key, and groupByKey after a key change, repartition through an internal topic (a second sub-topology)', () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Serdes, type Topology } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
 import { buildWithDsl, buildWithProcessorApi, keptWords, TOPICS } from '../../../examples/word-filter/word-filter.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 const S = Serdes.String();
 let driver: TopologyTestDriver | undefined;
@@ -19,7 +20,7 @@ function run(topology: Topology) {
   return {
     words: driver.createOutputTopic(TOPICS.words, S, S).readKeyValuesToList(),
     counts: driver.createOutputTopic(TOPICS.counts, S, Serdes.Int32()).readKeyValuesToList(),
-    store: driver.getKeyValueStore<string, number>('word-counts').all(),
+    store: storeOf(driver.getKeyValueStore<string, number>('word-counts')).all(),
     subtopologies: topology.describe().subtopologies.length,
   };
 }

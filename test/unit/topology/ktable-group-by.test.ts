@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { KeyValue, Materialized, Serdes, StreamsBuilder } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
 import { kvt, recorder } from '../../helpers/ktable/t-group.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 const S = Serdes.String();
 const STR = { keySerde: S, valueSerde: S };
@@ -80,7 +81,7 @@ describe('KTable.groupBy', () => {
     input.pipeInput('b', null, 4);
     expect(totals.processed.map((r) => r.value)).toEqual([1, 2, 1, 2, 1]); // (a north), (b north), a leaves north, a joins south, (b leaves)
     expect(totals.processed.at(-1)).toEqual(kvt('all', 1, 4));
-    expect(driver!.getKeyValueStore<string, number>('total').get('all')).toBe(1);
+    expect(storeOf(driver!.getKeyValueStore<string, number>('total')).get('all')).toBe(1);
   });
 
   it('a count that drops to 0 is kept and forwarded as 0; a reducer returning null deletes the key', () => {
@@ -97,9 +98,9 @@ describe('KTable.groupBy', () => {
     input.pipeInput('a', 'north', 1);
     input.pipeInput('a', null, 2);
     expect(counts.processed).toEqual([kvt('north', 1, 1), kvt('north', 0, 2)]);
-    expect(driver!.getKeyValueStore<string, number>('count').get('north')).toBe(0);
+    expect(storeOf(driver!.getKeyValueStore<string, number>('count')).get('north')).toBe(0);
     expect(reduced.processed).toEqual([kvt('north', 'a', 1), kvt('north', null, 2)]);
-    expect(driver!.getKeyValueStore<string, string>('names').get('north')).toBeNull();
+    expect(storeOf(driver!.getKeyValueStore<string, string>('names')).get('north')).toBeNull();
   });
 
   it('a selector returning something other than { key, value } or null fails naming the fix', () => {

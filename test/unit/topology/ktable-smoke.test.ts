@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Materialized, Serdes, StreamsBuilder } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 describe('KTable core (builder.table, filter, mapValues, toStream, toTable)', () => {
   it('a materialized table filters, maps and emits deletes for rows that stop passing', () => {
@@ -18,7 +19,7 @@ describe('KTable core (builder.table, filter, mapValues, toStream, toTable)', ()
       { key: 'a', value: 20 },
       { key: 'a', value: null },
     ]);
-    expect(driver.getKeyValueStore<string, number>('t-store').get('a')).toBe(3);
+    expect(storeOf(driver.getKeyValueStore<string, number>('t-store')).get('a')).toBe(3);
     driver.close();
   });
 
@@ -31,7 +32,7 @@ describe('KTable core (builder.table, filter, mapValues, toStream, toTable)', ()
     input.pipeInput('k', 'v1');
     input.pipeInput('k', 'v2');
     expect(driver.createOutputTopic('out', s, s).readValuesToList()).toEqual(['v1', 'v2']);
-    expect(driver.getKeyValueStore<string, string>('latest').get('k')).toBe('v2');
+    expect(storeOf(driver.getKeyValueStore<string, string>('latest')).get('k')).toBe('v2');
     driver.close();
   });
 });

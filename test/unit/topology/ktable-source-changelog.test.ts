@@ -10,6 +10,7 @@ import { planOf } from '../../../src/topology/topology.js';
 import { PlanRuntime } from '../../../src/topology/topology-runtime.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
 import { resolveConfig, type KafkaStreamsConfig } from '../../../src/runtime/config.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 const S = Serdes.String();
 
@@ -66,7 +67,7 @@ describe('reuse.ktable.source.topics (topologyOptimization)', () => {
     input.pipeInput('a', '1');
     input.pipeInput('a', '2');
     expect(driver.createOutputTopic('out', S, S).readValuesToList()).toEqual(['1', '2']);
-    expect(driver.getKeyValueStore<string, string>('prices-store').get('a')).toBe('2');
+    expect(storeOf(driver.getKeyValueStore<string, string>('prices-store')).get('a')).toBe('2');
     driver.close();
   });
 

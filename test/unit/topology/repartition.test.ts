@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Grouped, Materialized, Serdes, StreamsBuilder, TopologyError, type Topology } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
 import { toRuntime } from '../../../src/topology/topology-runtime.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 const S = Serdes.String();
 const N = Serdes.Json<number>();
@@ -141,7 +142,7 @@ describe('repartitioning: TopologyTestDriver', () => {
       { key: 'b', value: 2 },
       { key: 'c', value: 1 },
     ]);
-    expect(driver.getKeyValueStore<string, number>('KSTREAM-AGGREGATE-STATE-STORE-0000000003').get('a')).toBe(2);
+    expect(storeOf(driver.getKeyValueStore<string, number>('KSTREAM-AGGREGATE-STATE-STORE-0000000003')).get('a')).toBe(2);
   });
 
   it('the repartition topic is named with the driver application id (default test-driver) and keeps the input timestamp', () => {

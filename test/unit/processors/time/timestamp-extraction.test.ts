@@ -16,6 +16,7 @@ import type { ConsumedRecord } from '../../../../src/records/types.js';
 import { toRuntime } from '../../../../src/topology/topology-runtime.js';
 import { resolveConfig } from '../../../../src/runtime/config.js';
 import { captureLogger } from '../../handlers/capture-logger.js';
+import { storeOf } from '../../../helpers/store-of.js';
 
 const I = Serdes.Integer();
 const S = Serdes.String();
@@ -257,7 +258,7 @@ describe('configuring extractors', () => {
     const global = new TopologyTestDriver(b.build());
     try {
       global.createInputTopic('g', S, S).pipeInput('k', 'v@66', 1);
-      expect(global.getTimestampedKeyValueStore<string, string>('g-store').get('k')).toEqual({ value: 'v@66', timestamp: 66 });
+      expect(storeOf(global.getTimestampedKeyValueStore<string, string>('g-store')).get('k')).toEqual({ value: 'v@66', timestamp: 66 });
     } finally {
       global.close();
     }

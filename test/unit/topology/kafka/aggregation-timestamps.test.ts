@@ -10,6 +10,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Materialized, Serdes, StreamsBuilder, type KGroupedStream } from '../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../src/testing.js';
+import { storeOf } from '../../../helpers/store-of.js';
 
 const S = Serdes.String();
 const TOPIC = 'topic';
@@ -49,7 +50,7 @@ describe('KGroupedStreamImplTest: aggregation timestamps', () => {
     groupedStream.count(Materialized.as('count')).toStream().to('out', { keySerde: S, valueSerde: Serdes.Json<number>() });
     driver = new TopologyTestDriver(builder.build());
     processData(driver);
-    const count = driver.getKeyValueStore<string, number>('count');
+    const count = storeOf(driver.getKeyValueStore<string, number>('count'));
     expect(count.get('1')).toBe(3);
     expect(count.get('2')).toBe(1);
     expect(count.get('3')).toBe(2);
@@ -64,7 +65,7 @@ describe('KGroupedStreamImplTest: aggregation timestamps', () => {
     groupedStream.reduce((a, b) => `${a}+${b}`, { storeName: 'reduce', keySerde: S, valueSerde: S }).toStream().to('out', { keySerde: S, valueSerde: S });
     driver = new TopologyTestDriver(builder.build());
     processData(driver);
-    const reduced = driver.getKeyValueStore<string, string>('reduce');
+    const reduced = storeOf(driver.getKeyValueStore<string, string>('reduce'));
     expect(reduced.get('1')).toBe('A+C+D');
     expect(reduced.get('2')).toBe('B');
     expect(reduced.get('3')).toBe('E+F');
@@ -82,7 +83,7 @@ describe('KGroupedStreamImplTest: aggregation timestamps', () => {
       .to('out', { keySerde: S, valueSerde: S });
     driver = new TopologyTestDriver(builder.build());
     processData(driver);
-    const aggregate = driver.getKeyValueStore<string, string>('aggregate');
+    const aggregate = storeOf(driver.getKeyValueStore<string, string>('aggregate'));
     expect(aggregate.get('1')).toBe('0+A+C+D');
     expect(aggregate.get('2')).toBe('0+B');
     expect(aggregate.get('3')).toBe('0+E+F');

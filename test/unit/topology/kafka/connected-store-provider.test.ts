@@ -23,6 +23,7 @@ import {
   type StreamRecord,
 } from '../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../src/testing.js';
+import { storeOf } from '../../../helpers/store-of.js';
 
 const S = Serdes.String();
 const I = Serdes.Int32();
@@ -182,7 +183,7 @@ describe('ProcessorTopologyTest: stores provided by suppliers', () => {
       inputTopic.pipeInput('key3', 'value3');
       inputTopic.pipeInput('key1', 'value4');
       expect(outputTopic1.isEmpty()).toBe(true);
-      const store = driver.getKeyValueStore<string, string>('connectedStore');
+      const store = storeOf(driver.getKeyValueStore<string, string>('connectedStore'));
       expect(store.get('key1')).toBe('value4');
       expect(store.get('key2')).toBe('value2');
       expect(store.get('key3')).toBe('value3');
@@ -214,7 +215,7 @@ describe('ProcessorTopologyTest: stores provided by suppliers', () => {
       inputTopic.pipeInput('key3', 'value3');
       inputTopic.pipeInput('key1', 'value4');
       expect(driver.createOutputTopic(OUTPUT_TOPIC_1, I, S).isEmpty()).toBe(true);
-      const results = driver.getKeyValueStore<string, string>(DEFAULT_STORE_NAME).prefixScan('key', S);
+      const results = storeOf(driver.getKeyValueStore<string, string>(DEFAULT_STORE_NAME)).prefixScan('key', S);
       expect(results.slice(0, 3)).toEqual([
         { key: 'key1', value: 'value4' },
         { key: 'key2', value: 'value2' },

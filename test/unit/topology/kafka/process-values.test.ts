@@ -22,6 +22,7 @@ import {
   type StoreBuilder,
 } from '../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../src/testing.js';
+import { storeOf } from '../../../helpers/store-of.js';
 
 const S = Serdes.String();
 const I = Serdes.Int32();
@@ -174,7 +175,7 @@ describe('KStreamNewProcessorApiTest', () => {
       const input = testDriver.createInputTopic('input', S, S);
       for (const { key, value } of words) input.pipeInput(key, value);
       const actualOutput = testDriver.createOutputTopic('output', S, S).readValuesToList();
-      const stateStore = testDriver.getKeyValueStore<string, string>('store');
+      const stateStore = storeOf(testDriver.getKeyValueStore<string, string>('store'));
       expect(actualOutput).toEqual(['fooUpdated', 'barUpdated', 'bazUpdated']);
       expect(stateStore.get('a')).toBe('fooUpdated');
       expect(stateStore.get('b')).toBe('barUpdated');

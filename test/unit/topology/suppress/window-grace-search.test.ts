@@ -12,6 +12,7 @@ import { BufferConfig, IllegalArgumentError, Serdes, StreamsBuilder, Suppressed,
 import type { KTable, Serde, Windowed } from '../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../src/testing.js';
 import { fakeWindowedCount } from '../../../helpers/ktable/fake-windowed-aggregate.js';
+import { storeOf } from '../../../helpers/store-of.js';
 
 const S = Serdes.String();
 const L = Serdes.Long() as unknown as Serde<number>;
@@ -155,7 +156,7 @@ describe('KTable.suppress(untilWindowCloses) on a windowed table (fake windowed 
       { key: 'x', start: 10, value: 2, timestamp: 15 },
     ]);
     // the buffer is logged to its changelog, as untilTimeLimit's (compacted)
-    const buffer = driver.getStateStore<InMemoryTimeOrderedChangeBuffer<Windowed<string>, number>>('KTABLE-SUPPRESS-STATE-STORE-0000000002');
+    const buffer = storeOf(driver.getStateStore<InMemoryTimeOrderedChangeBuffer<Windowed<string>, number>>('KTABLE-SUPPRESS-STATE-STORE-0000000002'));
     expect([buffer.loggingEnabled, buffer.changelogConfig]).toEqual([true, { 'cleanup.policy': 'compact' }]);
     driver.close();
   });

@@ -15,6 +15,7 @@ import type { KeyValueStore } from '../../../../../src/processors/state/state-st
 import { TopologyTestDriver } from '../../../../../src/testing/topology-test-driver.js';
 import type { Topology } from '../../../../../src/topology/topology.js';
 import { foreignKeyJoinTopology, keyJoinAvailable, LEFT_TABLE, OUTPUT, readKeyValuesToMap, REJOIN_OUTPUT, RIGHT_TABLE } from '../../../../helpers/ktable/foreign-key-join-topology.js';
+import { storeOf } from '../../../../helpers/store-of.js';
 
 const S = Serdes.String();
 const baseTimestamp = 1_700_000_000_000;
@@ -42,7 +43,7 @@ function open(topology: Topology) {
     left: d.createInputTopic(LEFT_TABLE, S, S),
     outputTopic: d.createOutputTopic(OUTPUT, S, S),
     rejoinOutputTopic: d.createOutputTopic(REJOIN_OUTPUT, S, S),
-    store: () => d.getKeyValueStore<string, string>('store'),
+    store: () => storeOf(d.getKeyValueStore<string, string>('store')),
   };
 }
 
@@ -257,7 +258,7 @@ for (const { leftJoin, materialized, rejoin } of cases) {
           .subtopologies.flatMap((s) => s.nodes.flatMap((n) => (n.type === 'processor' ? n.stores : [])))
           .find((name) => name.includes('SUBSCRIPTION-STATE-STORE'));
         if (subscriptionStoreName === undefined) throw new Error("couldn't find store");
-        const subscriptionStore = d.getKeyValueStore<Buffer, unknown>(subscriptionStoreName);
+        const subscriptionStore = storeOf(d.getKeyValueStore<Buffer, unknown>(subscriptionStoreName));
         const key = subscriptionStoreKey('lhs1', 'rhs1');
         left.pipeInput('lhs1', 'lhsValue1|rhs1', baseTimestamp);
         {

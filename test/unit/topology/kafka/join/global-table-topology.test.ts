@@ -10,6 +10,7 @@ import { Materialized, Serdes, Stores, StreamsBuilder, Topology, type KeyValueSt
 import { TopologyTestDriver } from '../../../../../src/testing.js';
 import { planOf } from '../../../../../src/topology/topology.js';
 import { TOSTRING_JOINER } from '../../../../helpers/ktable/global-join-capture.js';
+import { storeOf } from '../../../../helpers/store-of.js';
 
 const S = Serdes.String();
 const noop = () => ({ process() {} });
@@ -120,7 +121,7 @@ describe('global table names and stores', () => {
     const driver = new TopologyTestDriver(builder.build());
     try {
       driver.createInputTopic('topic', S, S).pipeInput('hey', 'there');
-      const store = driver.getKeyValueStore<string, string>('store');
+      const store = storeOf(driver.getKeyValueStore<string, string>('store'));
       expect(store.get('hey')).toBe('there');
     } finally {
       driver.close();
@@ -137,7 +138,7 @@ describe('global table names and stores', () => {
       const inputTopic = driver.createInputTopic('topic', L, S);
       inputTopic.pipeInput(1n, 'value1');
       inputTopic.pipeInput(2n, 'value2');
-      const store = driver.getKeyValueStore<bigint, string>('store');
+      const store = storeOf(driver.getKeyValueStore<bigint, string>('store'));
       expect(store.get(1n)).toBe('value1');
       expect(store.get(2n)).toBe('value2');
     } finally {

@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { IllegalArgumentError, KeyValue, Materialized, Serdes, StreamsBuilder, TopologyError, type KGroupedTable, type KTable } from '../../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
 import { recorder, type Recorder } from '../../../../helpers/ktable/t-group.js';
+import { storeOf } from '../../../../helpers/store-of.js';
 
 const INVALID_STORE_NAME = '~foo bar~';
 const NULL = null as never;
@@ -150,10 +151,10 @@ describe('KGroupedTableImplTest', () => {
     const supplier = getReducedResults(reduced);
     const driver = driverFor();
     assertReduced(supplier, driver);
-    const reduce = driver.getKeyValueStore<string, number>('reduce');
+    const reduce = storeOf(driver.getKeyValueStore<string, number>('reduce'));
     expect(reduce.get('A')).toBe(5);
     expect(reduce.get('B')).toBe(6);
-    const timestamped = driver.getTimestampedKeyValueStore<string, number>('reduce');
+    const timestamped = storeOf(driver.getTimestampedKeyValueStore<string, number>('reduce'));
     expect(timestamped.get('A')).toEqual({ value: 5, timestamp: 50 });
     expect(timestamped.get('B')).toEqual({ value: 6, timestamp: 30 });
     driver.close();
@@ -167,10 +168,10 @@ describe('KGroupedTableImplTest', () => {
       .count(Materialized.as<string, number>('count').withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()));
     const driver = driverFor();
     processData(driver);
-    const counts = driver.getKeyValueStore<string, number>('count');
+    const counts = storeOf(driver.getKeyValueStore<string, number>('count'));
     expect(counts.get('1')).toBe(3);
     expect(counts.get('2')).toBe(2);
-    const timestamped = driver.getTimestampedKeyValueStore<string, number>('count');
+    const timestamped = storeOf(driver.getTimestampedKeyValueStore<string, number>('count'));
     expect(timestamped.get('1')).toEqual({ value: 3, timestamp: 50 });
     expect(timestamped.get('2')).toEqual({ value: 2, timestamp: 60 });
     driver.close();
@@ -184,10 +185,10 @@ describe('KGroupedTableImplTest', () => {
       .aggregate(STRING_INIT, TOSTRING_ADDER, TOSTRING_REMOVER, Materialized.as<string, string>('aggregate').withValueSerde(Serdes.String()).withKeySerde(Serdes.String()));
     const driver = driverFor();
     processData(driver);
-    const aggregate = driver.getKeyValueStore<string, string>('aggregate');
+    const aggregate = storeOf(driver.getKeyValueStore<string, string>('aggregate'));
     expect(aggregate.get('1')).toBe('0+1+1+1');
     expect(aggregate.get('2')).toBe('0+2+2');
-    const timestamped = driver.getTimestampedKeyValueStore<string, string>('aggregate');
+    const timestamped = storeOf(driver.getTimestampedKeyValueStore<string, string>('aggregate'));
     expect(timestamped.get('1')).toEqual({ value: '0+1+1+1', timestamp: 50 });
     expect(timestamped.get('2')).toEqual({ value: '0+2+2', timestamp: 60 });
     driver.close();

@@ -7,6 +7,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { IllegalArgumentError, Materialized, Named, Serdes, Stores, StreamsBuilder, type KStream } from '../../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
+import { storeOf } from '../../../../helpers/store-of.js';
 
 const S = Serdes.String();
 const I = Serdes.Int32();
@@ -113,7 +114,7 @@ describe('KStreamImplTest: toTable', () => {
     );
     const driver = new TopologyTestDriver(topology, props);
     const inputTopic = driver.createInputTopic(input, S, S);
-    const store = driver.getKeyValueStore<string, string>(storeName);
+    const store = storeOf(driver.getKeyValueStore<string, string>(storeName));
     inputTopic.pipeInput('A', '01');
     inputTopic.pipeInput('B', '02');
     inputTopic.pipeInput('A', '03');
@@ -213,7 +214,7 @@ describe('KStreamImplTest: toTable', () => {
     const driver = new TopologyTestDriver(topology, props);
     const inputTopic = driver.createInputTopic(input, S, S);
     const outputTopic = driver.createOutputTopic(output, S, I);
-    const store = driver.getKeyValueStore<string, number>(storeName);
+    const store = storeOf(driver.getKeyValueStore<string, number>(storeName));
     inputTopic.pipeInput('A', 'green', 10);
     inputTopic.pipeInput('B', 'green', 9);
     inputTopic.pipeInput('A', 'blue', 12);
@@ -293,7 +294,7 @@ describe('toTable after a key change, named (sluice, from KStreamImpl.toTable)',
       { key: 'A', value: 'v2' },
       { key: 'A', value: null },
     ]);
-    expect(driver.getKeyValueStore<string, string>('by-upper').get('A')).toBeNull();
+    expect(storeOf(driver.getKeyValueStore<string, string>('by-upper')).get('A')).toBeNull();
     driver.close();
   });
 });

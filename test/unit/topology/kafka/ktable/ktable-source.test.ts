@@ -13,6 +13,7 @@ import { toRuntime } from '../../../../../src/topology/topology-runtime.js';
 import type { KTable } from '../../../../../src/topology/ktable.js';
 import { captureLogger } from '../../../handlers/capture-logger.js';
 import { addValueGetterProbe, change, kvt, RecordingProcessorSupplier } from '../../../../helpers/ktable/recording-processor.js';
+import { storeOf } from '../../../../helpers/store-of.js';
 
 const S = Serdes.String();
 const I = Serdes.Int32();
@@ -171,7 +172,7 @@ describe('StreamsBuilderTest: table sources', () => {
     const inputTopic = driver.createInputTopic(topic, Serdes.Int64(), S);
     inputTopic.pipeInput(1n, 'value1');
     inputTopic.pipeInput(2n, 'value2');
-    const store = driver.getKeyValueStore<bigint, string>('store');
+    const store = storeOf(driver.getKeyValueStore<bigint, string>('store'));
     expect(store.get(1n)).toBe('value1');
     expect(store.get(2n)).toBe('value2');
     expect(results.get(1n)).toBe('value1');

@@ -18,6 +18,7 @@ import { EmitStrategy, Grouped, Materialized, Serdes, SessionWindows, StreamsBui
 import { ChangeLoggingSessionBytesStore } from '../../../../../src/processors/state/window-change-logging.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
 import { kvt, recorder } from '../../../../helpers/ktable/t-group.js';
+import { storeOf } from '../../../../helpers/store-of.js';
 
 const TOPIC = 'input';
 const S = Serdes.String();
@@ -146,7 +147,7 @@ describe.each(STRATEGIES)('SessionWindowedKStreamImplTest (%s)', (type) => {
     stream.count(Materialized.as('count-store'));
     const d = start();
     processData(d);
-    const data = d.getSessionStore<string, number>('count-store').fetch('1', '2');
+    const data = storeOf(d.getSessionStore<string, number>('count-store')).fetch('1', '2');
     if (!emitFinal) {
       expect(data).toEqual([
         { key: w('1', 10, 15), value: 2 },
@@ -167,7 +168,7 @@ describe.each(STRATEGIES)('SessionWindowedKStreamImplTest (%s)', (type) => {
     stream.reduce(STRING_ADDER, Materialized.as('reduced'));
     const d = start();
     processData(d);
-    const data = d.getSessionStore<string, string>('reduced').fetch('1', '2');
+    const data = storeOf(d.getSessionStore<string, string>('reduced')).fetch('1', '2');
     if (!emitFinal) {
       expect(data).toEqual([
         { key: w('1', 10, 15), value: '1+2' },
@@ -188,7 +189,7 @@ describe.each(STRATEGIES)('SessionWindowedKStreamImplTest (%s)', (type) => {
     stream.aggregate(STRING_INIT, TOSTRING_ADDER, sessionMerger, Materialized.as<string, string>('aggregated').withValueSerde(S));
     const d = start();
     processData(d);
-    const data = d.getSessionStore<string, string>('aggregated').fetch('1', '2');
+    const data = storeOf(d.getSessionStore<string, string>('aggregated')).fetch('1', '2');
     if (!emitFinal) {
       expect(data).toEqual([
         { key: w('1', 10, 15), value: '0+0+1+2' },

@@ -22,6 +22,7 @@ import {
 } from '../../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
 import { vt, windowedRecorder } from '../../../../helpers/ktable/windowed-recorder.js';
+import { storeOf } from '../../../../helpers/store-of.js';
 
 const TOPIC = 'input';
 const stringSerde = Serdes.String();
@@ -72,16 +73,16 @@ function kv<V>(key: Windowed<string>, value: V): KeyValue<Windowed<string>, V> {
 type Timestamped<V> = { value: V; timestamp: number };
 
 /**
- * Kafka's `driver.getTimestampedWindowStore(name).fetch(keyFrom, keyTo, from, to)` as a list
+ * Kafka's `storeOf(driver.getTimestampedWindowStore(name)).fetch(keyFrom, keyTo, from, to)` as a list
  * (a driver without `getTimestampedWindowStore` gives the timestamped values from `getWindowStore`).
  */
 function fetchTimestamped<V>(driver: TopologyTestDriver, store: string, keyFrom: string, keyTo: string, from: number, to: number): Array<KeyValue<Windowed<string>, Timestamped<V>>> {
   const withTimestamps = driver as unknown as { getTimestampedWindowStore?: TopologyTestDriver['getWindowStore'] };
-  const windowStore = withTimestamps.getTimestampedWindowStore?.call(driver, store) ?? driver.getWindowStore(store);
-  return (windowStore as ReturnType<TopologyTestDriver['getWindowStore']>).fetch(keyFrom, keyTo, from, to) as Array<KeyValue<Windowed<string>, Timestamped<V>>>;
+  const windowStore = storeOf(withTimestamps.getTimestampedWindowStore?.call(driver, store) ?? driver.getWindowStore(store));
+  return (windowStore as NonNullable<ReturnType<TopologyTestDriver['getWindowStore']>>).fetch(keyFrom, keyTo, from, to) as Array<KeyValue<Windowed<string>, Timestamped<V>>>;
 }
 
-/** Kafka's `driver.getWindowStore(name).fetch(...)`: the values without their timestamps. */
+/** Kafka's `storeOf(driver.getWindowStore(name)).fetch(...)`: the values without their timestamps. */
 function fetchPlain<V>(driver: TopologyTestDriver, store: string, keyFrom: string, keyTo: string, from: number, to: number): Array<KeyValue<Windowed<string>, V>> {
   return fetchTimestamped<V>(driver, store, keyFrom, keyTo, from, to).map((e) => kv(e.key, e.value.value));
 }

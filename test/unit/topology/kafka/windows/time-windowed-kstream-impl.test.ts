@@ -27,6 +27,7 @@ import {
 } from '../../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
 import { kvt, recorder } from '../../../../helpers/ktable/t-group.js';
+import { storeOf } from '../../../../helpers/store-of.js';
 
 const TOPIC = 'input';
 const str = Serdes.String();
@@ -154,8 +155,8 @@ describe.each(data)('TimeWindowedKStreamImplTest [%s, withCache=%s]', (type, wit
       setup();
       windowedStream.emitStrategy(strategyOf(type)).count(setMaterializedCache(Materialized.as<string, number>('count-store').withKeySerde(str).withValueSerde(Serdes.Long())));
       const d = processData(builder);
-      const data = d.getWindowStore<string, number>('count-store').fetch('1', '2', 0, 1000);
-      const timestamped = d.getTimestampedWindowStore<string, number>('count-store').fetch('1', '2', 0, 1000);
+      const data = storeOf(d.getWindowStore<string, number>('count-store')).fetch('1', '2', 0, 1000);
+      const timestamped = storeOf(d.getTimestampedWindowStore<string, number>('count-store')).fetch('1', '2', 0, 1000);
       if (!emitFinal) {
         // without cache, we get only non-expired record from underlying store.
         expect(data).toEqual([{ key: KEY_2_WINDOW_2, value: 1 }]);
@@ -180,8 +181,8 @@ describe.each(data)('TimeWindowedKStreamImplTest [%s, withCache=%s]', (type, wit
       windowedStream.reduce(STRING_ADDER, setMaterializedCache(Materialized.as<string, string>('reduced').withKeySerde(str).withValueSerde(str)));
       const d = processData(builder);
       // actualFrom = observedStreamTime(1500) - retentionPeriod(1000) + 1 = 501: only 1 record is non expired
-      expect(d.getWindowStore<string, string>('reduced').fetch('1', '2', 0, 1000)).toEqual([{ key: KEY_2_WINDOW_2, value: '30' }]);
-      expect(d.getTimestampedWindowStore<string, string>('reduced').fetch('1', '2', 0, 1000)).toEqual([{ key: KEY_2_WINDOW_2, value: { value: '30', timestamp: 1000 } }]);
+      expect(storeOf(d.getWindowStore<string, string>('reduced')).fetch('1', '2', 0, 1000)).toEqual([{ key: KEY_2_WINDOW_2, value: '30' }]);
+      expect(storeOf(d.getTimestampedWindowStore<string, string>('reduced')).fetch('1', '2', 0, 1000)).toEqual([{ key: KEY_2_WINDOW_2, value: { value: '30', timestamp: 1000 } }]);
     });
 
     // TimeWindowedKStreamImplTest.shouldMaterializeAggregated (without cache)
@@ -189,8 +190,8 @@ describe.each(data)('TimeWindowedKStreamImplTest [%s, withCache=%s]', (type, wit
       setup();
       windowedStream.aggregate(STRING_INIT, TOSTRING_ADDER, setMaterializedCache(Materialized.as<string, string>('aggregated').withKeySerde(str).withValueSerde(str)));
       const d = processData(builder);
-      expect(d.getWindowStore<string, string>('aggregated').fetch('1', '2', 0, 1000)).toEqual([{ key: KEY_2_WINDOW_2, value: '0+30' }]);
-      expect(d.getTimestampedWindowStore<string, string>('aggregated').fetch('1', '2', 0, 1000)).toEqual([{ key: KEY_2_WINDOW_2, value: { value: '0+30', timestamp: 1000 } }]);
+      expect(storeOf(d.getWindowStore<string, string>('aggregated')).fetch('1', '2', 0, 1000)).toEqual([{ key: KEY_2_WINDOW_2, value: '0+30' }]);
+      expect(storeOf(d.getTimestampedWindowStore<string, string>('aggregated')).fetch('1', '2', 0, 1000)).toEqual([{ key: KEY_2_WINDOW_2, value: { value: '0+30', timestamp: 1000 } }]);
     });
   }
 

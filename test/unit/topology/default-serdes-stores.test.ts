@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { JoinWindows, Materialized, Serdes, Stores, StreamsBuilder, Topology, type KeyValueStore, type ProcessorContext, type Record } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 const S = Serdes.String();
 const DEFAULTS = { defaultKeySerde: S, defaultValueSerde: S };
@@ -54,7 +55,7 @@ describe('default serdes in a materialized table–table join store', () => {
     driver.createInputTopic('left', S, S).pipeInput('k', 'a', 0);
     driver.createInputTopic('right', S, S).pipeInput('k', 'b', 1);
     expect(driver.createOutputTopic('out', S, S).readKeyValuesToList()).toEqual([{ key: 'k', value: 'a+b' }]);
-    expect(driver.getKeyValueStore('joined').get('k')).toBe('a+b');
+    expect(storeOf(driver.getKeyValueStore('joined')).get('k')).toBe('a+b');
   });
 
   it('without a default the store names what to set when the topology is run', () => {
@@ -125,7 +126,7 @@ describe('Stores builders given null serdes', () => {
     input.pipeInput('a', 'x');
     input.pipeInput('a', 'y');
     expect(driver.createOutputTopic('out', S, S).readValuesToList()).toEqual(['1', '2']);
-    expect(driver.getKeyValueStore('counts').get('a')).toBe('2');
+    expect(storeOf(driver.getKeyValueStore('counts')).get('a')).toBe('2');
   });
 
   it('without a default the topology is refused naming the store and the config key', () => {

@@ -402,7 +402,10 @@ describeKafka('kafkajs adapter group consumer (real broker)', (brokers) => {
       eachBatch: async (b) => void seen.push(...b.records.map((r): [number, string] => [r.offset, r.value?.toString().slice(0, 5) ?? ''])),
     });
     await waitFor(() => seen.length >= 1, { message: 'the committed record after the aborted transaction', timeoutMs: 20_000 });
-    expect(seen).toEqual([[25, 'after']]); // 24 aborted records (offsets 0..23), the abort marker (24)
+    // 24 aborted records (offsets 0..23) and the abort marker. EndTxn answers before the coordinator has written
+    // the marker to the partition, so the plain record lands at 24 or 25: only it is seen, nothing aborted
+    expect(seen.map(([, value]) => value)).toEqual(['after']);
+    expect([24, 25]).toContain(seen[0]?.[0]);
   });
 
   it('a throwing eachBatch handler is reported through onError and stops the consumer', async () => {

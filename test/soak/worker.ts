@@ -79,6 +79,9 @@ const base: KafkaStreamsConfig = {
   commitIntervalMs: config.commitIntervalMs,
   sessionTimeoutMs: config.sessionTimeoutMs,
   heartbeatIntervalMs: Math.max(100, Math.floor(config.sessionTimeoutMs / 6)),
+  // the verification reads the whole repartition topic (its transactions and offsets): no purge during the soak
+  // (the purge itself is proven by test/contract/internal-topic-settings.test.ts)
+  repartitionPurgeIntervalMs: 2_147_483_647,
   logger,
 };
 const topology = () => soakTopology(config.topics, { groups: config.groups, store: config.store });

@@ -109,7 +109,7 @@ await describeOnEachBackend(`exception handlers, CONTINUE on poison outputs`, (b
       const [m1, m2] = [first.metrics(), second.metrics()];
       // A task migrating with an open transaction aborts it and the new owner drops those poison outputs again.
       expect(m1.droppedRecords + m2.droppedRecords).toBeGreaterThanOrEqual(180);
-      expect([first.state, second.state]).toEqual(['RUNNING', 'RUNNING']);
+      expect([first.state, second.state], `errors: ${String(first.error?.stack ?? first.error)} / ${String(second.error?.stack ?? second.error)}`).toEqual(['RUNNING', 'RUNNING']);
       console.info(
         `[eh-continue-two ${backend.name}] inputs 1200, poison 180, outputs ${outputs.length}, dropped ${m1.droppedRecords}+${m2.droppedRecords}, ` +
           `aborts ${m1.aborts}+${m2.aborts}, rebalances ${m1.rebalances}+${m2.rebalances}, ${Date.now() - started} ms`,

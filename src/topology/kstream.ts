@@ -27,7 +27,9 @@ import { windowedStreamPartitioner } from './internal/windowed-partitioner.js';
 import { newStoreName, nodeName } from './internal/kafka-names.js';
 import type { Joined } from './joined.js';
 import type { JoinWindows } from './join-windows.js';
-import type { ValueJoiner } from './joiners.js';
+import type { AnyValueJoiner } from './joiners.js';
+import type { ValueMapper, ValueMapperWithKey } from './value-mappers.js';
+import { resolveMapper } from './internal/key-first.js';
 import { KTable } from './ktable.js';
 import type { StreamJoined } from './stream-joined.js';
 
@@ -81,10 +83,14 @@ export class KStream<K, V> {
     return this.add('KSTREAM-MAP-', dsl.mapSupplier(mapper), named, {}, true);
   }
 
-  /** Replaces the value; the key is unchanged. */
-  mapValues<VR>(mapper: (value: V, key: K) => VR, named?: Named | string): KStream<K, VR> {
-    requireFunction(mapper, 'valueMapper');
-    return this.add('KSTREAM-MAPVALUES-', dsl.mapValuesSupplier(mapper), named, { key: this.serdes.key }, this.keyChanged);
+  /**
+   * Replaces the value with `mapper(value)`; the key is unchanged. The
+   * key-taking form is key first, as Kafka's `ValueMapperWithKey`:
+   * `mapValues(ValueMapperWithKey.of((readOnlyKey, value) => …))`.
+   */
+  mapValues<VR>(mapper: ValueMapper<V, VR> | ValueMapperWithKey<K, V, VR>, named?: Named | string): KStream<K, VR> {
+    const resolved = resolveMapper(mapper, 'valueMapper');
+    return this.add('KSTREAM-MAPVALUES-', dsl.mapValuesSupplier(resolved), named, { key: this.serdes.key }, this.keyChanged);
   }
 
   /** Replaces the key with `mapper(key, value)`. */
@@ -99,10 +105,14 @@ export class KStream<K, V> {
     return this.add('KSTREAM-FLATMAP-', dsl.flatMapSupplier(mapper), named, {}, true);
   }
 
-  /** Turns each value into zero or more values with the same key. */
-  flatMapValues<VR>(mapper: (value: V, key: K) => Iterable<VR>, named?: Named | string): KStream<K, VR> {
-    requireFunction(mapper, 'valueMapper');
-    return this.add('KSTREAM-FLATMAPVALUES-', dsl.flatMapValuesSupplier(mapper), named, { key: this.serdes.key }, this.keyChanged);
+  /**
+   * Turns each value into zero or more values (`mapper(value)`) with the same
+   * key. The key-taking form is key first, as Kafka's `ValueMapperWithKey`:
+   * `flatMapValues(ValueMapperWithKey.of((readOnlyKey, value) => […]))`.
+   */
+  flatMapValues<VR>(mapper: ValueMapper<V, Iterable<VR>> | ValueMapperWithKey<K, V, Iterable<VR>>, named?: Named | string): KStream<K, VR> {
+    const resolved = resolveMapper(mapper, 'valueMapper');
+    return this.add('KSTREAM-FLATMAPVALUES-', dsl.flatMapValuesSupplier(resolved), named, { key: this.serdes.key }, this.keyChanged);
   }
 
   /** Calls `action` for each record and passes it on (an action returning a promise is awaited first). */
@@ -262,28 +272,29 @@ export class KStream<K, V> {
 
   /**
    * Joins with another stream within `windows` (`JoinWindows`): `joiner(value,
-   * otherValue, key)` for each pair of records of equal key whose timestamps
+   * otherValue)` (or, key first, a `ValueJoinerWithKey.of((readOnlyKey, value,
+   * otherValue) => …)`) for each pair of records of equal key whose timestamps
    * are close enough. With a table: each record joins the table's current
    * value of its key (records without one are dropped). With a global table:
    * each record joins the row `keySelector(key, value)` names.
    */
-  join<VO, VR>(other: KStream<K, VO>, joiner: ValueJoiner<V, VO, VR, K>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
-  join<VT, VR>(table: KTable<K, VT>, joiner: ValueJoiner<V, VT, VR, K>, joined?: Joined<K, V, VT>): KStream<K, VR>;
-  join<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK, joiner: ValueJoiner<V, GV, VR, K>, named?: Named | string): KStream<K, VR>;
+  join<VO, VR>(other: KStream<K, VO>, joiner: AnyValueJoiner<K, V, VO, VR>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
+  join<VT, VR>(table: KTable<K, VT>, joiner: AnyValueJoiner<K, V, VT, VR>, joined?: Joined<K, V, VT>): KStream<K, VR>;
+  join<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK, joiner: AnyValueJoiner<K, V, GV, VR>, named?: Named | string): KStream<K, VR>;
   join(other: unknown, ...args: unknown[]): KStream<K, unknown> {
     return this.joinOf('inner', other, args);
   }
 
   /** As {@link join}, but every record of this stream is kept: the other value is null when nothing joins. */
-  leftJoin<VO, VR>(other: KStream<K, VO>, joiner: ValueJoiner<V, VO | null, VR, K>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
-  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: ValueJoiner<V, VT | null, VR, K>, joined?: Joined<K, V, VT>): KStream<K, VR>;
-  leftJoin<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK, joiner: ValueJoiner<V, GV | null, VR, K>, named?: Named | string): KStream<K, VR>;
+  leftJoin<VO, VR>(other: KStream<K, VO>, joiner: AnyValueJoiner<K, V, VO | null, VR>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
+  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: AnyValueJoiner<K, V, VT | null, VR>, joined?: Joined<K, V, VT>): KStream<K, VR>;
+  leftJoin<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK, joiner: AnyValueJoiner<K, V, GV | null, VR>, named?: Named | string): KStream<K, VR>;
   leftJoin(other: unknown, ...args: unknown[]): KStream<K, unknown> {
     return this.joinOf('left', other, args);
   }
 
   /** Windowed outer join with another stream: records of either side are kept; the missing side is null. */
-  outerJoin<VO, VR>(other: KStream<K, VO>, joiner: ValueJoiner<V | null, VO | null, VR, K>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
+  outerJoin<VO, VR>(other: KStream<K, VO>, joiner: AnyValueJoiner<K, V | null, VO | null, VR>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
   outerJoin(other: unknown, ...args: unknown[]): KStream<K, unknown> {
     // the arguments as given: no StreamJoined means the defaults (Kafka's three-argument overload)
     return this.joinOf('outer', other, args);

@@ -14,7 +14,9 @@ import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from 
 import { groupTable } from './internal/table-grouping.js';
 import { tableJoin, type TableJoinKind } from './internal/table-table-join.js';
 import { suppressTable } from './internal/suppress.js';
-import type { ForeignKeyExtractor, ValueJoiner } from './joiners.js';
+import type { AnyValueJoiner, ForeignKeyExtractor } from './joiners.js';
+import type { ValueMapper, ValueMapperWithKey } from './value-mappers.js';
+import { resolveMapper } from './internal/key-first.js';
 import type { KGroupedTable } from './kgrouped-table.js';
 import { KStream } from './kstream.js';
 import { DefaultSerde } from './topology-runtime.js';
@@ -132,16 +134,18 @@ export class KTable<K, V> {
   }
 
   /**
-   * Replaces each value with `mapper(value, key)`; the key is unchanged. A
+   * Replaces each value with `mapper(value)` (or, key first as Kafka's
+   * `ValueMapperWithKey`, `ValueMapperWithKey.of((readOnlyKey, value) => …)`);
+   * the key is unchanged. A
    * delete stays a delete (the mapper is not called for null), a mapper
    * result of null or undefined is a delete. Materialization as {@link filter};
    * the value serde is the `Materialized`'s (the value type changes).
    */
-  mapValues<VR>(mapper: (value: V, key: K) => VR, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR> {
-    requireFunction(mapper, 'mapper');
+  mapValues<VR>(mapper: ValueMapper<V, VR> | ValueMapperWithKey<K, V, VR>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR> {
+    const resolved = resolveMapper(mapper, 'mapper');
     const split = namedAndMaterialized<K, VR>(named, materialized);
     const { queryable, serdes } = this.queryableOnly<VR>(split.materialized, 'KTABLE-MAPVALUES-', { key: this.serdes.key });
-    return this.addTableNode<K, VR>('KTABLE-MAPVALUES-', split.named, queryable, (q) => new KTableMapValuesSupplier<K, V, VR>(this, mapper, q) as never, serdes);
+    return this.addTableNode<K, VR>('KTABLE-MAPVALUES-', split.named, queryable, (q) => new KTableMapValuesSupplier<K, V, VR>(this, resolved, q) as never, serdes);
   }
 
   /**
@@ -189,16 +193,18 @@ export class KTable<K, V> {
   }
 
   /**
-   * Inner join with `other` on the key: `joiner(value, otherValue, key)` for
+   * Inner join with `other` on the key: `joiner(value, otherValue)` for
    * each key present in both; or, with a foreign-key extractor as second
    * argument, the foreign-key join: each value of this table joins the row of
-   * `other` whose key is `extractor(value, key)`.
+   * `other` whose key is `extractor(value)`. The key-taking forms are key
+   * first, as Kafka's: `ValueJoinerWithKey.of((readOnlyKey, value, otherValue) => …)`,
+   * `ValueMapperWithKey.of((readOnlyKey, value) => foreignKey)`.
    */
-  join<VO, VR>(other: KTable<K, VO>, joiner: ValueJoiner<V, VO, VR, K>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>;
+  join<VO, VR>(other: KTable<K, VO>, joiner: AnyValueJoiner<K, V, VO, VR>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>;
   join<KO, VO, VR>(
     other: KTable<KO, VO>,
-    foreignKeyExtractor: ForeignKeyExtractor<V, KO, K>,
-    joiner: ValueJoiner<V, VO, VR, K>,
+    foreignKeyExtractor: ForeignKeyExtractor<V, KO> | ValueMapperWithKey<K, V, KO>,
+    joiner: AnyValueJoiner<K, V, VO, VR>,
     tableJoined?: TableJoined<K, KO> | Named | string | Materialized<K, VR>,
     materialized?: Materialized<K, VR>,
   ): KTable<K, VR>;
@@ -207,11 +213,11 @@ export class KTable<K, V> {
   }
 
   /** Left join: every key (or row, for a foreign-key join) of this table; `otherValue` null when `other` has none. */
-  leftJoin<VO, VR>(other: KTable<K, VO>, joiner: ValueJoiner<V, VO | null, VR, K>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>;
+  leftJoin<VO, VR>(other: KTable<K, VO>, joiner: AnyValueJoiner<K, V, VO | null, VR>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>;
   leftJoin<KO, VO, VR>(
     other: KTable<KO, VO>,
-    foreignKeyExtractor: ForeignKeyExtractor<V, KO, K>,
-    joiner: ValueJoiner<V, VO | null, VR, K>,
+    foreignKeyExtractor: ForeignKeyExtractor<V, KO> | ValueMapperWithKey<K, V, KO>,
+    joiner: AnyValueJoiner<K, V, VO | null, VR>,
     tableJoined?: TableJoined<K, KO> | Named | string | Materialized<K, VR>,
     materialized?: Materialized<K, VR>,
   ): KTable<K, VR>;
@@ -220,7 +226,7 @@ export class KTable<K, V> {
   }
 
   /** Outer join on the key: every key of either table; the missing side's value is null. */
-  outerJoin<VO, VR>(other: KTable<K, VO>, joiner: ValueJoiner<V | null, VO | null, VR, K>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR> {
+  outerJoin<VO, VR>(other: KTable<K, VO>, joiner: AnyValueJoiner<K, V | null, VO | null, VR>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR> {
     return this.joinOf('outer', other as unknown as KTable<unknown, unknown>, [joiner, named, materialized]) as unknown as KTable<K, VR>;
   }
 

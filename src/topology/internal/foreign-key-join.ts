@@ -27,7 +27,10 @@ import type { Materialized } from '../options.js';
 import { isTableJoined, type TableJoined } from '../table-joined.js';
 import { addInternalTopic, sizeInternalTopicByReaders } from '../topology.js';
 import type { BuilderContext } from './builder-context.js';
-import { requireFunction, requireNonNull, validateName } from './checks.js';
+import { requireNonNull, validateName } from './checks.js';
+import type { AnyValueJoiner } from '../joiners.js';
+import type { ValueMapper, ValueMapperWithKey } from '../value-mappers.js';
+import { resolveJoiner, resolveMapper } from './key-first.js';
 import { materializedName, timestampedStoreBuilder } from './materialize.js';
 
 const FK_JOIN = 'KTABLE-FK-JOIN-';
@@ -78,10 +81,10 @@ function valueless<K, W>(partitioner: StreamPartitioner<K, unknown>): StreamPart
  * 6. the result table (materialized when `materialized` names a store).
  */
 export function foreignKeyJoin<K, V>(table: KTable<K, V>, kind: 'inner' | 'left', other: KTable<unknown, unknown>, args: unknown[]): KTable<K, unknown> {
-  const [extractor, joiner, third, fourth] = args;
+  const [extractorArg, joinerArg, third, fourth] = args;
   requireNonNull(other, 'foreignKeyTable');
-  requireFunction(extractor, 'foreignKeyExtractor');
-  requireFunction(joiner, 'joiner');
+  const extractor = resolveMapper(extractorArg as ValueMapper<V, unknown> | ValueMapperWithKey<K, V, unknown>, 'foreignKeyExtractor');
+  const joiner = resolveJoiner(joinerArg as AnyValueJoiner<K, V | null, unknown, unknown>);
   const { tableJoined, materialized } = splitOptions(third, fourth, args.length);
   const ctx = table.ctx;
   const topology = ctx.topology;

@@ -10,12 +10,14 @@ import { KStream } from '../kstream.js';
 import type { Named } from '../options.js';
 import { nameOr } from './builder-context.js';
 import { requireFunction } from './checks.js';
+import type { AnyValueJoiner } from '../joiners.js';
+import { resolveJoiner } from './key-first.js';
 
 /** `stream.join/leftJoin(globalTable, keySelector, joiner, named?)`; args as the KStream overloads take them. */
 export function streamGlobalJoin<K, V>(stream: KStream<K, V>, kind: 'inner' | 'left', table: GlobalKTable<unknown, unknown>, args: unknown[]): KStream<K, unknown> {
-  const [keySelector, joiner, named] = args as [(key: K, value: V) => unknown, (value: V, row: unknown, key: K) => unknown, Named | string | undefined];
+  const [keySelector, joinerArg, named] = args as [(key: K, value: V) => unknown, AnyValueJoiner<K, V, unknown, unknown>, Named | string | undefined];
   requireFunction(keySelector, 'keySelector');
-  requireFunction(joiner, 'joiner');
+  const joiner = resolveJoiner(joinerArg);
   // Kafka's NamedInternal.orElseGenerateWithPrefix: the index is burnt even when a name is given.
   const generated = stream.ctx.newName('KSTREAM-LEFTJOIN-');
   const name = named === undefined ? generated : nameOr(stream.ctx, named, 'KSTREAM-LEFTJOIN-');

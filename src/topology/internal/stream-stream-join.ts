@@ -27,17 +27,18 @@ import { Stores } from '../../processors/state/stores.js';
 import type { WindowBytesStoreSupplier } from '../../processors/state/window-store.js';
 import type { Serde } from '../../serdes/serde.js';
 import type { JoinWindows } from '../join-windows.js';
-import type { ValueJoiner } from '../joiners.js';
+import type { AnyValueJoiner } from '../joiners.js';
+import { resolveJoiner, type InternalJoiner } from './key-first.js';
 import { KStream } from '../kstream.js';
 import type { StreamJoined } from '../stream-joined.js';
 import type { BuilderContext } from './builder-context.js';
-import { requireFunction, requireNonNull, validateName } from './checks.js';
+import { requireNonNull, validateName } from './checks.js';
 import { addRepartitionOperation } from './repartition.js';
 
 /** Which records a join keeps. */
 export type StreamJoinKind = 'inner' | 'left' | 'outer';
 
-type Joiner = ValueJoiner<unknown, unknown, unknown, unknown>;
+type Joiner = InternalJoiner<unknown, unknown, unknown, unknown>;
 
 /** Kafka's test for a generated name (`createRepartitionedSource`): such a prefix keeps generated node names. */
 const GENERATED = /^KSTREAM.*-[0-9]{10}$/;
@@ -47,8 +48,8 @@ const joinRepartitions = new WeakMap<KStream<unknown, unknown>, Map<string, stri
 
 /** `stream.join/leftJoin/outerJoin(other, joiner, windows, streamJoined?)`; args as the KStream overloads take them. */
 export function streamStreamJoin<K, V>(stream: KStream<K, V>, kind: StreamJoinKind, other: KStream<K, unknown>, args: unknown[]): KStream<K, unknown> {
-  const [joiner, windows, joinedArg] = args as [Joiner, JoinWindows, StreamJoined<K, V, unknown> | undefined];
-  requireFunction(joiner, 'joiner');
+  const [joinerArg, windows, joinedArg] = args as [AnyValueJoiner<unknown, unknown, unknown, unknown>, JoinWindows, StreamJoined<K, V, unknown> | undefined];
+  const joiner: Joiner = resolveJoiner(joinerArg);
   requireNonNull(windows, 'windows');
   // no StreamJoined (or undefined) means the defaults, as Kafka's three-argument overloads; an explicit null is refused as in Kafka
   if (joinedArg === null) requireNonNull(joinedArg, 'streamJoined');

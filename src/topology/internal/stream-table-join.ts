@@ -7,7 +7,9 @@ import { KStreamKTableJoinSupplier, type StreamTableJoiner } from '../../process
 import type { Joined } from '../joined.js';
 import { KStream } from '../kstream.js';
 import type { KTable } from '../ktable.js';
-import { requireFunction, requireNonNull, validateName } from './checks.js';
+import { requireNonNull, validateName } from './checks.js';
+import type { AnyValueJoiner } from '../joiners.js';
+import { resolveJoiner } from './key-first.js';
 import { repartitionForJoin } from './repartition-for-join.js';
 
 /** Kafka's message (`doStreamTableJoin`) when a join asks for a grace period: it needs a versioned table. */
@@ -28,7 +30,7 @@ export const GRACE_NEEDS_VERSIONED_TABLE = 'KTable must be versioned to use a gr
  */
 export function streamTableJoin<K, V>(stream: KStream<K, V>, kind: 'inner' | 'left', table: KTable<K, unknown>, args: unknown[]): KStream<K, unknown> {
   // 1. arguments
-  const joiner = requireFunction(args[0], 'joiner') as StreamTableJoiner<K, V, unknown, unknown>;
+  const joiner: StreamTableJoiner<K, V, unknown, unknown> = resolveJoiner(args[0] as AnyValueJoiner<K, V, unknown, unknown>);
   if (args[1] === null) requireNonNull(args[1], 'joined');
   const joined = (args[1] ?? {}) as Joined<K, V, unknown>;
   if (typeof joined !== 'object') throw new TopologyError(`${kind === 'left' ? 'leftJoin' : 'join'}: the third argument must be a Joined (Joined.with(keySerde, valueSerde, otherValueSerde)); got ${typeof joined}`);

@@ -14,12 +14,13 @@ import { KTableKTableJoinSide, type KTableJoinSideKind, type SideJoiner } from '
 import type { KTableProcessorSupplier } from '../../processors/dsl/ktable-contract.js';
 import type { Serde } from '../../serdes/serde.js';
 import { IllegalArgumentError, TopologyError } from '../../errors.js';
-import type { ValueJoiner } from '../joiners.js';
+import type { AnyValueJoiner } from '../joiners.js';
+import { isUserFunction, resolveJoiner, type InternalJoiner } from './key-first.js';
 import { KTable } from '../ktable.js';
 import { DefaultSerde } from '../topology-runtime.js';
 import type { Materialized, Named } from '../options.js';
 import type { BuilderContext } from './builder-context.js';
-import { requireFunction, validateName } from './checks.js';
+import { validateName } from './checks.js';
 import { foreignKeyJoin } from './foreign-key-join.js';
 import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './materialize.js';
 
@@ -35,12 +36,12 @@ const SIDES: { readonly [kind in TableJoinKind]: readonly [KTableJoinSideKind, K
 
 /** `table.join/leftJoin/outerJoin(other, ...args)`: args as the KTable overloads take them. */
 export function tableJoin<K, V>(table: KTable<K, V>, kind: TableJoinKind, other: KTable<unknown, unknown>, args: unknown[]): KTable<K, unknown> {
-  if (typeof args[1] === 'function') {
+  if (isUserFunction(args[1])) {
     if (kind === 'outer') throw new IllegalArgumentError('outerJoin has no foreign-key form: use join or leftJoin with a foreign-key extractor');
     return foreignKeyJoin(table, kind, other, args);
   }
-  const [joiner, a, b] = args as [ValueJoiner<unknown, unknown, unknown, K>, Named | string | Materialized<K, unknown> | undefined, Materialized<K, unknown> | undefined];
-  requireFunction(joiner, 'joiner');
+  const [joinerArg, a, b] = args as [AnyValueJoiner<K, unknown, unknown, unknown>, Named | string | Materialized<K, unknown> | undefined, Materialized<K, unknown> | undefined];
+  const joiner = resolveJoiner(joinerArg);
   if (!(other instanceof KTable)) throw new IllegalArgumentError(`${kind === 'inner' ? 'join' : `${kind}Join`}: other must be a KTable; got ${typeof other}`);
   if (other.ctx !== table.ctx) throw new TopologyError('A KTable can only be joined with a KTable of the same StreamsBuilder');
   if (b === null || (a === null && b === undefined)) throw new IllegalArgumentError("materialized can't be null");
@@ -54,7 +55,7 @@ function keyJoin<K, V, VO, VR>(
   table: KTable<K, V>,
   kind: TableJoinKind,
   other: KTable<K, VO>,
-  joiner: ValueJoiner<V, VO, VR, K>,
+  joiner: InternalJoiner<K, V, VO, VR>,
   named: Named | string | undefined,
   materialized: Materialized<K, VR> | undefined,
 ): KTable<K, VR> {

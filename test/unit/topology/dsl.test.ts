@@ -10,6 +10,7 @@ import {
   Stores,
   StreamsBuilder,
   TopologyError,
+  ValueMapperWithKey,
   type KeyValueStore,
   type KStream,
   type ProcessorContext,
@@ -62,7 +63,7 @@ describe('KStream DSL through the TopologyTestDriver', () => {
   it('mapValues sees value and key, keeps the key and its serde', () => {
     const b = new StreamsBuilder();
     source(b)
-      .mapValues((v, k) => `${v.toUpperCase()}-${k}`)
+      .mapValues(ValueMapperWithKey.of((k, v) => `${v.toUpperCase()}-${k}`))
       .to('out', { valueSerde: S });
     expect(run(b.build(), [['k', 'x']])[0]).toEqual([{ key: 'k', value: 'X-k' }]);
   });

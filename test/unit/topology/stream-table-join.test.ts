@@ -5,7 +5,7 @@
  * topics refused with TOPICS_NOT_COPARTITIONED naming each topic).
  */
 import { describe, expect, it } from 'vitest';
-import { Consumed, IllegalArgumentError, Joined, Repartitioned, Serdes, StreamsBuilder, TopologyError } from '../../../src/index.js';
+import { Consumed, IllegalArgumentError, Joined, Repartitioned, Serdes, StreamsBuilder, TopologyError, ValueJoinerWithKey } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
 import { toRuntime } from '../../../src/topology/topology-runtime.js';
 
@@ -28,7 +28,7 @@ function rekeyedJoin(joined?: Joined<string, string, string>, repartitionPartiti
   const customers = builder.table('customers', C);
   let orders = builder.stream('orders', C).selectKey((_order, customer) => customer);
   if (repartitionPartitions !== undefined) orders = orders.repartition(Repartitioned.with(S, S).withNumberOfPartitions(repartitionPartitions));
-  const enriched = orders.join(customers, (customer, name, key) => `${key}:${customer}:${name}`, joined);
+  const enriched = orders.join(customers, ValueJoinerWithKey.of((key, customer, name) => `${key}:${customer}:${name}`), joined);
   enriched.to('enriched', { keySerde: S, valueSerde: S });
   return builder.build();
 }

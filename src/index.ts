@@ -68,7 +68,7 @@ export type { DeadLetterQueueHandlerOptions, DeadLetterPayload } from './handler
 export { normalizeHandlerAnswer } from './handlers/normalize.js';
 export { handlerResponseToTxnSendOption } from './eos/txn-send-option.js';
 export type { NormalizedHandlerAnswer } from './handlers/normalize.js';
-export type { Serde, Serializer, Deserializer } from './serdes/serde.js';
+export type { Serde, Serializer, Deserializer, JsonSerde } from './serdes/serde.js';
 export type { Headers, TopicPartition, ConsumedRecord } from './records/types.js';
 export { TxnSendOption } from './eos/txn-send-option.js';
 export { TransactionalProducer, ProducerState } from './runtime/transactional-producer.js';

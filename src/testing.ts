@@ -20,3 +20,5 @@ export { TestOutputTopic } from './testing/test-output-topic.js';
 export type { TestRecord } from './testing/test-output-topic.js';
 export { MockProcessorContext } from './testing/mock-processor-context.js';
 export type { CapturedForward, CapturedPunctuator, MockProcessorContextOptions } from './testing/mock-processor-context.js';
+export { DriverMetrics, DRIVER_THREAD_ID } from './testing/driver-metrics.js';
+export type { DriverMetric, MetricName, MetricQuery } from './testing/driver-metrics.js';

@@ -23,7 +23,8 @@ export interface ProducerRecord {
   value: string | Buffer | null;
   /** Explicit partition; otherwise murmur2(key) for keyed records, sticky for keyless ones. */
   partition?: number;
-  headers?: Record<string, string | Buffer>;
+  /** Header values: strings (UTF-8), bytes, or `null` (written as Kafka's null header value, length -1). */
+  headers?: Record<string, string | Buffer | null>;
   /** CreateTime in ms since the epoch; default: now. */
   timestamp?: number;
 }

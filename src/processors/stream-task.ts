@@ -89,7 +89,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.ordered = graph.ordered;
     this.storeByName = graph.storeByName;
     this.stores = [...this.storeByName.values()];
-    this.handling = new TaskHandling(this.label, collector, handlers);
+    this.handling = new TaskHandling(this.label, collector, handlers, options.onDroppedRecord);
     this.runner = new NodeRunner(this.nodes, this.handling);
     this.input = new SourceInput(this.label, this.ordered, graph.sourceByTopic, this.handling, options.defaultTimestampExtractor);
   }
@@ -321,6 +321,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
 
   recordDropped(nodeName: string, reason: string, debugLine?: string): void {
     this.handling.skipped = true;
+    this.handling.onDroppedRecord?.();
     const { topic, partition, offset } = this.handling.current;
     this.drops.dropped({ taskId: this.label, processorNodeId: nodeName, topic, partition, offset }, reason, debugLine);
   }

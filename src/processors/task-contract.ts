@@ -92,6 +92,13 @@ export interface TaskOptions {
    * `defaultTimestampExtractor`); default `FailOnInvalidTimestamp`.
    */
   defaultTimestampExtractor?: ResolvedExtractor;
+  /**
+   * Called once for each record Kafka's task-level `dropped-records` sensor
+   * counts: an operator's drop (null key, expired window, invalid timestamp,
+   * ...) and a deserialization or processing handler's CONTINUE. The
+   * TopologyTestDriver's `metrics()` counts them.
+   */
+  onDroppedRecord?: () => void;
 }
 
 /** The handlers a task applies while processing. */

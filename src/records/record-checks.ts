@@ -17,16 +17,19 @@ export function timestampError(timestamp: unknown, topic: string): InvalidTimest
   );
 }
 
-/** Header values must be strings or Buffers (a number or an object would be written as its string form, or fail). */
+/**
+ * Header values must be strings, Buffers or `null` (Kafka allows a null header
+ * value; a number or an object would be written as its string form, or fail).
+ */
 export function headersError(headers: unknown, topic: string): InvalidRecordError | null {
   if (headers === undefined) return null;
   if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) {
-    return new InvalidRecordError(`Record headers for topic '${topic}' must be an object of string or Buffer values, got ${describe(headers)}`);
+    return new InvalidRecordError(`Record headers for topic '${topic}' must be an object of string, Buffer or null values, got ${describe(headers)}`);
   }
   for (const [name, value] of Object.entries(headers)) {
-    if (typeof value !== 'string' && !Buffer.isBuffer(value)) {
+    if (value !== null && typeof value !== 'string' && !Buffer.isBuffer(value)) {
       return new InvalidRecordError(
-        `Header '${name}' of a record for topic '${topic}' is ${describe(value)}; header values must be a string or a Buffer ` +
+        `Header '${name}' of a record for topic '${topic}' is ${describe(value)}; header values must be a string, a Buffer or null ` +
           `(convert it, e.g. String(value) or Buffer.from(...))`,
       );
     }

@@ -2,8 +2,12 @@
  * Record, header and topic-partition types shared by every layer (ground).
  */
 
-/** Header values as sluice hands them to users: strings or raw bytes. */
-export type Headers = Record<string, string | Buffer>;
+/**
+ * Header values as sluice hands them to users: strings, raw bytes, or `null`
+ * (Kafka allows a null header value: the record format writes its length as -1,
+ * and it is read back as `null`, as Java's `Header.value()` returns null).
+ */
+export type Headers = Record<string, string | Buffer | null>;
 
 /** A topic and a partition. */
 export interface TopicPartition {

@@ -19,3 +19,13 @@ export interface Serde<T> extends Serializer<T>, Deserializer<T> {
   /** A short name used in error messages, e.g. `String`. */
   readonly name?: string;
 }
+
+/**
+ * The type of `Serdes.Json<T>()`: a {@link Serde} of `T` (assignable both ways)
+ * whose `T` is inferred only from the deserializing side. So
+ * `const s: Serde<Order> = Serdes.Json()` infers `Order` from the annotation,
+ * and `driver.createInputTopic('t', Serdes.String(), Serdes.Json())`, where
+ * only a serializer is expected, gives `TestInputTopic<string, unknown>`
+ * instead of inferring `null` from the serializer's `T | null` parameter.
+ */
+export type JsonSerde<T> = Serializer<NoInfer<T>> & Deserializer<T> & { readonly name?: string };

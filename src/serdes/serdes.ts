@@ -4,7 +4,7 @@
  * (key or value), the topic and the serde name.
  */
 import type { Headers } from '../records/types.js';
-import type { Serde } from './serde.js';
+import type { JsonSerde, Serde } from './serde.js';
 import { expectLength, fail, named } from './internal/serde-helpers.js';
 import { KafkaSerdes } from './kafka-serdes.js';
 
@@ -95,8 +95,13 @@ export const Serdes = {
   String(): Serde<string> {
     return STRING;
   },
-  /** JSON documents as UTF-8. */
-  Json<T>(): Serde<T> {
+  /**
+   * JSON documents as UTF-8. `T` comes from the type argument
+   * (`Serdes.Json<Order>()`) or from the annotation or parameter it is assigned
+   * to (`const s: Serde<Order> = Serdes.Json()`); otherwise it is `unknown`
+   * (see {@link JsonSerde}).
+   */
+  Json<T = unknown>(): JsonSerde<T> {
     return named<T>(
       'Json',
       (topic, data) => {

@@ -28,6 +28,8 @@ import { TestOutputTopic } from './test-output-topic.js';
 import { defined } from '../internal/defined.js';
 import type { ValueAndTimestamp } from '../processors/state/value-and-timestamp.js';
 import { DriverStores, isTimestampedStore, keyValueFacade } from './internal/driver-stores.js';
+import { DriverSensors, type DriverMetrics } from './driver-metrics.js';
+import { formatTaskId } from '../records/task-id.js';
 
 /** Configuration of a {@link TopologyTestDriver}. Handlers default to FAIL. */
 export interface TopologyTestDriverConfig {
@@ -97,6 +99,7 @@ export class TopologyTestDriver {
   /** Source patterns with the task of their sub-topology: topics matching one are read by that task. */
   private readonly patternTasks: Array<SourcePatternInfo & { task: TaskProcessor }>;
   private readonly storeSide: DriverStores;
+  private readonly sensors: DriverSensors;
   private wallClockMs: number;
   private state: DriverState = 'RUNNING';
 
@@ -110,7 +113,7 @@ export class TopologyTestDriver {
       ...(config.defaultTimestampExtractor !== undefined ? { defaultTimestampExtractor: config.defaultTimestampExtractor } : {}),
     });
     this.runner = new DriverRunner((record) => this.processOne(record));
-    const collector = new DriverCollector(config.productionExceptionHandler ?? FAIL, (record, sink) => this.capture(record, sink));
+    const collector = new DriverCollector(config.productionExceptionHandler ?? FAIL, (record, sink) => this.capture(record, sink), (taskId) => this.sensors.recordDropped(taskId));
     const handlers = {
       deserialization: config.deserializationExceptionHandler ?? FAIL,
       processing: config.processingExceptionHandler ?? FAIL,
@@ -119,10 +122,16 @@ export class TopologyTestDriver {
     const globalTask = runtime.createGlobalTask(collector, handlers, { clock: () => this.wallClockMs });
     const globalStore = (name: string): StateStore | undefined => globalTask?.stores.find((s) => s.name === name) as StateStore | undefined;
     for (const sub of runtime.subtopologies) {
-      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, { clock: () => this.wallClockMs, globalStore, outerJoinEmitIntervalMs: 0, windowedAggregationEmitIntervalMs: 0 });
+      const taskId = formatTaskId({ subtopology: sub.id, partition: 0 });
+      const onDroppedRecord = (): void => this.sensors.recordDropped(taskId);
+      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, { clock: () => this.wallClockMs, globalStore, outerJoinEmitIntervalMs: 0, windowedAggregationEmitIntervalMs: 0, onDroppedRecord });
       this.tasks.push(task);
       for (const topic of sub.sourceTopics) this.taskByTopic.set(topic, task);
     }
+    this.sensors = new DriverSensors(
+      this.tasks.map((t) => formatTaskId(t.taskId)),
+      () => this.wallClockMs,
+    );
     this.patternTasks = runtime.sourcePatterns().map((p) => ({ ...p, task: defined(this.tasks[runtime.subtopologyOfSource(p.source)], `task of source ${p.source}`) }));
     // Last, so that the tasks keep the indexes of their sub-topologies (pattern sources above).
     if (globalTask !== undefined) {
@@ -222,8 +231,25 @@ export class TopologyTestDriver {
     this.offsets.set(record.topic, offset + 1);
     const task = defined(this.taskOf(record.topic), `task of topic ${record.topic}`);
     const outcome = task.process({ ...record, partition: 0, offset });
-    if (typeof outcome !== 'string') return outcome.then(() => this.commit());
+    if (typeof outcome !== 'string') return outcome.then(() => (this.sensors.recordProcessed(), this.commit()));
+    this.sensors.recordProcessed();
     return this.commit();
+  }
+
+  /**
+   * The driver's metrics, with Kafka's names (see {@link DriverMetrics}):
+   * `dropped-records-total` and `dropped-records-rate` of each task (group
+   * `stream-task-metrics`, tags `thread-id` `'main'` and `task-id`, e.g.
+   * `'0_0'`), counting records an operator dropped (null key, expired
+   * window, invalid timestamp, ...) and records a deserialization, processing
+   * or production handler answered CONTINUE for; and the thread's
+   * `process-total` and `process-rate` (group `stream-thread-metrics`, tag
+   * `thread-id`), counting records processed (piped or read back from a
+   * repartition topic). Rates are per second on the driver's wall clock
+   * (`advanceWallClockTime`), as Kafka's (2 samples of 30 s).
+   */
+  metrics(): DriverMetrics {
+    return this.sensors.metrics();
   }
 
   /**

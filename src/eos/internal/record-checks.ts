@@ -113,15 +113,15 @@ export function checkProducerRecord(record: unknown): StreamsError | null {
   return null;
 }
 
-/** Why `headers` cannot be encoded, or null. Header values are strings or Buffers only. */
+/** Why `headers` cannot be encoded, or null. Header values are strings, Buffers or `null` (Kafka's null header value). */
 function headerProblem(headers: unknown): string | null {
   if (headers === undefined || headers === null) return null;
   if (typeof headers !== 'object' || Array.isArray(headers) || Buffer.isBuffer(headers)) {
-    return `its headers must be an object of name -> string | Buffer, got ${describeValue(headers)}`;
+    return `its headers must be an object of name -> string | Buffer | null, got ${describeValue(headers)}`;
   }
   for (const [name, value] of Object.entries(headers)) {
-    if (!isBytesLike(value)) {
-      return `header '${name}' must be a string or a Buffer, got ${describeValue(value)}; convert it (e.g. String(value)) or leave the header out`;
+    if (value !== null && !isBytesLike(value)) {
+      return `header '${name}' must be a string, a Buffer or null, got ${describeValue(value)}; convert it (e.g. String(value)) or leave the header out`;
     }
   }
   return null;

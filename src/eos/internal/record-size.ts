@@ -39,7 +39,7 @@ function describeType(value: unknown): string {
 }
 
 /** The headers of a wire record without headers: one shared, frozen object (nothing to allocate per record). */
-const NO_HEADERS: Record<string, Buffer> = Object.freeze({}) as Record<string, Buffer>;
+const NO_HEADERS: Record<string, Buffer | null> = Object.freeze({}) as Record<string, Buffer | null>;
 
 /**
  * Converts a record to its wire form (UTF-8 for strings).
@@ -48,13 +48,14 @@ const NO_HEADERS: Record<string, Buffer> = Object.freeze({}) as Record<string, B
 export function toWireRecord(record: ProducerRecord, now: number): WireRecord {
   const key = bytesOf(record.key, record.topic, 'KEY', 'key');
   const value = bytesOf(record.value, record.topic, 'VALUE', 'value');
-  let headers: Record<string, Buffer> = NO_HEADERS;
+  let headers: Record<string, Buffer | null> = NO_HEADERS;
   const given = record.headers;
   if (given) {
     for (const name in given) {
       if (!Object.prototype.hasOwnProperty.call(given, name)) continue;
       if (headers === NO_HEADERS) headers = {};
-      headers[name] = bytesOf(given[name], record.topic, 'VALUE', `header '${name}'`) ?? Buffer.alloc(0);
+      // A null header value stays null (Kafka writes its length as -1).
+      headers[name] = bytesOf(given[name], record.topic, 'VALUE', `header '${name}'`);
     }
   }
   const ts = record.timestamp;
@@ -80,8 +81,8 @@ export function recordSizeUpperBound(r: WireRecord, worstCaseDeltas = true): num
   body += varintSize(names.length);
   for (const name of names) {
     const k = Buffer.byteLength(name, 'utf8');
-    const v = (r.headers[name] as Buffer).length;
-    body += varintSize(k) + k + varintSize(v) + v;
+    const v = r.headers[name]?.length ?? -1;
+    body += varintSize(k) + k + varintSize(v) + Math.max(v, 0);
   }
   return varintSize(body) + body;
 }

@@ -43,7 +43,7 @@ function contextSize(context: BufferRecordContext): number {
   size += 4; // partition
   for (const [key, value] of Object.entries(context.headers)) {
     size += key.length;
-    size += typeof value === 'string' ? Buffer.byteLength(value) : value.length;
+    if (value !== null) size += typeof value === 'string' ? Buffer.byteLength(value) : value.length;
   }
   return size;
 }
@@ -63,15 +63,15 @@ export function recordSize(key: Buffer, value: BufferValue): number {
 const VERSION = 1;
 
 function headersJson(headers: Headers): string {
-  const plain: Record<string, { s: string } | { b: string }> = {};
-  for (const [key, value] of Object.entries(headers)) plain[key] = typeof value === 'string' ? { s: value } : { b: value.toString('base64') };
+  const plain: Record<string, { s: string } | { b: string } | null> = {};
+  for (const [key, value] of Object.entries(headers)) plain[key] = value === null ? null : typeof value === 'string' ? { s: value } : { b: value.toString('base64') };
   return JSON.stringify(plain);
 }
 
 function parseHeaders(json: string): Headers {
-  const plain = JSON.parse(json) as Record<string, { s?: string; b?: string }>;
+  const plain = JSON.parse(json) as Record<string, { s?: string; b?: string } | null>;
   const headers: Headers = {};
-  for (const [key, value] of Object.entries(plain)) headers[key] = value.s ?? Buffer.from(value.b ?? '', 'base64');
+  for (const [key, value] of Object.entries(plain)) headers[key] = value === null ? null : (value.s ?? Buffer.from(value.b ?? '', 'base64'));
   return headers;
 }
 

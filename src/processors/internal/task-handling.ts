@@ -39,6 +39,8 @@ export class TaskHandling {
     private readonly label: string,
     private readonly collector: RecordCollector,
     private readonly handlers: TaskHandlers,
+    /** Kafka's task-level `dropped-records` sensor (see `TaskOptions.onDroppedRecord`). */
+    readonly onDroppedRecord?: () => void,
   ) {}
 
   /** A deserialization failure of `record` at source `sourceName`: FAIL throws; CONTINUE sends the dead letters. */
@@ -47,6 +49,7 @@ export class TaskHandling {
     if (answer.response === 'FAIL') {
       throw failedByHandler('DESERIALIZATION_FAILED', `Task ${this.label} cannot deserialize ${where(record)} (handler answered FAIL)`, error);
     }
+    this.onDroppedRecord?.();
     this.sendDeadLetters(answer.deadLetterRecords, sourceName, 'deserializationExceptionHandler');
   }
 
@@ -92,6 +95,7 @@ export class TaskHandling {
       );
     }
     this.skipped = true;
+    this.onDroppedRecord?.();
     this.sendDeadLetters(answer.deadLetterRecords, nodeName, 'processingExceptionHandler');
   }
 

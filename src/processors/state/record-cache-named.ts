@@ -40,7 +40,7 @@ export type DirtyEntryFlushListener = (dirty: DirtyEntry[]) => void;
 function contextSize(context: CachedRecordContext): number {
   let size = 8 + 8 + context.topic.length + 4;
   for (const [key, value] of Object.entries(context.headers)) {
-    size += key.length + (typeof value === 'string' ? Buffer.byteLength(value) : value.length);
+    size += key.length + (value === null ? 0 : typeof value === 'string' ? Buffer.byteLength(value) : value.length);
   }
   return size;
 }

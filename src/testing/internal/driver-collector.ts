@@ -41,6 +41,8 @@ export class DriverCollector implements RecordCollector {
   constructor(
     private readonly production: ProductionExceptionHandler,
     private readonly append: (record: CapturedRecord, sink: string) => void,
+    /** Kafka's task-level `dropped-records` sensor: a record the production handler answered CONTINUE for. */
+    private readonly onDropped: (taskId: string) => void = () => undefined,
   ) {}
 
   partitionsFor(): number {
@@ -66,6 +68,7 @@ export class DriverCollector implements RecordCollector {
   private onRecordError(failed: FailedOutputRecord, context: ErrorHandlerContext, error: Error, timestamp: number): void {
     const decision = decideOnRecordError(this.production, context, failed, error);
     if (decision.response === 'FAIL') throw decision.error;
+    this.onDropped(context.taskId);
     for (const dead of decision.deadLetterRecords) this.append(captured(deadLetterToWrite(dead, driverPartitions, timestamp)), context.processorNodeId);
   }
 }

@@ -40,7 +40,8 @@ export interface FetchResult {
 
 function toHeaders(headers: RecordBatch['records'][number]['headers']): Headers {
   const out: Headers = {};
-  for (const h of headers) out[h.key] = h.value ?? Buffer.alloc(0);
+  // A null header value (length -1) is read back as null, as Kafka's consumer does.
+  for (const h of headers) out[h.key] = h.value;
   return out;
 }
 

@@ -43,6 +43,7 @@ export function toConsumedRecord(topic: string, partition: number, m: KafkaMessa
   const headers: Headers = {};
   for (const [name, value] of Object.entries(m.headers ?? {})) {
     const last = Array.isArray(value) ? value[value.length - 1] : value;
+    // A null header value (length -1 on the wire) arrives as null and stays null.
     if (last !== undefined) headers[name] = last;
   }
   return {

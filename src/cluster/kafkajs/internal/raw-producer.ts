@@ -23,7 +23,7 @@
  *   is unusable: later calls reject with ProducerFencedError.
  */
 import { createHash } from 'node:crypto';
-import type { Kafka, Producer, Transaction } from 'kafkajs';
+import type { IHeaders, Kafka, Producer, Transaction } from 'kafkajs';
 import { IllegalStateError, KafkaProtocolError, KafkaErrorCode, ProducerFencedError, StreamsError, isOutcomeUnknown } from '../../../errors.js';
 import type { Logger } from '../../../internal/logger.js';
 import type { ProduceAck, ProduceBatch, RawProducerOptions, RawProducerPort, TopicPartitionOffset, WireRecord } from '../../port.js';
@@ -128,8 +128,9 @@ export class KafkaJsRawProducer implements RawProducerPort {
         acks: -1,
         ...(this.compression === 0 ? {} : { compression: this.compression }),
         // (a numeric timestamp: sluice's Produce encoder takes it as is; kafkajs' own one, used only for
-        // compressed requests, computes deltas with it just as well)
-        messages: records.map((r) => ({ partition, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp as unknown as string })),
+        // compressed requests, computes deltas with it just as well; both write a null header value as
+        // length -1, though kafkajs' IHeaders type leaves null out)
+        messages: records.map((r) => ({ partition, key: r.key, value: r.value, headers: r.headers as IHeaders, timestamp: r.timestamp as unknown as string })),
       });
       this.uncertain.delete(key);
       if (this.facts) this.facts.answered = true;

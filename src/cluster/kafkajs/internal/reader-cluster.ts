@@ -16,7 +16,7 @@ export const ISOLATION_LEVEL = { READ_UNCOMMITTED: 0, READ_COMMITTED: 1 } as con
 export interface ReaderMessage extends FetchedMessage {
   value: Buffer | null;
   timestamp: string;
-  headers?: Record<string, Buffer | string | (Buffer | string)[] | undefined>;
+  headers?: Record<string, Buffer | string | null | (Buffer | string | null)[] | undefined>;
   batchContext: FetchedMessage['batchContext'] & { firstOffset?: string; lastOffsetDelta?: number };
 }
 

@@ -156,6 +156,42 @@ describe('KTableSourceTest', () => {
     builder.build();
     sendsChanges(table1, true);
   });
+
+  /**
+   * KTableSourceTest.testKTableSourceEmitOnChange, which Kafka keeps
+   * `@Disabled` ("we have disabled KIP-557 until KAFKA-12508 can be properly
+   * addressed"): Kafka's KTableSource.process puts every update
+   * (`KeyValueStoreWrapper.put`, no `putIfDifferentValues`) and forwards it,
+   * identical values included. Same inputs; the expected output is what
+   * Kafka's code does today (issue 29 item 6: sluice keeps it): `A=1@12` is
+   * forwarded, and the store holds the last put's timestamp.
+   */
+  it('testKTableSourceEmitOnChange (disabled in Kafka): identical updates are still forwarded and stored, as Kafka does', () => {
+    const builder = new StreamsBuilder();
+    const topic1 = 'topic1';
+    builder.table(topic1, { keySerde: S, valueSerde: I }, Materialized.as<string, number>('store')).toStream().to('output', { keySerde: S, valueSerde: I });
+    const driver = new TopologyTestDriver(builder.build(), props);
+    try {
+      const inputTopic = driver.createInputTopic(topic1, S, I);
+      const outputTopic = driver.createOutputTopic('output', S, I);
+      inputTopic.pipeInput('A', 1, 10);
+      inputTopic.pipeInput('B', 2, 11);
+      inputTopic.pipeInput('A', 1, 12);
+      expect(storeOf(driver.getTimestampedKeyValueStore<string, number>('store')).get('A')).toEqual({ value: 1, timestamp: 12 });
+      inputTopic.pipeInput('B', 3, 13);
+      inputTopic.pipeInput('A', 1, 9);
+      expect(outputTopic.readRecordsToList().map((r) => [r.key, r.value, r.timestamp])).toEqual([
+        ['A', 1, 10],
+        ['B', 2, 11],
+        ['A', 1, 12],
+        ['B', 3, 13],
+        ['A', 1, 9],
+      ]);
+      expect(storeOf(driver.getTimestampedKeyValueStore<string, number>('store')).get('A')).toEqual({ value: 1, timestamp: 9 });
+    } finally {
+      driver.close();
+    }
+  });
 });
 
 describe('StreamsBuilderTest: table sources', () => {

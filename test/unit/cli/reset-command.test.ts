@@ -156,3 +156,31 @@ describe('resetTargetOf (the reset flags)', () => {
     expect(() => resetTargetOf({ toOffset: 'x' }, '/', 0)).toThrow("--to-offset must be an integer, got 'x'");
   });
 });
+
+describe('sluice reset command line', () => {
+  const run = async (args: string[]) => {
+    let out = '';
+    let err = '';
+    const stream = (write: (s: string) => void) => ({ write: (s: string) => (write(s), true) }) as unknown as NodeJS.WritableStream;
+    const { runCli } = await import('../../../src/cli/program.js');
+    const code = await runCli(args, { stdout: stream((s) => (out += s)), stderr: stream((s) => (err += s)), env: {}, cwd: '/' });
+    return { code, out, err };
+  };
+
+  it('has help naming the position options and the dry run', async () => {
+    const help = await run(['reset', '--help']);
+    expect(help.code).toBe(0);
+    for (const flag of ['--application-id <id>', '--input-topics <topics>', '--to-earliest', '--to-datetime <iso>', '--by-duration <PnDTnHnMnS>', '--dry-run', '--state-dir <dir>', '--config <file>']) {
+      expect(help.out).toContain(flag);
+    }
+  });
+
+  it('without an application id or brokers, or with two positions: exit 2 and one line naming what to pass', async () => {
+    expect(await run(['reset', '-b', '127.0.0.1:9092'])).toMatchObject({ code: 2, err: expect.stringMatching(/^sluice: .*No application id: pass --application-id <id>/) });
+    expect(await run(['reset', '-a', 'x'])).toMatchObject({ code: 2, err: expect.stringMatching(/^sluice: .*No Kafka to reset on: pass --bootstrap-servers host:port/) });
+    expect(await run(['reset', '-a', 'x', '-b', '127.0.0.1:9092', '--to-latest', '--to-offset', '3'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--to-latest and --to-offset exclude each other/),
+    });
+  });
+});

@@ -261,15 +261,21 @@ export class KafkaJsAdmin implements AdminPort {
     }
   }
 
-  /** kafkajs' `fetchTopicOffsetsByTimestamp` (ListOffsets with a timestamp); -1 where no record is that late. */
+  /**
+   * kafkajs' `fetchTopicOffsetsByTimestamp` (ListOffsets with a timestamp); -1 where no record is that late
+   * (kafkajs answers the high watermark there: a found record's offset is always below it).
+   */
   async offsetsForTime(topic: string, timestamp: number): Promise<number[]> {
-    await this.requireTopic(topic);
+    const end = await this.endOffsets(topic);
     const offsets = await this.call(`offsets of '${topic}' at ${timestamp}`, (a) => a.fetchTopicOffsetsByTimestamp(topic, timestamp), [
       { resource: 'TOPIC', operation: 'DESCRIBE', name: topic },
     ]);
-    const result: number[] = [];
-    for (const o of offsets) result[o.partition] = Number(o.offset);
-    return Array.from(result, (o) => (o === undefined || o < 0 ? -1 : o));
+    const result: number[] = end.map(() => -1);
+    for (const o of offsets) {
+      const offset = Number(o.offset);
+      result[o.partition] = offset >= 0 && offset < (end[o.partition] ?? 0) ? offset : -1;
+    }
+    return result;
   }
 
   /** kafkajs' `setOffsets` (OffsetCommit outside the group generation); refused by Kafka while the group has members. */

@@ -142,6 +142,19 @@ describe('sluice reset (embedded cluster)', () => {
     await resetApplication(options(stateDir, { target: { kind: 'offset', offset: 9 } }), cluster.admin(), (l) => lines.push(l));
     expect(lines).toContain('New offset (9) is higher than latest offset. Value will be set to 4');
   });
+
+  it('--to-datetime: the first record at or after it; none that late: the end, with Kafka\'s line', async () => {
+    const { cluster, stateDir } = await setup();
+    await cluster.createTopic('timed', { partitions: 1 });
+    await cluster.produce('timed', [1000, 2000, 3000].map((timestamp) => ({ value: 'v', timestamp })));
+    const lines: string[] = [];
+    await resetApplication(options(stateDir, { inputTopics: ['timed'], target: { kind: 'datetime', timestamp: 1500 } }), cluster.admin(), (l) => lines.push(l));
+    expect(lines).toContain('Topic: timed Partition: 0 Offset: 1');
+    expect(await cluster.committedOffsets(APP, 'timed')).toEqual([1]);
+    await resetApplication(options(stateDir, { inputTopics: ['timed'], target: { kind: 'datetime', timestamp: 5000 } }), cluster.admin(), (l) => lines.push(l));
+    expect(lines).toContain('Partition 0 from topic timed is empty, without a committed record. Falling back to latest known offset.');
+    expect(await cluster.committedOffsets(APP, 'timed')).toEqual([3]);
+  });
 });
 
 describe('resetTargetOf (the reset flags)', () => {

@@ -44,7 +44,7 @@ describeKafka('restart after a crash on Kafka', (brokers) => {
     expect(line.level).toBe(30);
     expect(line.groupId).toBe(applicationId);
     expect(line.msg).toContain(`joining group '${applicationId}' is held by the group coordinator (5 s so far)`);
-    expect(line.msg).toContain('at most ~15 s more (sessionTimeoutMs 20000)');
+    expect(line.msg).toContain("at most ~15 s more for a previous member's session (sessionTimeoutMs 20000)");
     expect(line.remainingMs).toBe(15_000);
     expect(waitedMs).toBeGreaterThan(5_000); // the wait was real
     second.child.kill('SIGTERM');

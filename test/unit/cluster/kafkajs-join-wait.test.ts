@@ -42,7 +42,8 @@ describe('watchJoin', () => {
     const held: JoinHeld = { groupId: 'orders-app', waitedMs: 5_000, remainingMs: 25_000, sessionTimeoutMs: 30_000 };
     expect(joinHeldMessage(held)).toBe(
       "joining group 'orders-app' is held by the group coordinator (5 s so far): it waits for a previous member " +
-        '(e.g. this worker before a crash or kill) whose session has not expired yet; at most ~25 s more (sessionTimeoutMs 30000)',
+        '(e.g. this worker before a crash or kill) whose session has not expired yet, or for the other members to rejoin; ' +
+        "at most ~25 s more for a previous member's session (sessionTimeoutMs 30000)",
     );
   });
 });

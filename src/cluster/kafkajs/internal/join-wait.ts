@@ -41,8 +41,8 @@ export function joinHeldThresholdMs(sessionTimeoutMs: number): number {
 export function joinHeldMessage(held: JoinHeld): string {
   return (
     `joining group '${held.groupId}' is held by the group coordinator (${Math.round(held.waitedMs / 1000)} s so far): ` +
-    `it waits for a previous member (e.g. this worker before a crash or kill) whose session has not expired yet; ` +
-    `at most ~${Math.ceil(held.remainingMs / 1000)} s more (sessionTimeoutMs ${held.sessionTimeoutMs})`
+    `it waits for a previous member (e.g. this worker before a crash or kill) whose session has not expired yet, or for the other members to rejoin; ` +
+    `at most ~${Math.ceil(held.remainingMs / 1000)} s more for a previous member's session (sessionTimeoutMs ${held.sessionTimeoutMs})`
   );
 }
 

@@ -1,5 +1,5 @@
 /**
- * The `sluice` command line: `sluice run <module>` and `sluice describe <module>`.
+ * The `sluice` command line: `sluice run <module>`, `sluice describe <module>` and `sluice reset`.
  * {@link runCli} parses arguments and returns the process exit code; it never
  * calls `process.exit` itself.
  */
@@ -8,6 +8,7 @@ import { StreamsError } from '../errors.js';
 import { describeApp, type DescribeFormat } from './describe-command.js';
 import { resolveRunOptions, type RunFlags } from './options.js';
 import { runWorker } from './worker.js';
+import { runReset, type ResetFlags } from './reset-cli.js';
 import { oneLineReason } from './internal/reason.js';
 
 export { oneLineReason };
@@ -115,6 +116,32 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
     .action(async (module: string, flags: { format: DescribeFormat; config?: string }) => {
       io.stdout.write(await describeApp(module, flags.format, io.cwd, flags.config === undefined ? undefined : { configFile: flags.config, env: io.env }));
       result.code = ExitCode.OK;
+    });
+
+  program
+    .command('reset')
+    .description("Reset an app so it reprocesses its input (Kafka's kafka-streams-application-reset): refuses while the group has members")
+    .option('-a, --application-id <id>', 'the application id (the consumer group) to reset; or application.id in --config')
+    .option('-b, --bootstrap-servers <brokers>', 'Kafka brokers, host:port[,host:port] (env KAFKA_BROKERS, or bootstrap.servers in --config)')
+    .option('--input-topics <topics>', "comma-separated input topics whose committed offsets move (others are left alone)")
+    .option('--to-earliest', 'input offsets to the beginning of each partition (the default)')
+    .option('--to-latest', 'input offsets to the end of each partition')
+    .option('--to-offset <n>', 'input offsets to n (clamped to each partition\'s range)')
+    .option('--shift-by <n>', 'input offsets moved by n (negative: back) from the committed offset')
+    .option('--to-datetime <iso>', 'input offsets to the first record at or after yyyy-MM-ddTHH:mm:ss.SSS[zone] (no zone: UTC)')
+    .option('--by-duration <PnDTnHnMnS>', 'input offsets to the first record at or after now minus this duration, e.g. P1DT2H')
+    .option('--from-file <csv>', 'input offsets from a reset plan, lines TOPIC,PARTITION,OFFSET')
+    .option('--dry-run', 'print what would be done, change nothing')
+    .option('--state-dir <dir>', "also delete the app's local state <dir>/<application id> (Kafka's KafkaStreams.cleanUp())")
+    .option('--config <file>', 'a Kafka Streams properties file: application.id, bootstrap.servers, security.protocol, ssl.*, sasl.* for a secured cluster')
+    .addHelpText(
+      'after',
+      '\nAlso deletes the app\'s internal topics (<application id>-...-changelog, -repartition, foreign-key subscription topics).\n' +
+        'Stop every instance first: a group with members is refused (a killed instance leaves when its session times out).\n' +
+        'Example:\n  sluice reset -a orders-app -b kafka:9092 --input-topics orders --to-earliest --state-dir /var/lib/sluice --dry-run',
+    )
+    .action(async (flags: ResetFlags) => {
+      result.code = await runReset(flags, io);
     });
 
   return program;

@@ -23,6 +23,7 @@ import type { RunOptions } from './options.js';
 import { startProgressLine, type ProgressLine } from './progress-line.js';
 import { connectionHint, oneLineReason } from './internal/reason.js';
 import { installProcessGuards } from './internal/process-guards.js';
+import { launchedByNpm, watchParent } from './internal/parent-watch.js';
 import { CommitWatchdog, stallThresholdMs, type HealthStatus } from './health.js';
 import { startQueryApi, withQueryEndpoint } from './query-option.js';
 import { listenFailure } from './server-security.js';
@@ -47,6 +48,8 @@ export interface WorkerHooks {
   stopSignal?: Promise<unknown>;
   /** Install the SIGINT/SIGTERM/SIGHUP, unhandled-rejection and uncaught-exception handlers (default true). */
   handleSignals?: boolean;
+  /** Close the app when the parent process dies (default: with `handleSignals`, when launched by npm: `npx`, `npm start`). */
+  watchParent?: boolean;
 }
 
 interface Placement {
@@ -141,6 +144,16 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
     hooks.handleSignals !== false,
   );
   void hooks.stopSignal?.then(() => endWith('stop requested'));
+  const parentWatched = hooks.watchParent ?? (hooks.handleSignals !== false && launchedByNpm(io.env ?? process.env));
+  const stopParentWatch = parentWatched
+    ? watchParent({
+        ppid: () => process.ppid,
+        onOrphaned: (from, to) => {
+          log.info({ parentPid: from, newParentPid: to }, 'the launching process (npm/npx and its sh) exited, closing as on SIGTERM');
+          endWith('parent exited');
+        },
+      })
+    : () => undefined;
   const sub = app.state$.subscribe((state) => {
     if (state === 'PENDING_ERROR' || state === 'ERROR') endWith(app.error ?? new Error(`the app went to state ${state}`));
   });
@@ -209,6 +222,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
     sub.unsubscribe();
     clearInterval(sampler);
     clearInterval(keepAlive);
+    stopParentWatch();
     guards.dispose();
     await metricsServer?.close();
     if (placement.ownsCluster && placement.cluster instanceof EmbeddedKafkaCluster) await placement.cluster.close();

@@ -126,6 +126,16 @@ export interface AdminPort {
   deleteRecords?(topic: string, offsets: ReadonlyMap<number, number>): Promise<void>;
   /** Log start offset per partition, index = partition (both built-in adapters implement it). */
   startOffsets?(topic: string): Promise<number[]>;
+  /**
+   * Kafka's `offsetsForTimes`: per partition (index = partition) the first offset whose record timestamp is at or
+   * after `timestamp`, -1 when there is none (both built-in adapters implement it).
+   */
+  offsetsForTime?(topic: string, timestamp: number): Promise<number[]>;
+  /**
+   * Sets a group's committed offsets of `topic` (partition → offset), as Kafka's `alterConsumerGroupOffsets`; the
+   * group must have no active member (both built-in adapters implement it).
+   */
+  setCommittedOffsets?(groupId: string, topic: string, offsets: ReadonlyMap<number, number>): Promise<void>;
   close(): Promise<void>;
 }
 

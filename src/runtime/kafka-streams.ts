@@ -285,6 +285,20 @@ export class KafkaStreams {
     await Promise.all([...this.#uiServers].map((server) => server.close()));
   }
 
+  /**
+   * Kafka's `KafkaStreams.cleanUp()`: deletes this app's local state, the folder
+   * `<stateDir>/<applicationId>` (its task folders, the global stores' folder), so
+   * the next start restores every store from its changelog. Allowed before
+   * {@link start} (CREATED) and after the app stopped (NOT_RUNNING, ERROR); in any
+   * other state it throws an `IllegalStateError`, as Kafka's IllegalStateException
+   * "Cannot clean up while running.". A task folder another process holds
+   * (same `stateDir` and `applicationId`) throws STATE_DIR_LOCKED.
+   */
+  cleanUp(): void {
+    this.#sm.require('cleanUp', ['CREATED', 'NOT_RUNNING', 'ERROR']);
+    this.#directories().clean();
+  }
+
   /** Counters of the app and of each task (see {@link KafkaStreamsMetrics}). Allowed in every state. */
   metrics(): KafkaStreamsMetrics {
     return { ...(this.#manager?.metrics() ?? aggregateMetrics(new Map(), new Set(), 0)), restore: this.#progress.metrics() };

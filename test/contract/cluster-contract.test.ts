@@ -62,6 +62,19 @@ for (const backend of await backends()) {
       expect(e.kafkaCode).toBe(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
     });
 
+    it('admin offsets for sluice reset: offsetsForTime (-1 past the last record) and setCommittedOffsets of an empty group', async () => {
+      const t = await topic(2);
+      const p = await producer();
+      const rec = (value: string, timestamp: number): WireRecord => ({ key: null, value: Buffer.from(value), headers: {}, timestamp });
+      await p.produce({ topic: t, partition: 0, records: [rec('a', 1000), rec('b', 2000), rec('c', 3000)] });
+      expect(await ctx.admin.offsetsForTime!(t, 0)).toEqual([0, -1]);
+      expect(await ctx.admin.offsetsForTime!(t, 1500)).toEqual([1, -1]);
+      expect(await ctx.admin.offsetsForTime!(t, 3001)).toEqual([-1, -1]);
+      const group = uniqueGroup('contract-reset');
+      await ctx.admin.setCommittedOffsets!(group, t, new Map([[0, 2], [1, 0]]));
+      expect(await ctx.admin.committedOffsets(group, t)).toEqual([2, 0]);
+    });
+
     it('produce/fetch round-trip: offsets, keys, values, headers', async () => {
       const t = await topic(2);
       const p = await producer();

@@ -9,6 +9,7 @@
  *   never share a folder); a lock left by a dead process is taken over at once.
  * - `cleanRemovedTasks(delayMs)` deletes the task folders nobody holds and
  *   nothing touched for `delayMs` (Kafka's `state.cleanup.delay.ms`).
+ * - `clean()` deletes all of the application's local state (`KafkaStreams.cleanUp()`).
  * - Folders the application creates get permissions `rwxr-x---`, as in Kafka.
  *
  * Locks are per process: a registry shared by every `StateDirectory` of the
@@ -214,6 +215,42 @@ export class StateDirectory {
         this.unlockTask(taskId);
       }
     }
+    return deleted;
+  }
+
+  /**
+   * Deletes the application's local state (Kafka's `StateDirectory.clean()`, behind
+   * `KafkaStreams.cleanUp()`); returns the task ids deleted:
+   * 1. each task folder: lock it (a folder another live process holds throws STATE_DIR_LOCKED: nothing of it is
+   *    deleted), delete it, release the lock;
+   * 2. the global stores' folder `global`;
+   * 3. the application folder when nothing else is left in it (else a warning names what is kept, as Kafka).
+   */
+  clean(): string[] {
+    const deleted: string[] = [];
+    // 1.
+    for (const { taskId, path } of this.listAllTaskDirectories()) {
+      this.lockTask(taskId);
+      try {
+        rmSync(path, { recursive: true, force: true });
+        deleted.push(taskId);
+      } finally {
+        this.locked.delete(taskId);
+        heldByThisProcess.delete(join(path, LOCK_FILE_NAME));
+      }
+    }
+    // 2.
+    rmSync(join(this.appDir, 'global'), { recursive: true, force: true });
+    // 3.
+    let left: string[] = [];
+    try {
+      left = readdirSync(this.appDir);
+    } catch {
+      return deleted;
+    }
+    if (left.length === 0) rmSync(this.appDir, { recursive: true, force: true });
+    else this.logger.warn({ dir: this.appDir, left }, `Failed to delete state store directory of ${this.appDir} for it is not empty`);
+    this.logger.info({ dir: this.appDir, tasks: deleted }, 'local state deleted (cleanUp)');
     return deleted;
   }
 

@@ -32,6 +32,13 @@ export class EmbeddedAdmin implements AdminPort {
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {
     return this.broker.committedOffsets(groupId, topic);
   }
+  async offsetsForTime(topic: string, timestamp: number): Promise<number[]> {
+    return this.broker.offsetsForTime(topic, timestamp);
+  }
+  async setCommittedOffsets(groupId: string, topic: string, offsets: ReadonlyMap<number, number>): Promise<void> {
+    this.broker.endOffsets(topic); // an unknown topic rejects
+    this.broker.groups.commit(groupId, [...offsets].map(([partition, offset]) => ({ topic, partition, offset })));
+  }
   async describeGroup(groupId: string): Promise<GroupDescription> {
     const { members } = this.broker.groups.describeGroup(groupId);
     return {

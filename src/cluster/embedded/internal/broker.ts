@@ -211,6 +211,11 @@ export class Broker {
     return isolation === 'read_committed' ? log.lastStableOffset : log.highWatermark;
   }
 
+  /** Per partition the first offset with a record timestamp at or after `timestamp` (read_uncommitted), -1 when none. */
+  offsetsForTime(topic: string, timestamp: number): number[] {
+    return this.logs(topic).map((log) => log.fetch(0, 'read_uncommitted').records.find((r) => r.timestamp >= timestamp)?.offset ?? -1);
+  }
+
   /** Committed offsets of a group for every partition of a topic. */
   committedOffsets(groupId: string, topic: string): number[] {
     const n = this.logs(topic).length;

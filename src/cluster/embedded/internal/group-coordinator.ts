@@ -249,7 +249,7 @@ export class GroupCoordinator {
 
   /** Forgets offsets of a deleted topic. */
   deleteTopic(topic: string): void {
-    for (const m of this.offsets.values()) for (const k of [...m.keys()]) if (k.startsWith(`${topic}:`)) m.delete(k);
+    for (const m of this.offsets.values()) for (const k of [...m.keys()]) if (k.slice(0, k.lastIndexOf('-')) === topic) m.delete(k); // keys are `<topic>-<partition>`
   }
 
   private rebalance(g: Group): Promise<void> {

@@ -261,6 +261,34 @@ export class KafkaJsAdmin implements AdminPort {
     }
   }
 
+  /**
+   * kafkajs' `fetchTopicOffsetsByTimestamp` (ListOffsets with a timestamp); -1 where no record is that late
+   * (kafkajs answers the high watermark there: a found record's offset is always below it).
+   */
+  async offsetsForTime(topic: string, timestamp: number): Promise<number[]> {
+    const end = await this.endOffsets(topic);
+    const offsets = await this.call(`offsets of '${topic}' at ${timestamp}`, (a) => a.fetchTopicOffsetsByTimestamp(topic, timestamp), [
+      { resource: 'TOPIC', operation: 'DESCRIBE', name: topic },
+    ]);
+    const result: number[] = end.map(() => -1);
+    for (const o of offsets) {
+      const offset = Number(o.offset);
+      result[o.partition] = offset >= 0 && offset < (end[o.partition] ?? 0) ? offset : -1;
+    }
+    return result;
+  }
+
+  /** kafkajs' `setOffsets` (OffsetCommit outside the group generation); refused by Kafka while the group has members. */
+  async setCommittedOffsets(groupId: string, topic: string, offsets: ReadonlyMap<number, number>): Promise<void> {
+    const partitions = [...offsets].map(([partition, offset]) => ({ partition, offset: String(offset) }));
+    await retryCoordinator(() =>
+      this.call(`set committed offsets of '${groupId}' on '${topic}'`, (a) => a.setOffsets({ groupId, topic, partitions }), [
+        { resource: 'GROUP', operation: 'READ', name: groupId },
+        { resource: 'TOPIC', operation: 'READ', name: topic },
+      ]),
+    );
+  }
+
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {
     await this.requireTopic(topic);
     const groups = await retryCoordinator(() =>

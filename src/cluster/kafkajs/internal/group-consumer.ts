@@ -51,6 +51,7 @@ import type {
 import { fencedInstanceIdError } from '../../port.js';
 import { diffAssignment, fromMemberAssignment, tpKey } from './assignment.js';
 import { tagAssigner, type MemberTag } from './static-membership.js';
+import { joinHeldMessage, watchJoin } from './join-wait.js';
 import { mapKafkaJsError, type ErrorSite } from './error-mapping.js';
 import { kafkaJsRetry } from './retry-options.js';
 import { connectionFactsOf, isSecurityFailure } from './security-errors.js';
@@ -102,7 +103,17 @@ export class KafkaJsGroupConsumer implements GroupConsumerPort {
     const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
     // kafkajs refuses heartbeatInterval >= sessionTimeout; the default follows Kafka's advice (a third, at most 3 s).
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? Math.min(3_000, Math.floor(sessionTimeout / 3));
-    this.tag = { groupInstanceId: options.groupInstanceId, onRejoin: (reason) => this.logger.info({ reason }, 'rejoining the group on request') };
+    this.tag = {
+      groupInstanceId: options.groupInstanceId,
+      onRejoin: (reason) => this.logger.info({ reason }, 'rejoining the group on request'),
+      // A join held for the dead previous member's session (a restart after a crash) is said once, with the time left.
+      onJoinStart: () =>
+        watchJoin({
+          groupId: options.groupId,
+          sessionTimeoutMs: sessionTimeout,
+          onHeld: (held) => this.logger.info({ groupId: held.groupId, waitedMs: held.waitedMs, remainingMs: held.remainingMs }, joinHeldMessage(held)),
+        }),
+    };
     this.consumer = kafka.consumer({
       groupId: options.groupId,
       sessionTimeout,

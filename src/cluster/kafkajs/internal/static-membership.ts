@@ -39,6 +39,8 @@ export interface MemberTag {
   rejoinReason?: string | undefined;
   /** Called when a requested rejoin starts (tests, logs). */
   onRejoin?: ((reason: string) => void) | undefined;
+  /** Called when a join (`joinAndSync`) starts; the returned function when it settles (join-wait.ts). */
+  onJoinStart?: (() => () => void) | undefined;
 }
 
 interface Context {
@@ -120,7 +122,7 @@ function wrapBuilder(
 /**
  * Installs the patches (idempotent):
  * 1. JoinGroup, SyncGroup, Heartbeat builders add `groupInstanceId` from the context (JoinGroup: and the rejoin protocol);
- * 2. `joinAndSync` runs in the context, taking a pending rejoin request;
+ * 2. `joinAndSync` runs in the context, taking a pending rejoin request, watched by `onJoinStart`;
  * 3. `heartbeat` runs in the context; fails with REBALANCE_IN_PROGRESS while a rejoin is pending;
  * 4. `leave` of a static member sends nothing.
  */
@@ -143,7 +145,9 @@ export function installStaticMembership(internals: KafkaJsInternals): void {
     const reason = tag.rejoinReason;
     tag.rejoinReason = undefined;
     if (reason !== undefined) tag.onRejoin?.(reason);
-    return context.run({ tag, rejoin: reason !== undefined }, () => joinAndSync.call(this));
+    const settled = tag.onJoinStart?.();
+    const joined = context.run({ tag, rejoin: reason !== undefined }, () => joinAndSync.call(this));
+    return settled ? joined.finally(settled) : joined;
   };
   // 3.
   const rebalancing = protocolErrors(internals).errorCodes.find((e) => e.type === 'REBALANCE_IN_PROGRESS');

@@ -19,7 +19,7 @@ import boundaries from 'eslint-plugin-boundaries';
 /**
  * Each layer: the files it owns, and the layers it may import (its own type is
  * always allowed). Written once; the lint rule and the architecture test read it.
- * Folders listed separately in `folders` (for example `src/processors/state`)
+ * Folders listed separately in `folders` (for example `src/cluster/embedded`)
  * are their own element of that layer so their `internal/` stays private to them.
  * @type {Record<string, { folders?: string[]; files?: string[]; mayImport: string[] }>}
  */
@@ -31,24 +31,26 @@ export const LAYERS = {
   'cluster-embedded': { folders: ['src/cluster/embedded'], mayImport: ['cluster-port', 'ground'] },
   assignment: { folders: ['src/assignment'], mayImport: ['cluster-port', 'ground'] },
   handlers: { folders: ['src/handlers'], mayImport: ['serdes', 'ground'] },
-  processors: { folders: ['src/processors/state', 'src/processors'], mayImport: ['handlers', 'serdes', 'ground'] },
-  topology: { folders: ['src/topology'], mayImport: ['processors', 'handlers', 'serdes', 'ground'] },
-  eos: { folders: ['src/eos'], mayImport: ['cluster-port', 'processors', 'handlers', 'serdes', 'ground'] },
+  // Stores: interfaces, the caching/change-logging/metered layers, the engines (src/state/lmdb, src/state/in-memory).
+  state: { folders: ['src/state'], mayImport: ['serdes', 'ground'] },
+  processors: { folders: ['src/processors'], mayImport: ['state', 'handlers', 'serdes', 'ground'] },
+  topology: { folders: ['src/topology'], mayImport: ['processors', 'state', 'handlers', 'serdes', 'ground'] },
+  eos: { folders: ['src/eos'], mayImport: ['cluster-port', 'processors', 'state', 'handlers', 'serdes', 'ground'] },
   // The live UI's server and page: below runtime (which implements its data source), knows nothing above ground.
   ui: { folders: ['src/ui'], mayImport: ['ground'] },
   runtime: {
     folders: ['src/runtime'],
-    mayImport: ['ui', 'eos', 'topology', 'processors', 'handlers', 'serdes', 'assignment', 'cluster-kafkajs', 'cluster-port', 'ground'],
+    mayImport: ['ui', 'eos', 'topology', 'processors', 'state', 'handlers', 'serdes', 'assignment', 'cluster-kafkajs', 'cluster-port', 'ground'],
   },
   testing: {
     files: ['src/testing.ts'],
     folders: ['src/testing'],
-    mayImport: ['eos', 'topology', 'processors', 'handlers', 'serdes', 'cluster-embedded', 'cluster-port', 'ground'],
+    mayImport: ['eos', 'topology', 'processors', 'state', 'handlers', 'serdes', 'cluster-embedded', 'cluster-port', 'ground'],
   },
   cli: { folders: ['src/cli'], mayImport: ['runtime', 'topology', 'cluster-kafkajs', 'cluster-embedded', 'cluster-port', 'ground'] },
   entry: {
     files: ['src/index.ts'],
-    mayImport: ['cli', 'testing', 'runtime', 'ui', 'eos', 'topology', 'processors', 'handlers', 'serdes', 'assignment', 'cluster-embedded', 'cluster-kafkajs', 'cluster-port', 'ground'],
+    mayImport: ['cli', 'testing', 'runtime', 'ui', 'eos', 'topology', 'processors', 'state', 'handlers', 'serdes', 'assignment', 'cluster-embedded', 'cluster-kafkajs', 'cluster-port', 'ground'],
   },
 };
 

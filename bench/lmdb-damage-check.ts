@@ -1,6 +1,6 @@
 /**
  * The per-start cost of the damage check of a persistent store
- * (`src/processors/state/internal/lmdb-damage.ts`), not part of
+ * (`src/state/lmdb/lmdb-damage.ts`), not part of
  * `npm run bench`: `npx tsx bench/lmdb-damage-check.ts [keys]` (default 100,000).
  *
  * Builds a store of `keys` entries, then times, over 5 rounds each:
@@ -13,9 +13,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { headerDamage, scanInChild, takeSeal } from '../src/processors/state/internal/lmdb-damage.js';
-import { LmdbKeyValueBytesStore } from '../src/processors/state/lmdb-key-value-bytes-store.js';
-import type { StoreInitContext } from '../src/processors/state/store-contract.js';
+import { headerDamage, scanInChild, takeSeal } from '../src/state/lmdb/lmdb-damage.js';
+import { LmdbKeyValueBytesStore } from '../src/state/lmdb/lmdb-key-value-bytes-store.js';
+import type { StoreInitContext } from '../src/state/store-contract.js';
 
 const KEYS = Number(process.argv[2] ?? 100_000);
 const stateDir = mkdtempSync(join(tmpdir(), 'sluice-damage-bench-'));

@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { pino } from 'pino';
-import type { KeyValueBytesStore } from '../src/processors/state/bytes-store-contract.js';
-import { InMemoryKeyValueBytesStore } from '../src/processors/state/in-memory-key-value-bytes-store.js';
-import { LmdbKeyValueBytesStore } from '../src/processors/state/lmdb-key-value-bytes-store.js';
-import type { StoreInitContext } from '../src/processors/state/store-contract.js';
+import type { KeyValueBytesStore } from '../src/state/bytes-store-contract.js';
+import { InMemoryKeyValueBytesStore } from '../src/state/in-memory/in-memory-key-value-bytes-store.js';
+import { LmdbKeyValueBytesStore } from '../src/state/lmdb/lmdb-key-value-bytes-store.js';
+import type { StoreInitContext } from '../src/state/store-contract.js';
 
 const KEYS = Number(process.argv[2] ?? 200_000);
 const BATCH = 1000;

@@ -150,7 +150,7 @@ export type {
   SinkNodeDescription,
   GlobalStoreDescription,
 } from './topology/description.js';
-export { KeyValue } from './processors/key-value.js';
+export { KeyValue } from './records/key-value.js';
 export { Record } from './processors/record.js';
 /**
  * The Processor API {@link Record} under a name that does not shadow
@@ -175,7 +175,7 @@ export type {
 } from './processors/processor.js';
 export { FixedKeyRecord } from './processors/fixed-key-record.js';
 export type { FixedKeyProcessor, FixedKeyProcessorContext, FixedKeyProcessorSupplier } from './processors/fixed-key-processor.js';
-export { Stores } from './processors/state/stores.js';
+export { Stores } from './state/stores.js';
 export {
   ExtractRecordMetadataTimestamp,
   FailOnInvalidTimestamp,
@@ -184,13 +184,13 @@ export {
   WallclockTimestampExtractor,
 } from './processors/timestamp-extractors.js';
 export type { ExtractorRecord, TimestampExtractor, TimestampExtractorFunction, TimestampExtractorObject } from './processors/timestamp-extractors.js';
-export type { BytesEntry, KeyValueBytesStore, KeyValueBytesStoreSupplier } from './processors/state/bytes-store-contract.js';
-export type { KeyValueStore, StateStore, StoreBuilder } from './processors/state/state-store.js';
-export type { TimestampedKeyValueStore } from './processors/state/timestamped-key-value-store.js';
-export { ValueAndTimestamp } from './processors/state/value-and-timestamp.js';
+export type { BytesEntry, KeyValueBytesStore, KeyValueBytesStoreSupplier } from './state/bytes-store-contract.js';
+export type { KeyValueStore, StateStore, StoreBuilder } from './state/state-store.js';
+export type { TimestampedKeyValueStore } from './state/timestamped-key-value-store.js';
+export { ValueAndTimestamp } from './state/value-and-timestamp.js';
 // window and session stores
-export { TimeWindow, SessionWindow, Windowed } from './processors/state/window-types.js';
-export { WindowedSerdes } from './processors/state/windowed-serdes.js';
+export { TimeWindow, SessionWindow, Windowed } from './state/window-types.js';
+export { WindowedSerdes } from './state/windowed-serdes.js';
 export { Windows } from './topology/windows.js';
 export { TimeWindows } from './topology/time-windows.js';
 export { UnlimitedWindows } from './topology/unlimited-windows.js';
@@ -199,9 +199,9 @@ export { SessionWindows } from './topology/session-windows.js';
 export { EmitStrategy } from './topology/emit-strategy.js';
 export type { EmitStrategyType } from './topology/emit-strategy.js';
 export type { TimeWindowedKStream, SessionWindowedKStream, Initializer, Aggregator, Reducer, Merger } from './topology/windowed-kstream.js';
-export type { Window } from './processors/state/window-types.js';
-export { WindowKeySchema } from './processors/state/window-key-schema.js';
-export { SessionKeySchema } from './processors/state/session-key-schema.js';
+export type { Window } from './state/window-types.js';
+export { WindowKeySchema } from './state/window-key-schema.js';
+export { SessionKeySchema } from './state/session-key-schema.js';
 export type {
   ReadOnlyWindowStore,
   WindowStore,
@@ -211,15 +211,15 @@ export type {
   WindowBytesStoreSupplier,
   BytesStoreLifecycle,
   BytesEngineFactory,
-} from './processors/state/window-store.js';
+} from './state/window-store.js';
 export type {
   ReadOnlySessionStore,
   SessionStore,
   SessionBytesStore,
   SessionBytesEntry,
   SessionBytesStoreSupplier,
-} from './processors/state/session-store.js';
-export { WindowStoreBuilder, TimestampedWindowStoreBuilder, SessionStoreBuilder } from './processors/state/window-store-builders.js';
+} from './state/session-store.js';
+export { WindowStoreBuilder, TimestampedWindowStoreBuilder, SessionStoreBuilder } from './state/window-store-builders.js';
 export { formatTaskId, parseTaskId } from './records/task-id.js';
 export type { TaskId } from './records/task-id.js';
 export { Serdes } from './serdes/serdes.js';

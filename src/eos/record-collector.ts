@@ -126,7 +126,7 @@ export class TaskRecordCollector implements RecordCollector {
 
   /**
    * Sends one changelog record of a state store (store lifecycle step 4, in
-   * src/processors/state/store-contract.ts) in the task's transaction, with
+   * src/state/store-contract.ts) in the task's transaction, with
    * `deadLetterOption` (NONE): it is never handed to the production handler
    * and never dropped; a failure marks the transaction abortable and fails the
    * task (code CHANGELOG_WRITE_FAILED). The acknowledged offsets are kept per

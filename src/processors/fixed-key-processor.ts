@@ -7,7 +7,7 @@ import { IllegalArgumentError } from '../errors.js';
 import { FixedKeyRecord } from './fixed-key-record.js';
 import type { Cancellable, ConnectedStoreProvider, Processor, ProcessorContext, ProcessorSupplier, PunctuationType, Punctuator, RecordMetadata } from './processor.js';
 import type { Record } from './record.js';
-import type { StateStore } from './state/state-store.js';
+import type { StateStore } from '../state/state-store.js';
 import type { TaskId } from './task-contract.js';
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { Deserializer, Serializer } from '../serdes/serde.js';
 import type { ProcessorSupplier, StreamPartitioner, TopicNameExtractor } from './processor.js';
-import type { StateStore, StoreBuilder } from './state/state-store.js';
+import type { StateStore, StoreBuilder } from '../state/state-store.js';
 import type { ResolvedExtractor } from './timestamp-extractors.js';
 
 /** A source node: reads topics and deserializes. */

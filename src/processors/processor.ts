@@ -5,7 +5,7 @@ import { TopologyError } from '../errors.js';
 import type { Headers } from '../records/types.js';
 import type { TaskId } from './task-contract.js';
 import type { Record } from './record.js';
-import type { StateStore, StoreBuilder } from './state/state-store.js';
+import type { StateStore, StoreBuilder } from '../state/state-store.js';
 
 /** Which clock drives a punctuator: the task's stream time or the wall clock. */
 export type PunctuationType = 'STREAM_TIME' | 'WALL_CLOCK_TIME';

@@ -6,13 +6,13 @@
  * never queried.
  */
 import { SuppressBufferBuilder, InMemoryTimeOrderedChangeBuffer } from './dsl/suppress-buffer.js';
-import { MeteredKeyValueStore } from './state/metered-key-value-store.js';
-import type { StateStore, StoreBuilder } from './state/state-store.js';
-import { KeyValueStoreBuilder, TimestampedKeyValueStoreBuilder } from './state/store-builders.js';
-import { MeteredTimestampedKeyValueStore } from './state/timestamped-key-value-store.js';
-import { SessionStoreBuilder, TimestampedWindowStoreBuilder, WindowStoreBuilder } from './state/window-store-builders.js';
-import { TimestampedTypedWindowStore, TypedWindowStore } from './state/window-typed-store.js';
-import { TypedSessionStore } from './state/session-typed-store.js';
+import { MeteredKeyValueStore } from '../state/metered-key-value-store.js';
+import type { StateStore, StoreBuilder } from '../state/state-store.js';
+import { KeyValueStoreBuilder, TimestampedKeyValueStoreBuilder } from '../state/store-builders.js';
+import { MeteredTimestampedKeyValueStore } from '../state/timestamped-key-value-store.js';
+import { SessionStoreBuilder, TimestampedWindowStoreBuilder, WindowStoreBuilder } from '../state/window-store-builders.js';
+import { TimestampedTypedWindowStore, TypedWindowStore } from '../state/window-typed-store.js';
+import { TypedSessionStore } from '../state/session-typed-store.js';
 
 /** The kind of a state store, as interactive queries see it. */
 export type StoreKind = 'keyValue' | 'timestampedKeyValue' | 'window' | 'timestampedWindow' | 'session' | 'buffer' | 'other';

@@ -10,7 +10,7 @@ import type { ConsumedRecord } from '../records/types.js';
 import { IllegalStateError, TopologyError } from '../errors.js';
 import type { Cancellable, PunctuationType, Punctuator, RecordMetadata } from './processor.js';
 import type { Record } from './record.js';
-import type { StateStore } from './state/state-store.js';
+import type { StateStore } from '../state/state-store.js';
 import { unwrapPropagating } from './handler-calls.js';
 import type { SubtopologyPlan, TopologyPlan } from './plan.js';
 import { addNodeRecordCounts, buildTaskGraph, initNodes, type TaskNode } from './internal/task-graph.js';

@@ -20,7 +20,7 @@ import type {
   ProcessingExceptionHandler,
 } from '../handlers/types.js';
 import type { TaskId } from '../records/task-id.js';
-import type { StateStore } from './state/state-store.js';
+import type { StateStore } from '../state/state-store.js';
 import type { ResolvedExtractor } from './timestamp-extractors.js';
 import type { StoreKind } from './store-kind.js';
 
@@ -115,8 +115,8 @@ export type ProcessOutcome =
   | 'skipped';
 
 /** A state store as the executor sees it (lifecycle steps in ./state/store-contract.ts). */
-export type { ManagedStateStore, StoreRecordContext } from './state/store-contract.js';
-import type { ManagedStateStore, StoreRecordContext } from './state/store-contract.js';
+export type { ManagedStateStore, StoreRecordContext } from '../state/store-contract.js';
+import type { ManagedStateStore, StoreRecordContext } from '../state/store-contract.js';
 
 /** One task of a topology: the processor nodes of one subtopology for one partition. */
 export interface TaskProcessor {

@@ -13,8 +13,8 @@
  * to do (retry, or ask another instance).
  */
 import { StreamsError } from '../errors.js';
-import type { KeyValue } from '../processors/key-value.js';
-import type { ManagedStateStore } from '../processors/state/store-contract.js';
+import type { KeyValue } from '../records/key-value.js';
+import type { ManagedStateStore } from '../state/store-contract.js';
 import { KEY_VALUE_KINDS, storeKindOf, type StoreKind } from '../processors/store-kind.js';
 import type { TaskState } from './internal/task-state.js';
 

@@ -34,7 +34,7 @@ import { ensureChangelogTopics } from './internal/changelog-topics.js';
 import type { AssignmentReceiver } from './internal/assignment-receiver.js';
 import { createGroupMember } from './internal/group-member.js';
 import { StateDirectory } from './internal/state-directory.js';
-import { RecordCache } from '../processors/state/record-cache.js';
+import { RecordCache } from '../state/record-cache.js';
 import { RestoreProgress } from './internal/restore-progress.js';
 import type { StateRuntime } from './internal/state-manager.js';
 import type { RestoreMetrics, StateRestoreListener } from './state-restore-listener.js';

@@ -14,7 +14,7 @@ import type {
   RecordMetadata,
 } from '../processors/processor.js';
 import type { Record } from '../processors/record.js';
-import type { StateStore } from '../processors/state/state-store.js';
+import type { StateStore } from '../state/state-store.js';
 import type { TaskId } from '../processors/task-contract.js';
 
 /** A record forwarded by the processor under test, with the child it was sent to (`undefined`: all children). */

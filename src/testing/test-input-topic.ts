@@ -2,7 +2,7 @@
  * TestInputTopic: pipes records into a TopologyTestDriver.
  */
 import type { Headers } from '../records/types.js';
-import type { KeyValue } from '../processors/key-value.js';
+import type { KeyValue } from '../records/key-value.js';
 import type { Serializer } from '../serdes/serde.js';
 import { checkedSerialize } from '../serdes/checked-serde.js';
 import { headersError, timestampError } from '../records/record-checks.js';

@@ -3,7 +3,7 @@
  */
 import type { Headers } from '../records/types.js';
 import { IllegalStateError, StreamsError } from '../errors.js';
-import type { KeyValue } from '../processors/key-value.js';
+import type { KeyValue } from '../records/key-value.js';
 import type { Deserializer } from '../serdes/serde.js';
 import { checkedDeserialize } from '../serdes/checked-serde.js';
 import type { CapturedRecord } from './internal/driver-collector.js';

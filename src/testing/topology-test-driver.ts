@@ -3,12 +3,12 @@
  * the same seam the KafkaStreams runtime uses (TopologyRuntime, TaskProcessor,
  * RecordCollector) and with the same exception-handler semantics.
  */
-import { TimestampedTypedWindowStore, TypedWindowStore } from '../processors/state/window-typed-store.js';
+import { TimestampedTypedWindowStore, TypedWindowStore } from '../state/window-typed-store.js';
 import { windowStoreFacade } from './internal/driver-window-facade.js';
 import type { TimestampExtractor } from '../processors/timestamp-extractors.js';
-import { TypedSessionStore } from '../processors/state/session-typed-store.js';
-import type { WindowStore } from '../processors/state/window-store.js';
-import type { SessionStore } from '../processors/state/session-store.js';
+import { TypedSessionStore } from '../state/session-typed-store.js';
+import type { WindowStore } from '../state/window-store.js';
+import type { SessionStore } from '../state/session-store.js';
 import type { ConsumedRecord, Headers } from '../records/types.js';
 import { IllegalArgumentError, IllegalStateError, TopologyError } from '../errors.js';
 import type {
@@ -17,7 +17,7 @@ import type {
   ProductionExceptionHandler,
 } from '../handlers/types.js';
 import type { SourcePatternInfo, TaskProcessor } from '../processors/task-contract.js';
-import type { KeyValueStore, StateStore } from '../processors/state/state-store.js';
+import type { KeyValueStore, StateStore } from '../state/state-store.js';
 import type { Deserializer, Serde, Serializer } from '../serdes/serde.js';
 import { toRuntime } from '../topology/topology-runtime.js';
 import type { Topology } from '../topology/topology.js';
@@ -26,7 +26,7 @@ import { DriverRunner, type Pending } from './internal/driver-runner.js';
 import { TestInputTopic, type TestInputTopicOptions } from './test-input-topic.js';
 import { TestOutputTopic } from './test-output-topic.js';
 import { defined } from '../internal/defined.js';
-import type { ValueAndTimestamp } from '../processors/state/value-and-timestamp.js';
+import type { ValueAndTimestamp } from '../state/value-and-timestamp.js';
 import { DriverStores, isTimestampedStore, keyValueFacade } from './internal/driver-stores.js';
 import { DriverSensors, type DriverMetrics } from './driver-metrics.js';
 import { formatTaskId } from '../records/task-id.js';

@@ -3,7 +3,7 @@
  */
 import { TopologyError } from '../errors.js';
 import * as dsl from '../processors/dsl/stateless.js';
-import type { KeyValue } from '../processors/key-value.js';
+import type { KeyValue } from '../records/key-value.js';
 import type { ProcessorSupplier, StreamPartitioner, TopicNameExtractor } from '../processors/processor.js';
 import type { FixedKeyProcessorSupplier } from '../processors/fixed-key-processor.js';
 import { processStream, processStreamValues } from './internal/process.js';

@@ -5,7 +5,7 @@ import { Change } from '../processors/dsl/change.js';
 import type { KTableProcessorSupplier, KTableValueGetterSupplier } from '../processors/dsl/ktable-contract.js';
 import { KTableFilterSupplier, KTableMapValuesSupplier } from '../processors/dsl/ktable-ops.js';
 import { mapValuesSupplier } from '../processors/dsl/stateless.js';
-import type { KeyValue } from '../processors/key-value.js';
+import type { KeyValue } from '../records/key-value.js';
 import type { Serde } from '../serdes/serde.js';
 import { requireFunction, requireNonNull } from './internal/checks.js';
 import type { BuilderContext, StreamSerdes } from './internal/builder-context.js';

@@ -3,9 +3,9 @@
  */
 import type { StreamPartitioner } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
-import type { KeyValueBytesStoreSupplier } from '../processors/state/bytes-store-contract.js';
-import type { SessionBytesStoreSupplier } from '../processors/state/session-store.js';
-import type { WindowBytesStoreSupplier } from '../processors/state/window-store.js';
+import type { KeyValueBytesStoreSupplier } from '../state/bytes-store-contract.js';
+import type { SessionBytesStoreSupplier } from '../state/session-store.js';
+import type { WindowBytesStoreSupplier } from '../state/window-store.js';
 import { resolveTimestampExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
 import { IllegalArgumentError } from '../errors.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';

@@ -13,7 +13,7 @@
  *   and `retentionPeriod = windowSize + grace` (checked when the join is built).
  */
 import { IllegalArgumentError } from '../errors.js';
-import type { WindowBytesStoreSupplier } from '../processors/state/window-store.js';
+import type { WindowBytesStoreSupplier } from '../state/window-store.js';
 import type { Serde } from '../serdes/serde.js';
 import { requireNonNull, validateName } from './internal/checks.js';
 import { fluent, serdeSetters, withChanges } from './internal/fluent.js';

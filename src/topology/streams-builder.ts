@@ -2,7 +2,7 @@
  * StreamsBuilder: the entry point of the DSL.
  */
 import { TopologyError } from '../errors.js';
-import type { StateStore, StoreBuilder } from '../processors/state/state-store.js';
+import type { StateStore, StoreBuilder } from '../state/state-store.js';
 import type { ProcessorSupplier } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
 import { requireNonNull } from './internal/checks.js';

@@ -8,7 +8,7 @@
  * `Duration`s). Immutable.
  */
 import { IllegalArgumentError } from '../errors.js';
-import { TimeWindow } from '../processors/state/window-types.js';
+import { TimeWindow } from '../state/window-types.js';
 import { windowMillis } from './internal/window-millis.js';
 import { Windows } from './windows.js';
 

@@ -27,7 +27,7 @@ import {
 import { resolveSourcePatterns, sourcePatterns } from './internal/source-patterns.js';
 import { planOf, type Topology } from './topology.js';
 import { DefaultSerde, isDefaultSerde, trackedDefaultSerdes } from './internal/default-serde.js';
-import { contextDefaultSerdes } from '../processors/state/store-builders.js';
+import { contextDefaultSerdes } from '../state/store-builders.js';
 import { storeKindOfBuilder, type StoreKind } from '../processors/store-kind.js';
 import { changelogTopicInfos, sourceChangelogTopics } from './internal/changelogs.js';
 import { checkCopartitioned, enforceCopartitioning } from './internal/copartition.js';

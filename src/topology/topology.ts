@@ -5,7 +5,7 @@
 import { TopologyError } from '../errors.js';
 import type { NodeDef, TopologyPlan } from '../processors/plan.js';
 import { suppliedStores, type ProcessorSupplier, type StreamPartitioner, type TopicNameExtractor } from '../processors/processor.js';
-import type { StateStore, StoreBuilder } from '../processors/state/state-store.js';
+import type { StateStore, StoreBuilder } from '../state/state-store.js';
 import { resolveTimestampExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
 import type { Deserializer, Serde, Serializer } from '../serdes/serde.js';
 import { describePlan, type TopologyDescription } from './description.js';

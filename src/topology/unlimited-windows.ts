@@ -5,7 +5,7 @@
  * late); `EmitStrategy.onWindowClose()` cannot be used with it.
  */
 import { IllegalArgumentError } from '../errors.js';
-import { TimeWindow } from '../processors/state/window-types.js';
+import { TimeWindow } from '../state/window-types.js';
 import { windowMillis } from './internal/window-millis.js';
 import { hashLongs } from './time-windows.js';
 import { Windows } from './windows.js';

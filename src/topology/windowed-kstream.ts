@@ -10,7 +10,7 @@
  * key's; the resulting table's key serde is the windowed serde of it
  * (`WindowedSerdes.timeWindowedSerdeFrom` / `sessionWindowedSerdeFrom`).
  */
-import type { Windowed } from '../processors/state/window-types.js';
+import type { Windowed } from '../state/window-types.js';
 import type { EmitStrategy } from './emit-strategy.js';
 import type { KTable } from './ktable.js';
 import type { Materialized, Named } from './options.js';

@@ -6,7 +6,7 @@
  * Kafka. Times are epoch milliseconds; stream time decides when a window
  * closes: at `window end + gracePeriodMs()`.
  */
-import type { TimeWindow } from '../processors/state/window-types.js';
+import type { TimeWindow } from '../state/window-types.js';
 
 /** A fixed-size window specification (Kafka's `Windows<TimeWindow>`). */
 export abstract class Windows {

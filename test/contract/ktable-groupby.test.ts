@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { KeyValue } from '../../src/processors/key-value.js';
+import { KeyValue } from '../../src/records/key-value.js';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import { Serdes } from '../../src/serdes/serdes.js';
 import { Materialized } from '../../src/topology/options.js';

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
-import { WindowedSerdes } from '../../src/processors/state/windowed-serdes.js';
+import { WindowedSerdes } from '../../src/state/windowed-serdes.js';
 import { Serdes } from '../../src/serdes/serdes.js';
 import { Grouped, Materialized } from '../../src/topology/options.js';
 import { EmitStrategy } from '../../src/topology/emit-strategy.js';

@@ -15,7 +15,7 @@
  */
 import { rmSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { WindowedSerdes } from '../../src/processors/state/windowed-serdes.js';
+import { WindowedSerdes } from '../../src/state/windowed-serdes.js';
 import { partitionFor } from '../../src/records/partitioner.js';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import { Serdes } from '../../src/serdes/serdes.js';

@@ -12,7 +12,7 @@
  * Numbers use `Serdes.Long()` (8-byte big-endian) so every value is exact.
  */
 import { Serdes } from '../../src/serdes/serdes.js';
-import { Stores } from '../../src/processors/state/stores.js';
+import { Stores } from '../../src/state/stores.js';
 import type { Materialized } from '../../src/topology/options.js';
 import { StreamsBuilder } from '../../src/topology/streams-builder.js';
 import type { Topology } from '../../src/topology/topology.js';

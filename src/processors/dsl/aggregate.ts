@@ -22,8 +22,8 @@
 import type { Processor, ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';
 import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
-import type { StateStore } from '../state/state-store.js';
-import type { ValueAndTimestamp } from '../state/value-and-timestamp.js';
+import type { StateStore } from '../../state/state-store.js';
+import type { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
 import { Change } from './change.js';
 import { materializedValueGetterSupplier, TableTupleForwarder, type KTableProcessorSupplier, type KTableValueGetterSupplier } from './ktable-contract.js';
 import { syncResult } from './sync-result.js';

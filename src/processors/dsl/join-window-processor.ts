@@ -7,7 +7,7 @@
  */
 import type { Processor, ProcessorContext, ProcessorSupplier } from '../processor.js';
 import type { Record } from '../record.js';
-import type { WindowStore } from '../state/window-store.js';
+import type { WindowStore } from '../../state/window-store.js';
 
 /** The supplier of a join window node storing into the window store `storeName`. */
 export function joinWindowSupplier<K, V>(storeName: string): ProcessorSupplier<K, V, K, V> {

@@ -21,7 +21,7 @@
 import type { Processor, ProcessorContext } from '../processor.js';
 import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
 import type { Record } from '../record.js';
-import type { ValueAndTimestamp } from '../state/value-and-timestamp.js';
+import type { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
 import { Change } from './change.js';
 import {
   materializedValueGetterSupplier,

@@ -11,10 +11,10 @@
 import type { Processor, ProcessorContext } from '../processor.js';
 import { Record } from '../record.js';
 import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
-import { isCachedStateStore } from '../state/caching-flush-listener.js';
-import type { StateStore } from '../state/state-store.js';
-import type { StoreRecordContext } from '../state/store-contract.js';
-import type { ValueAndTimestamp } from '../state/value-and-timestamp.js';
+import { isCachedStateStore } from '../../state/caching-flush-listener.js';
+import type { StateStore } from '../../state/state-store.js';
+import type { StoreRecordContext } from '../../state/store-contract.js';
+import type { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
 import { Change } from './change.js';
 
 /** Looks up a table's current value of a key (Kafka's `KTableValueGetter`). */

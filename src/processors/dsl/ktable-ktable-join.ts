@@ -25,7 +25,7 @@
 import type { ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';
 import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
-import { ValueAndTimestamp } from '../state/value-and-timestamp.js';
+import { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
 import { Change } from './change.js';
 import type { KTableProcessorSupplier, KTableValueGetter, KTableValueGetterSupplier } from './ktable-contract.js';
 import type { KTableParent } from './ktable-ops.js';

@@ -10,7 +10,7 @@
  */
 import type { ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';
-import type { ValueAndTimestamp } from '../state/value-and-timestamp.js';
+import type { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
 import { Change } from './change.js';
 import { materializedValueGetterSupplier, TableNodeOutput, type KTableProcessorSupplier, type KTableValueGetterSupplier } from './ktable-contract.js';
 import { syncResult } from './sync-result.js';

@@ -14,7 +14,7 @@
  * The parent must send old values: `KTable.groupBy` turns them on.
  */
 import { IllegalStateError, TopologyError } from '../../errors.js';
-import type { KeyValue } from '../key-value.js';
+import type { KeyValue } from '../../records/key-value.js';
 import type { Processor, ProcessorContext } from '../processor.js';
 import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
 import type { Record } from '../record.js';

@@ -12,7 +12,7 @@
  * `(<length: 4 bytes><side: 1 byte><value bytes>)*` and changelogged whole.
  */
 import type { Serde } from '../../serdes/serde.js';
-import type { KeyValueStore } from '../state/state-store.js';
+import type { KeyValueStore } from '../../state/state-store.js';
 
 /** The key of a waiting record (Kafka's `TimestampedKeyAndJoinSide`). */
 export interface TimestampedKeyAndJoinSide<K> {

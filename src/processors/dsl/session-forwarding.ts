@@ -14,9 +14,9 @@
 import type { ProcessorContext } from '../processor.js';
 import { Record } from '../record.js';
 import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
-import { isCachedStateStore } from '../state/caching-flush-listener.js';
-import type { StoreRecordContext } from '../state/store-contract.js';
-import type { Windowed } from '../state/window-types.js';
+import { isCachedStateStore } from '../../state/caching-flush-listener.js';
+import type { StoreRecordContext } from '../../state/store-contract.js';
+import type { Windowed } from '../../state/window-types.js';
 import { Change } from './change.js';
 
 /** Kafka's `ConsumerRecord.NO_TIMESTAMP`. */

@@ -38,10 +38,10 @@
 import type { Processor, ProcessorContext } from '../processor.js';
 import { Record } from '../record.js';
 import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
-import type { KeyValue } from '../key-value.js';
-import type { SessionStore } from '../state/session-store.js';
-import { ValueAndTimestamp } from '../state/value-and-timestamp.js';
-import type { SessionWindow, Windowed } from '../state/window-types.js';
+import type { KeyValue } from '../../records/key-value.js';
+import type { SessionStore } from '../../state/session-store.js';
+import { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
+import type { SessionWindow, Windowed } from '../../state/window-types.js';
 import { Change } from './change.js';
 import type { KTableProcessorSupplier, KTableValueGetterSupplier } from './ktable-contract.js';
 import { EmitFinalTracker, NO_TIMESTAMP, SessionTupleForwarder } from './session-forwarding.js';

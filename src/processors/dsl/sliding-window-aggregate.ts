@@ -12,7 +12,7 @@
  * - aggregate: the user's.
  */
 import type { Processor } from '../processor.js';
-import type { Windowed } from '../state/window-types.js';
+import type { Windowed } from '../../state/window-types.js';
 import type { Change } from './change.js';
 import type { KTableProcessorSupplier, KTableValueGetterSupplier } from './ktable-contract.js';
 import { SlidingWindowAggregateProcessor } from './sliding-window-processor.js';

@@ -23,9 +23,9 @@
  * Windows ending before the close time are not updated (logged at DEBUG).
  */
 import type { Record } from '../record.js';
-import { ValueAndTimestamp } from '../state/value-and-timestamp.js';
-import type { KeyValue } from '../key-value.js';
-import type { Window, Windowed } from '../state/window-types.js';
+import { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
+import type { KeyValue } from '../../records/key-value.js';
+import type { Window, Windowed } from '../../state/window-types.js';
 import { IllegalArgumentError, IllegalStateError } from '../../errors.js';
 import { NO_TIMESTAMP, TimeWindowAggregateProcessor, type WindowEmitStrategy } from './window-aggregate-processor.js';
 

@@ -6,7 +6,7 @@
  */
 import type { Processor, ProcessorContext, ProcessorSupplier } from '../processor.js';
 import type { Record } from '../record.js';
-import type { KeyValue } from '../key-value.js';
+import type { KeyValue } from '../../records/key-value.js';
 import { isThenable } from '../internal/pending.js';
 import { StreamsError } from '../../errors.js';
 import { syncResult } from './sync-result.js';

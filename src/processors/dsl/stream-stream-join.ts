@@ -22,7 +22,7 @@
 import type { Processor, ProcessorContext, ProcessorSupplier } from '../processor.js';
 import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
 import type { Record } from '../record.js';
-import type { WindowStore } from '../state/window-store.js';
+import type { WindowStore } from '../../state/window-store.js';
 import { formatTaskId } from '../../records/task-id.js';
 import { appendWaiting, removeWaiting, type OuterJoinStore, type TimestampedKeyAndJoinSide } from './outer-join-store.js';
 

@@ -13,8 +13,8 @@
  */
 import { IllegalStateError } from '../../errors.js';
 import type { Serde } from '../../serdes/serde.js';
-import type { StateStore, StoreBuilder } from '../state/state-store.js';
-import { changelogTopicName, type ChangelogRecord, type ManagedStateStore, type StoreInitContext } from '../state/store-contract.js';
+import type { StateStore, StoreBuilder } from '../../state/state-store.js';
+import { changelogTopicName, type ChangelogRecord, type ManagedStateStore, type StoreInitContext } from '../../state/store-contract.js';
 import { Change } from './change.js';
 import { bufferValue, decodeBufferValue, encodeBufferValue, recordSize, type BufferRecordContext, type BufferValue } from './suppress-buffer-value.js';
 

@@ -11,7 +11,7 @@
  * - otherwise per window store instance, so a processor re-created in the
  *   same task resumes where the previous one stopped.
  */
-import type { KeyValueStore, StateStore } from '../state/state-store.js';
+import type { KeyValueStore, StateStore } from '../../state/state-store.js';
 
 const byStore = new WeakMap<StateStore, Map<string, number>>();
 

@@ -10,7 +10,7 @@ import type {
   RecordMetadata,
 } from '../processor.js';
 import type { Record } from '../record.js';
-import type { StateStore } from '../state/state-store.js';
+import type { StateStore } from '../../state/state-store.js';
 import type { StoreRecordContext, TaskId } from '../task-contract.js';
 
 /** What a context needs from its task. */

@@ -3,7 +3,7 @@
  * contexts, source lookup by topic, and the task's state stores.
  */
 import { supplyProcessor, type Processor } from '../processor.js';
-import type { StateStore } from '../state/state-store.js';
+import type { StateStore } from '../../state/state-store.js';
 import type { NodeDef, SubtopologyPlan, TopologyPlan } from '../plan.js';
 import { ProcessorContextImpl, type ContextHost } from './processor-context-impl.js';
 import type { ManagedStateStore } from '../task-contract.js';

@@ -29,7 +29,7 @@ import type { Logger } from 'pino';
 import type { ClientConnectionOptions, ClusterPort, PartitionReaderPort, TopicPartition } from '../../cluster/port.js';
 import { StreamsError } from '../../errors.js';
 import type { ManagedStateStore, TaskHandlers, TaskProcessor, TopologyRuntime } from '../../processors/task-contract.js';
-import type { StateStore } from '../../processors/state/state-store.js';
+import type { StateStore } from '../../state/state-store.js';
 import type { RestoreProgress } from './restore-progress.js';
 import { lockGlobalDir, readGlobalCheckpoint, unlockGlobalDir, writeGlobalCheckpoint } from './global-state-files.js';
 

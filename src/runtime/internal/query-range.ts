@@ -15,7 +15,7 @@
  * With `?local=true` only step 2 runs (503 when this instance holds no part).
  */
 import { formatHostInfo } from '../../assignment/host-info.js';
-import type { KeyValue } from '../../processors/key-value.js';
+import type { KeyValue } from '../../records/key-value.js';
 import { KeyQueryMetadata, type StreamsMetadata } from '../streams-metadata.js';
 import { isSelf, keyValueStore, selfText, type QueryContext, type RequestFlags } from './query-context.js';
 import { badKey, replyForQueryError } from './query-errors.js';

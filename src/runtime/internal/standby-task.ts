@@ -30,7 +30,7 @@ import type { Logger } from 'pino';
 import type { TopicPartition } from '../../cluster/port.js';
 import { IllegalStateError } from '../../errors.js';
 import { StateMachine, type TransitionTable } from '../../internal/state-machine.js';
-import { changelogTopicName, type ChangelogRecord, type ManagedStateStore } from '../../processors/state/store-contract.js';
+import { changelogTopicName, type ChangelogRecord, type ManagedStateStore } from '../../state/store-contract.js';
 import type { RecordCollector, TopologyRuntime } from '../../processors/task-contract.js';
 import type { TaskId } from '../../records/task-id.js';
 import { topicPartitionKey } from '../../records/topic-partition.js';

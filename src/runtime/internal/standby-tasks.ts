@@ -30,7 +30,7 @@
 import type { Logger } from 'pino';
 import type { PartitionReaderPort, TopicPartition, TopicPartitionOffset } from '../../cluster/port.js';
 import { KafkaErrorCode, KafkaProtocolError } from '../../errors.js';
-import type { ChangelogRecord, ManagedStateStore } from '../../processors/state/store-contract.js';
+import type { ChangelogRecord, ManagedStateStore } from '../../state/store-contract.js';
 import type { TopologyRuntime } from '../../processors/task-contract.js';
 import { topicPartitionKey } from '../../records/topic-partition.js';
 import type { ResolvedConfig } from '../config.js';

@@ -44,7 +44,7 @@ import type { Logger } from 'pino';
 import type { PartitionReaderPort, TopicPartition } from '../../cluster/port.js';
 import { KafkaErrorCode, KafkaProtocolError, StreamsError } from '../../errors.js';
 import type { TaskRecordCollector } from '../../eos/record-collector.js';
-import { changelogTopicName, type ChangelogRecord, type ManagedStateStore, type RecordCacheLike, type StoreRecordContext } from '../../processors/state/store-contract.js';
+import { changelogTopicName, type ChangelogRecord, type ManagedStateStore, type RecordCacheLike, type StoreRecordContext } from '../../state/store-contract.js';
 import type { TaskId } from '../../records/task-id.js';
 import type { RestoreProgress } from './restore-progress.js';
 import { defined } from '../../internal/defined.js';

@@ -15,7 +15,7 @@ import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMe
 import { componentLogger } from '../../internal/logger.js';
 import { TaskExecutor, type TaskProducerFactory } from './task-executor.js';
 import type { StateRuntime } from './state-manager.js';
-import type { ManagedStateStore } from '../../processors/state/store-contract.js';
+import type { ManagedStateStore } from '../../state/store-contract.js';
 import { topicPartitionKey as tpKey } from '../../records/topic-partition.js';
 import type { StandbyTasks } from './standby-tasks.js';
 import type { RepartitionPurger } from './repartition-purge.js';

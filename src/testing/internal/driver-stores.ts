@@ -1,6 +1,6 @@
 /**
  * The TopologyTestDriver's side of the store lifecycle (steps of
- * `src/processors/state/store-contract.ts`), as Kafka's driver has it:
+ * `src/state/store-contract.ts`), as Kafka's driver has it:
  * 1. a temporary state directory per driver (`<tmp>/sluice-ttd-*`), one
  *    folder per task inside it; deleted at `close()`;
  * 2. the instance record cache of `statestoreCacheMaxBytes` (default 10 MiB,
@@ -11,19 +11,19 @@
  * Also the plain-value view of a timestamped store (`getKeyValueStore` on a
  * DSL store returns values, as Kafka's `KeyValueStoreFacade`).
  */
-import { MeteredTimestampedKeyValueStore } from '../../processors/state/timestamped-key-value-store.js';
+import { MeteredTimestampedKeyValueStore } from '../../state/timestamped-key-value-store.js';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import type { KeyValue } from '../../processors/key-value.js';
-import { DEFAULT_CACHE_MAX_BYTES, RecordCache } from '../../processors/state/record-cache.js';
-import type { KeyValueStore } from '../../processors/state/state-store.js';
-import type { ChangelogSink, StoreInitContext } from '../../processors/state/store-contract.js';
-import type { ValueAndTimestamp } from '../../processors/state/value-and-timestamp.js';
+import type { KeyValue } from '../../records/key-value.js';
+import { DEFAULT_CACHE_MAX_BYTES, RecordCache } from '../../state/record-cache.js';
+import type { KeyValueStore } from '../../state/state-store.js';
+import type { ChangelogSink, StoreInitContext } from '../../state/store-contract.js';
+import type { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
 import { formatTaskId, type TaskProcessor } from '../../processors/task-contract.js';
 import type { Headers } from '../../records/types.js';
-import { changelogTopicName } from '../../processors/state/store-contract.js';
+import { changelogTopicName } from '../../state/store-contract.js';
 
 /** One record a store logged. */
 interface LoggedRecord {

@@ -4,10 +4,10 @@
  * DSL window store): reads drop the timestamps; a write stores the value with
  * timestamp -1 (Kafka's `NO_TIMESTAMP`).
  */
-import type { KeyValue } from '../../processors/key-value.js';
-import type { ValueAndTimestamp } from '../../processors/state/value-and-timestamp.js';
-import type { TimestampedWindowStore, WindowStore } from '../../processors/state/window-store.js';
-import type { Windowed } from '../../processors/state/window-types.js';
+import type { KeyValue } from '../../records/key-value.js';
+import type { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
+import type { TimestampedWindowStore, WindowStore } from '../../state/window-store.js';
+import type { Windowed } from '../../state/window-types.js';
 
 /** `inner` with plain values. */
 export function windowStoreFacade<K, V>(inner: TimestampedWindowStore<K, V>): WindowStore<K, V> {

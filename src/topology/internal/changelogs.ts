@@ -6,8 +6,8 @@
  */
 import type { TopologyPlan } from '../../processors/plan.js';
 import type { ChangelogTopicInfo } from '../../processors/task-contract.js';
-import type { ManagedStateStore } from '../../processors/state/store-contract.js';
-import { changelogTopicName } from '../../processors/state/store-contract.js';
+import type { ManagedStateStore } from '../../state/store-contract.js';
+import { changelogTopicName } from '../../state/store-contract.js';
 import { defined } from '../../internal/defined.js';
 
 /** The stores whose changelog is their table source's topic (`reuse.ktable.source.topics`): store name → topic. */

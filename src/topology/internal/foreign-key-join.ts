@@ -19,7 +19,7 @@ import { responseWrapperSerde, type SubscriptionResponseWrapper } from '../../pr
 import { subscriptionWrapperSerde } from '../../processors/dsl/foreign-key/subscription-wrapper.js';
 import { KTableSourceSupplier } from '../../processors/dsl/ktable-source.js';
 import type { StreamPartitioner } from '../../processors/processor.js';
-import { Stores } from '../../processors/state/stores.js';
+import { Stores } from '../../state/stores.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
 import { KTable } from '../ktable.js';

@@ -4,12 +4,12 @@
  * `materialized.storeSupplier` (default a persistent one), changelogged
  * unless `loggingEnabled` is false, cached unless `cachingEnabled` is false.
  */
-import { Stores } from '../../processors/state/stores.js';
-import type { StateStore, StoreBuilder } from '../../processors/state/state-store.js';
+import { Stores } from '../../state/stores.js';
+import type { StateStore, StoreBuilder } from '../../state/state-store.js';
 import type { Serde } from '../../serdes/serde.js';
-import type { KeyValueBytesStoreSupplier } from '../../processors/state/bytes-store-contract.js';
-import type { SessionBytesStoreSupplier } from '../../processors/state/session-store.js';
-import type { WindowBytesStoreSupplier } from '../../processors/state/window-store.js';
+import type { KeyValueBytesStoreSupplier } from '../../state/bytes-store-contract.js';
+import type { SessionBytesStoreSupplier } from '../../state/session-store.js';
+import type { WindowBytesStoreSupplier } from '../../state/window-store.js';
 import { TopologyError } from '../../errors.js';
 import type { Materialized, MaterializedStoreSupplier, Named } from '../options.js';
 import { requireNonNull, validateName } from './checks.js';

@@ -24,10 +24,10 @@
 import { IllegalArgumentError } from '../../errors.js';
 import { SessionWindowAggregateSupplier, type SessionAggregation } from '../../processors/dsl/session-window-aggregate.js';
 import type { KTableProcessorSupplier } from '../../processors/dsl/ktable-contract.js';
-import type { SessionBytesStoreSupplier } from '../../processors/state/session-store.js';
-import { Stores } from '../../processors/state/stores.js';
-import type { Windowed } from '../../processors/state/window-types.js';
-import { WindowedSerdes } from '../../processors/state/windowed-serdes.js';
+import type { SessionBytesStoreSupplier } from '../../state/session-store.js';
+import { Stores } from '../../state/stores.js';
+import type { Windowed } from '../../state/window-types.js';
+import { WindowedSerdes } from '../../state/windowed-serdes.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
 import { EmitStrategy } from '../emit-strategy.js';

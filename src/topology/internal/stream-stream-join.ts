@@ -22,9 +22,9 @@ import { leftOrRightValueListSerde, timestampedKeyAndJoinSideSerde } from '../..
 import { passThroughSupplier } from '../../processors/dsl/stateless.js';
 import { syncResult } from '../../processors/dsl/sync-result.js';
 import { streamJoinSideSupplier, TimeTrackerSupplier, type JoinWindowSpec } from '../../processors/dsl/stream-stream-join.js';
-import type { StateStore, StoreBuilder } from '../../processors/state/state-store.js';
-import { Stores } from '../../processors/state/stores.js';
-import type { WindowBytesStoreSupplier } from '../../processors/state/window-store.js';
+import type { StateStore, StoreBuilder } from '../../state/state-store.js';
+import { Stores } from '../../state/stores.js';
+import type { WindowBytesStoreSupplier } from '../../state/window-store.js';
 import type { Serde } from '../../serdes/serde.js';
 import type { JoinWindows } from '../join-windows.js';
 import type { AnyValueJoiner } from '../joiners.js';

@@ -21,8 +21,8 @@
 import { IllegalArgumentError } from '../../errors.js';
 import { KStreamWindowAggregate, reducerAggregator } from '../../processors/dsl/window-aggregate.js';
 import type { KTableProcessorSupplier } from '../../processors/dsl/ktable-contract.js';
-import { WindowedSerdes } from '../../processors/state/windowed-serdes.js';
-import type { Windowed } from '../../processors/state/window-types.js';
+import { WindowedSerdes } from '../../state/windowed-serdes.js';
+import type { Windowed } from '../../state/window-types.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
 import { EmitStrategy } from '../emit-strategy.js';

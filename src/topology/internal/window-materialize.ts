@@ -20,10 +20,10 @@
  *    `retention.ms` = retention + 1 day), cached unless `cachingEnabled` is false.
  */
 import { IllegalArgumentError } from '../../errors.js';
-import { Stores } from '../../processors/state/stores.js';
-import type { StateStore, StoreBuilder } from '../../processors/state/state-store.js';
-import { WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS } from '../../processors/state/window-store-builders.js';
-import type { WindowBytesStoreSupplier } from '../../processors/state/window-store.js';
+import { Stores } from '../../state/stores.js';
+import type { StateStore, StoreBuilder } from '../../state/state-store.js';
+import { WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS } from '../../state/window-store-builders.js';
+import type { WindowBytesStoreSupplier } from '../../state/window-store.js';
 import { emitCloseTimeStoreName } from '../../processors/dsl/window-emit-close-times.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';

@@ -6,8 +6,8 @@
  * partitioner is given (Kafka's `StreamSinkNode`).
  */
 import type { StreamPartitioner } from '../../processors/processor.js';
-import { isWindowedSerde } from '../../processors/state/windowed-serdes.js';
-import type { Windowed } from '../../processors/state/window-types.js';
+import { isWindowedSerde } from '../../state/windowed-serdes.js';
+import type { Windowed } from '../../state/window-types.js';
 import { partitionFor } from '../../records/partitioner.js';
 
 /** The windowed partitioner of `keySerde`, or undefined when it is no windowed serde. */

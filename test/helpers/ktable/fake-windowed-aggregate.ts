@@ -12,7 +12,7 @@ import type { KTableProcessorSupplier, KTableValueGetterSupplier } from '../../.
 import type { WindowedAggregateSupplier } from '../../../src/processors/dsl/windowed-contract.js';
 import type { ProcessorContext } from '../../../src/processors/processor.js';
 import { Record } from '../../../src/processors/record.js';
-import type { Windowed } from '../../../src/processors/state/window-types.js';
+import type { Windowed } from '../../../src/state/window-types.js';
 import { KTable } from '../../../src/topology/ktable.js';
 import type { KStream } from '../../../src/topology/kstream.js';
 import { WindowedSerdes, Serdes, type Serde } from '../../../src/index.js';

@@ -5,7 +5,7 @@
  * shared by the driver port and the contract test.
  */
 import { Serdes } from '../../../src/serdes/serdes.js';
-import { Stores } from '../../../src/processors/state/stores.js';
+import { Stores } from '../../../src/state/stores.js';
 import { StreamsBuilder } from '../../../src/topology/streams-builder.js';
 import type { Materialized } from '../../../src/topology/options.js';
 import { Materialized as M } from '../../../src/topology/options.js';

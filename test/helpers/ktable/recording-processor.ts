@@ -16,7 +16,7 @@ import { Change } from '../../../src/processors/dsl/change.js';
 import type { KTableValueGetter, KTableValueGetterSupplier } from '../../../src/processors/dsl/ktable-contract.js';
 import type { Processor, ProcessorContext } from '../../../src/processors/processor.js';
 import type { Record } from '../../../src/processors/record.js';
-import type { ValueAndTimestamp } from '../../../src/processors/state/value-and-timestamp.js';
+import type { ValueAndTimestamp } from '../../../src/state/value-and-timestamp.js';
 import type { Topology } from '../../../src/topology/topology.js';
 
 /** A forwarded `Change` as recorded (isLatest left out, as Kafka's `Change.equals`). */

@@ -15,10 +15,10 @@ import { DropLog } from '../../../src/processors/internal/drop-log.js';
 import { ProcessorContextImpl, type ContextHost } from '../../../src/processors/internal/processor-context-impl.js';
 import type { RecordMetadata } from '../../../src/processors/processor.js';
 import type { Record } from '../../../src/processors/record.js';
-import type { RecordCache } from '../../../src/processors/state/record-cache.js';
-import type { StateStore } from '../../../src/processors/state/state-store.js';
-import type { ManagedStateStore, StoreInitContext } from '../../../src/processors/state/store-contract.js';
-import type { Windowed } from '../../../src/processors/state/window-types.js';
+import type { RecordCache } from '../../../src/state/record-cache.js';
+import type { StateStore } from '../../../src/state/state-store.js';
+import type { ManagedStateStore, StoreInitContext } from '../../../src/state/store-contract.js';
+import type { Windowed } from '../../../src/state/window-types.js';
 import { change, kvt, type KeyValueTimestamp, type RecordedChange } from './recording-processor.js';
 
 /** A host for one processor node and its store. */

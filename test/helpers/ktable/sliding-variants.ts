@@ -7,7 +7,7 @@
  * (Kafka's `onWindowClose` cases use the default persistent store).
  */
 import { EmitStrategy, Stores, type EmitStrategyType, type FluentMaterialized, type WindowBytesStoreSupplier } from '../../../src/index.js';
-import type { WindowBytesEntry, WindowBytesStore } from '../../../src/processors/state/window-store.js';
+import type { WindowBytesEntry, WindowBytesStore } from '../../../src/state/window-store.js';
 
 /** One parameter set. */
 export interface SlidingVariant {

@@ -13,9 +13,9 @@ import { Serdes, Stores } from '../../../src/index.js';
 import type { Change } from '../../../src/processors/dsl/change.js';
 import type { ProcessorContext } from '../../../src/processors/processor.js';
 import type { Record } from '../../../src/processors/record.js';
-import type { ManagedStateStore } from '../../../src/processors/state/store-contract.js';
-import type { TimestampedWindowStore } from '../../../src/processors/state/window-store.js';
-import type { Windowed } from '../../../src/processors/state/window-types.js';
+import type { ManagedStateStore } from '../../../src/state/store-contract.js';
+import type { TimestampedWindowStore } from '../../../src/state/window-store.js';
+import type { Windowed } from '../../../src/state/window-types.js';
 
 /** A captured forward as compared in the Kafka test: key, `Change` (without isLatest), timestamp. */
 export interface CapturedForward {

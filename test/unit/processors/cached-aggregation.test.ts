@@ -13,8 +13,8 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Materialized, Serdes, StreamsBuilder, type KGroupedStream } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
-import { RecordCache } from '../../../src/processors/state/record-cache.js';
-import type { StoreInitContext } from '../../../src/processors/state/store-contract.js';
+import { RecordCache } from '../../../src/state/record-cache.js';
+import type { StoreInitContext } from '../../../src/state/store-contract.js';
 import { toRuntime } from '../../../src/topology/topology-runtime.js';
 import { storeOf } from '../../helpers/store-of.js';
 

@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KafkaStreams, Materialized, QueryableStoreTypes, Serdes, Stores, StreamsBuilder } from '../../../src/index.js';
-import { LmdbKeyValueBytesStore } from '../../../src/processors/state/lmdb-key-value-bytes-store.js';
+import { LmdbKeyValueBytesStore } from '../../../src/state/lmdb/lmdb-key-value-bytes-store.js';
 import { EmbeddedKafkaCluster } from '../../../src/testing.js';
 import { waitFor } from '../../helpers/index.js';
 import { storeContext } from '../state/helpers.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { EmbeddedKafkaCluster } from '../../../src/cluster/embedded/embedded-cluster.js';
 import type { AdminPort } from '../../../src/cluster/port.js';
 import { ConfigError, KafkaErrorCode, KafkaProtocolError } from '../../../src/errors.js';
-import { windowedChangelogConfig } from '../../../src/processors/state/window-store-builders.js';
+import { windowedChangelogConfig } from '../../../src/state/window-store-builders.js';
 import { ensureChangelogTopics } from '../../../src/runtime/internal/changelog-topics.js';
 import { ensureInternalTopics } from '../../../src/runtime/internal/internal-topics.js';
 import { changelogTopicConfig, createInternalTopic, repartitionTopicConfig } from '../../../src/runtime/internal/internal-topic-config.js';

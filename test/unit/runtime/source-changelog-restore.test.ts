@@ -12,7 +12,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PartitionReaderPort } from '../../../src/cluster/port.js';
 import type { TaskRecordCollector } from '../../../src/eos/record-collector.js';
-import type { ChangelogRecord, ManagedStateStore, StoreInitContext } from '../../../src/processors/state/store-contract.js';
+import type { ChangelogRecord, ManagedStateStore, StoreInitContext } from '../../../src/state/store-contract.js';
 import { TaskStateManager, type StateRuntime } from '../../../src/runtime/internal/state-manager.js';
 import type { RestoreProgress } from '../../../src/runtime/internal/restore-progress.js';
 

@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PartitionReaderPort, TopicPartition } from '../../../src/cluster/port.js';
 import { KafkaErrorCode, KafkaProtocolError } from '../../../src/errors.js';
-import type { ChangelogRecord, ManagedStateStore, StoreInitContext } from '../../../src/processors/state/store-contract.js';
+import type { ChangelogRecord, ManagedStateStore, StoreInitContext } from '../../../src/state/store-contract.js';
 import type { TopologyRuntime } from '../../../src/processors/task-contract.js';
 import { resolveConfig } from '../../../src/runtime/config.js';
 import { StandbyTasks } from '../../../src/runtime/internal/standby-tasks.js';

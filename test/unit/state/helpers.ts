@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import type { ChangelogRecord, StoreInitContext } from '../../../src/processors/state/store-contract.js';
+import type { ChangelogRecord, StoreInitContext } from '../../../src/state/store-contract.js';
 
 /** A fresh temporary task state directory; `cleanup()` removes it. */
 export function tempStateDir(): { dir: string; cleanup: () => void } {

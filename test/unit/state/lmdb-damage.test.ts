@@ -13,8 +13,8 @@ import { closeSync, openSync, statSync, truncateSync, utimesSync } from 'node:fs
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { headerDamage, scanInChild, takeSeal } from '../../../src/processors/state/internal/lmdb-damage.js';
-import { LmdbKeyValueBytesStore } from '../../../src/processors/state/lmdb-key-value-bytes-store.js';
+import { headerDamage, scanInChild, takeSeal } from '../../../src/state/lmdb/lmdb-damage.js';
+import { LmdbKeyValueBytesStore } from '../../../src/state/lmdb/lmdb-key-value-bytes-store.js';
 import { b, storeContext, tempStateDir, type CapturedLog } from './helpers.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/damaged-store-worker.ts', import.meta.url));

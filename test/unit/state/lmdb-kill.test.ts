@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LmdbKeyValueBytesStore } from '../../../src/processors/state/lmdb-key-value-bytes-store.js';
+import { LmdbKeyValueBytesStore } from '../../../src/state/lmdb/lmdb-key-value-bytes-store.js';
 import { storeContext, tempStateDir } from './helpers.js';
 
 const WRITER = fileURLToPath(new URL('./fixtures/lmdb-writer.ts', import.meta.url));

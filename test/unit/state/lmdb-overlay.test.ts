@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { open } from 'lmdb';
 import { join } from 'node:path';
 import { StreamsError } from '../../../src/errors.js';
-import { LmdbKeyValueBytesStore } from '../../../src/processors/state/lmdb-key-value-bytes-store.js';
+import { LmdbKeyValueBytesStore } from '../../../src/state/lmdb/lmdb-key-value-bytes-store.js';
 import { b, changelogRecord, storeContext, strings, tempStateDir } from './helpers.js';
 
 /** What lmdb itself holds for the store `name` (read by a second, independent handle). */

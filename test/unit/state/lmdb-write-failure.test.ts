@@ -4,7 +4,7 @@
  * Kafka transaction had already committed and where the writes are safe.
  */
 import { describe, expect, it } from 'vitest';
-import { LmdbKeyValueBytesStore } from '../../../src/processors/state/lmdb-key-value-bytes-store.js';
+import { LmdbKeyValueBytesStore } from '../../../src/state/lmdb/lmdb-key-value-bytes-store.js';
 import { b, changelogRecord, storeContext, tempStateDir } from './helpers.js';
 
 function failingStore(dir: string): LmdbKeyValueBytesStore {

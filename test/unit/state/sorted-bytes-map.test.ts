@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SortedBytesMap } from '../../../src/processors/state/internal/sorted-bytes-map.js';
+import { SortedBytesMap } from '../../../src/state/internal/sorted-bytes-map.js';
 
 /** The reference: a plain map, sorted on every read. */
 function referenceRange(ref: Map<string, number>, from: Buffer | null, to: Buffer | null): Array<[string, number]> {

@@ -1,7 +1,7 @@
 /** Issue 28 item 13: a value a store's serde cannot read is reported as the store's, not a topic's. */
 import { describe, expect, it } from 'vitest';
-import { InMemoryKeyValueBytesStore } from '../../../src/processors/state/in-memory-key-value-bytes-store.js';
-import { MeteredKeyValueStore } from '../../../src/processors/state/metered-key-value-store.js';
+import { InMemoryKeyValueBytesStore } from '../../../src/state/in-memory/in-memory-key-value-bytes-store.js';
+import { MeteredKeyValueStore } from '../../../src/state/metered-key-value-store.js';
 import { Serdes } from '../../../src/serdes/serdes.js';
 import { b, storeContext, tempStateDir } from './helpers.js';
 

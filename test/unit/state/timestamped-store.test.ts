@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Serdes, Stores, ValueAndTimestamp } from '../../../src/index.js';
-import type { MeteredTimestampedKeyValueStore } from '../../../src/processors/state/timestamped-key-value-store.js';
+import type { MeteredTimestampedKeyValueStore } from '../../../src/state/timestamped-key-value-store.js';
 import { storeContext, tempStateDir } from './helpers.js';
 
 describe('timestamped key-value store', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Serdes, Stores, Topology } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
-import type { WindowStore } from '../../../src/processors/state/window-store.js';
+import type { WindowStore } from '../../../src/state/window-store.js';
 import { storeOf } from '../../helpers/store-of.js';
 
 describe('TopologyTestDriver window and session store getters', () => {

@@ -14,7 +14,7 @@ import {
   StreamsBuilder,
   type KStream,
 } from '../../../src/index.js';
-import type { KeyValueBytesStoreSupplier } from '../../../src/processors/state/bytes-store-contract.js';
+import type { KeyValueBytesStoreSupplier } from '../../../src/state/bytes-store-contract.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
 
 const S = Serdes.String();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IllegalStateError, SerializationError, Serdes, Stores } from '../../../src/index.js';
-import { InMemoryKeyValueStore } from '../../../src/processors/state/in-memory-key-value-store.js';
+import { InMemoryKeyValueStore } from '../../../src/state/in-memory/in-memory-key-value-store.js';
 
 const S = Serdes.String();
 

@@ -6,7 +6,7 @@
  */
 import type { Processor, ProcessorContext } from '../../processor.js';
 import type { ProcessorContextImpl } from '../../internal/processor-context-impl.js';
-import type { TimestampedKeyValueStore } from '../../state/timestamped-key-value-store.js';
+import type { TimestampedKeyValueStore } from '../../../state/timestamped-key-value-store.js';
 import { Serdes } from '../../../serdes/serdes.js';
 import type { Change } from '../change.js';
 import type { CombinedKeySchema } from './combined-key.js';

@@ -10,8 +10,8 @@
  */
 import type { Processor, ProcessorContext } from '../../processor.js';
 import type { ProcessorContextImpl } from '../../internal/processor-context-impl.js';
-import type { TimestampedKeyValueStore } from '../../state/timestamped-key-value-store.js';
-import type { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
+import type { TimestampedKeyValueStore } from '../../../state/timestamped-key-value-store.js';
+import type { ValueAndTimestamp } from '../../../state/value-and-timestamp.js';
 import { Change } from '../change.js';
 import type { KTableValueGetter, KTableValueGetterSupplier } from '../ktable-contract.js';
 import type { CombinedKey, CombinedKeySchema } from './combined-key.js';

@@ -11,9 +11,9 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { IllegalStateError } from '../../../../src/errors.js';
-import { CachingKeyValueStore } from '../../../../src/processors/state/caching-key-value-store.js';
-import { RecordCache } from '../../../../src/processors/state/record-cache.js';
-import type { StoreRecordContext } from '../../../../src/processors/state/store-contract.js';
+import { CachingKeyValueStore } from '../../../../src/state/caching-key-value-store.js';
+import { RecordCache } from '../../../../src/state/record-cache.js';
+import type { StoreRecordContext } from '../../../../src/state/store-contract.js';
 import { TestBytesStore, testContext } from './test-bytes-store.js';
 
 const TOPIC = 'topic';

@@ -7,7 +7,7 @@
  * putAll). shouldLogPositionOnPut (IQ position headers) does not apply.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ChangeLoggingKeyValueBytesStore } from '../../../../src/processors/state/change-logging-key-value-bytes-store.js';
+import { ChangeLoggingKeyValueBytesStore } from '../../../../src/state/change-logging-key-value-bytes-store.js';
 import { TestBytesStore, testContext, type LoggedRecord } from './test-bytes-store.js';
 
 const hi = Buffer.from('hi');

@@ -8,7 +8,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { IllegalStateError } from '../../../../src/errors.js';
-import { cacheEntry, NamedCache, nodeSize, type DirtyEntry } from '../../../../src/processors/state/record-cache.js';
+import { cacheEntry, NamedCache, nodeSize, type DirtyEntry } from '../../../../src/state/record-cache.js';
 
 const headers = { key: Buffer.from('value') };
 const b = (...xs: number[]): Buffer => Buffer.from(xs);

@@ -3,9 +3,9 @@
  * (sorted in memory), and a recording init context, for the layer tests.
  */
 import pino from 'pino';
-import type { BytesEntry, KeyValueBytesStore } from '../../../../src/processors/state/bytes-store-contract.js';
-import type { ChangelogRecord, RecordCacheLike, StoreInitContext, StoreRecordContext } from '../../../../src/processors/state/store-contract.js';
-import { InMemoryBytesStore } from '../../../../src/processors/state/internal/bytes-store.js';
+import type { BytesEntry, KeyValueBytesStore } from '../../../../src/state/bytes-store-contract.js';
+import type { ChangelogRecord, RecordCacheLike, StoreInitContext, StoreRecordContext } from '../../../../src/state/store-contract.js';
+import { InMemoryBytesStore } from '../../../../src/state/internal/bytes-store.js';
 import type { Headers } from '../../../../src/records/types.js';
 
 /** A sorted in-memory bytes engine that counts its calls. */

@@ -7,7 +7,7 @@
  * overhead cases do not apply (keys are typed Buffers; no JVM heap).
  */
 import { describe, expect, it } from 'vitest';
-import { cacheEntry, nodeSize, RecordCache, type DirtyEntry } from '../../../../src/processors/state/record-cache.js';
+import { cacheEntry, nodeSize, RecordCache, type DirtyEntry } from '../../../../src/state/record-cache.js';
 
 const namespace = '0.0-namespace';
 const namespace1 = '0.1-namespace';

@@ -8,8 +8,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IllegalArgumentError, Serdes } from '../../../../src/index.js';
-import type { MeteredKeyValueStore } from '../../../../src/processors/state/metered-key-value-store.js';
-import { INVALID_RANGE_WARNING } from '../../../../src/processors/state/metered-key-value-store.js';
+import type { MeteredKeyValueStore } from '../../../../src/state/metered-key-value-store.js';
+import { INVALID_RANGE_WARNING } from '../../../../src/state/metered-key-value-store.js';
 import type { Serde } from '../../../../src/serdes/serde.js';
 import { KeyValueStoreTestDriver, type EngineName } from './kv-store-driver.js';
 

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Serdes, Stores } from '../../../../src/index.js';
-import type { MeteredKeyValueStore } from '../../../../src/processors/state/metered-key-value-store.js';
+import type { MeteredKeyValueStore } from '../../../../src/state/metered-key-value-store.js';
 import { storeContext, tempStateDir } from '../helpers.js';
 import { KeyValueStoreTestDriver } from './kv-store-driver.js';
 import { prefixScanCases } from './prefix-scan-cases.js';

@@ -11,11 +11,11 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { Serdes, Stores } from '../../../../src/index.js';
-import type { KeyValueBytesStore, KeyValueBytesStoreSupplier } from '../../../../src/processors/state/bytes-store-contract.js';
-import { InMemoryKeyValueBytesStore } from '../../../../src/processors/state/in-memory-key-value-bytes-store.js';
-import { MeteredKeyValueStore } from '../../../../src/processors/state/metered-key-value-store.js';
-import { KeyValueStoreBuilder, TimestampedKeyValueStoreBuilder } from '../../../../src/processors/state/store-builders.js';
-import { MeteredTimestampedKeyValueStore } from '../../../../src/processors/state/timestamped-key-value-store.js';
+import type { KeyValueBytesStore, KeyValueBytesStoreSupplier } from '../../../../src/state/bytes-store-contract.js';
+import { InMemoryKeyValueBytesStore } from '../../../../src/state/in-memory/in-memory-key-value-bytes-store.js';
+import { MeteredKeyValueStore } from '../../../../src/state/metered-key-value-store.js';
+import { KeyValueStoreBuilder, TimestampedKeyValueStoreBuilder } from '../../../../src/state/store-builders.js';
+import { MeteredTimestampedKeyValueStore } from '../../../../src/state/timestamped-key-value-store.js';
 
 interface Marker {
   layer: 'change-logging' | 'caching';
@@ -24,7 +24,7 @@ interface Marker {
 }
 const layerOf = (store: KeyValueBytesStore): Marker | undefined => (store as unknown as { marker?: Marker }).marker;
 
-vi.mock('../../../../src/processors/state/store-layers.js', () => {
+vi.mock('../../../../src/state/store-layers.js', () => {
   const wrap = (layer: Marker['layer']) => (inner: KeyValueBytesStore, options: unknown) =>
     Object.assign(Object.create(inner) as KeyValueBytesStore, { marker: { layer, inner, options } });
   return { wrapChangeLogging: wrap('change-logging'), wrapCaching: wrap('caching') };

@@ -5,11 +5,11 @@
  * `flushedEntryRemoved`), a restore log and `sizeOf`.
  */
 import { Serdes } from '../../../../src/index.js';
-import type { KeyValueBytesStore } from '../../../../src/processors/state/bytes-store-contract.js';
-import { InMemoryKeyValueBytesStore } from '../../../../src/processors/state/in-memory-key-value-bytes-store.js';
-import { LmdbKeyValueBytesStore } from '../../../../src/processors/state/lmdb-key-value-bytes-store.js';
-import { MeteredKeyValueStore } from '../../../../src/processors/state/metered-key-value-store.js';
-import type { ChangelogRecord } from '../../../../src/processors/state/store-contract.js';
+import type { KeyValueBytesStore } from '../../../../src/state/bytes-store-contract.js';
+import { InMemoryKeyValueBytesStore } from '../../../../src/state/in-memory/in-memory-key-value-bytes-store.js';
+import { LmdbKeyValueBytesStore } from '../../../../src/state/lmdb/lmdb-key-value-bytes-store.js';
+import { MeteredKeyValueStore } from '../../../../src/state/metered-key-value-store.js';
+import type { ChangelogRecord } from '../../../../src/state/store-contract.js';
 import type { Serde } from '../../../../src/serdes/serde.js';
 import { storeContext, tempStateDir, type CapturedLog } from '../helpers.js';
 

@@ -9,8 +9,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { IllegalArgumentError, Serdes } from '../../../../src/index.js';
-import { LmdbKeyValueBytesStore } from '../../../../src/processors/state/lmdb-key-value-bytes-store.js';
-import { MeteredKeyValueStore } from '../../../../src/processors/state/metered-key-value-store.js';
+import { LmdbKeyValueBytesStore } from '../../../../src/state/lmdb/lmdb-key-value-bytes-store.js';
+import { MeteredKeyValueStore } from '../../../../src/state/metered-key-value-store.js';
 import { changelogRecord, storeContext, tempStateDir } from '../helpers.js';
 import { prefixScanCases } from './prefix-scan-cases.js';
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { IllegalArgumentError, Serdes } from '../../../../src/index.js';
-import type { MeteredKeyValueStore } from '../../../../src/processors/state/metered-key-value-store.js';
+import type { MeteredKeyValueStore } from '../../../../src/state/metered-key-value-store.js';
 import type { Serializer } from '../../../../src/serdes/serde.js';
 
 /** A bytes store under test and its `flush()` (flush, plus commit where the engine writes then). */

@@ -10,12 +10,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IllegalArgumentError } from '../../../../src/errors.js';
 import type { Serde } from '../../../../src/serdes/serde.js';
 import { Serdes } from '../../../../src/serdes/serdes.js';
-import type { KeyValue } from '../../../../src/processors/key-value.js';
-import { Stores } from '../../../../src/processors/state/stores.js';
-import { sessionBytesStoreSupplier } from '../../../../src/processors/state/window-stores.js';
-import { INVALID_RANGE_WARNING, LONG_MAX_VALUE } from '../../../../src/processors/state/internal/window-bytes.js';
-import type { TypedSessionStore } from '../../../../src/processors/state/session-typed-store.js';
-import type { Windowed } from '../../../../src/processors/state/window-types.js';
+import type { KeyValue } from '../../../../src/records/key-value.js';
+import { Stores } from '../../../../src/state/stores.js';
+import { sessionBytesStoreSupplier } from '../../../../src/state/window-stores.js';
+import { INVALID_RANGE_WARNING, LONG_MAX_VALUE } from '../../../../src/state/internal/window-bytes.js';
+import type { TypedSessionStore } from '../../../../src/state/session-typed-store.js';
+import type { Windowed } from '../../../../src/state/window-types.js';
 import { OverlayTestEngine, asChangelog, testContext, testDisk, type TestContext } from './helpers.js';
 import { valuesToSet } from './window-test-support.js';
 

@@ -9,9 +9,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IllegalArgumentError, IllegalStateError } from '../../../../src/errors.js';
 import { Serdes } from '../../../../src/serdes/serdes.js';
-import { LONG_MAX_VALUE } from '../../../../src/processors/state/internal/window-bytes.js';
-import { INVALID_RANGE_WARNING } from '../../../../src/processors/state/internal/window-bytes.js';
-import type { TypedWindowStore } from '../../../../src/processors/state/window-typed-store.js';
+import { LONG_MAX_VALUE } from '../../../../src/state/internal/window-bytes.js';
+import { INVALID_RANGE_WARNING } from '../../../../src/state/internal/window-bytes.js';
+import type { TypedWindowStore } from '../../../../src/state/window-typed-store.js';
 import { testContext, type TestContext } from './helpers.js';
 import { RETENTION_PERIOD, WINDOW_SIZE, WINDOW_STORE_KINDS, entriesByKey, valuesToSet, windowedPair } from './window-test-support.js';
 

@@ -13,11 +13,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Serdes } from '../../../../src/serdes/serdes.js';
-import { CachingSessionStore } from '../../../../src/processors/state/caching-session-store.js';
-import { RecordCache } from '../../../../src/processors/state/record-cache.js';
-import type { TypedSessionStore } from '../../../../src/processors/state/session-typed-store.js';
-import { Stores } from '../../../../src/processors/state/stores.js';
-import type { Windowed } from '../../../../src/processors/state/window-types.js';
+import { CachingSessionStore } from '../../../../src/state/caching-session-store.js';
+import { RecordCache } from '../../../../src/state/record-cache.js';
+import type { TypedSessionStore } from '../../../../src/state/session-typed-store.js';
+import { Stores } from '../../../../src/state/stores.js';
+import type { Windowed } from '../../../../src/state/window-types.js';
 import { testContext, type TestContext } from './helpers.js';
 
 const DEFAULT_TIMESTAMP = 10;

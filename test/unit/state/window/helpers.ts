@@ -7,9 +7,9 @@
  */
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
-import type { BytesEntry, KeyValueBytesStore } from '../../../../src/processors/state/bytes-store-contract.js';
-import type { ChangelogRecord, StoreInitContext, StoreRecordContext } from '../../../../src/processors/state/store-contract.js';
-import { SortedBytesEngine } from '../../../../src/processors/state/internal/window-engines.js';
+import type { BytesEntry, KeyValueBytesStore } from '../../../../src/state/bytes-store-contract.js';
+import type { ChangelogRecord, StoreInitContext, StoreRecordContext } from '../../../../src/state/store-contract.js';
+import { SortedBytesEngine } from '../../../../src/state/internal/window-engines.js';
 
 /** One record sent to a changelog. */
 export interface Logged {

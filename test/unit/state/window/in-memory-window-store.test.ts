@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Serdes } from '../../../../src/serdes/serdes.js';
-import { WindowKeySchema } from '../../../../src/processors/state/window-key-schema.js';
-import type { TypedWindowStore } from '../../../../src/processors/state/window-typed-store.js';
+import { WindowKeySchema } from '../../../../src/state/window-key-schema.js';
+import type { TypedWindowStore } from '../../../../src/state/window-typed-store.js';
 import { testContext, type TestContext } from './helpers.js';
 import { RETENTION_PERIOD, WINDOW_SIZE, WINDOW_STORE_KINDS, windowedPair } from './window-test-support.js';
 

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Serdes } from '../../../../src/serdes/serdes.js';
-import { SessionKeySchema } from '../../../../src/processors/state/session-key-schema.js';
-import { LONG_MAX_VALUE } from '../../../../src/processors/state/internal/window-bytes.js';
-import type { Windowed } from '../../../../src/processors/state/window-types.js';
+import { SessionKeySchema } from '../../../../src/state/session-key-schema.js';
+import { LONG_MAX_VALUE } from '../../../../src/state/internal/window-bytes.js';
+import type { Windowed } from '../../../../src/state/window-types.js';
 
 const b = (...bytes: number[]): Buffer => Buffer.from(bytes);
 const key = 'key';

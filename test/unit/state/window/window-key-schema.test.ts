@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Serdes } from '../../../../src/serdes/serdes.js';
-import { WindowKeySchema } from '../../../../src/processors/state/window-key-schema.js';
-import { INT_MAX_VALUE, LONG_MAX_VALUE } from '../../../../src/processors/state/internal/window-bytes.js';
-import type { Windowed } from '../../../../src/processors/state/window-types.js';
+import { WindowKeySchema } from '../../../../src/state/window-key-schema.js';
+import { INT_MAX_VALUE, LONG_MAX_VALUE } from '../../../../src/state/internal/window-bytes.js';
+import type { Windowed } from '../../../../src/state/window-types.js';
 
 const b = (...bytes: number[]): Buffer => Buffer.from(bytes);
 const key = 'key';

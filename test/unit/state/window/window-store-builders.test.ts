@@ -11,14 +11,14 @@
 import { describe, expect, it } from 'vitest';
 import { IllegalArgumentError } from '../../../../src/errors.js';
 import { Serdes } from '../../../../src/serdes/serdes.js';
-import { Stores } from '../../../../src/processors/state/stores.js';
-import { ChangeLoggingSessionBytesStore, ChangeLoggingWindowBytesStore } from '../../../../src/processors/state/window-change-logging.js';
-import { SessionStoreBuilder, WindowStoreBuilder } from '../../../../src/processors/state/window-store-builders.js';
-import type { SessionBytesStore, SessionBytesStoreSupplier } from '../../../../src/processors/state/session-store.js';
-import type { WindowBytesStore, WindowBytesStoreSupplier } from '../../../../src/processors/state/window-store.js';
-import { TypedWindowStore } from '../../../../src/processors/state/window-typed-store.js';
-import { TypedSessionStore } from '../../../../src/processors/state/session-typed-store.js';
-import { CachingSessionStore } from '../../../../src/processors/state/caching-session-store.js';
+import { Stores } from '../../../../src/state/stores.js';
+import { ChangeLoggingSessionBytesStore, ChangeLoggingWindowBytesStore } from '../../../../src/state/window-change-logging.js';
+import { SessionStoreBuilder, WindowStoreBuilder } from '../../../../src/state/window-store-builders.js';
+import type { SessionBytesStore, SessionBytesStoreSupplier } from '../../../../src/state/session-store.js';
+import type { WindowBytesStore, WindowBytesStoreSupplier } from '../../../../src/state/window-store.js';
+import { TypedWindowStore } from '../../../../src/state/window-typed-store.js';
+import { TypedSessionStore } from '../../../../src/state/session-typed-store.js';
+import { CachingSessionStore } from '../../../../src/state/caching-session-store.js';
 
 const windowInner = Stores.inMemoryWindowStore('name', 10, 10, false).get();
 const windowSupplier: WindowBytesStoreSupplier = { ...Stores.inMemoryWindowStore('name', 10, 10, false), get: () => windowInner };

@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { IllegalArgumentError, IllegalStateError } from '../../../../src/errors.js';
 import { Serdes } from '../../../../src/serdes/serdes.js';
-import { Stores } from '../../../../src/processors/state/stores.js';
-import { sessionBytesStoreSupplier, windowBytesStoreSupplier } from '../../../../src/processors/state/window-stores.js';
-import { WindowKeySchema } from '../../../../src/processors/state/window-key-schema.js';
-import { SessionKeySchema } from '../../../../src/processors/state/session-key-schema.js';
-import { SortedBytesEngine } from '../../../../src/processors/state/internal/window-engines.js';
+import { Stores } from '../../../../src/state/stores.js';
+import { sessionBytesStoreSupplier, windowBytesStoreSupplier } from '../../../../src/state/window-stores.js';
+import { WindowKeySchema } from '../../../../src/state/window-key-schema.js';
+import { SessionKeySchema } from '../../../../src/state/session-key-schema.js';
+import { SortedBytesEngine } from '../../../../src/state/internal/window-engines.js';
 import { OverlayTestEngine, asChangelog, testContext, testDisk, type TestDisk } from './helpers.js';
 
 const persistentWindow = (disk: TestDisk, retention = 1000, size = 10, dups = false) =>

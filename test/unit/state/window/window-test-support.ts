@@ -1,12 +1,12 @@
 /** Shared helpers of the window store ports (Kafka's AbstractWindowBytesStoreTest helpers). */
-import type { KeyValue } from '../../../../src/processors/key-value.js';
+import type { KeyValue } from '../../../../src/records/key-value.js';
 import type { Serde } from '../../../../src/serdes/serde.js';
 import { Serdes } from '../../../../src/serdes/serdes.js';
-import { Stores } from '../../../../src/processors/state/stores.js';
-import { windowBytesStoreSupplier } from '../../../../src/processors/state/window-stores.js';
-import { WindowKeySchema } from '../../../../src/processors/state/window-key-schema.js';
-import type { TypedWindowStore } from '../../../../src/processors/state/window-typed-store.js';
-import type { Windowed } from '../../../../src/processors/state/window-types.js';
+import { Stores } from '../../../../src/state/stores.js';
+import { windowBytesStoreSupplier } from '../../../../src/state/window-stores.js';
+import { WindowKeySchema } from '../../../../src/state/window-key-schema.js';
+import type { TypedWindowStore } from '../../../../src/state/window-typed-store.js';
+import type { Windowed } from '../../../../src/state/window-types.js';
 import { OverlayTestEngine, testDisk, type Logged } from './helpers.js';
 
 export const WINDOW_SIZE = 3;

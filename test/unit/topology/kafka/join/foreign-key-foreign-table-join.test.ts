@@ -14,7 +14,7 @@ import { responseWrapper, type SubscriptionResponseWrapper } from '../../../../.
 import { Instruction, subscriptionWrapper, type SubscriptionWrapper } from '../../../../../src/processors/dsl/foreign-key/subscription-wrapper.js';
 import type { ProcessorContext } from '../../../../../src/processors/processor.js';
 import { Record } from '../../../../../src/processors/record.js';
-import type { ValueAndTimestamp } from '../../../../../src/processors/state/value-and-timestamp.js';
+import type { ValueAndTimestamp } from '../../../../../src/state/value-and-timestamp.js';
 import type { Serializer } from '../../../../../src/serdes/serde.js';
 import { Serdes } from '../../../../../src/serdes/serdes.js';
 

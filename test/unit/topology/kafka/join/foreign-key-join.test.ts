@@ -11,7 +11,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Serdes } from '../../../../../src/serdes/serdes.js';
-import type { KeyValueStore } from '../../../../../src/processors/state/state-store.js';
+import type { KeyValueStore } from '../../../../../src/state/state-store.js';
 import { TopologyTestDriver } from '../../../../../src/testing/topology-test-driver.js';
 import type { Topology } from '../../../../../src/topology/topology.js';
 import { foreignKeyJoinTopology, keyJoinAvailable, LEFT_TABLE, OUTPUT, readKeyValuesToMap, REJOIN_OUTPUT, RIGHT_TABLE } from '../../../../helpers/ktable/foreign-key-join-topology.js';

@@ -9,7 +9,7 @@ import { Change } from '../../../../../src/processors/dsl/change.js';
 import type { TimestampedTableStore } from '../../../../../src/processors/dsl/ktable-contract.js';
 import { tableReduceSupplier } from '../../../../../src/processors/dsl/ktable-aggregate.js';
 import { Record } from '../../../../../src/processors/record.js';
-import type { ValueAndTimestamp } from '../../../../../src/processors/state/value-and-timestamp.js';
+import type { ValueAndTimestamp } from '../../../../../src/state/value-and-timestamp.js';
 import { MockProcessorContext } from '../../../../../src/testing.js';
 
 /** Kafka's `GenericInMemoryTimestampedKeyValueStore`, reduced to what the processor uses. */

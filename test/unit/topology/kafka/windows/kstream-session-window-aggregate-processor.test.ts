@@ -19,11 +19,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SessionWindowAggregateSupplier, type SessionAggregation } from '../../../../../src/processors/dsl/session-window-aggregate.js';
 import type { Processor, ProcessorContext } from '../../../../../src/processors/processor.js';
 import { Record } from '../../../../../src/processors/record.js';
-import type { SessionStore } from '../../../../../src/processors/state/session-store.js';
-import type { ManagedStateStore } from '../../../../../src/processors/state/store-contract.js';
-import { RecordCache } from '../../../../../src/processors/state/record-cache.js';
-import { Stores } from '../../../../../src/processors/state/stores.js';
-import type { Windowed } from '../../../../../src/processors/state/window-types.js';
+import type { SessionStore } from '../../../../../src/state/session-store.js';
+import type { ManagedStateStore } from '../../../../../src/state/store-contract.js';
+import { RecordCache } from '../../../../../src/state/record-cache.js';
+import { Stores } from '../../../../../src/state/stores.js';
+import type { Windowed } from '../../../../../src/state/window-types.js';
 import { Serdes, SessionWindows } from '../../../../../src/index.js';
 import { SessionAggregateHost, sessionKvt } from '../../../../helpers/ktable/session-aggregate-host.js';
 

@@ -15,7 +15,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmitStrategy, Grouped, Materialized, Serdes, SessionWindows, StreamsBuilder, type Named, type SessionWindowedKStream } from '../../../../../src/index.js';
-import { ChangeLoggingSessionBytesStore } from '../../../../../src/processors/state/window-change-logging.js';
+import { ChangeLoggingSessionBytesStore } from '../../../../../src/state/window-change-logging.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
 import { kvt, recorder } from '../../../../helpers/ktable/t-group.js';
 import { storeOf } from '../../../../helpers/store-of.js';

@@ -176,6 +176,8 @@ export type {
 export { FixedKeyRecord } from './processors/fixed-key-record.js';
 export type { FixedKeyProcessor, FixedKeyProcessorContext, FixedKeyProcessorSupplier } from './processors/fixed-key-processor.js';
 export { Stores } from './state/stores.js';
+export { BuiltInDslStoreSuppliers } from './state/dsl-store-suppliers.js';
+export type { DslStoreSuppliers, DslStoreType, DslKeyValueParams, DslWindowParams, DslSessionParams } from './state/dsl-store-suppliers.js';
 export {
   ExtractRecordMetadataTimestamp,
   FailOnInvalidTimestamp,

@@ -23,6 +23,7 @@ import { javaKeyHint } from './java-key-hint.js';
 import { HIGH_AVAILABILITY_KEYS, resolveHighAvailability, type HighAvailabilityConfig, type ResolvedHighAvailabilityConfig } from './config-ha.js';
 import { CONNECTION_SECURITY_KEYS, resolveConnectionSecurity, type ConnectionSecurityConfig, type ResolvedConnectionSecurityConfig } from './config-connection.js';
 import type { Serde } from '../serdes/serde.js';
+import { resolveDslStoreSuppliers, type DslStoreSuppliers } from '../state/dsl-store-suppliers.js';
 import { CLIENT_CONFIG_KEYS, withClientSettings, type ClientConfig, type ResolvedClientConfig } from './config-clients.js';
 import { appLogger, checkAcceptableRecoveryLag, checkApplicationServer, checkNumStreamThreads, LOG_LEVELS, type AutoOffsetReset, type LogLevel } from './config-conveniences.js';
 
@@ -129,6 +130,15 @@ export interface KafkaStreamsConfig extends HighAvailabilityConfig, ClientConfig
    * Default `FailOnInvalidTimestamp` (the record's timestamp; a negative one fails the task).
    */
   defaultTimestampExtractor?: TimestampExtractor;
+  /**
+   * The engine of the stores the DSL creates (aggregations, joins, tables,
+   * suppression-free state), as Kafka's `dsl.store.suppliers.class`: a
+   * {@link DslStoreSuppliers} class or instance, e.g.
+   * `BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers`. Default
+   * `BuiltInDslStoreSuppliers.LmdbDslStoreSuppliers` (persistent, lmdb). A
+   * store's own `Materialized.withStoreType` / store supplier wins.
+   */
+  dslStoreSuppliers?: DslStoreSuppliers | (new () => DslStoreSuppliers);
   /** Root of the state directories (`<stateDir>/<applicationId>/<taskId>/`, one lock per task folder). Default `<os tmpdir>/sluice`. */
   stateDir?: string;
   /** The record cache's byte budget for all caching stores of the instance, as Kafka's `statestore.cache.max.bytes`. Default 10 MiB; 0 disables caching. */
@@ -178,6 +188,8 @@ export interface ResolvedConfig extends ResolvedHighAvailabilityConfig, Resolved
   acceptableRecoveryLag: number;
   /** The validated {@link KafkaStreamsConfig.defaultTimestampExtractor}; `undefined`: FailOnInvalidTimestamp. */
   defaultTimestampExtractor: ResolvedExtractor | undefined;
+  /** The validated {@link KafkaStreamsConfig.dslStoreSuppliers}; `undefined`: lmdb. */
+  dslStoreSuppliers: DslStoreSuppliers | undefined;
 }
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set([
@@ -186,7 +198,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'uncaughtExceptionPolicy', 'taskRestartBackoffMs', 'logger', 'maxPendingOutputRecordsPerTask',
   'sessionTimeoutMs', 'heartbeatIntervalMs', 'transactionTimeoutMs', 'deliveryTimeoutMs', 'clientId',
   'autoOffsetReset', 'logLevel', 'numStreamThreads', 'defaultKeySerde', 'defaultValueSerde', 'defaultTimestampExtractor',
-  'stateDir', 'statestoreCacheMaxBytes', 'stateCleanupDelayMs', 'applicationServer', 'acceptableRecoveryLag',
+  'dslStoreSuppliers', 'stateDir', 'statestoreCacheMaxBytes', 'stateCleanupDelayMs', 'applicationServer', 'acceptableRecoveryLag',
   'compressionType',
   ...HIGH_AVAILABILITY_KEYS,
   ...CLIENT_CONFIG_KEYS,
@@ -328,6 +340,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     acceptableRecoveryLag: checkAcceptableRecoveryLag(config.acceptableRecoveryLag),
     defaultTimestampExtractor:
       config.defaultTimestampExtractor === undefined ? undefined : resolveTimestampExtractor(config.defaultTimestampExtractor, "Config 'defaultTimestampExtractor'"),
+    dslStoreSuppliers: resolveDslStoreSuppliers(config.dslStoreSuppliers),
     ...resolveHighAvailability(config),
     ...resolveConnectionSecurity(config),
   });

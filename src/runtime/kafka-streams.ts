@@ -110,6 +110,7 @@ export class KafkaStreams {
           ...(config.defaultKeySerde ? { defaultKeySerde: config.defaultKeySerde } : {}),
           ...(config.defaultValueSerde ? { defaultValueSerde: config.defaultValueSerde } : {}),
           ...(this.#config.defaultTimestampExtractor ? { defaultTimestampExtractor: this.#config.defaultTimestampExtractor } : {}),
+          ...(this.#config.dslStoreSuppliers ? { dslStoreSuppliers: this.#config.dslStoreSuppliers } : {}),
         });
     this.#log = componentLogger('kafka-streams', this.#config.logger, { applicationId: this.#config.applicationId });
     this.#progress = new RestoreProgress(componentLogger('state-restore', this.#config.logger, { applicationId: this.#config.applicationId }));

@@ -41,7 +41,7 @@ abstract class LayeredStoreBuilder<S extends StateStore> implements StoreBuilder
   cachingEnabled = false;
   readonly name: string;
 
-  constructor(protected readonly supplier: KeyValueBytesStoreSupplier) {
+  constructor(readonly supplier: KeyValueBytesStoreSupplier) {
     this.name = supplier.name;
   }
 

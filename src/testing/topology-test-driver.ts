@@ -19,6 +19,7 @@ import type {
 import type { SourcePatternInfo, TaskProcessor } from '../processors/task-contract.js';
 import type { KeyValueStore, StateStore } from '../state/state-store.js';
 import type { Deserializer, Serde, Serializer } from '../serdes/serde.js';
+import type { DslStoreSuppliers } from '../state/dsl-store-suppliers.js';
 import { toRuntime } from '../topology/topology-runtime.js';
 import type { Topology } from '../topology/topology.js';
 import { DriverCollector, type CapturedRecord } from './internal/driver-collector.js';
@@ -49,6 +50,12 @@ export interface TopologyTestDriverConfig {
    * `default.timestamp.extractor`; default `FailOnInvalidTimestamp`.
    */
   defaultTimestampExtractor?: TimestampExtractor;
+  /**
+   * The engine of the stores the DSL creates, as Kafka's
+   * `dsl.store.suppliers.class`: a {@link DslStoreSuppliers} class or instance
+   * (e.g. `BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers`); default lmdb.
+   */
+  dslStoreSuppliers?: DslStoreSuppliers | (new () => DslStoreSuppliers);
   /**
    * Bytes of the record cache in front of caching stores (default 10 MiB, 0
    * disables), as Kafka's `statestore.cache.max.bytes`. The driver flushes the
@@ -111,6 +118,7 @@ export class TopologyTestDriver {
       ...(config.defaultKeySerde ? { defaultKeySerde: config.defaultKeySerde } : {}),
       ...(config.defaultValueSerde ? { defaultValueSerde: config.defaultValueSerde } : {}),
       ...(config.defaultTimestampExtractor !== undefined ? { defaultTimestampExtractor: config.defaultTimestampExtractor } : {}),
+      ...(config.dslStoreSuppliers !== undefined ? { dslStoreSuppliers: config.dslStoreSuppliers } : {}),
     });
     this.runner = new DriverRunner((record) => this.processOne(record));
     const collector = new DriverCollector(config.productionExceptionHandler ?? FAIL, (record, sink) => this.capture(record, sink), (taskId) => this.sensors.recordDropped(taskId));

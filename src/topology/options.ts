@@ -6,6 +6,7 @@ import type { Serde } from '../serdes/serde.js';
 import type { KeyValueBytesStoreSupplier } from '../state/bytes-store-contract.js';
 import type { SessionBytesStoreSupplier } from '../state/session-store.js';
 import type { WindowBytesStoreSupplier } from '../state/window-store.js';
+import { dslStoreSuppliersOfType, isDslStoreSuppliers, type DslStoreSuppliers, type DslStoreType } from '../state/dsl-store-suppliers.js';
 import { resolveTimestampExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
 import { IllegalArgumentError } from '../errors.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
@@ -226,6 +227,12 @@ export interface Materialized<K, V> {
    * Windowed aggregations take a window store supplier, session-windowed ones a session store supplier.
    */
   storeSupplier?: MaterializedStoreSupplier;
+  /**
+   * The engine of this store when no `storeSupplier` is given (Kafka's
+   * `Materialized.withStoreType` / `Materialized.as(DslStoreSuppliers)`);
+   * default the app's `dslStoreSuppliers` config, else lmdb.
+   */
+  dslStoreSuppliers?: DslStoreSuppliers;
   /** Default true: the store is changelogged. */
   loggingEnabled?: boolean;
   /** Extra changelog topic configs. */
@@ -246,6 +253,7 @@ export interface FluentMaterialized<K, V> {
   readonly keySerde?: SerdeOf<K>;
   readonly valueSerde?: SerdeOf<V>;
   readonly storeSupplier?: MaterializedStoreSupplier;
+  readonly dslStoreSuppliers?: DslStoreSuppliers;
   readonly loggingEnabled?: boolean;
   readonly logConfig?: Record<string, string>;
   readonly cachingEnabled?: boolean;
@@ -264,6 +272,8 @@ export interface FluentMaterialized<K, V> {
   withCachingDisabled(): FluentMaterialized<K, V>;
   /** Retention of window/session stores, in ms; a negative one throws "Retention must not be negative." (Java's message). */
   withRetention(retentionMs: number): FluentMaterialized<K, V>;
+  /** The engine of this store: `'in_memory'`, or `'rocks_db'` / `'lmdb'` (both lmdb); Kafka's `withStoreType`. */
+  withStoreType(storeType: DslStoreType): FluentMaterialized<K, V>;
 }
 
 const materializedSetters = {
@@ -287,6 +297,9 @@ const materializedSetters = {
     if (retentionMs < 0) throw new IllegalArgumentError('Retention must not be negative.');
     return withChanges(this, { retentionMs });
   },
+  withStoreType(this: object, storeType: DslStoreType) {
+    return withChanges(this, { dslStoreSuppliers: dslStoreSuppliersOfType(requireNonNull(storeType, 'storeType'), 'Materialized.withStoreType') });
+  },
 };
 
 /** Helpers for {@link Materialized}. */
@@ -294,10 +307,12 @@ export const Materialized = {
   /**
    * A store named `storeName` (validated at once as Kafka's `Named.validate`),
    * or the store `supplier` gives (`Materialized.as(Stores.inMemoryKeyValueStore('s'))`,
-   * named after it).
+   * named after it), or a generated name on the engine of `suppliers`
+   * (`Materialized.as(new BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers())`).
    */
-  as<K = Unset, V = Unset>(storeNameOrSupplier: string | MaterializedStoreSupplier): FluentMaterialized<K, V> {
+  as<K = Unset, V = Unset>(storeNameOrSupplier: string | MaterializedStoreSupplier | DslStoreSuppliers): FluentMaterialized<K, V> {
     if (typeof storeNameOrSupplier === 'string') return fluent(materializedSetters, { storeName: validateName(storeNameOrSupplier) });
+    if (isDslStoreSuppliers(storeNameOrSupplier)) return fluent(materializedSetters, { dslStoreSuppliers: storeNameOrSupplier });
     const supplier = requireNonNull(storeNameOrSupplier, 'supplier');
     if (typeof supplier !== 'object' || typeof supplier.name !== 'string') {
       throw new IllegalArgumentError('Materialized.as needs a store name or a store supplier (e.g. Stores.inMemoryKeyValueStore(name), Stores.inMemoryWindowStore(...))');

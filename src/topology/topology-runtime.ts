@@ -30,6 +30,7 @@ import { DefaultSerde, isDefaultSerde, trackedDefaultSerdes } from './internal/d
 import { contextDefaultSerdes } from '../state/store-builders.js';
 import { storeKindOfBuilder, type StoreKind } from '../processors/store-kind.js';
 import { changelogTopicInfos, sourceChangelogTopics } from './internal/changelogs.js';
+import { isDslStoreChoice, resolveDslStoreSuppliers, type DslStoreSuppliers } from '../state/dsl-store-suppliers.js';
 import { checkCopartitioned, enforceCopartitioning } from './internal/copartition.js';
 
 /** A TopologyRuntime over a validated plan. */
@@ -207,6 +208,8 @@ export interface ToRuntimeOptions {
   defaultValueSerde?: Serde<unknown>;
   /** Timestamp extractor of the sources that configure none; default `FailOnInvalidTimestamp` (a ConfigError when it is no extractor). */
   defaultTimestampExtractor?: TimestampExtractor;
+  /** The engine of the stores the DSL created without a per-store choice (a class or instance; default lmdb). */
+  dslStoreSuppliers?: DslStoreSuppliers | (new () => DslStoreSuppliers);
 }
 
 /**
@@ -217,7 +220,9 @@ export interface ToRuntimeOptions {
  *    after a type change without a default is a TopologyError naming it),
  *    then those the DSL gave its stores and processors (Kafka resolves a
  *    store's missing serde from `context.keySerde()` at init);
- * 3. resolve internal topic names with the application id.
+ * 3. bind the stores the DSL created without a per-store choice to
+ *    `dslStoreSuppliers` (else lmdb): their engine is made at task creation;
+ * 4. resolve internal topic names with the application id.
  */
 export function toRuntime(topology: Topology, options: ToRuntimeOptions = {}): PlanRuntime {
   // 1. plan
@@ -233,7 +238,13 @@ export function toRuntime(topology: Topology, options: ToRuntimeOptions = {}): P
     if (serde.required) serde.bind(defaults[serde.side]);
     else serde.bindOrBuffer(defaults[serde.side]);
   }
-  // 3. internal topic names
+  // 3. store engines (nothing is built yet: engines are made per task)
+  const suppliers = resolveDslStoreSuppliers(options.dslStoreSuppliers);
+  for (const store of plan.stores.values()) {
+    const supplier = (store.builder as { readonly supplier?: unknown }).supplier;
+    if (isDslStoreChoice(supplier)) supplier.bind(suppliers);
+  }
+  // 4. internal topic names
   const extractor = options.defaultTimestampExtractor === undefined ? undefined : resolveTimestampExtractor(options.defaultTimestampExtractor, 'defaultTimestampExtractor');
   return new PlanRuntime(options.applicationId === undefined ? plan : resolvePlan(plan, options.applicationId), extractor);
 }

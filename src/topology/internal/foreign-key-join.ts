@@ -20,6 +20,7 @@ import { subscriptionWrapperSerde } from '../../processors/dsl/foreign-key/subsc
 import { KTableSourceSupplier } from '../../processors/dsl/ktable-source.js';
 import type { StreamPartitioner } from '../../processors/processor.js';
 import { Stores } from '../../state/stores.js';
+import { dslKeyValueSupplier } from '../../state/dsl-store-suppliers.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
 import { KTable } from '../ktable.js';
@@ -125,7 +126,7 @@ export function foreignKeyJoin<K, V>(table: KTable<K, V>, kind: 'inner' | 'left'
 
   // 3. the right side
   const storeName = name('-subscription-store', FK_JOIN_STATE_STORE_NAME);
-  const store = Stores.timestampedKeyValueStoreBuilder(Stores.persistentTimestampedKeyValueStore(storeName), Serdes.Buffer(), subscriptionSerde).withCachingDisabled();
+  const store = Stores.timestampedKeyValueStoreBuilder(dslKeyValueSupplier({ name: storeName, timestamped: true }, undefined), Serdes.Buffer(), subscriptionSerde).withCachingDisabled();
   const receiveName = name('-subscription-receive', SUBSCRIPTION_PROCESSOR);
   topology.addProcessor(receiveName, subscriptionReceiveSupplier(storeName, keySchema), subscriptionSource);
   topology.addStateStore(store, receiveName);

@@ -1,10 +1,11 @@
 /**
  * Store builders for DSL state (aggregations, materialized tables), as
  * Kafka's `KeyValueStoreMaterializer`: a timestamped store over
- * `materialized.storeSupplier` (default a persistent one), changelogged
+ * `materialized.storeSupplier` (default the one `dslStoreSuppliers` makes), changelogged
  * unless `loggingEnabled` is false, cached unless `cachingEnabled` is false.
  */
 import { Stores } from '../../state/stores.js';
+import { dslKeyValueSupplier } from '../../state/dsl-store-suppliers.js';
 import type { StateStore, StoreBuilder } from '../../state/state-store.js';
 import type { Serde } from '../../serdes/serde.js';
 import type { KeyValueBytesStoreSupplier } from '../../state/bytes-store-contract.js';
@@ -40,7 +41,7 @@ export function requireSupplierKind<S extends MaterializedStoreSupplier>(supplie
 export function timestampedStoreBuilder<K, V>(storeName: string, materialized: Materialized<K, V>, keySerde: Serde<K>, valueSerde: Serde<V>): StoreBuilder<StateStore> {
   const supplier =
     materialized.storeSupplier === undefined
-      ? Stores.persistentTimestampedKeyValueStore(storeName)
+      ? dslKeyValueSupplier({ name: storeName, timestamped: true }, materialized.dslStoreSuppliers)
       : requireSupplierKind<KeyValueBytesStoreSupplier>(materialized.storeSupplier, 'key-value', `store '${storeName}'`);
   const builder = Stores.timestampedKeyValueStoreBuilder(supplier, keySerde, valueSerde);
   if (materialized.loggingEnabled === false) builder.withLoggingDisabled();

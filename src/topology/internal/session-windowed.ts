@@ -26,6 +26,7 @@ import { SessionWindowAggregateSupplier, type SessionAggregation } from '../../p
 import type { KTableProcessorSupplier } from '../../processors/dsl/ktable-contract.js';
 import type { SessionBytesStoreSupplier } from '../../state/session-store.js';
 import { Stores } from '../../state/stores.js';
+import { dslSessionSupplier } from '../../state/dsl-store-suppliers.js';
 import type { Windowed } from '../../state/window-types.js';
 import { WindowedSerdes } from '../../state/windowed-serdes.js';
 import type { Serde } from '../../serdes/serde.js';
@@ -132,7 +133,7 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
     const retention = retentionOf(this.windows, materialized as Materialized<unknown, unknown>, storeName);
     const supplier =
       materialized.storeSupplier === undefined
-        ? Stores.persistentSessionStore(storeName, retention)
+        ? dslSessionSupplier({ name: storeName, retentionPeriod: retention }, materialized.dslStoreSuppliers)
         : requireSupplierKind<SessionBytesStoreSupplier>(materialized.storeSupplier, 'session', `store '${storeName}' of a session-windowed ${aggregation.operation}`);
     const builder = Stores.sessionStoreBuilder(supplier, keySerde, valueSerde);
     if (materialized.loggingEnabled === false) builder.withLoggingDisabled();

@@ -24,6 +24,7 @@ import { syncResult } from '../../processors/dsl/sync-result.js';
 import { streamJoinSideSupplier, TimeTrackerSupplier, type JoinWindowSpec } from '../../processors/dsl/stream-stream-join.js';
 import type { StateStore, StoreBuilder } from '../../state/state-store.js';
 import { Stores } from '../../state/stores.js';
+import { dslKeyValueSupplier, dslWindowSupplier } from '../../state/dsl-store-suppliers.js';
 import type { WindowBytesStoreSupplier } from '../../state/window-store.js';
 import type { Serde } from '../../serdes/serde.js';
 import type { JoinWindows } from '../join-windows.js';
@@ -121,8 +122,9 @@ function join<K>(ctx: BuilderContext, kind: StreamJoinKind, spec: JoinSpec<K>): 
     throw new TopologyError('Both StoreSuppliers have the same name.  StoreSuppliers must provide unique names');
   }
   const storeName = (generated: string, suffix: string): string => `${joined.storeName === undefined ? generated : joined.storeName + suffix}-store`;
-  const thisSupplier = joined.thisStoreSupplier ?? Stores.persistentWindowStore(storeName(joinThisGenerated, joinThisSuffix), retention, size, true);
-  const otherSupplier = joined.otherStoreSupplier ?? Stores.persistentWindowStore(storeName(joinOtherGenerated, joinOtherSuffix), retention, size, true);
+  const joinStore = (name: string): WindowBytesStoreSupplier => dslWindowSupplier({ name, retentionPeriod: retention, windowSize: size, retainDuplicates: true, timestamped: false }, undefined);
+  const thisSupplier = joined.thisStoreSupplier ?? joinStore(storeName(joinThisGenerated, joinThisSuffix));
+  const otherSupplier = joined.otherStoreSupplier ?? joinStore(storeName(joinOtherGenerated, joinOtherSuffix));
   for (const supplier of [joined.thisStoreSupplier, joined.otherStoreSupplier]) if (supplier !== undefined) assertWindowSettings(supplier, window, size, retention);
   const thisStore = windowStoreBuilder(thisSupplier, spec.thisSerdes, joined);
   const otherStore = windowStoreBuilder(otherSupplier, spec.otherSerdes, joined);
@@ -193,7 +195,7 @@ function windowStoreBuilder<K>(supplier: WindowBytesStoreSupplier, serdes: { key
   return builder;
 }
 
-/** Kafka's `OuterStreamJoinStoreFactory`: the name, and the store type of this side's supplier (persistent by default). */
+/** Kafka's `OuterStreamJoinStoreFactory`: the name, and the store type of this side's supplier (by default the app's `dslStoreSuppliers`). */
 function outerStoreBuilder<K>(joined: StreamJoined<K, unknown, unknown>, joinThisGenerated: string, rightOuter: boolean, spec: JoinSpec<K>): StoreBuilder<StateStore> {
   const suffix = rightOuter ? '-outer-shared-join' : '-left-shared-join';
   const prefix = rightOuter ? 'KSTREAM-OUTERTHIS-' : 'KSTREAM-JOINTHIS-';
@@ -205,7 +207,13 @@ function outerStoreBuilder<K>(joined: StreamJoined<K, unknown, unknown>, joinThi
         ? joined.storeName + suffix
         : `KSTREAM-OUTERSHARED-${joinThisGenerated.substring(prefix.length)}`;
   const name = `${base}-store`;
-  const supplier = joined.thisStoreSupplier?.kind === 'in-memory' ? Stores.inMemoryKeyValueStore(name) : Stores.persistentKeyValueStore(name);
+  const given = joined.thisStoreSupplier;
+  const supplier =
+    given === undefined
+      ? dslKeyValueSupplier({ name, timestamped: false }, undefined)
+      : given.kind === 'in-memory'
+        ? Stores.inMemoryKeyValueStore(name)
+        : Stores.persistentKeyValueStore(name);
   const builder = Stores.keyValueStoreBuilder(
     supplier,
     timestampedKeyAndJoinSideSerde(spec.thisSerdes.keySerde),

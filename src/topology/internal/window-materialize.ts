@@ -21,6 +21,7 @@
  */
 import { IllegalArgumentError } from '../../errors.js';
 import { Stores } from '../../state/stores.js';
+import { dslKeyValueSupplier, dslWindowSupplier } from '../../state/dsl-store-suppliers.js';
 import type { StateStore, StoreBuilder } from '../../state/state-store.js';
 import { WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS } from '../../state/window-store-builders.js';
 import type { WindowBytesStoreSupplier } from '../../state/window-store.js';
@@ -75,7 +76,9 @@ export function timestampedWindowStoreBuilder<K, V>(spec: WindowStoreSpec<K, V>,
     );
   }
   const extraMs = given === undefined && spec.emitOnClose === true ? 1 : 0;
-  const supplier = given ?? Stores.persistentTimestampedWindowStore(spec.storeName, retention + extraMs, spec.windowSizeMs, false);
+  const supplier =
+    given ??
+    dslWindowSupplier({ name: spec.storeName, retentionPeriod: retention + extraMs, windowSize: spec.windowSizeMs, retainDuplicates: false, timestamped: true }, spec.materialized.dslStoreSuppliers);
   const builder = Stores.timestampedWindowStoreBuilder(supplier, spec.keySerde, spec.valueSerde);
   const logConfig = { ...(extraMs > 0 ? { 'retention.ms': String(retention + WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS) } : {}), ...(spec.materialized.logConfig ?? {}) };
   if (spec.materialized.loggingEnabled === false) builder.withLoggingDisabled();
@@ -93,8 +96,14 @@ export function timestampedWindowStoreBuilder<K, V>(spec: WindowStoreSpec<K, V>,
  */
 export function emitCloseTimeStoreBuilder(storeName: string, materialized: Materialized<unknown, unknown>): StoreBuilder<StateStore> {
   const name = emitCloseTimeStoreName(storeName);
-  const inMemory = isWindowBytesStoreSupplier(materialized.storeSupplier) && materialized.storeSupplier.kind === 'in-memory';
-  const supplier = inMemory ? Stores.inMemoryKeyValueStore(name) : Stores.persistentKeyValueStore(name);
+  // A given window supplier decides by its kind; else the same suppliers as the window store (per store, else the app's).
+  const given = isWindowBytesStoreSupplier(materialized.storeSupplier) ? materialized.storeSupplier : undefined;
+  const supplier =
+    given === undefined
+      ? dslKeyValueSupplier({ name, timestamped: false }, materialized.dslStoreSuppliers)
+      : given.kind === 'in-memory'
+        ? Stores.inMemoryKeyValueStore(name)
+        : Stores.persistentKeyValueStore(name);
   const builder = Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.Long());
   if (materialized.loggingEnabled === false) builder.withLoggingDisabled();
   else builder.withLoggingEnabled({});

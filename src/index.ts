@@ -203,3 +203,29 @@ export { defineApp } from './cli/define-app.js';
 export type { AppDefinition, AppContext, AppSetupContext, TopologySource } from './cli/define-app.js';
 export type { AdminPort, ClusterPort, NewTopic, TopicDescription } from './cluster/port.js';
 export type { AdminOptions, ClientConnectionOptions } from './cluster/port.js';
+// ---- types the public signatures above refer to (issue 31: the API report names each missing one) ----
+export type { HandlerHooks } from './handlers/types.js';
+export type { WireRecord } from './records/types.js';
+export type { StreamsProducer } from './eos/streams-producer.js';
+export type { StreamsProducerOptions } from './eos/producer-types.js';
+export type {
+  GroupConsumerOptions,
+  GroupConsumerPort,
+  GroupDescription,
+  PartitionReaderOptions,
+  PartitionReaderPort,
+  RawProducerOptions,
+  RawProducerPort,
+  GroupAssignor,
+  GroupConsumerHandlers,
+  PartitionReadResult,
+  ProduceAck,
+  ProduceBatch,
+  FetchedBatch,
+  GroupMemberAssignment,
+  GroupMemberSubscription,
+} from './cluster/port.js';
+export type { TopicPartitionOffset } from './records/types.js';
+export type { AnyValueJoiner } from './topology/joiners.js';
+export type { FluentStreamJoined } from './topology/stream-joined.js';
+export type { WindowedSerde } from './processors/state/windowed-serdes.js';

@@ -18,8 +18,6 @@ export {
   TransactionAbortableError,
   KafkaProtocolError,
   KafkaErrorCode,
-  classifyKafkaErrorCode,
-  kafkaErrorName,
 } from './errors.js';
 export type { ErrorKind, StreamsErrorOptions, RecordErrorEntry } from './errors.js';
 export {
@@ -40,34 +38,13 @@ export type {
   ProcessingExceptionHandler,
   ProcessingFailedRecord,
 } from './handlers/types.js';
-export {
-  FailExceptionHandler,
-  FailProductionExceptionHandler,
-  LogAndFailDeserializationExceptionHandler,
-  LogAndFailProcessingExceptionHandler,
-  failHandler,
-} from './handlers/fail.js';
+// One factory per behaviour (each serves all three handler slots) and the class it returns.
+export { FailExceptionHandler, failHandler } from './handlers/fail.js';
 export type { FailHandlerOptions } from './handlers/fail.js';
-export {
-  LogAndContinueExceptionHandler,
-  LogAndContinueProductionExceptionHandler,
-  LogAndContinueDeserializationExceptionHandler,
-  LogAndContinueProcessingExceptionHandler,
-  logAndContinueHandler,
-} from './handlers/log-and-continue.js';
+export { LogAndContinueExceptionHandler, logAndContinueHandler } from './handlers/log-and-continue.js';
 export type { LogAndContinueHandlerOptions } from './handlers/log-and-continue.js';
-export {
-  DeadLetterQueueExceptionHandler,
-  DeadLetterQueueProductionExceptionHandler,
-  DeadLetterQueueDeserializationExceptionHandler,
-  DeadLetterQueueProcessingExceptionHandler,
-  DeadLetterHeaders,
-  deadLetterQueueHandler,
-} from './handlers/dead-letter-queue.js';
+export { DeadLetterQueueExceptionHandler, DeadLetterHeaders, deadLetterQueueHandler } from './handlers/dead-letter-queue.js';
 export type { DeadLetterQueueHandlerOptions, DeadLetterPayload } from './handlers/dead-letter-queue.js';
-export { normalizeHandlerAnswer } from './handlers/normalize.js';
-export { handlerResponseToTxnSendOption } from './eos/txn-send-option.js';
-export type { NormalizedHandlerAnswer } from './handlers/normalize.js';
 export type { Serde, Serializer, Deserializer, JsonSerde } from './serdes/serde.js';
 export type { Headers, TopicPartition, ConsumedRecord } from './records/types.js';
 export { TxnSendOption } from './eos/txn-send-option.js';
@@ -92,7 +69,7 @@ export type { QueryableStoreType, ReadOnlyKeyValueStore, StoreQueryParameters, T
 export { KeyQueryMetadata, UnknownStateStoreError } from './runtime/streams-metadata.js';
 export type { HostInfo, StreamsMetadata, TaskMetadata, ThreadMetadata } from './runtime/streams-metadata.js';
 // The query API across instances (`serveQueries(app, ...)`, `sluice run --query-port`).
-export { serveQueries, DEFAULT_QUERY_HOST } from './runtime/query-server.js';
+export { serveQueries } from './runtime/query-server.js';
 export type { QueryServer, QueryServerOptions, QueryableApp } from './runtime/query-server.js';
 // TLS of the query, UI and metrics servers (`tls` option), and the kinds of stores the query API tells apart.
 export type { ServerTls } from './ui/types.js';
@@ -202,8 +179,6 @@ export { EmitStrategy } from './topology/emit-strategy.js';
 export type { EmitStrategyType } from './topology/emit-strategy.js';
 export type { TimeWindowedKStream, SessionWindowedKStream, Initializer, Aggregator, Reducer, Merger } from './topology/windowed-kstream.js';
 export type { Window } from './state/window-types.js';
-export { WindowKeySchema } from './state/window-key-schema.js';
-export { SessionKeySchema } from './state/session-key-schema.js';
 export type {
   ReadOnlyWindowStore,
   WindowStore,
@@ -230,3 +205,29 @@ export { defineApp } from './cli/define-app.js';
 export type { AppDefinition, AppContext, AppSetupContext, TopologySource } from './cli/define-app.js';
 export type { AdminPort, ClusterPort, NewTopic, TopicDescription } from './cluster/port.js';
 export type { AdminOptions, ClientConnectionOptions } from './cluster/port.js';
+// ---- types the public signatures above refer to (issue 31: the API report names each missing one) ----
+export type { HandlerHooks } from './handlers/types.js';
+export type { WireRecord } from './records/types.js';
+export type { StreamsProducer } from './eos/streams-producer.js';
+export type { StreamsProducerOptions } from './eos/producer-types.js';
+export type {
+  GroupConsumerOptions,
+  GroupConsumerPort,
+  GroupDescription,
+  PartitionReaderOptions,
+  PartitionReaderPort,
+  RawProducerOptions,
+  RawProducerPort,
+  GroupAssignor,
+  GroupConsumerHandlers,
+  PartitionReadResult,
+  ProduceAck,
+  ProduceBatch,
+  FetchedBatch,
+  GroupMemberAssignment,
+  GroupMemberSubscription,
+} from './cluster/port.js';
+export type { TopicPartitionOffset } from './records/types.js';
+export type { AnyValueJoiner } from './topology/joiners.js';
+export type { FluentStreamJoined } from './topology/stream-joined.js';
+export type { WindowedSerde } from './state/windowed-serdes.js';

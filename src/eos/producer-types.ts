@@ -95,6 +95,7 @@ export interface StreamsProducerOptions {
    * producer creates no admin client of its own and closes none; without it
    * (a standalone producer) it builds its own cache on its own admin client.
    * Its own `maxBlockMs`, delivery timeout and back-off still bound its lookups.
+   * @internal
    */
   topicMetadata?: TopicMetadataCache;
 }

@@ -102,6 +102,12 @@ export class KafkaStreams {
    * Validates `config` (a {@link ConfigError} names the offending key) and the
    * topology (a `TopologyError`). Nothing connects before {@link start}.
    */
+  constructor(topology: Topology, config: KafkaStreamsConfig);
+  /**
+   * Tests and the runtime may hand in an already-built {@link TopologyRuntime}.
+   * @internal
+   */
+  constructor(topology: Topology | TopologyRuntime, config: KafkaStreamsConfig);
   constructor(topology: Topology | TopologyRuntime, config: KafkaStreamsConfig) {
     this.#config = resolveConfig(config);
     this.#given = isRuntime(topology) ? undefined : topology;

@@ -22,6 +22,7 @@ import {
   type Record as SluiceRecord,
 } from '../../src/index.js';
 import { EmbeddedKafkaCluster, TopologyTestDriver } from '../../src/testing.js';
+import { handlerResponseToTxnSendOption } from '../../src/eos/txn-send-option.js';
 import { buildingATopology, theEmbeddedCluster, theProducerOnItsOwn } from './api-contract-snippets.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -100,8 +101,8 @@ describe('entry points: runtime exports', () => {
       expect(constants.CONTINUE).toBe('CONTINUE');
       expect(constants.FAIL).toBe('FAIL');
     }
-    expect(sluice.handlerResponseToTxnSendOption('CONTINUE')).toBe(TxnSendOption.IGNORE_SEND_ERRORS);
-    expect(sluice.handlerResponseToTxnSendOption('FAIL')).toBe(TxnSendOption.NONE);
+    expect(handlerResponseToTxnSendOption('CONTINUE')).toBe(TxnSendOption.IGNORE_SEND_ERRORS);
+    expect(handlerResponseToTxnSendOption('FAIL')).toBe(TxnSendOption.NONE);
   });
 
   it('KeyValue is { key, value }', () => {

@@ -2,15 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
   DeadLetterHeaders,
-  DeadLetterQueueDeserializationExceptionHandler,
-  DeadLetterQueueProcessingExceptionHandler,
-  DeadLetterQueueProductionExceptionHandler,
-  FailProductionExceptionHandler,
-  LogAndContinueDeserializationExceptionHandler,
-  LogAndContinueProcessingExceptionHandler,
-  LogAndContinueProductionExceptionHandler,
-  LogAndFailDeserializationExceptionHandler,
-  LogAndFailProcessingExceptionHandler,
   InvalidTimestampError,
   RecordTooLargeError,
   deadLetterQueueHandler,
@@ -20,6 +11,18 @@ import {
   type ProcessingExceptionHandler,
   type ProductionExceptionHandler,
 } from '../../../src/index.js';
+// The per-slot classes are no longer exported from 'sluice' (issue 31: one factory per behaviour); their modules keep them.
+import { FailProductionExceptionHandler, LogAndFailDeserializationExceptionHandler, LogAndFailProcessingExceptionHandler } from '../../../src/handlers/fail.js';
+import {
+  LogAndContinueDeserializationExceptionHandler,
+  LogAndContinueProcessingExceptionHandler,
+  LogAndContinueProductionExceptionHandler,
+} from '../../../src/handlers/log-and-continue.js';
+import {
+  DeadLetterQueueDeserializationExceptionHandler,
+  DeadLetterQueueProcessingExceptionHandler,
+  DeadLetterQueueProductionExceptionHandler,
+} from '../../../src/handlers/dead-letter-queue.js';
 import { captureLogger } from './capture-logger.js';
 import { context, output, rawInput } from './fixtures.js';
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   ProductionExceptionHandlerResponse,
   StreamsError,
-  handlerResponseToTxnSendOption,
-  normalizeHandlerAnswer,
 } from '../../../src/index.js';
+import { normalizeHandlerAnswer } from '../../../src/handlers/normalize.js';
+import { handlerResponseToTxnSendOption } from '../../../src/eos/txn-send-option.js';
 import { TxnSendOption as TxnSendOptionFromHandlers } from '../../../src/eos/txn-send-option.js';
 import {
   invokeDeserializationHandler,

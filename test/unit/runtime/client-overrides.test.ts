@@ -14,7 +14,7 @@ import { resolveConfig, type KafkaStreamsConfig } from '../../../src/runtime/con
 import { consumerOverrides, producerOverrides } from '../../../src/runtime/internal/client-overrides.js';
 import { Closer, EmbeddedKafkaCluster, upperTopology } from './fixtures.js';
 import { waitFor } from '../../helpers/index.js';
-import { LogAndContinueProductionExceptionHandler } from '../../../src/index.js';
+import { LogAndContinueProductionExceptionHandler } from '../../../src/handlers/log-and-continue.js';
 
 const overrides = {
   producerConfig: { 'request.timeout.ms': 41_000, 'socket.connection.setup.timeout.ms': 4_000, 'retry.backoff.ms': 150, 'retry.backoff.max.ms': 900, 'linger.ms': 7 },

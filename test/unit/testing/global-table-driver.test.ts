@@ -6,7 +6,8 @@
  * task source.
  */
 import { describe, expect, it } from 'vitest';
-import { LogAndContinueDeserializationExceptionHandler, Materialized, Serdes, StreamsBuilder, type KeyValueStore } from '../../../src/index.js';
+import { LogAndContinueDeserializationExceptionHandler } from '../../../src/handlers/log-and-continue.js';
+import { Materialized, Serdes, StreamsBuilder, type KeyValueStore } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
 import { storeOf } from '../../helpers/store-of.js';
 

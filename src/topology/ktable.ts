@@ -18,7 +18,7 @@ import type { AnyValueJoiner, ForeignKeyExtractor } from './joiners.js';
 import type { ValueMapper, ValueMapperWithKey } from './value-mappers.js';
 import { resolveMapper } from './internal/key-first.js';
 import type { KGroupedTable } from './kgrouped-table.js';
-import { KStream } from './kstream.js';
+import type { KStream } from './kstream.js';
 import { DefaultSerde } from './topology-runtime.js';
 import type { Grouped, Materialized, Named } from './options.js';
 import type { Suppressed } from './suppressed.js';
@@ -171,7 +171,7 @@ export class KTable<K, V> {
     if (named === null) requireNonNull(named, 'named');
     const name = nodeName(this.ctx, named, 'KTABLE-TOSTREAM-');
     this.ctx.topology.addProcessor(name, mapValuesSupplier<K, Change<V>, V | null>((change) => change.newValue), this.nodeName);
-    return new KStream<K, V>(this.ctx, name, this.serdes, false);
+    return new this.ctx.dsl.KStream<K, V>(this.ctx, name, this.serdes, false);
   }
 
   /**

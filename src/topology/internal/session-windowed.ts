@@ -31,7 +31,7 @@ import { WindowedSerdes } from '../../processors/state/windowed-serdes.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
 import { EmitStrategy } from '../emit-strategy.js';
-import { KTable } from '../ktable.js';
+import type { KTable } from '../ktable.js';
 import type { Materialized, Named } from '../options.js';
 import type { SessionWindows } from '../session-windows.js';
 import type { Aggregator, Initializer, Merger, Reducer, SessionWindowedKStream } from '../windowed-kstream.js';
@@ -144,7 +144,7 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
     const tableSupplier = new SessionWindowAggregateSupplier<K, V, A>(this.windows, storeName, emitOnWindowClose, aggregation);
     ctx.topology.addProcessor(processorName, tableSupplier, parent);
     ctx.topology.addStateStore(builder, processorName);
-    return new KTable<Windowed<K>, A>(
+    return new ctx.dsl.KTable<Windowed<K>, A>(
       ctx,
       processorName,
       tableSupplier as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<K>, A>,

@@ -31,7 +31,7 @@ import { WindowedSerdes } from '../../processors/state/windowed-serdes.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
 import { EmitStrategy } from '../emit-strategy.js';
-import { KTable } from '../ktable.js';
+import type { KTable } from '../ktable.js';
 import type { Materialized, Named } from '../options.js';
 import type { SlidingWindows } from '../sliding-windows.js';
 import type { Aggregator, Initializer, Reducer, TimeWindowedKStream } from '../windowed-kstream.js';
@@ -128,7 +128,7 @@ class SlidingWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     // 6.
     const windowedSerde = WindowedSerdes.timeWindowedSerdeFrom(keySerde, timeDifference);
     const tableSupplier = supplier as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<K>, A>;
-    return new KTable<Windowed<K>, A>(ctx, processorName, tableSupplier, storeName, { key: windowedSerde, value: valueSerde });
+    return new ctx.dsl.KTable<Windowed<K>, A>(ctx, processorName, tableSupplier, storeName, { key: windowedSerde, value: valueSerde });
   }
 }
 

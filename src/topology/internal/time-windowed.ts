@@ -26,7 +26,7 @@ import type { Windowed } from '../../processors/state/window-types.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
 import { EmitStrategy } from '../emit-strategy.js';
-import { KTable } from '../ktable.js';
+import type { KTable } from '../ktable.js';
 import type { Materialized, Named } from '../options.js';
 import { UnlimitedWindows } from '../unlimited-windows.js';
 import type { Aggregator, Initializer, Reducer, TimeWindowedKStream } from '../windowed-kstream.js';
@@ -142,7 +142,7 @@ class TimeWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     ctx.topology.addProcessor(processorName, supplier, parent);
     ctx.topology.addStateStore(storeBuilder, processorName);
     if (closeTimes !== undefined) ctx.topology.addStateStore(closeTimes, processorName);
-    return new KTable<Windowed<K>, A>(
+    return new ctx.dsl.KTable<Windowed<K>, A>(
       ctx,
       processorName,
       supplier as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<K>, A>,

@@ -41,9 +41,17 @@ export interface KTableValueGetterSupplier<K, V> {
  * values are sent only when some upstream node already is materialized;
  * returns whether they are sent).
  */
-export interface KTableProcessorSupplier<KIn, VIn, KOut, VOut> {
+export interface KTableProcessorSupplier<KIn, VIn, KOut, VOut> extends KTableNodeSupplier<KOut, VOut> {
   get(): Processor<KIn, VIn, KOut, Change<VOut>>;
-  view(): KTableValueGetterSupplier<KOut, VOut>;
+}
+
+/**
+ * What a KTable object keeps of its node's supplier: the view and the
+ * old-values switch (any {@link KTableProcessorSupplier} is one, whatever
+ * its input types).
+ */
+export interface KTableNodeSupplier<K, V> {
+  view(): KTableValueGetterSupplier<K, V>;
   enableSendingOldValues(forceMaterialization: boolean): boolean;
 }
 

@@ -43,6 +43,7 @@ export class KStreamKTableJoinSupplier<K, V1, K2, V2, VOut> {
     private readonly valueGetterSupplier: KTableValueGetterSupplier<K2, V2>,
     private readonly joiner: StreamTableJoiner<K, V1, V2 | null, VOut>,
     private readonly leftJoin: boolean,
+    // the default (no key mapper) is used only where K2 is K; a default parameter cannot be typed per call
     private readonly keyMapper: (key: K, value: V1) => K2 = (key) => key as unknown as K2,
   ) {}
 

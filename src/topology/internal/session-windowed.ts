@@ -23,7 +23,6 @@
  */
 import { IllegalArgumentError } from '../../errors.js';
 import { SessionWindowAggregateSupplier, type SessionAggregation } from '../../processors/dsl/session-window-aggregate.js';
-import type { KTableProcessorSupplier } from '../../processors/dsl/ktable-contract.js';
 import type { SessionBytesStoreSupplier } from '../../processors/state/session-store.js';
 import { Stores } from '../../processors/state/stores.js';
 import type { Windowed } from '../../processors/state/window-types.js';
@@ -88,6 +87,7 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
     const aggregator = (_key: K, value: V, aggregate: V | null): V => (aggregate === null ? value : reducer(aggregate, value));
     return this.build<V>(REDUCE_NAME, named, materialized ?? {}, this.parts.valueSerde(), {
       operation: 'reduce',
+      // Kafka's reduce has no initial value (null); the aggregator above handles it, the aggregation's type cannot say so
       initializer: () => null as unknown as V,
       aggregator,
       merger: (key, one, two) => aggregator(key, two, one),
@@ -147,7 +147,7 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
     return new ctx.dsl.KTable<Windowed<K>, A>(
       ctx,
       processorName,
-      tableSupplier as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<K>, A>,
+      tableSupplier,
       storeName,
       { key: WindowedSerdes.sessionWindowedSerdeFrom(keySerde), value: valueSerde },
     );

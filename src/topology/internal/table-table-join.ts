@@ -92,7 +92,7 @@ function keyJoin<K, V, VO, VR>(
     topology.addStateStore(timestampedStoreBuilder(storeName, materialized ?? {}, keySerde, valueSerde), mergeName);
   }
   // 7. the joined table: the merger's node
-  return new ctx.dsl.KTable<K, VR>(ctx, mergeName, merger as unknown as KTableProcessorSupplier<unknown, unknown, K, VR>, storeName, serdes);
+  return new ctx.dsl.KTable<K, VR>(ctx, mergeName, merger, storeName, serdes);
 }
 
 /**

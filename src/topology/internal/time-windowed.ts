@@ -20,7 +20,6 @@
  */
 import { IllegalArgumentError } from '../../errors.js';
 import { KStreamWindowAggregate, reducerAggregator } from '../../processors/dsl/window-aggregate.js';
-import type { KTableProcessorSupplier } from '../../processors/dsl/ktable-contract.js';
 import { WindowedSerdes } from '../../processors/state/windowed-serdes.js';
 import type { Windowed } from '../../processors/state/window-types.js';
 import type { Serde } from '../../serdes/serde.js';
@@ -145,7 +144,7 @@ class TimeWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     return new ctx.dsl.KTable<Windowed<K>, A>(
       ctx,
       processorName,
-      supplier as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<K>, A>,
+      supplier,
       givenName,
       { key: WindowedSerdes.timeWindowedSerdeFrom(keySerde, this.windows.size()), value: spec.valueSerde },
     );

@@ -50,6 +50,7 @@ export function securityProblem(options: HttpSecurityOptions, what: string): str
 /** An HTTP server, or an HTTPS one when `tls` is given. */
 export function createGuardedServer(security: HttpSecurityOptions, listener: RequestListener): Server {
   if (!security.tls) return createHttpServer(listener);
+  // node's types: https.Server is not declared a subtype of http.Server, though it extends it (tls.Server underneath)
   return createHttpsServer({ cert: security.tls.cert, key: security.tls.key }, listener) as unknown as Server;
 }
 

@@ -91,7 +91,7 @@ export class KGroupedStream<K, V> {
     const tableSupplier = supplier(storeName);
     this.ctx.topology.addProcessor(processorName, tableSupplier, parent);
     this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde), processorName);
-    return new KTable<K, A>(this.ctx, processorName, tableSupplier as unknown as KTableProcessorSupplier<unknown, unknown, K, A>, storeName, { key: keySerde, value: valueSerde });
+    return new KTable<K, A>(this.ctx, processorName, tableSupplier, storeName, { key: keySerde, value: valueSerde });
   }
 
   /**

@@ -3,7 +3,6 @@
  * (Kafka's `KGroupedTableImpl`).
  */
 import { tableAggregateSupplier, tableReduceSupplier, type KTableAggregateSupplier } from '../processors/dsl/ktable-aggregate.js';
-import type { KTableProcessorSupplier } from '../processors/dsl/ktable-contract.js';
 import type { Serde } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import type { BuilderContext, StreamSerdes } from './internal/builder-context.js';
@@ -169,6 +168,6 @@ export class KGroupedTable<K, V> {
     const supplier = makeSupplier(storeName);
     this.ctx.topology.addProcessor(processorName, supplier, this.repartitionSource);
     this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde), processorName);
-    return new KTable<K, A>(this.ctx, processorName, supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, A>, queryable, { key: keySerde, value: valueSerde });
+    return new KTable<K, A>(this.ctx, processorName, supplier, queryable, { key: keySerde, value: valueSerde });
   }
 }

@@ -2,7 +2,7 @@
  * KTable: the changelog-stream abstraction of the DSL (Kafka's `KTableImpl`).
  */
 import { Change } from '../processors/dsl/change.js';
-import type { KTableProcessorSupplier, KTableValueGetterSupplier } from '../processors/dsl/ktable-contract.js';
+import type { KTableNodeSupplier, KTableProcessorSupplier, KTableValueGetterSupplier } from '../processors/dsl/ktable-contract.js';
 import { KTableFilterSupplier, KTableMapValuesSupplier } from '../processors/dsl/ktable-ops.js';
 import { mapValuesSupplier } from '../processors/dsl/stateless.js';
 import type { KeyValue } from '../records/key-value.js';
@@ -18,7 +18,7 @@ import type { AnyValueJoiner, ForeignKeyExtractor } from './joiners.js';
 import type { ValueMapper, ValueMapperWithKey } from './value-mappers.js';
 import { resolveMapper } from './internal/key-first.js';
 import type { KGroupedTable } from './kgrouped-table.js';
-import { KStream } from './kstream.js';
+import type { KStream } from './kstream.js';
 import { DefaultSerde } from './topology-runtime.js';
 import type { Grouped, Materialized, Named } from './options.js';
 import type { Suppressed } from './suppressed.js';
@@ -45,7 +45,7 @@ export class KTable<K, V> {
     /** The name of the node producing the table's changes. */
     readonly nodeName: string,
     /** @internal The node's processor supplier: its view and old-values switch. */
-    readonly supplier: KTableProcessorSupplier<unknown, unknown, K, V>,
+    readonly supplier: KTableNodeSupplier<K, V>,
     /** The name of the store holding the table, when it is materialized under a name users may query. */
     readonly queryableStoreName: string | undefined,
     /** @internal Serdes of the table's keys and values, where known. */
@@ -171,7 +171,7 @@ export class KTable<K, V> {
     if (named === null) requireNonNull(named, 'named');
     const name = nodeName(this.ctx, named, 'KTABLE-TOSTREAM-');
     this.ctx.topology.addProcessor(name, mapValuesSupplier<K, Change<V>, V | null>((change) => change.newValue), this.nodeName);
-    return new KStream<K, V>(this.ctx, name, this.serdes, false);
+    return new this.ctx.dsl.KStream<K, V>(this.ctx, name, this.serdes, false);
   }
 
   /**
@@ -227,11 +227,12 @@ export class KTable<K, V> {
 
   /** Outer join on the key: every key of either table; the missing side's value is null. */
   outerJoin<VO, VR>(other: KTable<K, VO>, joiner: AnyValueJoiner<K, V | null, VO | null, VR>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR> {
-    return this.joinOf('outer', other as unknown as KTable<unknown, unknown>, [joiner, named, materialized]) as unknown as KTable<K, VR>;
+    return this.joinOf<VR>('outer', other as KTable<unknown, unknown>, [joiner, named, materialized]);
   }
 
-  private joinOf(kind: TableJoinKind, other: KTable<unknown, unknown>, args: unknown[]): KTable<K, unknown> {
+  private joinOf<VR = unknown>(kind: TableJoinKind, other: KTable<unknown, unknown>, args: unknown[]): KTable<K, VR> {
     requireNonNull(other, 'other');
-    return tableJoin(this, kind, other, args);
+    // the joiner in `args` makes the values VR; tableJoin's arguments are untyped (one entry for every join form)
+    return tableJoin(this, kind, other, args) as KTable<K, VR>;
   }
 }

@@ -7,6 +7,8 @@ import type { ProcessorSupplier } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
 import { requireNonNull } from './internal/checks.js';
 import { nameOr, type BuilderContext } from './internal/builder-context.js';
+import { KGroupedStream } from './kgrouped-stream.js';
+import { KGroupedTable } from './kgrouped-table.js';
 import { KStream } from './kstream.js';
 import type { Consumed, ConsumedWithSerdes } from './options.js';
 import type { TimestampExtractor } from '../processors/timestamp-extractors.js';
@@ -18,7 +20,7 @@ import { addGlobalTable, globalSourceNames } from './internal/global-table.js';
 import { addTableSource } from './internal/to-table.js';
 import { newStoreName, nodeName, suffixedNodeName } from './internal/kafka-names.js';
 import { materializedName } from './internal/materialize.js';
-import type { KTable } from './ktable.js';
+import { KTable } from './ktable.js';
 import type { Materialized } from './options.js';
 
 /** Options of a {@link StreamsBuilder}; `KD`/`VD` are the key and value types of its default serdes. */
@@ -66,6 +68,7 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
   constructor(options: StreamsBuilderOptions<KD, VD> = {}) {
     this.ctx = {
       topology: this.topology,
+      dsl: { KStream, KTable, KGroupedStream, KGroupedTable },
       newName: (prefix) => `${prefix}${String(this.index++).padStart(10, '0')}`,
       defaultKeySerde: options.defaultKeySerde,
       defaultValueSerde: options.defaultValueSerde,

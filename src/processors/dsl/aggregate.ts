@@ -19,9 +19,9 @@
  * `Change` (the new aggregate, and the old one when a downstream node asked
  * for old values): the aggregation is a KTable node.
  */
-import type { Processor, ProcessorContext } from '../processor.js';
+import type { Processor } from '../processor.js';
 import type { Record } from '../record.js';
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import type { StateStore } from '../../state/state-store.js';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
 import { Change } from './change.js';
@@ -37,9 +37,9 @@ export interface TimestampedAggregateStore<K, A> extends StateStore {
 }
 
 /** Kafka Streams' rule: a null key or value cannot be aggregated; the record is dropped, logged and counted. */
-function dropsNull(context: ProcessorContext<unknown, unknown>, key: unknown, value: unknown): boolean {
+function dropsNull(context: DslProcessorContext<unknown, unknown>, key: unknown, value: unknown): boolean {
   if (key !== null && key !== undefined && value !== null && value !== undefined) return false;
-  (context as unknown as ProcessorContextImpl).recordDropped(NULL_KEY_OR_VALUE);
+  context.recordDropped(NULL_KEY_OR_VALUE);
   return true;
 }
 
@@ -81,17 +81,17 @@ class StreamAggregationSupplier<K, V, A> implements KTableProcessorSupplier<K, V
 
   get(): Processor<K, V, K, Change<A>> {
     const { storeName, sendOldValues, step } = this;
-    let context: ProcessorContext<K, Change<A>>;
+    let context: DslProcessorContext<K, Change<A>>;
     let store: TimestampedAggregateStore<K, A>;
     let forwarder: TableTupleForwarder<K, A>;
     return {
       init(c) {
-        context = c;
+        context = dslContext(c);
         store = c.getStateStore<TimestampedAggregateStore<K, A>>(storeName);
-        forwarder = new TableTupleForwarder(store, c, sendOldValues);
+        forwarder = new TableTupleForwarder(store, context, sendOldValues);
       },
       process(record) {
-        if (dropsNull(context as ProcessorContext<unknown, unknown>, record.key, record.value)) return;
+        if (dropsNull(context, record.key, record.value)) return;
         update(store, forwarder, sendOldValues, record, (previous) => step(record, previous));
       },
     };

@@ -18,8 +18,8 @@
  * (logged, counted as skipped) instead of failing the task as Kafka does.
  * The functions must be synchronous.
  */
-import type { Processor, ProcessorContext } from '../processor.js';
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import type { Processor } from '../processor.js';
+import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import type { Record } from '../record.js';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
 import { Change } from './change.js';
@@ -106,18 +106,18 @@ export class KTableAggregateSupplier<K, V, A> implements KTableProcessorSupplier
 
   get(): Processor<K, Change<V>, K, Change<A>> {
     const { storeName, sendOldValues, step } = this;
-    let context: ProcessorContext<K, Change<A>>;
+    let context: DslProcessorContext<K, Change<A>>;
     let store: TimestampedTableStore<K, A>;
     let forwarder: TableTupleForwarder<K, A>;
     return {
       init(c) {
-        context = c;
+        context = dslContext(c);
         store = c.getStateStore<TimestampedTableStore<K, A>>(storeName);
-        forwarder = new TableTupleForwarder(store, c, sendOldValues);
+        forwarder = new TableTupleForwarder(store, context, sendOldValues);
       },
       process(record) {
         if (record.key === null || record.key === undefined) {
-          (context as unknown as ProcessorContextImpl).recordDropped('null key');
+          context.recordDropped('null key');
           return;
         }
         // 1. the stored aggregate; 2. the new one; 3. store it; 4. forward (new <- old)

@@ -10,7 +10,7 @@
  */
 import type { Processor, ProcessorContext } from '../processor.js';
 import { Record } from '../record.js';
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import { isCachedStateStore } from '../../state/caching-flush-listener.js';
 import type { StateStore } from '../../state/state-store.js';
 import type { StoreRecordContext } from '../../state/store-contract.js';
@@ -41,9 +41,17 @@ export interface KTableValueGetterSupplier<K, V> {
  * values are sent only when some upstream node already is materialized;
  * returns whether they are sent).
  */
-export interface KTableProcessorSupplier<KIn, VIn, KOut, VOut> {
+export interface KTableProcessorSupplier<KIn, VIn, KOut, VOut> extends KTableNodeSupplier<KOut, VOut> {
   get(): Processor<KIn, VIn, KOut, Change<VOut>>;
-  view(): KTableValueGetterSupplier<KOut, VOut>;
+}
+
+/**
+ * What a KTable object keeps of its node's supplier: the view and the
+ * old-values switch (any {@link KTableProcessorSupplier} is one, whatever
+ * its input types).
+ */
+export interface KTableNodeSupplier<K, V> {
+  view(): KTableValueGetterSupplier<K, V>;
   enableSendingOldValues(forceMaterialization: boolean): boolean;
 }
 
@@ -80,17 +88,17 @@ export function materializedValueGetterSupplier<K, V>(storeName: string): KTable
 export class TableTupleForwarder<K, V> {
   private readonly cached: boolean;
 
+  /** `store`: the node's store; only asked whether it caches (a table's key-value store, or a window store with windowed keys `K`). */
   constructor(
-    store: TimestampedTableStore<K, V>,
-    private readonly context: ProcessorContext<K, Change<V>>,
+    store: StateStore,
+    private readonly context: DslProcessorContext<K, Change<V>>,
     sendOldValues: boolean,
   ) {
-    const impl = context as unknown as ProcessorContextImpl;
     this.cached =
       isCachedStateStore<K, ValueAndTimestamp<V>>(store) &&
       store.setFlushListener((key, newValue, oldValue, recordContext: StoreRecordContext) => {
         const change = Change.of<V>(newValue?.value, sendOldValues ? oldValue?.value : null);
-        impl.forwardFromCache(new Record(key, change, newValue?.timestamp ?? recordContext.timestamp, recordContext.headers), recordContext);
+        context.forwardFromCache(new Record(key, change, newValue?.timestamp ?? recordContext.timestamp, recordContext.headers), recordContext);
       }, sendOldValues);
   }
 
@@ -108,7 +116,7 @@ export class TableTupleForwarder<K, V> {
  * forwarded at once.
  */
 export class TableNodeOutput<K, V> {
-  private context: ProcessorContext<K, Change<V>> | undefined;
+  private context: DslProcessorContext<K, Change<V>> | undefined;
   private forwarder: TableTupleForwarder<K, V> | undefined;
   /** The node's store, once `init` ran on a materialized node. */
   store: TimestampedTableStore<K, V> | undefined;
@@ -120,10 +128,10 @@ export class TableNodeOutput<K, V> {
 
   /** Call from the processor's `init`. */
   init(context: ProcessorContext<K, Change<V>>): void {
-    this.context = context;
+    this.context = dslContext(context);
     if (this.queryableName === undefined) return;
     this.store = context.getStateStore<TimestampedTableStore<K, V>>(this.queryableName);
-    this.forwarder = new TableTupleForwarder(this.store, context, this.sendOldValues);
+    this.forwarder = new TableTupleForwarder(this.store, this.context, this.sendOldValues);
   }
 
   /** Stores (when materialized) and forwards `record`, whose value is the node's change. */

@@ -24,7 +24,7 @@
  */
 import type { ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
 import { Change } from './change.js';
 import type { KTableProcessorSupplier, KTableValueGetter, KTableValueGetterSupplier } from './ktable-contract.js';
@@ -95,16 +95,17 @@ export class KTableKTableJoinSide<K, V1, V2, VOut> implements KTableProcessorSup
     const { rule, sendOldValues } = this;
     const join = (v1: V1 | null, v2: V2 | null, key: K): VOut | null => this.apply(v1, v2, key);
     const getter = this.valueGetterSupplier2.get();
-    let context: ProcessorContext<K, Change<VOut>>;
+    let context: DslProcessorContext<K, Change<VOut>>;
     return {
       init(c: ProcessorContext<K, Change<VOut>>) {
-        context = c;
+        context = dslContext(c);
         getter.init(c as ProcessorContext<unknown, unknown>);
       },
       process(record: Record<K, Change<V1>>) {
         // 1. we do join iff keys are equal, thus, if key is null we cannot join and just ignore the record
         if (record.key === null || record.key === undefined) {
-          dropNullKey(context);
+          // a context without the task's drop log (e.g. MockProcessorContext) just drops
+          context.recordDropped('null key');
           return;
         }
         // 2. the other table's current value
@@ -152,10 +153,4 @@ export class KTableKTableJoinSide<K, V1, V2, VOut> implements KTableProcessorSup
       },
     };
   }
-}
-
-/** A null-key record cannot join: dropped, logged and counted (a context without the task's drop log, e.g. MockProcessorContext, just drops). */
-function dropNullKey(context: ProcessorContext<unknown, unknown>): void {
-  const impl = context as unknown as Partial<ProcessorContextImpl>;
-  if (typeof impl.recordDropped === 'function') impl.recordDropped('null key');
 }

@@ -15,8 +15,8 @@
  */
 import { IllegalStateError, TopologyError } from '../../errors.js';
 import type { KeyValue } from '../../records/key-value.js';
-import type { Processor, ProcessorContext } from '../processor.js';
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import type { Processor } from '../processor.js';
+import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import type { Record } from '../record.js';
 import { Change } from './change.js';
 import type { KTableValueGetterSupplier } from './ktable-contract.js';
@@ -85,15 +85,15 @@ export class KTableRepartitionMapSupplier<K, V, KR, VR> {
 
   get(): Processor<K, Change<V>, KR, Change<VR>> {
     const selector = this.selector;
-    let context: ProcessorContext<KR, Change<VR>>;
+    let context: DslProcessorContext<KR, Change<VR>>;
     return {
       init(c) {
-        context = c;
+        context = dslContext(c);
       },
       process(record: Record<K, Change<V>>) {
         // 1. the table's key is never null (its source drops null keys); a record without one is dropped
         if (isAbsent(record.key)) {
-          (context as unknown as ProcessorContextImpl).recordDropped('null key');
+          context.recordDropped('null key');
           return;
         }
         // 2. the pairs of the new and the old value

@@ -16,7 +16,7 @@
  * the KTable add the store (`onMaterialize`).
  */
 import type { ProcessorContext } from '../processor.js';
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import { Change } from './change.js';
 import {
   materializedValueGetterSupplier,
@@ -65,20 +65,20 @@ export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V,
   get() {
     const { storeName, sendOldValues } = this;
     const materialized = this.materializedFlag;
-    let context: ProcessorContext<K, Change<V>>;
+    let context: DslProcessorContext<K, Change<V>>;
     let store: TimestampedTableStore<K, V> | undefined;
     let forwarder: TableTupleForwarder<K, V> | undefined;
     return {
       init(c: ProcessorContext<K, Change<V>>) {
-        context = c;
+        context = dslContext(c);
         if (materialized) {
           store = c.getStateStore<TimestampedTableStore<K, V>>(storeName);
-          forwarder = new TableTupleForwarder(store, c, sendOldValues);
+          forwarder = new TableTupleForwarder(store, context, sendOldValues);
         }
       },
       process(record: import('../record.js').Record<K, V>) {
         if (record.key === null || record.key === undefined) {
-          (context as unknown as ProcessorContextImpl).recordDropped('null key');
+          context.recordDropped('null key');
           return;
         }
         const value = record.value ?? null;

@@ -44,6 +44,7 @@ export function timestampedKeyAndJoinSideSerde<K>(keySerde: Serde<K>): Serde<Tim
       return out;
     },
     deserialize(topic, data) {
+      // a null payload is null, as Kafka's deserializers; the Deserializer type (T, not T | null) cannot say so
       if (data === null) return null as unknown as TimestampedKeyAndJoinSide<K>;
       return { timestamp: Number(data.readBigInt64BE(0)), leftSide: data.readUInt8(8) === 1, key: keySerde.deserialize(topic, data.subarray(9)) };
     },
@@ -68,6 +69,7 @@ export function leftOrRightValueListSerde<VL, VR>(leftSerde: Serde<VL>, rightSer
       return Buffer.concat(parts);
     },
     deserialize(topic, data) {
+      // a null payload is null, as Kafka's deserializers; the Deserializer type (T, not T | null) cannot say so
       if (data === null) return null as unknown as Array<LeftOrRightValue<VL, VR>>;
       const values: Array<LeftOrRightValue<VL, VR>> = [];
       for (let at = 0; at < data.length; ) {

@@ -11,9 +11,8 @@
  *   `__emit.interval.ms.kstreams.windowed.aggregation__`), and only when the
  *   close time moved since the last emission.
  */
-import type { ProcessorContext } from '../processor.js';
 import { Record } from '../record.js';
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import type { DslProcessorContext } from '../dsl-context.js';
 import { isCachedStateStore } from '../../state/caching-flush-listener.js';
 import type { StoreRecordContext } from '../../state/store-contract.js';
 import type { Windowed } from '../../state/window-types.js';
@@ -32,17 +31,16 @@ export class SessionTupleForwarder<K, AGG> {
   /** `store` undefined: never through a cache (Kafka's emit-final forwarder). */
   constructor(
     store: unknown,
-    private readonly context: ProcessorContext<Windowed<K>, Change<AGG>>,
+    private readonly context: DslProcessorContext<Windowed<K>, Change<AGG>>,
     sendOldValues: boolean,
   ) {
-    const impl = context as unknown as ProcessorContextImpl;
     this.cached =
       store !== undefined &&
       isCachedStateStore<Windowed<K>, AGG>(store) &&
       store.setFlushListener((key, newValue, oldValue, recordContext: StoreRecordContext) => {
         // Kafka's SessionCacheFlushListener: the session's end is the record's timestamp
         const change = Change.of<AGG>(newValue, sendOldValues ? oldValue : null);
-        impl.forwardFromCache(new Record(key, change, key.window.end, recordContext.headers), recordContext);
+        context.forwardFromCache(new Record(key, change, key.window.end, recordContext.headers), recordContext);
       }, sendOldValues);
   }
 
@@ -61,9 +59,8 @@ export class EmitFinalTracker {
   constructor(private readonly emitIntervalMs: number) {}
 
   /** The interval of `context` (the TopologyTestDriver's is 0), else Kafka's default. */
-  static forContext(context: ProcessorContext<unknown, unknown>): EmitFinalTracker {
-    const configured = (context as Partial<Pick<ProcessorContextImpl, 'windowedAggregationEmitIntervalMs'>>).windowedAggregationEmitIntervalMs;
-    return new EmitFinalTracker(typeof configured === 'function' ? configured.call(context) : WINDOWED_AGGREGATION_EMIT_INTERVAL_MS);
+  static forContext(context: DslProcessorContext<unknown, unknown>): EmitFinalTracker {
+    return new EmitFinalTracker(context.windowedAggregationEmitIntervalMs?.() ?? WINDOWED_AGGREGATION_EMIT_INTERVAL_MS);
   }
 
   /**

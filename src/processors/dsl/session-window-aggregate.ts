@@ -37,7 +37,7 @@
  */
 import type { Processor, ProcessorContext } from '../processor.js';
 import { Record } from '../record.js';
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import type { KeyValue } from '../../records/key-value.js';
 import type { SessionStore } from '../../state/session-store.js';
 import { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
@@ -115,7 +115,7 @@ function mergeSessionWindow(one: SessionWindow, two: SessionWindow): SessionWind
 }
 
 class SessionWindowAggregateProcessor<K, V, AGG> implements Processor<K, V, Windowed<K>, Change<AGG>> {
-  private context!: ProcessorContext<Windowed<K>, Change<AGG>>;
+  private context!: DslProcessorContext<Windowed<K>, Change<AGG>>;
   private store!: SessionStore<K, AGG>;
   private forwarder!: SessionTupleForwarder<K, AGG>;
   private emitFinal: EmitFinalTracker | undefined;
@@ -130,13 +130,13 @@ class SessionWindowAggregateProcessor<K, V, AGG> implements Processor<K, V, Wind
   ) {}
 
   init(context: ProcessorContext<Windowed<K>, Change<AGG>>): void {
-    this.context = context;
+    this.context = dslContext(context);
     this.store = context.getStateStore<SessionStore<K, AGG>>(this.supplier.storeName);
     if (this.supplier.emitOnWindowClose) {
-      this.emitFinal = EmitFinalTracker.forContext(context as ProcessorContext<unknown, unknown>);
-      this.forwarder = new SessionTupleForwarder<K, AGG>(undefined, context, this.sendOldValues);
+      this.emitFinal = EmitFinalTracker.forContext(this.context);
+      this.forwarder = new SessionTupleForwarder<K, AGG>(undefined, this.context, this.sendOldValues);
     } else {
-      this.forwarder = new SessionTupleForwarder<K, AGG>(this.store, context, this.sendOldValues);
+      this.forwarder = new SessionTupleForwarder<K, AGG>(this.store, this.context, this.sendOldValues);
     }
   }
 
@@ -145,7 +145,7 @@ class SessionWindowAggregateProcessor<K, V, AGG> implements Processor<K, V, Wind
     const { operation, initializer, aggregator, merger } = this.aggregation;
     // 1.
     if (record.key === null || record.key === undefined) {
-      this.impl().recordDropped('null key');
+      this.context.recordDropped('null key');
       return;
     }
     if (!this.resumed) this.resumeFromStore();
@@ -194,10 +194,6 @@ class SessionWindowAggregateProcessor<K, V, AGG> implements Processor<K, V, Wind
     if (closeTime > 0) tracker.lastEmitWindowCloseTime = closeTime;
   }
 
-  private impl(): ProcessorContextImpl {
-    return this.context as unknown as ProcessorContextImpl;
-  }
-
   private maybeForwardUpdate(windowedKey: Windowed<K>, oldAgg: AGG | null, newAgg: AGG | null): void {
     if (this.emitFinal !== undefined) return;
     const change = Change.of<AGG>(newAgg, this.sendOldValues ? oldAgg : null);
@@ -222,7 +218,7 @@ class SessionWindowAggregateProcessor<K, V, AGG> implements Processor<K, V, Wind
     const where = metadata === null
       ? 'Topic, partition, and offset not known. '
       : `topic=[${metadata.topic}] partition=[${metadata.partition}] offset=[${metadata.offset}] `;
-    this.impl().recordDropped(
+    this.context.recordDropped(
       'expired window',
       `Skipping record for expired window. ${where}timestamp=[${timestamp}] window=[${window.start},${window.end}] expiration=[${windowExpire}] streamTime=[${this.observedStreamTime}]`,
     );

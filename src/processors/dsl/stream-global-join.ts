@@ -16,7 +16,7 @@
  *    missing), only with a row for an inner join.
  */
 import type { Processor, ProcessorContext, ProcessorSupplier } from '../processor.js';
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import type { Record } from '../record.js';
 import type { KTableValueGetter, KTableValueGetterSupplier } from './ktable-contract.js';
 import { syncResult } from './sync-result.js';
@@ -29,11 +29,11 @@ export function streamGlobalJoinSupplier<K, V, GK, GV, VR>(
   leftJoin: boolean,
 ): ProcessorSupplier<K, V, K, VR> {
   return (): Processor<K, V, K, VR> => {
-    let context: ProcessorContext<K, VR>;
+    let context: DslProcessorContext<K, VR>;
     let getter: KTableValueGetter<GK, GV>;
     return {
       init(c) {
-        context = c;
+        context = dslContext(c);
         getter = table.get();
         getter.init(c as ProcessorContext<unknown, unknown>);
       },
@@ -43,7 +43,7 @@ export function streamGlobalJoinSupplier<K, V, GK, GV, VR>(
         // 2.
         const keepNullKey = leftJoin && (record.key === null || record.key === undefined) && record.value !== null && record.value !== undefined;
         if (!keepNullKey && (mappedKey === null || record.value === null || record.value === undefined)) {
-          (context as unknown as ProcessorContextImpl).recordDropped('null join key or value');
+          context.recordDropped('null join key or value');
           return;
         }
         // 3.

@@ -20,7 +20,7 @@
  * calls it reversed.
  */
 import type { Processor, ProcessorContext, ProcessorSupplier } from '../processor.js';
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import type { Record } from '../record.js';
 import type { WindowStore } from '../../state/window-store.js';
 import { formatTaskId } from '../../records/task-id.js';
@@ -92,7 +92,7 @@ export function streamJoinSideSupplier<K, VThis, VOther, VOut>(spec: JoinSideSpe
 }
 
 class StreamJoinProcessor<K, VThis, VOther, VOut> implements Processor<K, VThis, K, VOut> {
-  private context!: ProcessorContext<K, VOut>;
+  private context!: DslProcessorContext<K, VOut>;
   private otherWindow!: WindowStore<K, VOther>;
   private outerStore: OuterJoinStore<K, unknown, unknown> | undefined;
   private tracker!: TimeTracker;
@@ -107,14 +107,14 @@ class StreamJoinProcessor<K, VThis, VOther, VOut> implements Processor<K, VThis,
   }
 
   init(context: ProcessorContext<K, VOut>): void {
-    this.context = context;
+    this.context = dslContext(context);
     this.taskId = formatTaskId(context.taskId);
     this.otherWindow = context.getStateStore<WindowStore<K, VOther>>(this.spec.otherWindowStore);
     this.tracker = this.spec.timeTrackers.get(this.taskId);
     if (this.spec.outerJoinStore !== undefined) {
       this.outerStore = context.getStateStore<OuterJoinStore<K, unknown, unknown>>(this.spec.outerJoinStore);
-      const configured = (context as Partial<Pick<ProcessorContextImpl, 'outerJoinEmitIntervalMs'>>).outerJoinEmitIntervalMs;
-      if (typeof configured === 'function') this.tracker.emitIntervalMs = configured.call(context);
+      const configured = this.context.outerJoinEmitIntervalMs?.();
+      if (configured !== undefined) this.tracker.emitIntervalMs = configured;
     }
   }
 
@@ -130,7 +130,7 @@ class StreamJoinProcessor<K, VThis, VOther, VOut> implements Processor<K, VThis,
       return;
     }
     if (nullKey || nullValue) {
-      (this.context as unknown as ProcessorContextImpl).recordDropped('null key or value');
+      this.context.recordDropped('null key or value');
       return;
     }
     // 3. closed windows of waiting records

@@ -16,7 +16,7 @@
  * 3. an inner join forwards only when there is a table value; a left join
  *    always forwards (the table value is null when there is none).
  */
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import type { Processor, ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';
 import type { KTableValueGetter, KTableValueGetterSupplier } from './ktable-contract.js';
@@ -43,16 +43,17 @@ export class KStreamKTableJoinSupplier<K, V1, K2, V2, VOut> {
     private readonly valueGetterSupplier: KTableValueGetterSupplier<K2, V2>,
     private readonly joiner: StreamTableJoiner<K, V1, V2 | null, VOut>,
     private readonly leftJoin: boolean,
+    // the default (no key mapper) is used only where K2 is K; a default parameter cannot be typed per call
     private readonly keyMapper: (key: K, value: V1) => K2 = (key) => key as unknown as K2,
   ) {}
 
   get(): Processor<K, V1, K, VOut> {
     const { joiner, leftJoin, keyMapper } = this;
     const getter: KTableValueGetter<K2, V2> = this.valueGetterSupplier.get();
-    let context: ProcessorContext<K, VOut>;
+    let context: DslProcessorContext<K, VOut>;
     return {
       init(c) {
-        context = c;
+        context = dslContext(c);
         getter.init(c as ProcessorContext<unknown, unknown>);
       },
       process(record: Record<K, V1>) {
@@ -60,7 +61,7 @@ export class KStreamKTableJoinSupplier<K, V1, K2, V2, VOut> {
         const mappedKey = syncResult('join', 'keySelector', keyMapper(record.key, record.value));
         const keepNullKey = leftJoin && isNull(record.key) && !isNull(record.value);
         if (!keepNullKey && (isNull(mappedKey) || isNull(record.value))) {
-          (context as unknown as ProcessorContextImpl).recordDropped(NULL_JOIN_KEY_OR_VALUE);
+          context.recordDropped(NULL_JOIN_KEY_OR_VALUE);
           return;
         }
         // 2. look-up

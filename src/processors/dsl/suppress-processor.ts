@@ -19,7 +19,7 @@
  * a held key, else the parent's view.
  */
 import { StreamsError } from '../../errors.js';
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import type { ProcessorContext } from '../processor.js';
 import { Record } from '../record.js';
 import type { Change } from './change.js';
@@ -98,7 +98,7 @@ export class KTableSuppressSupplier<K, V> implements KTableProcessorSupplier<K, 
 
   get() {
     const { storeName, timeToWaitMs, maxRecords, maxBytes, whenFull, safeToDropTombstones, bufferTime = 'record' } = this.settings;
-    let context: ProcessorContext<K, Change<V>>;
+    let context: DslProcessorContext<K, Change<V>>;
     let buffer: InMemoryTimeOrderedChangeBuffer<K, V>;
     let observedStreamTime = -1;
     const overCapacity = (): boolean => buffer.numRecords() > maxRecords || buffer.bufferSize() > maxBytes;
@@ -106,17 +106,16 @@ export class KTableSuppressSupplier<K, V> implements KTableProcessorSupplier<K, 
       if (eviction.value.newValue === null && safeToDropTombstones) return;
       const { context: origin } = eviction;
       const record = new Record<K, Change<V>>(eviction.key, eviction.value, origin.timestamp, origin.headers);
-      const impl = context as unknown as Partial<ProcessorContextImpl>;
       // Downstream sees the record context of the emitted update (Kafka sets it before forwarding).
-      if (typeof impl.forwardFromCache === 'function' && origin.topic !== null) {
-        impl.forwardFromCache(record, { timestamp: origin.timestamp, headers: origin.headers, topic: origin.topic, partition: origin.partition, offset: origin.offset });
+      if (origin.topic !== null) {
+        context.forwardFromCache(record, { timestamp: origin.timestamp, headers: origin.headers, topic: origin.topic, partition: origin.partition, offset: origin.offset });
       } else {
         context.forward(record);
       }
     };
     return {
       init(c: ProcessorContext<K, Change<V>>) {
-        context = c;
+        context = dslContext(c);
         buffer = c.getStateStore<InMemoryTimeOrderedChangeBuffer<K, V>>(storeName);
       },
       process(record: Record<K, Change<V>>) {

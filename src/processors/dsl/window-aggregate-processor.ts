@@ -26,12 +26,12 @@ import { componentLogger, type Logger } from '../../internal/logger.js';
 import { formatTaskId } from '../../records/task-id.js';
 import type { Processor, ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
+import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import type { KeyValueStore } from '../../state/state-store.js';
 import type { TimestampedWindowStore } from '../../state/window-store.js';
 import { Windowed, type Window } from '../../state/window-types.js';
 import { Change } from './change.js';
-import { TableTupleForwarder, type TimestampedTableStore } from './ktable-contract.js';
+import { TableTupleForwarder } from './ktable-contract.js';
 import { EmitCloseTimes } from './window-emit-close-times.js';
 
 /** Kafka's `EmitStrategy.StrategyType` (the topology's `EmitStrategy.type`). */
@@ -49,7 +49,7 @@ export interface WindowEmitStrategy {
 
 /** The shared half of a time-windowed or sliding-window aggregation's processor. */
 export abstract class TimeWindowAggregateProcessor<K, V, A> implements Processor<K, V, Windowed<K>, Change<A>> {
-  protected context!: ProcessorContext<Windowed<K>, Change<A>>;
+  protected context!: DslProcessorContext<Windowed<K>, Change<A>>;
   protected windowStore!: TimestampedWindowStore<K, A>;
   protected logger!: Logger;
   protected lastEmitWindowCloseTime = NO_TIMESTAMP;
@@ -71,7 +71,7 @@ export abstract class TimeWindowAggregateProcessor<K, V, A> implements Processor
   ) {}
 
   init(context: ProcessorContext<Windowed<K>, Change<A>>): void {
-    this.context = context;
+    this.context = dslContext(context);
     this.logger = componentLogger(this.component, undefined, { taskId: formatTaskId(context.taskId), store: this.storeName });
     this.windowStore = context.getStateStore<TimestampedWindowStore<K, A>>(this.storeName);
     if (this.emitStrategy === 'ON_WINDOW_CLOSE') {
@@ -79,12 +79,11 @@ export abstract class TimeWindowAggregateProcessor<K, V, A> implements Processor
       const closeTimeStore = this.emitCloseTimeStore === undefined ? undefined : context.getStateStore<KeyValueStore<string, number>>(this.emitCloseTimeStore);
       this.emitCloseTimes = EmitCloseTimes.of(this.windowStore, closeTimeStore);
       this.lastEmitWindowCloseTime = this.emitCloseTimes.get(this.storeName) ?? NO_TIMESTAMP;
-      const impl = context as Partial<Pick<ProcessorContextImpl, 'windowedAggregationEmitIntervalMs'>>;
-      this.emitIntervalMs = typeof impl.windowedAggregationEmitIntervalMs === 'function' ? impl.windowedAggregationEmitIntervalMs.call(context) : 1000;
+      this.emitIntervalMs = this.context.windowedAggregationEmitIntervalMs?.() ?? 1000;
       this.forwarder = undefined;
     } else {
       // the forwarder only asks the store for a flush listener; window stores give windowed keys
-      this.forwarder = new TableTupleForwarder(this.windowStore as unknown as TimestampedTableStore<Windowed<K>, A>, context, this.sendOldValues);
+      this.forwarder = new TableTupleForwarder<Windowed<K>, A>(this.windowStore, this.context, this.sendOldValues);
     }
   }
 
@@ -121,8 +120,7 @@ export abstract class TimeWindowAggregateProcessor<K, V, A> implements Processor
 
   /** Counts a dropped record in the task's `recordsSkipped` (a context without that metric, e.g. a test host's, counts nothing). */
   protected recordDropped(reason: string): void {
-    const impl = this.context as unknown as Partial<Pick<ProcessorContextImpl, 'recordDropped'>>;
-    if (typeof impl.recordDropped === 'function') impl.recordDropped.call(this.context, reason);
+    this.context.recordDropped(reason);
   }
 
   protected updateObservedStreamTime(timestamp: number): void {

@@ -23,7 +23,6 @@
 import { IllegalArgumentError } from '../../errors.js';
 import type { Processor, ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';
-import type { ProcessorContextImpl } from '../internal/processor-context-impl.js';
 import type { TimestampedWindowStore } from '../../state/window-store.js';
 import type { TimeWindow, Windowed } from '../../state/window-types.js';
 import type { Change } from './change.js';
@@ -125,7 +124,7 @@ class WindowAggregateProcessor<K, V, A> extends TimeWindowAggregateProcessor<K, 
   process(record: Record<K, V>): void {
     // step 1
     if (record.key === null || record.key === undefined) {
-      (this.context as unknown as ProcessorContextImpl).recordDropped('null key');
+      this.recordDropped('null key');
       return;
     }
     // step 2
@@ -154,7 +153,7 @@ class WindowAggregateProcessor<K, V, A> extends TimeWindowAggregateProcessor<K, 
         this.logSkippedRecordForExpiredWindow(timestamp, windowCloseTime, `[${windowStart},${window.end})`);
       }
     }
-    if (!accepted && this.windows.windowsFor(timestamp).size > 0) (this.context as unknown as ProcessorContextImpl).recordDropped('expired window');
+    if (!accepted && this.windows.windowsFor(timestamp).size > 0) this.recordDropped('expired window');
     // step 4
     this.maybeForwardFinalResult(record, windowCloseTime);
   }

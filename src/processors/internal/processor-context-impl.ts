@@ -4,11 +4,11 @@
 import { TopologyError } from '../../errors.js';
 import type {
   Cancellable,
-  ProcessorContext,
   PunctuationType,
   Punctuator,
   RecordMetadata,
 } from '../processor.js';
+import type { DslProcessorContext } from '../dsl-context.js';
 import type { Record } from '../record.js';
 import type { StateStore } from '../../state/state-store.js';
 import type { StoreRecordContext, TaskId } from '../task-contract.js';
@@ -40,8 +40,8 @@ export interface ContextHost {
   windowedAggregationEmitIntervalMs?(): number;
 }
 
-/** The context of one processor node. */
-export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> {
+/** The context of one processor node; the DSL's processors see it as a {@link DslProcessorContext}. */
+export class ProcessorContextImpl implements DslProcessorContext<unknown, unknown> {
   constructor(
     private readonly host: ContextHost,
     readonly processorName: string,

@@ -23,7 +23,7 @@ import { Stores } from '../../state/stores.js';
 import { dslKeyValueSupplier } from '../../state/dsl-store-suppliers.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
-import { KTable } from '../ktable.js';
+import type { KTable } from '../ktable.js';
 import type { Materialized } from '../options.js';
 import { isTableJoined, type TableJoined } from '../table-joined.js';
 import { addInternalTopic, sizeInternalTopicByReaders } from '../topology.js';
@@ -173,7 +173,7 @@ export function foreignKeyJoin<K, V>(table: KTable<K, V>, kind: 'inner' | 'left'
   });
   topology.addProcessor(resultName, result, resolverName);
   if (queryable !== undefined) result.materialize();
-  return new KTable<K, unknown>(ctx, resultName, result as never, queryable, resultSerdes);
+  return new ctx.dsl.KTable<K, unknown>(ctx, resultName, result as never, queryable, resultSerdes);
 }
 
 function connectStores(ctx: BuilderContext, processor: string, storeNames: string[]): void {

@@ -5,7 +5,7 @@
  */
 import { adaptFixedKeySupplier, type FixedKeyProcessorSupplier } from '../../processors/fixed-key-processor.js';
 import type { ProcessorSupplier } from '../../processors/processor.js';
-import { KStream } from '../kstream.js';
+import type { KStream } from '../kstream.js';
 import type { Named } from '../options.js';
 import { nameOr } from './builder-context.js';
 import { requireNonNull } from './checks.js';
@@ -37,7 +37,7 @@ function addNode<K, V>(stream: KStream<K, V>, prefix: string, supplier: Processo
 /** `stream.process(supplier, [named], ...stores)`: the key may change, so downstream aggregations and joins repartition; no serdes are inherited. */
 export function processStream<K, V, KOut, VOut>(stream: KStream<K, V>, supplier: ProcessorSupplier<K, V, KOut, VOut>, args: ReadonlyArray<string | Named>): KStream<KOut, VOut> {
   const name = addNode(stream, 'KSTREAM-PROCESSOR-', supplier as ProcessorSupplier<K, V, unknown, unknown>, args);
-  return new KStream<KOut, VOut>(stream.ctx, name, {}, true);
+  return new stream.ctx.dsl.KStream<KOut, VOut>(stream.ctx, name, {}, true);
 }
 
 /**
@@ -49,5 +49,5 @@ export function processStream<K, V, KOut, VOut>(stream: KStream<K, V>, supplier:
 export function processStreamValues<K, V, VOut>(stream: KStream<K, V>, supplier: FixedKeyProcessorSupplier<K, V, VOut>, args: ReadonlyArray<string | Named>): KStream<K, VOut> {
   requireNonNull(supplier, 'processorSupplier');
   const name = addNode(stream, 'KSTREAM-PROCESSVALUES-', adaptFixedKeySupplier(supplier) as ProcessorSupplier<K, V, unknown, unknown>, args);
-  return new KStream<K, VOut>(stream.ctx, name, { key: stream.serdes.key }, stream.keyChanged);
+  return new stream.ctx.dsl.KStream<K, VOut>(stream.ctx, name, { key: stream.serdes.key }, stream.keyChanged);
 }

@@ -23,7 +23,6 @@
  */
 import { IllegalArgumentError } from '../../errors.js';
 import { SessionWindowAggregateSupplier, type SessionAggregation } from '../../processors/dsl/session-window-aggregate.js';
-import type { KTableProcessorSupplier } from '../../processors/dsl/ktable-contract.js';
 import type { SessionBytesStoreSupplier } from '../../state/session-store.js';
 import { Stores } from '../../state/stores.js';
 import { dslSessionSupplier } from '../../state/dsl-store-suppliers.js';
@@ -32,7 +31,7 @@ import { WindowedSerdes } from '../../state/windowed-serdes.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
 import { EmitStrategy } from '../emit-strategy.js';
-import { KTable } from '../ktable.js';
+import type { KTable } from '../ktable.js';
 import type { Materialized, Named } from '../options.js';
 import type { SessionWindows } from '../session-windows.js';
 import type { Aggregator, Initializer, Merger, Reducer, SessionWindowedKStream } from '../windowed-kstream.js';
@@ -89,6 +88,7 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
     const aggregator = (_key: K, value: V, aggregate: V | null): V => (aggregate === null ? value : reducer(aggregate, value));
     return this.build<V>(REDUCE_NAME, named, materialized ?? {}, this.parts.valueSerde(), {
       operation: 'reduce',
+      // Kafka's reduce has no initial value (null); the aggregator above handles it, the aggregation's type cannot say so
       initializer: () => null as unknown as V,
       aggregator,
       merger: (key, one, two) => aggregator(key, two, one),
@@ -145,10 +145,10 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
     const tableSupplier = new SessionWindowAggregateSupplier<K, V, A>(this.windows, storeName, emitOnWindowClose, aggregation);
     ctx.topology.addProcessor(processorName, tableSupplier, parent);
     ctx.topology.addStateStore(builder, processorName);
-    return new KTable<Windowed<K>, A>(
+    return new ctx.dsl.KTable<Windowed<K>, A>(
       ctx,
       processorName,
-      tableSupplier as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<K>, A>,
+      tableSupplier,
       storeName,
       { key: WindowedSerdes.sessionWindowedSerdeFrom(keySerde), value: valueSerde },
     );

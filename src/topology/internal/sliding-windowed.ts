@@ -24,14 +24,13 @@
  */
 import { IllegalArgumentError } from '../../errors.js';
 import { slidingAggregateSupplier, slidingCountSupplier, slidingReduceSupplier, type SlidingWindowAggregateSupplier } from '../../processors/dsl/sliding-window-aggregate.js';
-import type { KTableProcessorSupplier } from '../../processors/dsl/ktable-contract.js';
 import type { WindowEmitStrategy } from '../../processors/dsl/window-aggregate-processor.js';
 import type { Windowed } from '../../state/window-types.js';
 import { WindowedSerdes } from '../../state/windowed-serdes.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
 import { EmitStrategy } from '../emit-strategy.js';
-import { KTable } from '../ktable.js';
+import type { KTable } from '../ktable.js';
 import type { Materialized, Named } from '../options.js';
 import type { SlidingWindows } from '../sliding-windows.js';
 import type { Aggregator, Initializer, Reducer, TimeWindowedKStream } from '../windowed-kstream.js';
@@ -127,8 +126,7 @@ class SlidingWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     if (closeTimes !== undefined) ctx.topology.addStateStore(closeTimes, processorName);
     // 6.
     const windowedSerde = WindowedSerdes.timeWindowedSerdeFrom(keySerde, timeDifference);
-    const tableSupplier = supplier as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<K>, A>;
-    return new KTable<Windowed<K>, A>(ctx, processorName, tableSupplier, storeName, { key: windowedSerde, value: valueSerde });
+    return new ctx.dsl.KTable<Windowed<K>, A>(ctx, processorName, supplier, storeName, { key: windowedSerde, value: valueSerde });
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { streamGlobalJoinSupplier } from '../../processors/dsl/stream-global-join.js';
 import type { GlobalKTable } from '../global-ktable.js';
-import { KStream } from '../kstream.js';
+import type { KStream } from '../kstream.js';
 import type { Named } from '../options.js';
 import { nameOr } from './builder-context.js';
 import { requireFunction } from './checks.js';
@@ -22,5 +22,5 @@ export function streamGlobalJoin<K, V>(stream: KStream<K, V>, kind: 'inner' | 'l
   const generated = stream.ctx.newName('KSTREAM-LEFTJOIN-');
   const name = named === undefined ? generated : nameOr(stream.ctx, named, 'KSTREAM-LEFTJOIN-');
   stream.ctx.topology.addProcessor(name, streamGlobalJoinSupplier(table.valueGetterSupplier(), keySelector, joiner, kind === 'left'), stream.nodeName);
-  return new KStream<K, unknown>(stream.ctx, name, { key: stream.serdes.key }, stream.keyChanged);
+  return new stream.ctx.dsl.KStream<K, unknown>(stream.ctx, name, { key: stream.serdes.key }, stream.keyChanged);
 }

@@ -30,7 +30,7 @@ import type { Serde } from '../../serdes/serde.js';
 import type { JoinWindows } from '../join-windows.js';
 import type { AnyValueJoiner } from '../joiners.js';
 import { resolveJoiner, type InternalJoiner } from './key-first.js';
-import { KStream } from '../kstream.js';
+import type { KStream } from '../kstream.js';
 import type { StreamJoined } from '../stream-joined.js';
 import type { BuilderContext } from './builder-context.js';
 import { requireNonNull, validateName } from './checks.js';
@@ -168,7 +168,7 @@ function join<K>(ctx: BuilderContext, kind: StreamJoinKind, spec: JoinSpec<K>): 
   if (outerStore !== undefined) topology.addStateStore(outerStore, joinThisName, joinOtherName);
   // 5. co-partitioning
   topology.copartition(thisWindowedName, otherWindowedName);
-  return new KStream<K, unknown>(ctx, mergeName, { key: joined.keySerde }, false);
+  return new ctx.dsl.KStream<K, unknown>(ctx, mergeName, { key: joined.keySerde }, false);
 }
 
 function describeSupplier(supplier: WindowBytesStoreSupplier): string {

@@ -5,7 +5,7 @@
 import { TopologyError } from '../../errors.js';
 import { KStreamKTableJoinSupplier, type StreamTableJoiner } from '../../processors/dsl/stream-table-join.js';
 import type { Joined } from '../joined.js';
-import { KStream } from '../kstream.js';
+import type { KStream } from '../kstream.js';
 import type { KTable } from '../ktable.js';
 import { requireNonNull, validateName } from './checks.js';
 import type { AnyValueJoiner } from '../joiners.js';
@@ -61,5 +61,5 @@ export function streamTableJoin<K, V>(stream: KStream<K, V>, kind: 'inner' | 'le
   if (stores.length > 0) topology.connectProcessorAndStateStores(name, ...stores);
   // 4. co-partitioning
   topology.copartition(parent, table.nodeName);
-  return new KStream<K, unknown>(stream.ctx, name, { key: keySerde }, false);
+  return new stream.ctx.dsl.KStream<K, unknown>(stream.ctx, name, { key: keySerde }, false);
 }

@@ -17,7 +17,7 @@ import { TopologyError } from '../../errors.js';
 import { SuppressBufferBuilder } from '../../processors/dsl/suppress-buffer.js';
 import { KTableSuppressSupplier, type SuppressSettings } from '../../processors/dsl/suppress-processor.js';
 import type { Serde } from '../../serdes/serde.js';
-import { KTable } from '../ktable.js';
+import type { KTable } from '../ktable.js';
 import type { BufferConfig, Suppressed } from '../suppressed.js';
 import { findAndVerifyWindowGrace } from './window-grace.js';
 
@@ -79,5 +79,5 @@ export function suppressTable<K, V>(table: KTable<K, V>, suppressed: Suppressed<
   else builder.withLoggingDisabled();
   ctx.topology.addProcessor(name, supplier, table.nodeName);
   ctx.topology.addStateStore(builder, name);
-  return new KTable<K, V>(ctx, name, supplier as never, undefined, table.serdes);
+  return new ctx.dsl.KTable<K, V>(ctx, name, supplier as never, undefined, table.serdes);
 }

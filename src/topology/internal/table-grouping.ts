@@ -8,7 +8,7 @@ import { changeSerde } from '../../processors/dsl/change-serde.js';
 import { KTableRepartitionMapSupplier, type TableGroupSelector } from '../../processors/dsl/ktable-repartition-map.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
-import { KGroupedTable } from '../kgrouped-table.js';
+import type { KGroupedTable } from '../kgrouped-table.js';
 import type { KTable } from '../ktable.js';
 import type { Grouped } from '../options.js';
 import { addInternalTopic } from '../topology.js';
@@ -30,7 +30,7 @@ export function groupTable<K, V, KR, VR>(table: KTable<K, V>, selector: TableGro
   table.ctx.topology.addProcessor(selectName, new KTableRepartitionMapSupplier<K, V, KR, VR>(table, selector), table.nodeName);
   // 2.
   table.enableSendingOldValues(true);
-  return new KGroupedTable<KR, VR>(table.ctx, selectName, { key: grouped.keySerde, value: grouped.valueSerde }, grouped.name);
+  return new table.ctx.dsl.KGroupedTable<KR, VR>(table.ctx, selectName, { key: grouped.keySerde, value: grouped.valueSerde }, grouped.name);
 }
 
 /** What {@link addTableRepartition} needs. */

@@ -16,7 +16,7 @@ import type { Serde } from '../../serdes/serde.js';
 import { IllegalArgumentError, TopologyError } from '../../errors.js';
 import type { AnyValueJoiner } from '../joiners.js';
 import { isUserFunction, resolveJoiner, type InternalJoiner } from './key-first.js';
-import { KTable } from '../ktable.js';
+import type { KTable } from '../ktable.js';
 import { DefaultSerde } from '../topology-runtime.js';
 import type { Materialized, Named } from '../options.js';
 import type { BuilderContext } from './builder-context.js';
@@ -42,7 +42,7 @@ export function tableJoin<K, V>(table: KTable<K, V>, kind: TableJoinKind, other:
   }
   const [joinerArg, a, b] = args as [AnyValueJoiner<K, unknown, unknown, unknown>, Named | string | Materialized<K, unknown> | undefined, Materialized<K, unknown> | undefined];
   const joiner = resolveJoiner(joinerArg);
-  if (!(other instanceof KTable)) throw new IllegalArgumentError(`${kind === 'inner' ? 'join' : `${kind}Join`}: other must be a KTable; got ${typeof other}`);
+  if (!(other instanceof table.ctx.dsl.KTable)) throw new IllegalArgumentError(`${kind === 'inner' ? 'join' : `${kind}Join`}: other must be a KTable; got ${typeof other}`);
   if (other.ctx !== table.ctx) throw new TopologyError('A KTable can only be joined with a KTable of the same StreamsBuilder');
   if (b === null || (a === null && b === undefined)) throw new IllegalArgumentError("materialized can't be null");
   if (a === null) throw new IllegalArgumentError("named can't be null");
@@ -92,7 +92,7 @@ function keyJoin<K, V, VO, VR>(
     topology.addStateStore(timestampedStoreBuilder(storeName, materialized ?? {}, keySerde, valueSerde), mergeName);
   }
   // 7. the joined table: the merger's node
-  return new KTable<K, VR>(ctx, mergeName, merger as unknown as KTableProcessorSupplier<unknown, unknown, K, VR>, storeName, serdes);
+  return new ctx.dsl.KTable<K, VR>(ctx, mergeName, merger, storeName, serdes);
 }
 
 /**

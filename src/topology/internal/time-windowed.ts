@@ -20,13 +20,12 @@
  */
 import { IllegalArgumentError } from '../../errors.js';
 import { KStreamWindowAggregate, reducerAggregator } from '../../processors/dsl/window-aggregate.js';
-import type { KTableProcessorSupplier } from '../../processors/dsl/ktable-contract.js';
 import { WindowedSerdes } from '../../state/windowed-serdes.js';
 import type { Windowed } from '../../state/window-types.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
 import { EmitStrategy } from '../emit-strategy.js';
-import { KTable } from '../ktable.js';
+import type { KTable } from '../ktable.js';
 import type { Materialized, Named } from '../options.js';
 import { UnlimitedWindows } from '../unlimited-windows.js';
 import type { Aggregator, Initializer, Reducer, TimeWindowedKStream } from '../windowed-kstream.js';
@@ -142,10 +141,10 @@ class TimeWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     ctx.topology.addProcessor(processorName, supplier, parent);
     ctx.topology.addStateStore(storeBuilder, processorName);
     if (closeTimes !== undefined) ctx.topology.addStateStore(closeTimes, processorName);
-    return new KTable<Windowed<K>, A>(
+    return new ctx.dsl.KTable<Windowed<K>, A>(
       ctx,
       processorName,
-      supplier as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<K>, A>,
+      supplier,
       givenName,
       { key: WindowedSerdes.timeWindowedSerdeFrom(keySerde, this.windows.size()), value: spec.valueSerde },
     );

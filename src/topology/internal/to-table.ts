@@ -4,7 +4,7 @@
  */
 import { KTableSourceSupplier } from '../../processors/dsl/ktable-source.js';
 import type { Serde } from '../../serdes/serde.js';
-import { KTable } from '../ktable.js';
+import type { KTable } from '../ktable.js';
 import type { Materialized } from '../options.js';
 import type { BuilderContext } from './builder-context.js';
 import { materializedName, timestampedStoreBuilder } from './materialize.js';
@@ -32,5 +32,5 @@ export function addTableSource<K, V>(
   });
   ctx.topology.addProcessor(name, supplier, parent);
   if (queryable !== undefined) supplier.materialize();
-  return new KTable<K, V>(ctx, name, supplier as never, queryable, { key: keySerde, value: valueSerde });
+  return new ctx.dsl.KTable<K, V>(ctx, name, supplier as never, queryable, { key: keySerde, value: valueSerde });
 }

@@ -139,6 +139,7 @@ export function registerProduceV8(internals: KafkaJsInternals): void {
     request: {
       ...requestV7(args),
       apiVersion: PRODUCE_V8,
+      // kafkajs hands a request's arguments untyped (Record<string, unknown>); these are the Produce request's
       encode: () => Promise.resolve().then(() => asEncoder(encodeProduceBody(args as unknown as KafkaJsProduceArgs))),
     },
     response: {

@@ -129,7 +129,7 @@ export class KafkaJsRawProducer implements RawProducerPort {
         ...(this.compression === 0 ? {} : { compression: this.compression }),
         // (a numeric timestamp: sluice's Produce encoder takes it as is; kafkajs' own one, used only for
         // compressed requests, computes deltas with it just as well; both write a null header value as
-        // length -1, though kafkajs' IHeaders type leaves null out)
+        // length -1, though kafkajs' IHeaders type leaves null out; kafkajs' Message type says a string timestamp)
         messages: records.map((r) => ({ partition, key: r.key, value: r.value, headers: r.headers as IHeaders, timestamp: r.timestamp as unknown as string })),
       });
       this.uncertain.delete(key);

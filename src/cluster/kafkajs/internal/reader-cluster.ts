@@ -66,6 +66,7 @@ type CreateCluster = (options: { metadataMaxAge: number; allowAutoTopicCreation:
  */
 export function createReaderCluster(kafka: Kafka, isolationLevel: number): KafkaJsCluster {
   const symbol = Object.getOwnPropertySymbols(kafka).find((s) => s.description === 'private:Kafka:createCluster');
+  // kafkajs' Kafka type declares no symbol-keyed members; the private createCluster is one
   const create = symbol === undefined ? undefined : (kafka as unknown as Record<symbol, unknown>)[symbol];
   if (typeof create !== 'function') {
     throw new StreamsError(

@@ -68,6 +68,7 @@ type ConsumerGroupClass = { prototype: ConsumerGroupLike };
 
 /** A kafkajs assigner factory whose assigners carry `tag`. */
 export function tagAssigner<F extends (...args: never[]) => object>(factory: F, tag: MemberTag): F {
+  // a wrapper of a generic F is not an F to TypeScript (its return type is the intersection); it is called as F is
   return ((...args: Parameters<F>) => Object.assign(factory(...args), { [TAG]: tag })) as unknown as F;
 }
 

@@ -4,8 +4,8 @@
  * to every left row subscribed to its key, found by a prefix scan of the
  * subscription store, as a response carrying the subscriber's hash.
  */
-import type { Processor, ProcessorContext } from '../../processor.js';
-import type { ProcessorContextImpl } from '../../internal/processor-context-impl.js';
+import type { Processor } from '../../processor.js';
+import { dslContext, type DslProcessorContext } from '../../dsl-context.js';
 import type { TimestampedKeyValueStore } from '../../../state/timestamped-key-value-store.js';
 import { Serdes } from '../../../serdes/serdes.js';
 import type { Change } from '../change.js';
@@ -21,16 +21,16 @@ export function foreignTableJoinSupplier<K, KO, VO>(
   keySchema: CombinedKeySchema<KO, K>,
 ): () => Processor<KO, Change<VO>, K, SubscriptionResponseWrapper<VO>> {
   return () => {
-    let context: ProcessorContext<K, SubscriptionResponseWrapper<VO>>;
+    let context: DslProcessorContext<K, SubscriptionResponseWrapper<VO>>;
     let store: TimestampedKeyValueStore<Buffer, SubscriptionWrapper<K>>;
     return {
       init(c) {
-        context = c;
+        context = dslContext(c);
         store = c.getStateStore<TimestampedKeyValueStore<Buffer, SubscriptionWrapper<K>>>(storeName);
       },
       process(record) {
         if (record.key === null || record.key === undefined) {
-          (context as unknown as ProcessorContextImpl).recordDropped('null key');
+          context.recordDropped('null key');
           return;
         }
         for (const { key, value } of store.prefixScan(keySchema.prefixBytes(record.key), BYTES)) {

@@ -7,7 +7,7 @@
  * left join's `joiner(value, null)` otherwise.
  */
 import type { Processor, ProcessorContext } from '../../processor.js';
-import type { ProcessorContextImpl } from '../../internal/processor-context-impl.js';
+import { dslContext, type DslProcessorContext } from '../../dsl-context.js';
 import type { Serializer } from '../../../serdes/serde.js';
 import type { KTableValueGetter, KTableValueGetterSupplier } from '../ktable-contract.js';
 import { syncResult } from '../sync-result.js';
@@ -29,11 +29,11 @@ export interface ResponseJoinOptions<K, V, VO, VR> {
 export function responseJoinSupplier<K, V, VO, VR>(options: ResponseJoinOptions<K, V, VO, VR>): () => Processor<K, SubscriptionResponseWrapper<VO>, K, VR | null> {
   const { values, valueSerializer, valueHashTopic, joiner, leftJoin } = options;
   return () => {
-    let context: ProcessorContext<K, VR | null>;
+    let context: DslProcessorContext<K, VR | null>;
     let getter: KTableValueGetter<K, V>;
     return {
       init(c) {
-        context = c;
+        context = dslContext(c);
         getter = values.get();
         getter.init(c as ProcessorContext<unknown, unknown>);
       },
@@ -42,7 +42,7 @@ export function responseJoinSupplier<K, V, VO, VR>(options: ResponseJoinOptions<
         const bytes = current === null ? null : valueSerializer.serialize(valueHashTopic, current.value);
         const currentHash = bytes === null ? null : hash128(bytes);
         if (!hashesEqual(record.value.originalValueHash, currentHash)) {
-          (context as unknown as ProcessorContextImpl).recordDropped('stale foreign-key join response (hash mismatch)');
+          context.recordDropped('stale foreign-key join response (hash mismatch)');
           return;
         }
         const foreignValue = record.value.foreignValue;

@@ -9,7 +9,7 @@
  *    primary key as the instruction says.
  */
 import type { Processor, ProcessorContext } from '../../processor.js';
-import type { ProcessorContextImpl } from '../../internal/processor-context-impl.js';
+import { dslContext, type DslProcessorContext } from '../../dsl-context.js';
 import type { TimestampedKeyValueStore } from '../../../state/timestamped-key-value-store.js';
 import type { ValueAndTimestamp } from '../../../state/value-and-timestamp.js';
 import { Change } from '../change.js';
@@ -26,18 +26,18 @@ export function subscriptionReceiveSupplier<K, KO>(
   keySchema: CombinedKeySchema<KO, K>,
 ): () => Processor<KO | null, SubscriptionWrapper<K>, CombinedKey<KO | null, K>, Change<Subscription<K>>> {
   return () => {
-    let context: ProcessorContext<CombinedKey<KO | null, K>, Change<Subscription<K>>>;
+    let context: DslProcessorContext<CombinedKey<KO | null, K>, Change<Subscription<K>>>;
     let store: TimestampedKeyValueStore<Buffer, SubscriptionWrapper<K>>;
     return {
       init(c) {
-        context = c;
+        context = dslContext(c);
         store = c.getStateStore<TimestampedKeyValueStore<Buffer, SubscriptionWrapper<K>>>(storeName);
       },
       process(record) {
         const subscription = record.value;
         const foreignKey = record.key ?? null;
         if (foreignKey === null && subscription.instruction !== Instruction.PROPAGATE_NULL_IF_NO_FK_VAL_AVAILABLE) {
-          (context as unknown as ProcessorContextImpl).recordDropped('null foreign key');
+          context.recordDropped('null foreign key');
           return;
         }
         const newValue = { value: subscription, timestamp: record.timestamp };
@@ -60,11 +60,11 @@ export function subscriptionJoinSupplier<K, KO, VO>(
   foreignValues: KTableValueGetterSupplier<KO, VO>,
 ): () => Processor<CombinedKey<KO | null, K>, Change<Subscription<K>>, K, SubscriptionResponseWrapper<VO>> {
   return () => {
-    let context: ProcessorContext<K, SubscriptionResponseWrapper<VO>>;
+    let context: DslProcessorContext<K, SubscriptionResponseWrapper<VO>>;
     let getter: KTableValueGetter<KO, VO>;
     return {
       init(c) {
-        context = c;
+        context = dslContext(c);
         getter = foreignValues.get();
         getter.init(c as ProcessorContext<unknown, unknown>);
       },

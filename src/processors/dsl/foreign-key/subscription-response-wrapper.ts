@@ -52,6 +52,7 @@ export function responseWrapperSerde<VO>(foreignValueSerde: Serializer<VO> & Des
       return buf;
     },
     deserialize(topic: string, data: Buffer | null): SubscriptionResponseWrapper<VO> {
+      // a null payload is null, as Kafka's deserializers; the Deserializer type (T, not T | null) cannot say so
       if (data === null) return null as unknown as SubscriptionResponseWrapper<VO>;
       if (data.length < 1) throw new SerializationError('A SubscriptionResponseWrapper needs at least 1 byte; got 0');
       const first = data.readUInt8(0);

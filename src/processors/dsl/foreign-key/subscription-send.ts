@@ -6,9 +6,9 @@
  * Murmur3 hash of the new left value (so a stale response can be told apart)
  * and the left record's partition (where the response goes back to).
  */
-import type { Processor, ProcessorContext } from '../../processor.js';
+import type { Processor } from '../../processor.js';
 import type { Record } from '../../record.js';
-import type { ProcessorContextImpl } from '../../internal/processor-context-impl.js';
+import { dslContext, type DslProcessorContext } from '../../dsl-context.js';
 import type { Serializer } from '../../../serdes/serde.js';
 import type { Change } from '../change.js';
 import { syncResult } from '../sync-result.js';
@@ -32,7 +32,7 @@ export interface SubscriptionSendOptions<K, V, KO> {
 export function subscriptionSendSupplier<K, V, KO>(options: SubscriptionSendOptions<K, V, KO>): () => Processor<K, Change<V>, KO | null, SubscriptionWrapper<K>> {
   const { extractor, foreignKeySerializer, foreignKeyTopic, valueSerializer, valueHashTopic, leftJoin } = options;
   return () => {
-    let context: ProcessorContext<KO | null, SubscriptionWrapper<K>>;
+    let context: DslProcessorContext<KO | null, SubscriptionWrapper<K>>;
     let recordHash: Hash128 | null | undefined;
 
     const foreignKeyOf = (value: V, key: K): KO | null => syncResult('join', 'foreignKeyExtractor', extractor(value, key)) ?? null;
@@ -52,7 +52,7 @@ export function subscriptionSendSupplier<K, V, KO>(options: SubscriptionSendOpti
       const partition = context.recordMetadata()?.partition ?? context.taskId.partition;
       context.forward(record.withKey(foreignKey).withValue(subscriptionWrapper(hash(record), instruction, record.key, partition)));
     };
-    const skipNullForeignKey = (): void => (context as unknown as ProcessorContextImpl).recordDropped('null foreign key');
+    const skipNullForeignKey = (): void => context.recordDropped('null foreign key');
 
     // Kafka's leftJoinInstructions
     const leftJoinInstructions = (record: Record<K, Change<V>>): void => {
@@ -95,7 +95,7 @@ export function subscriptionSendSupplier<K, V, KO>(options: SubscriptionSendOpti
 
     return {
       init(c) {
-        context = c;
+        context = dslContext(c);
       },
       process(record) {
         recordHash = undefined;

@@ -92,6 +92,7 @@ export function subscriptionWrapperSerde<K>(primaryKeySerde: Serializer<K> & Des
       return buf;
     },
     deserialize(_topic: string, data: Buffer | null): SubscriptionWrapper<K> {
+      // a null payload is null, as Kafka's deserializers; the Deserializer type (T, not T | null) cannot say so
       if (data === null) return null as unknown as SubscriptionWrapper<K>;
       if (data.length < 2) throw new SerializationError(`A SubscriptionWrapper needs at least 2 bytes; got ${data.length}`);
       const first = data.readUInt8(0);

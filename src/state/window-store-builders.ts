@@ -85,8 +85,8 @@ abstract class WindowingStoreBuilder<S extends StateStore> implements StoreBuild
   }
 }
 
-/** Builds {@link WindowStore}s from a {@link WindowBytesStoreSupplier}. */
-export class WindowStoreBuilder<K, V> extends WindowingStoreBuilder<WindowStore<K, V>> {
+/** What window builders share: the bytes-store supplier and serdes; a store retaining duplicates never caches and its changelog only deletes. */
+abstract class WindowBytesStoreBuilder<S extends StateStore, K, V> extends WindowingStoreBuilder<S> {
   constructor(
     readonly supplier: WindowBytesStoreSupplier,
     protected readonly keySerde: Serde<K>,
@@ -97,32 +97,25 @@ export class WindowStoreBuilder<K, V> extends WindowingStoreBuilder<WindowStore<
     if (supplier.retainDuplicates) this.logConfig = { 'cleanup.policy': 'delete' };
   }
 
-  build(): TypedWindowStore<K, V> {
-    this.disableCachingForDuplicates();
-    const inner = this.supplier.get();
-    return new TypedWindowStore<K, V>(this.loggingEnabled ? new ChangeLoggingWindowBytesStore(inner) : inner, this.keySerde, this.valueSerde, this.storeOptions());
-  }
-
-  protected disableCachingForDuplicates(): void {
+  /** A new bytes store from the supplier (caching off first when it retains duplicates). */
+  protected bytesStore(): ReturnType<WindowBytesStoreSupplier['get']> {
     if (this.supplier.retainDuplicates) this.cachingEnabled = false;
+    return this.supplier.get();
+  }
+}
+
+/** Builds {@link WindowStore}s from a {@link WindowBytesStoreSupplier}. */
+export class WindowStoreBuilder<K, V> extends WindowBytesStoreBuilder<WindowStore<K, V>, K, V> {
+  build(): TypedWindowStore<K, V> {
+    const inner = this.bytesStore();
+    return new TypedWindowStore<K, V>(this.loggingEnabled ? new ChangeLoggingWindowBytesStore(inner) : inner, this.keySerde, this.valueSerde, this.storeOptions());
   }
 }
 
 /** Builds {@link TimestampedWindowStore}s (values `{ value, timestamp }`, stored as Kafka's `ValueAndTimestamp` bytes). */
-export class TimestampedWindowStoreBuilder<K, V> extends WindowingStoreBuilder<TimestampedWindowStore<K, V>> {
-  constructor(
-    readonly supplier: WindowBytesStoreSupplier,
-    protected readonly keySerde: Serde<K>,
-    protected readonly valueSerde: Serde<V>,
-  ) {
-    requireSupplier(supplier);
-    super(supplier.name, supplier.retentionPeriod);
-    if (supplier.retainDuplicates) this.logConfig = { 'cleanup.policy': 'delete' };
-  }
-
+export class TimestampedWindowStoreBuilder<K, V> extends WindowBytesStoreBuilder<TimestampedWindowStore<K, V>, K, V> {
   build(): TimestampedTypedWindowStore<K, V> {
-    if (this.supplier.retainDuplicates) this.cachingEnabled = false;
-    const inner = this.supplier.get();
+    const inner = this.bytesStore();
     return new TimestampedTypedWindowStore<K, V>(
       this.loggingEnabled ? new ChangeLoggingTimestampedWindowBytesStore(inner) : inner,
       this.keySerde,

@@ -17,7 +17,7 @@ import type { RunningCluster } from '../../scripts/kafka/cluster.mjs';
 import { createTopic } from '../helpers/topics.js';
 import { uniqueName } from '../helpers/names.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { countingApp, internalTopics, killLeader, ProgressMonitor, StateTimeline, SteadyLoad, type FailoverTopics, type KillFigure, type KillTarget } from './multi-broker-support.js';
+import { countingApp, internalTopics, killLeader, LogRing, ProgressMonitor, StateTimeline, SteadyLoad, type FailoverTopics, type KillFigure, type KillTarget } from './multi-broker-support.js';
 import { checkExactness, inputTruth, waitForDrain, type Exactness } from './multi-broker-verify.js';
 
 /**
@@ -73,7 +73,8 @@ export async function runFailover(cluster: RunningCluster, o: FailoverOptions): 
   const topics: FailoverTopics = { input: uniqueName('brokers-in'), output: uniqueName('brokers-out') };
   for (const t of [topics.input, topics.output]) await createTopic(brokers, t, { partitions: o.partitions, replicationFactor: 3 });
   // 2. the app
-  const { app, cleanup } = countingApp(brokers, applicationId, topics);
+  const ring = new LogRing();
+  const { app, cleanup } = countingApp(brokers, applicationId, topics, ring);
   const timeline = new StateTimeline(app);
   const load = new SteadyLoad(brokers, topics.input, { partitions: o.partitions, keys: o.keys, perTick: o.perTick, tickMs: o.tickMs });
   const progress = new ProgressMonitor(brokers, topics.output);
@@ -107,7 +108,10 @@ export async function runFailover(cluster: RunningCluster, o: FailoverOptions): 
     await load.stop();
     await progress.stop();
     const truth = await inputTruth(brokers, topics.input);
-    await waitForDrain(brokers, app, topics, truth, 120_000);
+    await waitForDrain(brokers, app, topics, truth, 120_000, applicationId).catch((e: Error) => {
+      o.log(`drain failed; the app's last ${ring.lines.length} log lines:\n${ring.lines.join('\n')}`);
+      throw e;
+    });
     // 6. checks
     const exactness = await checkExactness(brokers, app, topics, truth);
     const states = [...new Set(timeline.transitions.map((t) => t.state))];

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killNode, restartNode, type RunningCluster } from '../../scripts/kafka/cluster.mjs';
 import { partitionLeader, partitionStates, waitForFullIsr, waitForNewLeader } from '../../scripts/kafka/cluster-metadata.mjs';
+import { pino } from 'pino';
 import { KafkaStreams, Materialized, Serdes, StreamsBuilder } from '../../src/index.js';
 import { quietKafka } from '../helpers/clients.js';
 
@@ -27,8 +28,21 @@ export interface FailoverTopics {
   changelog?: string;
 }
 
+/**
+ * The app's last log lines (info and above), kept in memory and printed only when a run fails:
+ * a stalled run must say why (LOG_LEVEL still sends every line to stdout).
+ */
+export class LogRing {
+  readonly lines: string[] = [];
+  constructor(private readonly size = 400) {}
+  write(line: string): void {
+    this.lines.push(line.trimEnd());
+    if (this.lines.length > this.size) this.lines.splice(0, this.lines.length - this.size);
+  }
+}
+
 /** The counting app (see the module comment) on `brokers`, with its own state directory. */
-export function countingApp(brokers: string[], applicationId: string, topics: FailoverTopics): { app: KafkaStreams; cleanup: () => void } {
+export function countingApp(brokers: string[], applicationId: string, topics: FailoverTopics, ring?: LogRing): { app: KafkaStreams; cleanup: () => void } {
   const builder = new StreamsBuilder();
   builder
     .stream(topics.input, { keySerde: Serdes.String(), valueSerde: Serdes.String() })
@@ -40,8 +54,9 @@ export function countingApp(brokers: string[], applicationId: string, topics: Fa
   const stateDir = mkdtempSync(join(tmpdir(), 'sluice-brokers-'));
   const app = new KafkaStreams(builder.build(), {
     applicationId, bootstrapServers: brokers, stateDir, processingGuarantee: 'exactly_once', commitIntervalMs: 100, statestoreCacheMaxBytes: 0,
-    // quiet unless LOG_LEVEL asks: kafkajs logs every refused connection to a killed broker at error level
-    logLevel: (process.env.LOG_LEVEL as 'warn' | undefined) ?? 'silent',
+    // quiet unless LOG_LEVEL asks (kafkajs logs every refused connection to a killed broker at
+    // error level); else the last lines go to `ring`, printed if the run fails
+    ...(process.env.LOG_LEVEL || !ring ? { logLevel: (process.env.LOG_LEVEL as 'warn' | undefined) ?? 'silent' } : { logger: pino({ level: 'info' }, ring) }),
   });
   return { app, cleanup: () => rmSync(stateDir, { recursive: true, force: true }) };
 }

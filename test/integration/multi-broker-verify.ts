@@ -6,6 +6,7 @@ import { QueryableStoreTypes, type KafkaStreams } from '../../src/index.js';
 import { endOffsets } from '../helpers/topics.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { STORE, type FailoverTopics } from './multi-broker-support.js';
+import { quietKafka } from '../helpers/clients.js';
 import { readCommittedByMarkers } from './support.js';
 
 /** The result of {@link checkExactness}. */
@@ -42,13 +43,20 @@ export async function inputTruth(brokers: string[], input: string): Promise<Map<
  * Waits (up to `timeoutMs`) until the app has counted every input (the store's counts add up to
  * the input) and no transaction is open on the output (LSO = high watermark).
  */
-export async function waitForDrain(brokers: string[], app: KafkaStreams, topics: FailoverTopics, truth: Map<string, number>, timeoutMs: number): Promise<void> {
+export async function waitForDrain(brokers: string[], app: KafkaStreams, topics: FailoverTopics, truth: Map<string, number>, timeoutMs: number, applicationId: string): Promise<void> {
   const total = [...truth.values()].reduce((a, b) => a + b, 0);
-  await waitFor(() => {
-    if (app.state !== 'RUNNING') return false;
+  const counted = () => {
     const store = storeOf(app);
-    return [...truth.keys()].reduce((n, key) => n + (store.get(key) ?? 0), 0) >= total;
-  }, { timeoutMs, intervalMs: 250, message: `the store to count all ${total} inputs` });
+    return [...truth.keys()].reduce((n, key) => n + (store.get(key) ?? 0), 0);
+  };
+  try {
+    await waitFor(() => app.state === 'RUNNING' && counted() >= total, { timeoutMs, intervalMs: 250, message: `the store to count all ${total} inputs` });
+  } catch (e) {
+    // say where it stands: the app's state, the count so far, the group's lag per topic
+    const seen = (() => { try { return String(counted()); } catch (err) { return `unreadable (${(err as Error).message})`; } })();
+    const lag = await groupLag(brokers, applicationId, [topics.input, topics.repartition!]).catch((err: Error) => `unknown (${err.message})`);
+    throw new Error(`${(e as Error).message}; app state ${app.state}, counted ${seen} of ${total}, group lag ${lag}`, { cause: e });
+  }
   await waitFor(async () => {
     const [lso, hw] = [await endOffsets(brokers, topics.output, 'read_committed'), await endOffsets(brokers, topics.output, 'read_uncommitted')];
     return lso.every((p, i) => p.high === hw[i]!.high);
@@ -87,4 +95,24 @@ export async function checkExactness(brokers: string[], app: KafkaStreams, topic
   }
   const inputs = [...truth.values()].reduce((a, b) => a + b, 0);
   return { ok: problems.length === 0, inputs, keys: truth.size, outputs: outputs.length, badSequences, badStoreCounts, problems: problems.slice(0, 10) };
+}
+
+/** The group's committed offsets against the end offsets, per partition of `topicNames`, in words. */
+async function groupLag(brokers: string[], groupId: string, topicNames: string[]): Promise<string> {
+  const admin = quietKafka(brokers).admin();
+  await admin.connect();
+  try {
+    const parts: string[] = [];
+    for (const topic of topicNames) {
+      const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+      const ends = await admin.fetchTopicOffsets(topic);
+      for (const end of ends) {
+        const c = committed?.partitions.find((p) => p.partition === end.partition)?.offset ?? '-1';
+        parts.push(`${topic.slice(-12)}-${end.partition}: committed ${c} / end ${end.high}`);
+      }
+    }
+    return parts.join(', ');
+  } finally {
+    await admin.disconnect();
+  }
 }

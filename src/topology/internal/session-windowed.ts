@@ -88,7 +88,7 @@ class SessionWindowedAggregationsImpl<K, V> implements SessionWindowedAggregatio
     return this.build<V>(REDUCE_NAME, named, materialized ?? {}, this.parts.valueSerde(), {
       operation: 'reduce',
       // Kafka's reduce has no initial value (null); the aggregator above handles it, the aggregation's type cannot say so
-      initializer: () => null as unknown as V,
+      initializer: () => null as V,
       aggregator,
       merger: (key, one, two) => aggregator(key, two, one),
     });

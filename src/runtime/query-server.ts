@@ -37,34 +37,21 @@ import type { AddressInfo } from 'node:net';
 import { authorized, createGuardedServer, listen, securityProblem } from '../internal/http-guard.js';
 import type { ServerTls } from '../ui/types.js';
 import { durationProblem } from '../internal/durations.js';
-import type { StoreKind } from '../processors/store-kind.js';
 import { formatHostInfo, parseHostInfo, type HostInfo } from '../assignment/host-info.js';
 import { IllegalArgumentError } from '../errors.js';
 import { componentLogger, type Logger } from '../internal/logger.js';
 import { Serdes } from '../serdes/serdes.js';
 import type { Serializer } from '../serdes/serde.js';
 import type { QueryContext, RequestFlags } from './internal/query-context.js';
-import type { StoreQueryParameters } from './interactive-queries.js';
-import type { KeyQueryMetadata, StreamsMetadata } from './streams-metadata.js';
 import { FORWARDED_HEADER, hop, send, unavailable, type PeerOptions, type Reply } from './internal/query-http.js';
 import { queryKey } from './internal/query-key.js';
 import { queryRange } from './internal/query-range.js';
 import { toJsonValue } from './internal/query-render.js';
 import { flag, INSTANCE_PATH, parseRoute, ROUTES_HELP, splitTarget } from './internal/query-routes.js';
 import { describeStores, health } from './internal/query-stores.js';
+import type { QueryableApp } from './queryable-app.js';
 
-/** The part of a `KafkaStreams` app the query API uses (a `KafkaStreams` is one; tests pass fakes). */
-export interface QueryableApp {
-  readonly state: string;
-  store<T>(params: StoreQueryParameters<T>): T;
-  queryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata;
-  streamsMetadataForStore(storeName: string): StreamsMetadata[];
-  metadataForAllStreamsClients(): StreamsMetadata[];
-  /** The `applicationServer` the app advertises (a `KafkaStreams` has it); the server checks it names the same address. */
-  readonly applicationServer?: string | undefined;
-  /** The kind of a store (a `KafkaStreams` has it): `/stores` lists each store's type, and never a suppression buffer. */
-  storeKind?(storeName: string): StoreKind | undefined;
-}
+export type { QueryableApp } from './queryable-app.js';
 
 /** Default interface of {@link serveQueries}: local only, like the UI; pass `host: '0.0.0.0'` (with `token` and `tls`) so the other instances reach it. */
 export const DEFAULT_QUERY_HOST = '127.0.0.1';

@@ -10,7 +10,7 @@ import { IllegalArgumentError } from '../errors.js';
 import type { Serde } from '../serdes/serde.js';
 import { requireNonNull, validateName } from './internal/checks.js';
 import { fluent, serdeSetters, withChanges, type SerdeOf } from './internal/fluent.js';
-import type { Unset } from './options.js';
+import type { Unset } from './unset.js';
 
 /** See the file comment. */
 export interface Joined<K, V, VO> {

@@ -8,10 +8,10 @@ import type { KTableProcessorSupplier } from '../processors/dsl/ktable-contract.
 import type { Serde } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
-import { type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
+import type { StreamSerdes } from './internal/builder-context.js';
 import { addRepartition } from './internal/repartition.js';
 import { namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
-import { KTable } from './ktable.js';
+import { KTable, type DslContext } from './ktable.js';
 import type { Materialized, Named } from './options.js';
 import { TopologyError } from '../errors.js';
 import type { GroupedStreamParts } from './internal/grouped-parts.js';
@@ -20,7 +20,7 @@ import { slidingWindowedStream } from './internal/sliding-windowed.js';
 import { timeWindowedStream } from './internal/time-windowed.js';
 import { SessionWindows } from './session-windows.js';
 import { SlidingWindows } from './sliding-windows.js';
-import type { SessionWindowedKStream, TimeWindowedKStream } from './windowed-kstream.js';
+import { SessionWindowedKStreamImpl, TimeWindowedKStreamImpl, type SessionWindowedKStream, type TimeWindowedKStream } from './windowed-kstream.js';
 import { Windows } from './windows.js';
 
 /** @internal Set when the key may have changed: each aggregation first repartitions. */
@@ -46,7 +46,7 @@ export interface RepartitionRequired {
 export class KGroupedStream<K, V> {
   /** @internal Use `KStream.groupByKey()` or `KStream.groupBy()`. */
   constructor(
-    private readonly ctx: BuilderContext,
+    private readonly ctx: DslContext,
     private readonly nodeName: string,
     private readonly serdes: StreamSerdes<K, V>,
     private readonly repartition?: RepartitionRequired,
@@ -138,9 +138,9 @@ export class KGroupedStream<K, V> {
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
   windowedBy(windows: Windows | SlidingWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
     requireNonNull(windows, 'windows');
-    if (windows instanceof SessionWindows) return sessionWindowedStream(this.parts(), windows);
-    if (windows instanceof SlidingWindows) return slidingWindowedStream(this.parts(), windows);
-    if (windows instanceof Windows) return timeWindowedStream(this.parts(), windows);
+    if (windows instanceof SessionWindows) return new SessionWindowedKStreamImpl(this.ctx, sessionWindowedStream(this.parts(), windows));
+    if (windows instanceof SlidingWindows) return new TimeWindowedKStreamImpl(this.ctx, slidingWindowedStream(this.parts(), windows));
+    if (windows instanceof Windows) return new TimeWindowedKStreamImpl(this.ctx, timeWindowedStream(this.parts(), windows));
     throw new TopologyError(`windowedBy: give TimeWindows, SlidingWindows, SessionWindows or UnlimitedWindows; got ${String(windows)}`);
   }
 

@@ -5,11 +5,11 @@
 import { tableAggregateSupplier, tableReduceSupplier, type KTableAggregateSupplier } from '../processors/dsl/ktable-aggregate.js';
 import type { Serde } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
-import type { BuilderContext, StreamSerdes } from './internal/builder-context.js';
+import type { StreamSerdes } from './internal/builder-context.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
 import { addTableRepartition, serdeOr, tableRepartitionTopic } from './internal/table-grouping.js';
-import { KTable } from './ktable.js';
+import { KTable, type DslContext } from './ktable.js';
 import type { Materialized, Named } from './options.js';
 
 const AGGREGATE_NAME = 'KTABLE-AGGREGATE-';
@@ -52,7 +52,7 @@ export class KGroupedTable<K, V> {
   /** @internal Use `KTable.groupBy()`. */
   constructor(
     /** @internal */
-    readonly ctx: BuilderContext,
+    readonly ctx: DslContext,
     /** @internal The node forwarding the re-keyed changes. */
     readonly nodeName: string,
     /** @internal The grouping's serdes (`Grouped`), where given. */

@@ -10,7 +10,8 @@ import { processStream, processStreamValues } from './internal/process.js';
 import type { Serde } from '../serdes/serde.js';
 import { BranchedKStream } from './branched-kstream.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
-import { nameOr, type BuilderContext, type StreamSerdes } from './internal/builder-context.js';
+import { nameOr, type StreamSerdes } from './internal/builder-context.js';
+import type { NewStream } from './internal/dsl-parts.js';
 import { KGroupedStream } from './kgrouped-stream.js';
 import type { Grouped, Materialized, Named, Produced } from './options.js';
 import type { Printed } from './printed.js';
@@ -30,7 +31,7 @@ import type { JoinWindows } from './join-windows.js';
 import type { AnyValueJoiner } from './joiners.js';
 import type { ValueMapper, ValueMapperWithKey } from './value-mappers.js';
 import { resolveMapper } from './internal/key-first.js';
-import { KTable } from './ktable.js';
+import { KTable, tableOf, type DslContext } from './ktable.js';
 import type { StreamJoined } from './stream-joined.js';
 
 /**
@@ -42,7 +43,7 @@ export class KStream<K, V> {
   /** @internal Use `StreamsBuilder.stream()`. */
   constructor(
     /** @internal */
-    readonly ctx: BuilderContext,
+    readonly ctx: DslContext,
     /** The name of the node this stream reads from. */
     readonly nodeName: string,
     /** @internal Serdes of the stream, where known. */
@@ -63,6 +64,11 @@ export class KStream<K, V> {
     const name = nameOr(this.ctx, named, prefix);
     this.ctx.topology.addProcessor(name, supplier, ...parents);
     return new KStream<K2, V2>(this.ctx, name, serdes, keyChanged);
+  }
+
+  /** The stream of a node the wiring of `internal/` added. */
+  private streamOf<K2, V2>(stream: NewStream<K2, V2>): KStream<K2, V2> {
+    return new KStream<K2, V2>(this.ctx, stream.nodeName, stream.serdes, stream.keyChanged);
   }
 
   /** Keeps the records for which `predicate` is true. */
@@ -169,12 +175,12 @@ export class KStream<K, V> {
    * `stores()`), optionally preceded by a `Named`. Returns the stream of what it forwards.
    */
   process<KOut, VOut>(supplier: ProcessorSupplier<K, V, KOut, VOut>, ...args: Array<string | Named>): KStream<KOut, VOut> {
-    return processStream(this, supplier, args);
+    return this.streamOf(processStream(this, supplier, args));
   }
 
   /** Runs a fixed-key processor (KIP-820): values change, keys never, so unlike `process` a later `groupByKey` or join does not repartition. `args` as for `process`. */
   processValues<VOut>(supplier: FixedKeyProcessorSupplier<K, V, VOut>, ...args: Array<string | Named>): KStream<K, VOut> {
-    return processStreamValues(this, supplier, args);
+    return this.streamOf(processStreamValues(this, supplier, args));
   }
 
   /** Writes the stream to `topic`, or to the topic `extractor(key, value, context)` names. */
@@ -267,7 +273,7 @@ export class KStream<K, V> {
     if (this.keyChanged) {
       parent = addRepartitionOperation<K, V>(this.ctx, { parent, name, generatedName: split.named === undefined, keySerde, valueSerde, partitioner: undefined, numberOfPartitions: undefined });
     }
-    return addTableSource<K, V>(this.ctx, name, parent, storeName, split.materialized, keySerde, valueSerde);
+    return tableOf(this.ctx, addTableSource<K, V>(this.ctx, name, parent, storeName, split.materialized, keySerde, valueSerde));
   }
 
   /**
@@ -304,11 +310,11 @@ export class KStream<K, V> {
     requireNonNull(other, 'other');
     if (other instanceof KStream) {
       if (other.ctx !== this.ctx) throw new TopologyError(`join: both streams must come from the same StreamsBuilder (joining into '${this.nodeName}')`);
-      return streamStreamJoin(this, kind, other as KStream<K, unknown>, args);
+      return this.streamOf(streamStreamJoin(this, kind, other as KStream<K, unknown>, args));
     }
     if (kind === 'outer') throw new TopologyError('outerJoin joins two streams; a stream-table join is join or leftJoin');
-    if (other instanceof KTable) return streamTableJoin(this, kind, other as KTable<K, unknown>, args);
-    if (other instanceof GlobalKTable) return streamGlobalJoin(this, kind, other as GlobalKTable<unknown, unknown>, args);
+    if (other instanceof KTable) return this.streamOf(streamTableJoin(this, kind, other as KTable<K, unknown>, args));
+    if (other instanceof GlobalKTable) return this.streamOf(streamGlobalJoin(this, kind, other as GlobalKTable<unknown, unknown>, args));
     throw new TopologyError(`join: the other side must be a KStream, KTable or GlobalKTable; got ${typeof other}`);
   }
 

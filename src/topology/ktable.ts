@@ -9,6 +9,7 @@ import type { KeyValue } from '../records/key-value.js';
 import type { Serde } from '../serdes/serde.js';
 import { requireFunction, requireNonNull } from './internal/checks.js';
 import type { BuilderContext, StreamSerdes } from './internal/builder-context.js';
+import type { NewTable } from './internal/dsl-parts.js';
 import { newStoreName, nodeName } from './internal/kafka-names.js';
 import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
 import { groupTable } from './internal/table-grouping.js';
@@ -23,6 +24,21 @@ import { DefaultSerde } from './topology-runtime.js';
 import type { Grouped, Materialized, Named } from './options.js';
 import type { Suppressed } from './suppressed.js';
 import type { TableJoined } from './table-joined.js';
+
+/**
+ * @internal The builder state the DSL classes share: the wiring's
+ * {@link BuilderContext} and the two classes a KTable builds results of
+ * (`toStream`, `groupBy`), handed in by the StreamsBuilder: kstream.ts and
+ * kgrouped-table.ts import this file at run time, so it cannot import them back.
+ */
+export interface DslContext extends BuilderContext {
+  readonly dsl: { readonly KStream: typeof KStream; readonly KGroupedTable: typeof KGroupedTable };
+}
+
+/** @internal The `KTable` of a table node the wiring of `internal/` added. */
+export function tableOf<K, V>(ctx: DslContext, table: NewTable<K, V>): KTable<K, V> {
+  return new KTable<K, V>(ctx, table.nodeName, table.supplier, table.queryableStoreName, table.serdes);
+}
 
 /**
  * A table: the latest value per key of a changelog stream. Every operation
@@ -41,7 +57,7 @@ export class KTable<K, V> {
   /** @internal Use `StreamsBuilder.table()`, `KStream.toTable()` or an aggregation. */
   constructor(
     /** @internal */
-    readonly ctx: BuilderContext,
+    readonly ctx: DslContext,
     /** The name of the node producing the table's changes. */
     readonly nodeName: string,
     /** @internal The node's processor supplier: its view and old-values switch. */
@@ -183,13 +199,14 @@ export class KTable<K, V> {
   groupBy<KR, VR>(selector: (key: K, value: V) => KeyValue<KR, VR> | null, grouped: Grouped<KR, VR> = {}): KGroupedTable<KR, VR> {
     requireFunction(selector, 'selector');
     requireNonNull(grouped, 'grouped');
-    return groupTable(this, selector, grouped);
+    const regrouped = groupTable(this, selector, grouped);
+    return new this.ctx.dsl.KGroupedTable<KR, VR>(this.ctx, regrouped.nodeName, regrouped.serdes, regrouped.groupedName);
   }
 
   /** Holds back updates as `suppressed` says (`Suppressed.untilTimeLimit(...)`). */
   suppress(suppressed: Suppressed<K>): KTable<K, V> {
     requireNonNull(suppressed, 'suppressed');
-    return suppressTable(this, suppressed);
+    return tableOf(this.ctx, suppressTable(this, suppressed));
   }
 
   /**
@@ -233,6 +250,6 @@ export class KTable<K, V> {
   private joinOf<VR = unknown>(kind: TableJoinKind, other: KTable<unknown, unknown>, args: unknown[]): KTable<K, VR> {
     requireNonNull(other, 'other');
     // the joiner in `args` makes the values VR; tableJoin's arguments are untyped (one entry for every join form)
-    return tableJoin(this, kind, other, args) as KTable<K, VR>;
+    return tableOf(this.ctx, tableJoin(this, kind, other, args, (value) => value instanceof KTable) as NewTable<K, VR>);
   }
 }

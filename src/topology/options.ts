@@ -11,12 +11,9 @@ import { resolveTimestampExtractor, type TimestampExtractor } from '../processor
 import { IllegalArgumentError } from '../errors.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { fluent, serdeSetters, withChanges, type SerdeOf } from './internal/fluent.js';
+import type { Unset } from './unset.js';
 
-/** The type parameter of a side whose serde is not set (yet): such an option fits a stream of any type on that side. */
-export interface Unset {
-  /** A brand no value has: `Unset` is only a type parameter. */
-  readonly 'sluice.unset': never;
-}
+export type { Unset } from './unset.js';
 
 /** `K` once known: the type a setter fixes on a side that was {@link Unset}, else the side's type. */
 type Fix<K, K2> = [K] extends [Unset] ? K2 : K;

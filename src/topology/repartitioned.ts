@@ -7,7 +7,7 @@ import type { StreamPartitioner } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { fluent, serdeSetters, withChanges, type SerdeOf } from './internal/fluent.js';
-import type { Unset } from './options.js';
+import type { Unset } from './unset.js';
 
 /**
  * How `repartition()` writes its topic `<applicationId>-<name>-repartition`:

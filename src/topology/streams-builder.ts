@@ -6,8 +6,7 @@ import type { StateStore, StoreBuilder } from '../state/state-store.js';
 import type { ProcessorSupplier } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
 import { requireNonNull } from './internal/checks.js';
-import { nameOr, type BuilderContext } from './internal/builder-context.js';
-import { KGroupedStream } from './kgrouped-stream.js';
+import { nameOr } from './internal/builder-context.js';
 import { KGroupedTable } from './kgrouped-table.js';
 import { KStream } from './kstream.js';
 import type { Consumed, ConsumedWithSerdes } from './options.js';
@@ -20,7 +19,7 @@ import { addGlobalTable, globalSourceNames } from './internal/global-table.js';
 import { addTableSource } from './internal/to-table.js';
 import { newStoreName, nodeName, suffixedNodeName } from './internal/kafka-names.js';
 import { materializedName } from './internal/materialize.js';
-import { KTable } from './ktable.js';
+import { tableOf, type DslContext, type KTable } from './ktable.js';
 import type { Materialized } from './options.js';
 
 /** Options of a {@link StreamsBuilder}; `KD`/`VD` are the key and value types of its default serdes. */
@@ -57,7 +56,7 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
   private index = 0;
   /** Set by the first `stream()` (every node may be named, so `index` may stay 0). */
   #hasSource = false;
-  private readonly ctx: BuilderContext;
+  private readonly ctx: DslContext;
   /** The store of each `table()` source and its topic (for `reuse.ktable.source.topics`). */
   readonly #tableSourceStores = new Map<string, string>();
   /** The source node of each topic set / pattern read by `stream()`, reused when it is read again (Kafka's `mergeDuplicateSourceNodes`). */
@@ -68,7 +67,7 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
   constructor(options: StreamsBuilderOptions<KD, VD> = {}) {
     this.ctx = {
       topology: this.topology,
-      dsl: { KStream, KTable, KGroupedStream, KGroupedTable },
+      dsl: { KStream, KGroupedTable },
       newName: (prefix) => `${prefix}${String(this.index++).padStart(10, '0')}`,
       defaultKeySerde: options.defaultKeySerde,
       defaultValueSerde: options.defaultValueSerde,
@@ -141,7 +140,7 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
     this.topology.addSource<K, V>(sourceName, topic, { keyDeserializer: keySerde, valueDeserializer: valueSerde, ...extractorOf(consumed) });
     this.#hasSource = true;
     this.#tableSourceStores.set(storeName, topic);
-    return addTableSource<K, V>(this.ctx, tableSourceName, sourceName, storeName, materialized, keySerde, valueSerde);
+    return tableOf(this.ctx, addTableSource<K, V>(this.ctx, tableSourceName, sourceName, storeName, materialized, keySerde, valueSerde));
   }
 
   /**

@@ -11,18 +11,13 @@
  * (`WindowedSerdes.timeWindowedSerdeFrom` / `sessionWindowedSerdeFrom`).
  */
 import type { Windowed } from '../state/window-types.js';
+import type { Aggregator, Initializer, Merger, Reducer } from './aggregation-functions.js';
 import type { EmitStrategy } from './emit-strategy.js';
-import type { KTable } from './ktable.js';
+import type { SessionWindowedAggregations, TimeWindowedAggregations } from './internal/dsl-parts.js';
+import { tableOf, type DslContext, type KTable } from './ktable.js';
 import type { Materialized, Named } from './options.js';
 
-/** Kafka's `Initializer`: the starting aggregate of a new window. */
-export type Initializer<A> = () => A;
-/** Kafka's `Aggregator`: folds one value into the aggregate. */
-export type Aggregator<K, V, A> = (key: K, value: V, aggregate: A) => A;
-/** Kafka's `Reducer`: combines the aggregate with the next value. */
-export type Reducer<V> = (aggregate: V, value: V) => V;
-/** Kafka's `Merger`: combines the aggregates of two sessions that a record joins. */
-export type Merger<K, A> = (key: K, aggregate1: A, aggregate2: A) => A;
+export type { Aggregator, Initializer, Merger, Reducer } from './aggregation-functions.js';
 
 /** A grouped stream windowed by `TimeWindows`, `SlidingWindows` or `UnlimitedWindows`. */
 export interface TimeWindowedKStream<K, V> {
@@ -57,4 +52,64 @@ export interface SessionWindowedKStream<K, V> {
   ): KTable<Windowed<K>, A>;
   /** The same windowed stream emitting by `strategy` (KIP-825; default `EmitStrategy.onWindowUpdate()`). */
   emitStrategy(strategy: EmitStrategy): SessionWindowedKStream<K, V>;
+}
+
+/**
+ * @internal The {@link TimeWindowedKStream} of a grouping: the wiring
+ * (internal/time-windowed.ts, internal/sliding-windowed.ts) adds each
+ * aggregation's nodes, this builds its table.
+ */
+export class TimeWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
+  constructor(
+    private readonly ctx: DslContext,
+    private readonly aggregations: TimeWindowedAggregations<K, V>,
+  ) {}
+
+  count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<Windowed<K>, number> {
+    return tableOf(this.ctx, this.aggregations.count(named, materialized));
+  }
+
+  reduce(reducer: Reducer<V>, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<Windowed<K>, V> {
+    return tableOf(this.ctx, this.aggregations.reduce(reducer, named, materialized));
+  }
+
+  aggregate<A>(initializer: Initializer<A>, aggregator: Aggregator<K, V, A>, named?: Named | string | Materialized<K, A>, materialized?: Materialized<K, A>): KTable<Windowed<K>, A> {
+    return tableOf(this.ctx, this.aggregations.aggregate(initializer, aggregator, named, materialized));
+  }
+
+  emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V> {
+    this.aggregations.emitStrategy(strategy);
+    return this;
+  }
+}
+
+/** @internal The {@link SessionWindowedKStream} of a grouping: internal/session-windowed.ts adds each aggregation's nodes, this builds its table. */
+export class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
+  constructor(
+    private readonly ctx: DslContext,
+    private readonly aggregations: SessionWindowedAggregations<K, V>,
+  ) {}
+
+  count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<Windowed<K>, number> {
+    return tableOf(this.ctx, this.aggregations.count(named, materialized));
+  }
+
+  reduce(reducer: Reducer<V>, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<Windowed<K>, V> {
+    return tableOf(this.ctx, this.aggregations.reduce(reducer, named, materialized));
+  }
+
+  aggregate<A>(
+    initializer: Initializer<A>,
+    aggregator: Aggregator<K, V, A>,
+    sessionMerger: Merger<K, A>,
+    named?: Named | string | Materialized<K, A>,
+    materialized?: Materialized<K, A>,
+  ): KTable<Windowed<K>, A> {
+    return tableOf(this.ctx, this.aggregations.aggregate(initializer, aggregator, sessionMerger, named, materialized));
+  }
+
+  emitStrategy(strategy: EmitStrategy): SessionWindowedKStream<K, V> {
+    this.aggregations.emitStrategy(strategy);
+    return this;
+  }
 }

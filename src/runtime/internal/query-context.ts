@@ -7,7 +7,7 @@ import { formatHostInfo, type HostInfo } from '../../assignment/host-info.js';
 import type { Logger } from '../../internal/logger.js';
 import type { Serializer } from '../../serdes/serde.js';
 import type { ReadOnlyKeyValueStore, StoreQueryParameters } from '../interactive-queries.js';
-import type { QueryableApp } from '../query-server.js';
+import type { QueryableApp } from '../queryable-app.js';
 import type { PeerOptions } from './query-http.js';
 
 /** The shared state of one query server. */

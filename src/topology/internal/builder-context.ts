@@ -1,34 +1,19 @@
 /**
- * What DSL objects share with their StreamsBuilder.
+ * What DSL objects share with their StreamsBuilder. This module (and
+ * dsl-parts.ts) imports none of the DSL classes: the wiring files of
+ * `topology/internal/` take and return plain parts (node names, serdes, this
+ * context) and the classes build their own results, so no import circle runs
+ * through `kstream.ts`/`ktable.ts` and the wiring files (the classes import
+ * the wiring files, never the other way round).
  */
 import type { Serde } from '../../serdes/serde.js';
-import type { KGroupedStream } from '../kgrouped-stream.js';
-import type { KGroupedTable } from '../kgrouped-table.js';
-import type { KStream } from '../kstream.js';
-import type { KTable } from '../ktable.js';
 import type { Topology } from '../topology.js';
 import type { Named } from '../options.js';
 import { validateName } from './checks.js';
 
-/**
- * The DSL classes, handed in by the StreamsBuilder: the wiring files of
- * `topology/internal/` (and `KTable.toStream`) build their results with
- * them instead of importing the classes, so no import circle runs through
- * `kstream.ts`/`ktable.ts` and the wiring files (the classes import the
- * wiring files, never the other way round).
- */
-export interface DslClasses {
-  readonly KStream: typeof KStream;
-  readonly KTable: typeof KTable;
-  readonly KGroupedStream: typeof KGroupedStream;
-  readonly KGroupedTable: typeof KGroupedTable;
-}
-
 /** The builder state DSL objects write into. */
 export interface BuilderContext {
   readonly topology: Topology;
-  /** The DSL classes to build results with (see {@link DslClasses}). */
-  readonly dsl: DslClasses;
   /** `prefix` + the next 10-digit index, e.g. `KSTREAM-FILTER-0000000001`. */
   newName(prefix: string): string;
   readonly defaultKeySerde: Serde<unknown> | undefined;

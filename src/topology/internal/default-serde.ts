@@ -7,12 +7,18 @@ import { TopologyError } from '../../errors.js';
 import type { Headers } from '../../records/types.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
-import type { Topology } from '../topology.js';
 
 const DEFAULT_SERDE = Symbol.for('sluice.DefaultSerde');
 
+/**
+ * A topology as this module sees it: only its identity, the key its default
+ * serdes are tracked under (typed `object` so this module, which topology.ts
+ * imports, does not import topology.ts back).
+ */
+type TopologyKey = object;
+
 /** The default serdes created for a topology's stores and processors (bound by {@link toRuntime} with its sources and sinks). */
-const trackedDefaults = new WeakMap<Topology, Set<DefaultSerde>>();
+const trackedDefaults = new WeakMap<TopologyKey, Set<DefaultSerde>>();
 
 /**
  * The serde of a `builder.stream(topic)` side that names none (and whose
@@ -41,7 +47,7 @@ export class DefaultSerde implements Serde<unknown> {
     /** The option that names the serdes at `requiredBy`, for the error message. */
     readonly serdesOption = 'Produced.with(keySerde, valueSerde)',
     /** The topology whose stores or processors may use it: {@link toRuntime} binds it even where no source or sink holds it. */
-    topology?: Topology,
+    topology?: TopologyKey,
   ) {
     if (topology === undefined) return;
     const set = trackedDefaults.get(topology) ?? new Set<DefaultSerde>();
@@ -89,6 +95,6 @@ export function isDefaultSerde(value: unknown): value is DefaultSerde {
 }
 
 /** The default serdes created for `topology`'s stores and processors. */
-export function trackedDefaultSerdes(topology: Topology): Iterable<DefaultSerde> {
+export function trackedDefaultSerdes(topology: TopologyKey): Iterable<DefaultSerde> {
   return trackedDefaults.get(topology) ?? [];
 }

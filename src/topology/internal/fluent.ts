@@ -7,9 +7,7 @@
  */
 import type { Serde } from '../../serdes/serde.js';
 import { requireNonNull, validateName } from './checks.js';
-import type { Unset } from '../options.js';
-
-
+import type { Unset } from '../unset.js';
 
 /** The optional serde field of a side: `never` while unset, so the option fits any type there. */
 export type SerdeOf<T> = [T] extends [Unset] ? never : Serde<T>;

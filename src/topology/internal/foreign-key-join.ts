@@ -23,12 +23,12 @@ import { Stores } from '../../state/stores.js';
 import { dslKeyValueSupplier } from '../../state/dsl-store-suppliers.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
-import type { KTable } from '../ktable.js';
 import type { Materialized } from '../options.js';
 import { isTableJoined, type TableJoined } from '../table-joined.js';
 import { addInternalTopic, sizeInternalTopicByReaders } from '../topology.js';
 import type { BuilderContext } from './builder-context.js';
 import { requireNonNull, validateName } from './checks.js';
+import type { NewTable, TableParts } from './dsl-parts.js';
 import type { AnyValueJoiner } from '../joiners.js';
 import type { ValueMapper, ValueMapperWithKey } from '../value-mappers.js';
 import { resolveJoiner, resolveMapper } from './key-first.js';
@@ -81,7 +81,7 @@ function valueless<K, W>(partitioner: StreamPartitioner<K, unknown>): StreamPart
  *    applies the joiner);
  * 6. the result table (materialized when `materialized` names a store).
  */
-export function foreignKeyJoin<K, V>(table: KTable<K, V>, kind: 'inner' | 'left', other: KTable<unknown, unknown>, args: unknown[]): KTable<K, unknown> {
+export function foreignKeyJoin<K, V>(table: TableParts<K, V>, kind: 'inner' | 'left', other: TableParts<unknown, unknown>, args: unknown[]): NewTable<K, unknown> {
   const [extractorArg, joinerArg, third, fourth] = args;
   requireNonNull(other, 'foreignKeyTable');
   const extractor = resolveMapper(extractorArg as ValueMapper<V, unknown> | ValueMapperWithKey<K, V, unknown>, 'foreignKeyExtractor');
@@ -173,7 +173,7 @@ export function foreignKeyJoin<K, V>(table: KTable<K, V>, kind: 'inner' | 'left'
   });
   topology.addProcessor(resultName, result, resolverName);
   if (queryable !== undefined) result.materialize();
-  return new ctx.dsl.KTable<K, unknown>(ctx, resultName, result as never, queryable, resultSerdes);
+  return { nodeName: resultName, supplier: result, queryableStoreName: queryable, serdes: resultSerdes };
 }
 
 function connectStores(ctx: BuilderContext, processor: string, storeNames: string[]): void {

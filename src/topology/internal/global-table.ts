@@ -55,7 +55,7 @@ export function addGlobalTable<K, V>(ctx: BuilderContext, topic: string, consume
     topic,
     processorName,
     // a global store's processor forwards nothing; the table source's processor would forward changes (it has no children here)
-    supplier as unknown as ProcessorSupplier<K, V, void, void>,
+    supplier as ProcessorSupplier<K, V, void, void>,
   );
   return new GlobalKTable<K, V>(() => materializedValueGetterSupplier<K, V>(storeName), queryable);
 }

@@ -5,10 +5,10 @@
  */
 import { adaptFixedKeySupplier, type FixedKeyProcessorSupplier } from '../../processors/fixed-key-processor.js';
 import type { ProcessorSupplier } from '../../processors/processor.js';
-import type { KStream } from '../kstream.js';
 import type { Named } from '../options.js';
 import { nameOr } from './builder-context.js';
 import { requireNonNull } from './checks.js';
+import type { NewStream, StreamParts } from './dsl-parts.js';
 
 /** The optional `Named` and the store names of a `process`/`processValues` call, null-checked with Kafka's messages. */
 function splitArgs(supplier: unknown, args: ReadonlyArray<string | Named>): { named: Named | undefined; stores: string[] } {
@@ -26,7 +26,7 @@ function splitArgs(supplier: unknown, args: ReadonlyArray<string | Named>): { na
  * Adds the processor node `name` (the supplier's own stores are added and
  * connected by `Topology.addProcessor`), then connects the named stores.
  */
-function addNode<K, V>(stream: KStream<K, V>, prefix: string, supplier: ProcessorSupplier<K, V, unknown, unknown>, args: ReadonlyArray<string | Named>): string {
+function addNode<K, V>(stream: StreamParts<K, V>, prefix: string, supplier: ProcessorSupplier<K, V, unknown, unknown>, args: ReadonlyArray<string | Named>): string {
   const { named, stores } = splitArgs(supplier, args);
   const name = nameOr(stream.ctx, named, prefix);
   stream.ctx.topology.addProcessor(name, supplier, stream.nodeName);
@@ -35,9 +35,9 @@ function addNode<K, V>(stream: KStream<K, V>, prefix: string, supplier: Processo
 }
 
 /** `stream.process(supplier, [named], ...stores)`: the key may change, so downstream aggregations and joins repartition; no serdes are inherited. */
-export function processStream<K, V, KOut, VOut>(stream: KStream<K, V>, supplier: ProcessorSupplier<K, V, KOut, VOut>, args: ReadonlyArray<string | Named>): KStream<KOut, VOut> {
+export function processStream<K, V, KOut, VOut>(stream: StreamParts<K, V>, supplier: ProcessorSupplier<K, V, KOut, VOut>, args: ReadonlyArray<string | Named>): NewStream<KOut, VOut> {
   const name = addNode(stream, 'KSTREAM-PROCESSOR-', supplier as ProcessorSupplier<K, V, unknown, unknown>, args);
-  return new stream.ctx.dsl.KStream<KOut, VOut>(stream.ctx, name, {}, true);
+  return { nodeName: name, serdes: {}, keyChanged: true };
 }
 
 /**
@@ -46,8 +46,8 @@ export function processStream<K, V, KOut, VOut>(stream: KStream<K, V>, supplier:
  * later `groupByKey` or join repartitions only if the stream needed it
  * before); the value serde is not inherited (Kafka's rule).
  */
-export function processStreamValues<K, V, VOut>(stream: KStream<K, V>, supplier: FixedKeyProcessorSupplier<K, V, VOut>, args: ReadonlyArray<string | Named>): KStream<K, VOut> {
+export function processStreamValues<K, V, VOut>(stream: StreamParts<K, V>, supplier: FixedKeyProcessorSupplier<K, V, VOut>, args: ReadonlyArray<string | Named>): NewStream<K, VOut> {
   requireNonNull(supplier, 'processorSupplier');
   const name = addNode(stream, 'KSTREAM-PROCESSVALUES-', adaptFixedKeySupplier(supplier) as ProcessorSupplier<K, V, unknown, unknown>, args);
-  return new stream.ctx.dsl.KStream<K, VOut>(stream.ctx, name, { key: stream.serdes.key }, stream.keyChanged);
+  return { nodeName: name, serdes: { key: stream.serdes.key }, keyChanged: stream.keyChanged };
 }

@@ -3,14 +3,14 @@
  * (Kafka's `KStreamImpl.repartitionForJoin`), shared by the joins of a stream.
  */
 import type { Serde } from '../../serdes/serde.js';
-import type { KStream } from '../kstream.js';
+import type { StreamParts } from './dsl-parts.js';
 import { addRepartitionOperation } from './repartition.js';
 
 /** Kafka's rule for a generated prefix (`createRepartitionedSource`): generated node names then. */
 const GENERATED = /^KSTREAM.*-[0-9]{10}$/;
 
-/** The repartition source last created for a stream (Kafka's `KStreamImpl.repartitionNode`). */
-const repartitionSources = new WeakMap<KStream<unknown, unknown>, string>();
+/** The repartition source last created for a stream (Kafka's `KStreamImpl.repartitionNode`), keyed by the `KStream`. */
+const repartitionSources = new WeakMap<StreamParts<unknown, unknown>, string>();
 
 /**
  * The name of the source node reading `stream` back from the repartition
@@ -22,8 +22,8 @@ const repartitionSources = new WeakMap<KStream<unknown, unknown>, string>();
  *    reading it are added (named `<topic>-filter/-sink/-source` unless `name`
  *    is a generated `KSTREAM-...-<10 digits>` one).
  */
-export function repartitionForJoin<K, V>(stream: KStream<K, V>, name: string, keySerde: Serde<K>, valueSerde: Serde<V>): string {
-  const key = stream as KStream<unknown, unknown>;
+export function repartitionForJoin<K, V>(stream: StreamParts<K, V>, name: string, keySerde: Serde<K>, valueSerde: Serde<V>): string {
+  const key = stream as StreamParts<unknown, unknown>;
   const cached = repartitionSources.get(key);
   if (cached !== undefined && name === stream.nodeName) {
     // 1. burn the names, 2. reuse

@@ -31,11 +31,11 @@ import { WindowedSerdes } from '../../state/windowed-serdes.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
 import { EmitStrategy } from '../emit-strategy.js';
-import type { KTable } from '../ktable.js';
 import type { Materialized, Named } from '../options.js';
 import type { SessionWindows } from '../session-windows.js';
-import type { Aggregator, Initializer, Merger, Reducer, SessionWindowedKStream } from '../windowed-kstream.js';
+import type { Aggregator, Initializer, Merger, Reducer } from '../aggregation-functions.js';
 import { requireFunction, requireNonNull } from './checks.js';
+import type { NewTable, SessionWindowedAggregations } from './dsl-parts.js';
 import type { GroupedStreamParts } from './grouped-parts.js';
 import { newStoreName, nodeName } from './kafka-names.js';
 import { materializedName, namedAndMaterialized, requireSupplierKind } from './materialize.js';
@@ -56,7 +56,7 @@ function retentionOf(windows: SessionWindows, materialized: Materialized<unknown
   return retention;
 }
 
-class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
+class SessionWindowedAggregationsImpl<K, V> implements SessionWindowedAggregations<K, V> {
   private strategy: EmitStrategy = EmitStrategy.onWindowUpdate();
 
   constructor(
@@ -64,12 +64,11 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
     private readonly windows: SessionWindows,
   ) {}
 
-  emitStrategy(strategy: EmitStrategy): SessionWindowedKStream<K, V> {
+  emitStrategy(strategy: EmitStrategy): void {
     this.strategy = checkedEmitStrategy(strategy);
-    return this;
   }
 
-  count(a?: Named | string | Materialized<K, number>, b?: Materialized<K, number>): KTable<Windowed<K>, number> {
+  count(a?: Named | string | Materialized<K, number>, b?: Materialized<K, number>): NewTable<Windowed<K>, number> {
     const { named, materialized } = namedAndMaterialized<K, number>(a, b);
     // Kafka's count(Named, Materialized) takes one extra store index for an unnamed Materialized (newStoreName)
     if (materialized !== undefined && materializedName(materialized) === undefined) newStoreName(this.parts.ctx, AGGREGATE_NAME);
@@ -81,7 +80,7 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
     });
   }
 
-  reduce(reducer: Reducer<V>, a?: Named | string | Materialized<K, V>, b?: Materialized<K, V>): KTable<Windowed<K>, V> {
+  reduce(reducer: Reducer<V>, a?: Named | string | Materialized<K, V>, b?: Materialized<K, V>): NewTable<Windowed<K>, V> {
     requireFunction(reducer, 'reducer');
     const { named, materialized } = namedAndMaterialized<K, V>(a, b);
     // Kafka's aggregatorForReducer / mergerForAggregator: the reduce initializer is null
@@ -89,7 +88,7 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
     return this.build<V>(REDUCE_NAME, named, materialized ?? {}, this.parts.valueSerde(), {
       operation: 'reduce',
       // Kafka's reduce has no initial value (null); the aggregator above handles it, the aggregation's type cannot say so
-      initializer: () => null as unknown as V,
+      initializer: () => null as V,
       aggregator,
       merger: (key, one, two) => aggregator(key, two, one),
     });
@@ -101,7 +100,7 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
     sessionMerger: Merger<K, A>,
     a?: Named | string | Materialized<K, A>,
     b?: Materialized<K, A>,
-  ): KTable<Windowed<K>, A> {
+  ): NewTable<Windowed<K>, A> {
     requireFunction(initializer, 'initializer');
     requireFunction(aggregator, 'aggregator');
     requireFunction(sessionMerger, 'sessionMerger');
@@ -121,7 +120,7 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
     materialized: Materialized<K, A>,
     defaultValueSerde: Serde<A>,
     aggregation: SessionAggregation<K, V, A>,
-  ): KTable<Windowed<K>, A> {
+  ): NewTable<Windowed<K>, A> {
     const { ctx } = this.parts;
     const emitOnWindowClose = this.strategy.type === 'ON_WINDOW_CLOSE';
     // 1.
@@ -145,18 +144,12 @@ class SessionWindowedKStreamImpl<K, V> implements SessionWindowedKStream<K, V> {
     const tableSupplier = new SessionWindowAggregateSupplier<K, V, A>(this.windows, storeName, emitOnWindowClose, aggregation);
     ctx.topology.addProcessor(processorName, tableSupplier, parent);
     ctx.topology.addStateStore(builder, processorName);
-    return new ctx.dsl.KTable<Windowed<K>, A>(
-      ctx,
-      processorName,
-      tableSupplier,
-      storeName,
-      { key: WindowedSerdes.sessionWindowedSerdeFrom(keySerde), value: valueSerde },
-    );
+    return { nodeName: processorName, supplier: tableSupplier, queryableStoreName: storeName, serdes: { key: WindowedSerdes.sessionWindowedSerdeFrom(keySerde), value: valueSerde } };
   }
 }
 
-/** The windowed stream of `parts` by `windows`. */
-export function sessionWindowedStream<K, V>(parts: GroupedStreamParts<K, V>, windows: SessionWindows): SessionWindowedKStream<K, V> {
+/** The aggregations of `parts` windowed by `windows`. */
+export function sessionWindowedStream<K, V>(parts: GroupedStreamParts<K, V>, windows: SessionWindows): SessionWindowedAggregations<K, V> {
   requireNonNull(windows, 'windows');
-  return new SessionWindowedKStreamImpl<K, V>(parts, windows);
+  return new SessionWindowedAggregationsImpl<K, V>(parts, windows);
 }

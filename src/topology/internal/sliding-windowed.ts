@@ -30,12 +30,12 @@ import { WindowedSerdes } from '../../state/windowed-serdes.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
 import { EmitStrategy } from '../emit-strategy.js';
-import type { KTable } from '../ktable.js';
 import type { Materialized, Named } from '../options.js';
 import type { SlidingWindows } from '../sliding-windows.js';
-import type { Aggregator, Initializer, Reducer, TimeWindowedKStream } from '../windowed-kstream.js';
+import type { Aggregator, Initializer, Reducer } from '../aggregation-functions.js';
 import { nameOr } from './builder-context.js';
 import { requireFunction, requireNonNull } from './checks.js';
+import type { NewTable, TimeWindowedAggregations } from './dsl-parts.js';
 import type { GroupedStreamParts } from './grouped-parts.js';
 import { materializedName, namedAndMaterialized } from './materialize.js';
 import { emitCloseTimeStoreBuilder, timestampedWindowStoreBuilder } from './window-materialize.js';
@@ -60,7 +60,7 @@ function retentionOf(windows: SlidingWindows, storeName: string, materialized: M
   return retention;
 }
 
-class SlidingWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
+class SlidingWindowedAggregations<K, V> implements TimeWindowedAggregations<K, V> {
   private strategy: EmitStrategy = EmitStrategy.onWindowUpdate();
 
   constructor(
@@ -68,12 +68,12 @@ class SlidingWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     private readonly windows: SlidingWindows,
   ) {}
 
-  count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<Windowed<K>, number> {
+  count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): NewTable<Windowed<K>, number> {
     const args = namedAndMaterialized<K, number>(named, materialized);
     return this.build(AGGREGATE_NAME, args.named, args.materialized ?? {}, Serdes.Long(), (store, emit) => slidingCountSupplier<K, V>(this.windows, store, emit));
   }
 
-  reduce(reducer: Reducer<V>, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<Windowed<K>, V> {
+  reduce(reducer: Reducer<V>, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): NewTable<Windowed<K>, V> {
     requireFunction(reducer, 'reducer');
     const args = namedAndMaterialized<K, V>(named, materialized);
     return this.build(REDUCE_NAME, args.named, args.materialized ?? {}, this.parts.valueSerde(), (store, emit) => slidingReduceSupplier<K, V>(this.windows, store, emit, reducer));
@@ -84,7 +84,7 @@ class SlidingWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     aggregator: Aggregator<K, V, A>,
     named?: Named | string | Materialized<K, A>,
     materialized?: Materialized<K, A>,
-  ): KTable<Windowed<K>, A> {
+  ): NewTable<Windowed<K>, A> {
     requireFunction(initializer, 'initializer');
     requireFunction(aggregator, 'aggregator');
     const args = namedAndMaterialized<K, A>(named, materialized);
@@ -94,13 +94,12 @@ class SlidingWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
   }
 
   /** Kafka's `emitStrategy`: the aggregations created afterwards emit by `strategy`. */
-  emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V> {
+  emitStrategy(strategy: EmitStrategy): void {
     this.strategy = checkedEmitStrategy(strategy);
-    return this;
   }
 
   /** One aggregation, in the steps of the module comment. */
-  private build<A>(prefix: string, named: Named | string | undefined, materialized: Materialized<K, A>, defaultValueSerde: Serde<A>, make: MakeSupplier<K, V, A>): KTable<Windowed<K>, A> {
+  private build<A>(prefix: string, named: Named | string | undefined, materialized: Materialized<K, A>, defaultValueSerde: Serde<A>, make: MakeSupplier<K, V, A>): NewTable<Windowed<K>, A> {
     const { ctx } = this.parts;
     // 1.
     const storeName = materializedName(materialized as Materialized<unknown, unknown>) ?? ctx.newName(`${prefix}STATE-STORE-`);
@@ -126,16 +125,16 @@ class SlidingWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     if (closeTimes !== undefined) ctx.topology.addStateStore(closeTimes, processorName);
     // 6.
     const windowedSerde = WindowedSerdes.timeWindowedSerdeFrom(keySerde, timeDifference);
-    return new ctx.dsl.KTable<Windowed<K>, A>(ctx, processorName, supplier, storeName, { key: windowedSerde, value: valueSerde });
+    return { nodeName: processorName, supplier, queryableStoreName: storeName, serdes: { key: windowedSerde, value: valueSerde } };
   }
 }
 
 /** The windowed stream of `parts` by `windows`. */
-export function slidingWindowedStream<K, V>(parts: GroupedStreamParts<K, V>, windows: SlidingWindows): TimeWindowedKStream<K, V> {
+export function slidingWindowedStream<K, V>(parts: GroupedStreamParts<K, V>, windows: SlidingWindows): TimeWindowedAggregations<K, V> {
   requireNonNull(windows, 'windows');
   if (windows.timeDifferenceMs() === 0) {
     // Kafka accepts 0; its windows [t, t] have no time-window form here (a window's end must lie after its start)
     throw new IllegalArgumentError('windowedBy(SlidingWindows): the time difference must be at least 1 ms; got 0 (use ofTimeDifferenceWithNoGrace(1) or more)');
   }
-  return new SlidingWindowedKStreamImpl<K, V>(parts, windows);
+  return new SlidingWindowedAggregations<K, V>(parts, windows);
 }

@@ -30,10 +30,10 @@ import type { Serde } from '../../serdes/serde.js';
 import type { JoinWindows } from '../join-windows.js';
 import type { AnyValueJoiner } from '../joiners.js';
 import { resolveJoiner, type InternalJoiner } from './key-first.js';
-import type { KStream } from '../kstream.js';
 import type { StreamJoined } from '../stream-joined.js';
 import type { BuilderContext } from './builder-context.js';
 import { requireNonNull, validateName } from './checks.js';
+import type { NewStream, StreamParts } from './dsl-parts.js';
 import { addRepartitionOperation } from './repartition.js';
 
 /** Which records a join keeps. */
@@ -44,11 +44,11 @@ type Joiner = InternalJoiner<unknown, unknown, unknown, unknown>;
 /** Kafka's test for a generated name (`createRepartitionedSource`): such a prefix keeps generated node names. */
 const GENERATED = /^KSTREAM.*-[0-9]{10}$/;
 
-/** stream -> topic prefix -> the source node reading its join repartition topic (Kafka reuses it when the stream is joined again). */
-const joinRepartitions = new WeakMap<KStream<unknown, unknown>, Map<string, string>>();
+/** stream (the `KStream`) -> topic prefix -> the source node reading its join repartition topic (Kafka reuses it when the stream is joined again). */
+const joinRepartitions = new WeakMap<StreamParts<unknown, unknown>, Map<string, string>>();
 
 /** `stream.join/leftJoin/outerJoin(other, joiner, windows, streamJoined?)`; args as the KStream overloads take them. */
-export function streamStreamJoin<K, V>(stream: KStream<K, V>, kind: StreamJoinKind, other: KStream<K, unknown>, args: unknown[]): KStream<K, unknown> {
+export function streamStreamJoin<K, V>(stream: StreamParts<K, V>, kind: StreamJoinKind, other: StreamParts<K, unknown>, args: unknown[]): NewStream<K, unknown> {
   const [joinerArg, windows, joinedArg] = args as [AnyValueJoiner<unknown, unknown, unknown, unknown>, JoinWindows, StreamJoined<K, V, unknown> | undefined];
   const joiner: Joiner = resolveJoiner(joinerArg);
   requireNonNull(windows, 'windows');
@@ -65,9 +65,9 @@ export function streamStreamJoin<K, V>(stream: KStream<K, V>, kind: StreamJoinKi
   return join(ctx, kind, { thisParent, otherParent, joiner, windows, joined, thisSerdes, otherSerdes });
 }
 
-function repartitionForJoin<K, V>(stream: KStream<K, V>, prefix: string, serdes: { keySerde: Serde<K>; valueSerde: Serde<V> }): string {
-  const byPrefix = joinRepartitions.get(stream as KStream<unknown, unknown>) ?? new Map<string, string>();
-  joinRepartitions.set(stream as KStream<unknown, unknown>, byPrefix);
+function repartitionForJoin<K, V>(stream: StreamParts<K, V>, prefix: string, serdes: { keySerde: Serde<K>; valueSerde: Serde<V> }): string {
+  const byPrefix = joinRepartitions.get(stream as StreamParts<unknown, unknown>) ?? new Map<string, string>();
+  joinRepartitions.set(stream as StreamParts<unknown, unknown>, byPrefix);
   const known = byPrefix.get(prefix);
   if (known !== undefined && prefix === stream.nodeName) {
     // Kafka burns the three names again, for topology compatibility
@@ -98,7 +98,7 @@ interface JoinSpec<K> {
 }
 
 /** Kafka's `KStreamImplJoin.join`. */
-function join<K>(ctx: BuilderContext, kind: StreamJoinKind, spec: JoinSpec<K>): KStream<K, unknown> {
+function join<K>(ctx: BuilderContext, kind: StreamJoinKind, spec: JoinSpec<K>): NewStream<K, unknown> {
   const { joined, windows } = spec;
   const leftOuter = kind !== 'inner';
   const rightOuter = kind === 'outer';
@@ -168,7 +168,7 @@ function join<K>(ctx: BuilderContext, kind: StreamJoinKind, spec: JoinSpec<K>): 
   if (outerStore !== undefined) topology.addStateStore(outerStore, joinThisName, joinOtherName);
   // 5. co-partitioning
   topology.copartition(thisWindowedName, otherWindowedName);
-  return new ctx.dsl.KStream<K, unknown>(ctx, mergeName, { key: joined.keySerde }, false);
+  return { nodeName: mergeName, serdes: { key: joined.keySerde }, keyChanged: false };
 }
 
 function describeSupplier(supplier: WindowBytesStoreSupplier): string {

@@ -5,9 +5,8 @@
 import { TopologyError } from '../../errors.js';
 import { KStreamKTableJoinSupplier, type StreamTableJoiner } from '../../processors/dsl/stream-table-join.js';
 import type { Joined } from '../joined.js';
-import type { KStream } from '../kstream.js';
-import type { KTable } from '../ktable.js';
 import { requireNonNull, validateName } from './checks.js';
+import type { NewStream, StreamParts, TableParts } from './dsl-parts.js';
 import type { AnyValueJoiner } from '../joiners.js';
 import { resolveJoiner } from './key-first.js';
 import { repartitionForJoin } from './repartition-for-join.js';
@@ -28,7 +27,7 @@ export const GRACE_NEEDS_VERSIONED_TABLE = 'KTable must be versioned to use a gr
  * 4. mark the stream's and the table's input topics as co-partitioned.
  * The result keeps the stream's key serde (or Joined's); its value serde is unknown.
  */
-export function streamTableJoin<K, V>(stream: KStream<K, V>, kind: 'inner' | 'left', table: KTable<K, unknown>, args: unknown[]): KStream<K, unknown> {
+export function streamTableJoin<K, V>(stream: StreamParts<K, V>, kind: 'inner' | 'left', table: TableParts<K, unknown>, args: unknown[]): NewStream<K, unknown> {
   // 1. arguments
   const joiner: StreamTableJoiner<K, V, unknown, unknown> = resolveJoiner(args[0] as AnyValueJoiner<K, V, unknown, unknown>);
   if (args[1] === null) requireNonNull(args[1], 'joined');
@@ -61,5 +60,5 @@ export function streamTableJoin<K, V>(stream: KStream<K, V>, kind: 'inner' | 'le
   if (stores.length > 0) topology.connectProcessorAndStateStores(name, ...stores);
   // 4. co-partitioning
   topology.copartition(parent, table.nodeName);
-  return new stream.ctx.dsl.KStream<K, unknown>(stream.ctx, name, { key: keySerde }, false);
+  return { nodeName: name, serdes: { key: keySerde }, keyChanged: false };
 }

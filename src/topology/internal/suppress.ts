@@ -17,8 +17,8 @@ import { TopologyError } from '../../errors.js';
 import { SuppressBufferBuilder } from '../../processors/dsl/suppress-buffer.js';
 import { KTableSuppressSupplier, type SuppressSettings } from '../../processors/dsl/suppress-processor.js';
 import type { Serde } from '../../serdes/serde.js';
-import type { KTable } from '../ktable.js';
 import type { BufferConfig, Suppressed } from '../suppressed.js';
+import type { NewTable, TableParts } from './dsl-parts.js';
 import { findAndVerifyWindowGrace } from './window-grace.js';
 
 const SUPPRESS_NAME = 'KTABLE-SUPPRESS-';
@@ -45,13 +45,13 @@ export function finalResultsSettings(bufferConfig: BufferConfig, graceMs: number
 }
 
 /** Step 2 (Kafka's `buildSuppress`): what the processor does with `suppressed` on `table`. */
-function suppressSettings(table: KTable<unknown, unknown>, suppressed: Suppressed<unknown>): Settings {
+function suppressSettings(table: TableParts<unknown, unknown>, suppressed: Suppressed<unknown>): Settings {
   if (suppressed.kind === 'untilTimeLimit') return timeLimitSettings(suppressed);
   return finalResultsSettings(suppressed.bufferConfig, findAndVerifyWindowGrace(table.ctx.topology, table.nodeName));
 }
 
 /** Adds the suppression node after `table`. */
-export function suppressTable<K, V>(table: KTable<K, V>, suppressed: Suppressed<K>): KTable<K, V> {
+export function suppressTable<K, V>(table: TableParts<K, V>, suppressed: Suppressed<K>): NewTable<K, V> {
   if (typeof suppressed !== 'object' || (suppressed.kind !== 'untilTimeLimit' && suppressed.kind !== 'untilWindowCloses')) {
     throw new TopologyError('KTable.suppress: give Suppressed.untilTimeLimit(ms, bufferConfig) or Suppressed.untilWindowCloses(bufferConfig)');
   }
@@ -59,7 +59,7 @@ export function suppressTable<K, V>(table: KTable<K, V>, suppressed: Suppressed<
   // 1. node name
   const name = suppressed.name ?? ctx.newName(SUPPRESS_NAME);
   // 2. settings (throws when untilWindowCloses finds no windowed aggregation upstream)
-  const settings = suppressSettings(table as KTable<unknown, unknown>, suppressed as Suppressed<unknown>);
+  const settings = suppressSettings(table as TableParts<unknown, unknown>, suppressed as Suppressed<unknown>);
   // 3. store name
   const storeName = suppressed.name !== undefined ? `${suppressed.name}-store` : ctx.newName(`${SUPPRESS_NAME}STATE-STORE-`);
   // 4. serdes
@@ -79,5 +79,5 @@ export function suppressTable<K, V>(table: KTable<K, V>, suppressed: Suppressed<
   else builder.withLoggingDisabled();
   ctx.topology.addProcessor(name, supplier, table.nodeName);
   ctx.topology.addStateStore(builder, name);
-  return new ctx.dsl.KTable<K, V>(ctx, name, supplier as never, undefined, table.serdes);
+  return { nodeName: name, supplier, queryableStoreName: undefined, serdes: table.serdes };
 }

@@ -8,12 +8,11 @@ import { changeSerde } from '../../processors/dsl/change-serde.js';
 import { KTableRepartitionMapSupplier, type TableGroupSelector } from '../../processors/dsl/ktable-repartition-map.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
-import type { KGroupedTable } from '../kgrouped-table.js';
-import type { KTable } from '../ktable.js';
 import type { Grouped } from '../options.js';
 import { addInternalTopic } from '../topology.js';
 import { nameOr, type BuilderContext } from './builder-context.js';
 import { validateName } from './checks.js';
+import type { NewGroupedTable, TableParts } from './dsl-parts.js';
 import { REPARTITION_SUFFIX } from './repartition.js';
 
 /**
@@ -23,14 +22,14 @@ import { REPARTITION_SUFFIX } from './repartition.js';
  *    `enableSendingOldValues(true)`): the selector needs each row's old value
  *    to take it out of its old group.
  */
-export function groupTable<K, V, KR, VR>(table: KTable<K, V>, selector: TableGroupSelector<K, V, KR, VR>, grouped: Grouped<KR, VR>): KGroupedTable<KR, VR> {
+export function groupTable<K, V, KR, VR>(table: TableParts<K, V>, selector: TableGroupSelector<K, V, KR, VR>, grouped: Grouped<KR, VR>): NewGroupedTable<KR, VR> {
   if (grouped.name !== undefined) validateName(grouped.name);
   // 1.
   const selectName = nameOr(table.ctx, grouped.name, 'KTABLE-SELECT-');
   table.ctx.topology.addProcessor(selectName, new KTableRepartitionMapSupplier<K, V, KR, VR>(table, selector), table.nodeName);
   // 2.
   table.enableSendingOldValues(true);
-  return new table.ctx.dsl.KGroupedTable<KR, VR>(table.ctx, selectName, { key: grouped.keySerde, value: grouped.valueSerde }, grouped.name);
+  return { nodeName: selectName, serdes: { key: grouped.keySerde, value: grouped.valueSerde }, groupedName: grouped.name };
 }
 
 /** What {@link addTableRepartition} needs. */

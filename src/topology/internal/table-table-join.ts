@@ -16,11 +16,11 @@ import type { Serde } from '../../serdes/serde.js';
 import { IllegalArgumentError, TopologyError } from '../../errors.js';
 import type { AnyValueJoiner } from '../joiners.js';
 import { isUserFunction, resolveJoiner, type InternalJoiner } from './key-first.js';
-import type { KTable } from '../ktable.js';
 import { DefaultSerde } from '../topology-runtime.js';
 import type { Materialized, Named } from '../options.js';
 import type { BuilderContext } from './builder-context.js';
 import { validateName } from './checks.js';
+import type { NewTable, TableParts } from './dsl-parts.js';
 import { foreignKeyJoin } from './foreign-key-join.js';
 import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './materialize.js';
 
@@ -34,31 +34,40 @@ const SIDES: { readonly [kind in TableJoinKind]: readonly [KTableJoinSideKind, K
   outer: ['outer', 'outer'],
 };
 
-/** `table.join/leftJoin/outerJoin(other, ...args)`: args as the KTable overloads take them. */
-export function tableJoin<K, V>(table: KTable<K, V>, kind: TableJoinKind, other: KTable<unknown, unknown>, args: unknown[]): KTable<K, unknown> {
+/**
+ * `table.join/leftJoin/outerJoin(other, ...args)`: args as the KTable overloads take them;
+ * `isTable` tells a `KTable` (the calling class's test, as this file imports no DSL class).
+ */
+export function tableJoin<K, V>(
+  table: TableParts<K, V>,
+  kind: TableJoinKind,
+  other: TableParts<unknown, unknown>,
+  args: unknown[],
+  isTable: (value: unknown) => boolean,
+): NewTable<K, unknown> {
   if (isUserFunction(args[1])) {
     if (kind === 'outer') throw new IllegalArgumentError('outerJoin has no foreign-key form: use join or leftJoin with a foreign-key extractor');
     return foreignKeyJoin(table, kind, other, args);
   }
   const [joinerArg, a, b] = args as [AnyValueJoiner<K, unknown, unknown, unknown>, Named | string | Materialized<K, unknown> | undefined, Materialized<K, unknown> | undefined];
   const joiner = resolveJoiner(joinerArg);
-  if (!(other instanceof table.ctx.dsl.KTable)) throw new IllegalArgumentError(`${kind === 'inner' ? 'join' : `${kind}Join`}: other must be a KTable; got ${typeof other}`);
+  if (!isTable(other)) throw new IllegalArgumentError(`${kind === 'inner' ? 'join' : `${kind}Join`}: other must be a KTable; got ${typeof other}`);
   if (other.ctx !== table.ctx) throw new TopologyError('A KTable can only be joined with a KTable of the same StreamsBuilder');
   if (b === null || (a === null && b === undefined)) throw new IllegalArgumentError("materialized can't be null");
   if (a === null) throw new IllegalArgumentError("named can't be null");
   const { named, materialized } = namedAndMaterialized<K, unknown>(a, b);
-  return keyJoin(table, kind, other as KTable<K, unknown>, joiner, named, materialized);
+  return keyJoin(table, kind, other as TableParts<K, unknown>, joiner, named, materialized);
 }
 
 /** Kafka's `doJoin`, step by step (names are generated in Kafka's order, so generated indexes match). */
 function keyJoin<K, V, VO, VR>(
-  table: KTable<K, V>,
+  table: TableParts<K, V>,
   kind: TableJoinKind,
-  other: KTable<K, VO>,
+  other: TableParts<K, VO>,
   joiner: InternalJoiner<K, V, VO, VR>,
   named: Named | string | undefined,
   materialized: Materialized<K, VR> | undefined,
-): KTable<K, VR> {
+): NewTable<K, VR> {
   const ctx = table.ctx;
   // 1. the store of the joined table (Kafka's MaterializedInternal, made before doJoin runs)
   const storeName = materialized === undefined ? undefined : (materializedName(materialized as Materialized<unknown, unknown>) ?? ctx.newName('KTABLE-MERGE-STATE-STORE-'));
@@ -92,7 +101,7 @@ function keyJoin<K, V, VO, VR>(
     topology.addStateStore(timestampedStoreBuilder(storeName, materialized ?? {}, keySerde, valueSerde), mergeName);
   }
   // 7. the joined table: the merger's node
-  return new ctx.dsl.KTable<K, VR>(ctx, mergeName, merger, storeName, serdes);
+  return { nodeName: mergeName, supplier: merger, queryableStoreName: storeName, serdes };
 }
 
 /**

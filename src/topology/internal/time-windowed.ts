@@ -25,12 +25,12 @@ import type { Windowed } from '../../state/window-types.js';
 import type { Serde } from '../../serdes/serde.js';
 import { Serdes } from '../../serdes/serdes.js';
 import { EmitStrategy } from '../emit-strategy.js';
-import type { KTable } from '../ktable.js';
 import type { Materialized, Named } from '../options.js';
 import { UnlimitedWindows } from '../unlimited-windows.js';
-import type { Aggregator, Initializer, Reducer, TimeWindowedKStream } from '../windowed-kstream.js';
+import type { Aggregator, Initializer, Reducer } from '../aggregation-functions.js';
 import type { Windows } from '../windows.js';
 import { requireFunction, requireNonNull } from './checks.js';
+import type { NewTable, TimeWindowedAggregations } from './dsl-parts.js';
 import type { GroupedStreamParts } from './grouped-parts.js';
 import { nodeName, newStoreName } from './kafka-names.js';
 import { materializedName, namedAndMaterialized } from './materialize.js';
@@ -50,7 +50,7 @@ interface AggregationSpec<K, V, A> {
   readonly aggregator: (key: K, value: V, aggregate: A | null) => A | null;
 }
 
-class TimeWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
+class TimeWindowedAggregationsImpl<K, V> implements TimeWindowedAggregations<K, V> {
   private strategy: EmitStrategy = EmitStrategy.onWindowUpdate();
 
   constructor(
@@ -58,7 +58,7 @@ class TimeWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     private readonly windows: Windows,
   ) {}
 
-  count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<Windowed<K>, number> {
+  count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): NewTable<Windowed<K>, number> {
     const split = namedAndMaterialized(named, materialized);
     // step 1: count(Named, Materialized) without a store name burns one (Kafka's TODO for topology compatibility)
     if (split.materialized !== undefined && materializedName(split.materialized) === undefined) newStoreName(this.parts.ctx, AGGREGATE_NAME);
@@ -73,7 +73,7 @@ class TimeWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     });
   }
 
-  reduce(reducer: Reducer<V>, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<Windowed<K>, V> {
+  reduce(reducer: Reducer<V>, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): NewTable<Windowed<K>, V> {
     requireFunction(reducer, 'reducer');
     const split = namedAndMaterialized(named, materialized);
     const m = split.materialized ?? {};
@@ -92,7 +92,7 @@ class TimeWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     aggregator: Aggregator<K, V, A>,
     named?: Named | string | Materialized<K, A>,
     materialized?: Materialized<K, A>,
-  ): KTable<Windowed<K>, A> {
+  ): NewTable<Windowed<K>, A> {
     requireFunction(initializer, 'initializer');
     requireFunction(aggregator, 'aggregator');
     const split = namedAndMaterialized(named, materialized);
@@ -107,17 +107,16 @@ class TimeWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     });
   }
 
-  emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V> {
+  emitStrategy(strategy: EmitStrategy): void {
     checkedEmitStrategy(strategy);
     if (this.windows instanceof UnlimitedWindows && strategy.type === 'ON_WINDOW_CLOSE') {
       throw new IllegalArgumentError('ON_WINDOW_CLOSE emit strategy cannot be used for UnlimitedWindows');
     }
     this.strategy = strategy;
-    return this;
   }
 
   /** Steps 2-6 of the module comment. */
-  private build<A>(spec: AggregationSpec<K, V, A>): KTable<Windowed<K>, A> {
+  private build<A>(spec: AggregationSpec<K, V, A>): NewTable<Windowed<K>, A> {
     const { ctx } = this.parts;
     const givenName = materializedName(spec.materialized);
     const storeName = givenName ?? newStoreName(ctx, spec.prefix);
@@ -141,17 +140,16 @@ class TimeWindowedKStreamImpl<K, V> implements TimeWindowedKStream<K, V> {
     ctx.topology.addProcessor(processorName, supplier, parent);
     ctx.topology.addStateStore(storeBuilder, processorName);
     if (closeTimes !== undefined) ctx.topology.addStateStore(closeTimes, processorName);
-    return new ctx.dsl.KTable<Windowed<K>, A>(
-      ctx,
-      processorName,
+    return {
+      nodeName: processorName,
       supplier,
-      givenName,
-      { key: WindowedSerdes.timeWindowedSerdeFrom(keySerde, this.windows.size()), value: spec.valueSerde },
-    );
+      queryableStoreName: givenName,
+      serdes: { key: WindowedSerdes.timeWindowedSerdeFrom(keySerde, this.windows.size()), value: spec.valueSerde },
+    };
   }
 }
 
-/** The windowed stream of `parts` by `windows` (`TimeWindows` or `UnlimitedWindows`). */
-export function timeWindowedStream<K, V>(parts: GroupedStreamParts<K, V>, windows: Windows): TimeWindowedKStream<K, V> {
-  return new TimeWindowedKStreamImpl<K, V>(parts, requireNonNull(windows, 'windows'));
+/** The aggregations of `parts` windowed by `windows` (`TimeWindows` or `UnlimitedWindows`). */
+export function timeWindowedStream<K, V>(parts: GroupedStreamParts<K, V>, windows: Windows): TimeWindowedAggregations<K, V> {
+  return new TimeWindowedAggregationsImpl<K, V>(parts, requireNonNull(windows, 'windows'));
 }

@@ -4,9 +4,9 @@
  */
 import { KTableSourceSupplier } from '../../processors/dsl/ktable-source.js';
 import type { Serde } from '../../serdes/serde.js';
-import type { KTable } from '../ktable.js';
 import type { Materialized } from '../options.js';
 import type { BuilderContext } from './builder-context.js';
+import type { NewTable } from './dsl-parts.js';
 import { materializedName, timestampedStoreBuilder } from './materialize.js';
 
 /**
@@ -24,7 +24,7 @@ export function addTableSource<K, V>(
   materialized: Materialized<K, V> | undefined,
   keySerde: Serde<K>,
   valueSerde: Serde<V>,
-): KTable<K, V> {
+): NewTable<K, V> {
   const queryable = materializedName(materialized as Materialized<unknown, unknown> | undefined);
   const storeName = queryable ?? generatedStoreName;
   const supplier = new KTableSourceSupplier<K, V>(storeName, () => {
@@ -32,5 +32,5 @@ export function addTableSource<K, V>(
   });
   ctx.topology.addProcessor(name, supplier, parent);
   if (queryable !== undefined) supplier.materialize();
-  return new ctx.dsl.KTable<K, V>(ctx, name, supplier as never, queryable, { key: keySerde, value: valueSerde });
+  return { nodeName: name, supplier, queryableStoreName: queryable, serdes: { key: keySerde, value: valueSerde } };
 }

@@ -2,7 +2,7 @@
  * The bytes level of the store stack, as Kafka Streams layers it:
  *
  *   typed store (serdes, `KeyValueStore<K, V>`)
- *     → caching layer (optional: the record cache, `./caching/`)
+ *     → caching layer (optional: the record cache, `./internal/caching-store.ts`)
  *       → change-logging layer (optional: sends every write to the changelog)
  *         → bytes engine (in memory, or persistent on lmdb)
  *

@@ -90,12 +90,24 @@ export const BuiltInDslStoreSuppliers = { LmdbDslStoreSuppliers, InMemoryDslStor
 export type DslStoreType = 'in_memory' | 'rocks_db' | 'lmdb';
 
 const DEFAULT_SUPPLIERS: DslStoreSuppliers = new LmdbDslStoreSuppliers();
+const IN_MEMORY_SUPPLIERS: DslStoreSuppliers = new InMemoryDslStoreSuppliers();
 
 /** The suppliers of `type`; anything else is an error naming the types. */
 export function dslStoreSuppliersOfType(type: DslStoreType, what: string): DslStoreSuppliers {
-  if (type === 'in_memory') return new InMemoryDslStoreSuppliers();
+  if (type === 'in_memory') return IN_MEMORY_SUPPLIERS;
   if (type === 'rocks_db' || type === 'lmdb') return DEFAULT_SUPPLIERS;
   throw new ConfigError(`${what}: unknown store type ${JSON.stringify(type)}; use 'in_memory', 'rocks_db' or 'lmdb'`);
+}
+
+/**
+ * The built-in suppliers of `supplier`'s engine. A helper store of a store
+ * the user supplied (a stream-stream outer join's shared store, an
+ * aggregation's emit-close-time store) takes the same engine, as Kafka's
+ * (`OuterStreamJoinStoreFactory`): in memory beside an in-memory store, lmdb
+ * beside a persistent one.
+ */
+export function dslStoreSuppliersLike(supplier: { readonly kind: 'in-memory' | 'persistent' }): DslStoreSuppliers {
+  return supplier.kind === 'in-memory' ? IN_MEMORY_SUPPLIERS : DEFAULT_SUPPLIERS;
 }
 
 function isSuppliers(value: unknown): value is DslStoreSuppliers {

@@ -6,59 +6,19 @@
  * Kafka's layout. The record's timestamp is the processed record's (the
  * stored timestamp for timestamped stores, whose changelog values carry no
  * timestamp prefix: restoring prepends the changelog record's timestamp).
- * Restoration and the rest of the lifecycle are passed down unchanged.
+ *
+ * What all kinds share (lifecycle, the timestamped layout, restoration) is the
+ * base `./internal/change-logging-store.ts`; each layer here adds its writes
+ * and passes its reads through.
  */
-import type { ChangelogRecord, ChangelogSink, StoreInitContext } from './store-contract.js';
 import type { SessionBytesEntry, SessionBytesStore } from './session-store.js';
-import type { BytesStoreLifecycle, WindowBytesEntry, WindowBytesStore } from './window-store.js';
-import { longBytes, readLong, TIMESTAMP_SIZE } from './internal/window-bytes.js';
-
-/** Lifecycle delegation and the changelog sink, shared by both layers. */
-abstract class ChangeLoggingLayer<S extends BytesStoreLifecycle> implements BytesStoreLifecycle {
-  private sink: ChangelogSink | undefined;
-  private context: StoreInitContext | undefined;
-
-  constructor(readonly wrapped: S) {}
-
-  get name(): string {
-    return this.wrapped.name;
-  }
-  get persistent(): boolean {
-    return this.wrapped.persistent;
-  }
-  init(context: StoreInitContext): void {
-    this.wrapped.init(context);
-    this.context = context;
-    this.sink = context.changelog;
-  }
-  checkpoint(): number | undefined {
-    return this.wrapped.checkpoint();
-  }
-  restoreBatch(records: readonly ChangelogRecord[]): void {
-    this.wrapped.restoreBatch(records);
-  }
-  flush(): void {
-    this.wrapped.flush();
-  }
-  commit(changelogNextOffset: number | undefined): void {
-    this.wrapped.commit(changelogNextOffset);
-  }
-  close(): void {
-    this.wrapped.close();
-  }
-  isOpen(): boolean {
-    return this.wrapped.isOpen();
-  }
-
-  /** Sends one changelog record (timestamp: the processed record's unless given). */
-  protected log(key: Buffer, value: Buffer | null, timestamp?: number): void {
-    if (this.sink === undefined || this.context === undefined) return;
-    this.sink.send(this.name, key, value, timestamp ?? this.context.recordContext().timestamp);
-  }
-}
+import type { WindowBytesEntry, WindowBytesStore } from './window-store.js';
+import { ChangeLoggingStore } from './internal/change-logging-store.js';
 
 /** Logs every put of a window bytes store. */
-export class ChangeLoggingWindowBytesStore extends ChangeLoggingLayer<WindowBytesStore> implements WindowBytesStore {
+export class ChangeLoggingWindowBytesStore extends ChangeLoggingStore<WindowBytesStore> implements WindowBytesStore {
+  protected readonly logsHeaders = false;
+
   get retentionPeriod(): number {
     return this.wrapped.retentionPeriod;
   }
@@ -73,12 +33,8 @@ export class ChangeLoggingWindowBytesStore extends ChangeLoggingLayer<WindowByte
   }
   put(key: Buffer, value: Buffer | null, windowStartTimestamp: number): Buffer {
     const storeKey = this.wrapped.put(key, value, windowStartTimestamp);
-    this.logPut(storeKey, value);
-    return storeKey;
-  }
-  /** Sends the write; the timestamped layer strips the timestamp. */
-  protected logPut(storeKey: Buffer, value: Buffer | null): void {
     this.log(storeKey, value);
+    return storeKey;
   }
   fetchAt(key: Buffer, windowStartTimestamp: number): Buffer | null {
     return this.wrapped.fetchAt(key, windowStartTimestamp);
@@ -100,19 +56,15 @@ export class ChangeLoggingWindowBytesStore extends ChangeLoggingLayer<WindowByte
  * Restoring turns changelog records back into `timestamp | value`.
  */
 export class ChangeLoggingTimestampedWindowBytesStore extends ChangeLoggingWindowBytesStore {
-  protected override logPut(storeKey: Buffer, value: Buffer | null): void {
-    if (value === null || value.length < TIMESTAMP_SIZE) this.log(storeKey, value);
-    else this.log(storeKey, Buffer.from(value.subarray(TIMESTAMP_SIZE)), readLong(value, 0));
-  }
-  override restoreBatch(records: readonly ChangelogRecord[]): void {
-    super.restoreBatch(
-      records.map((r) => (r.value === null ? r : { ...r, value: Buffer.concat([longBytes(r.timestamp), r.value]) })),
-    );
+  constructor(wrapped: WindowBytesStore) {
+    super(wrapped, { timestamped: true });
   }
 }
 
 /** Logs every put and remove of a session bytes store. */
-export class ChangeLoggingSessionBytesStore extends ChangeLoggingLayer<SessionBytesStore> implements SessionBytesStore {
+export class ChangeLoggingSessionBytesStore extends ChangeLoggingStore<SessionBytesStore> implements SessionBytesStore {
+  protected readonly logsHeaders = false;
+
   get retentionPeriod(): number {
     return this.wrapped.retentionPeriod;
   }

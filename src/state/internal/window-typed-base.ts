@@ -1,13 +1,15 @@
 /**
  * What the typed window and session stores share: the ManagedStateStore
- * lifecycle delegated to the bytes stack, and checked serdes on the store's
+ * lifecycle delegated to the bytes stack (the base every layer shares,
+ * `./wrapped-bytes-store.ts`), and checked serdes on the store's
  * changelog topic name (as Kafka's `StateSerdes`).
  */
 import { IllegalArgumentError } from '../../errors.js';
 import { checkedDeserialize, checkedSerialize } from '../../serdes/checked-serde.js';
 import type { Serde } from '../../serdes/serde.js';
-import { changelogTopicName, type ChangelogRecord, type ManagedStateStore, type StoreInitContext } from '../store-contract.js';
+import { changelogTopicName, type ManagedStateStore, type StoreInitContext } from '../store-contract.js';
 import type { BytesStoreLifecycle } from '../window-store.js';
+import { WrappedBytesStore } from './wrapped-bytes-store.js';
 
 /** How a builder configured the store. */
 export interface TypedStoreOptions {
@@ -16,50 +18,30 @@ export interface TypedStoreOptions {
 }
 
 /** Base of the typed window and session stores. */
-export abstract class TypedStoreBase<K, V, S extends BytesStoreLifecycle> implements ManagedStateStore {
+export abstract class TypedStoreBase<K, V, S extends BytesStoreLifecycle> extends WrappedBytesStore<S> implements ManagedStateStore {
   readonly loggingEnabled: boolean;
   readonly changelogConfig: Readonly<Record<string, string>>;
   private topic: string;
 
   constructor(
-    /** The bytes stack under this store (change-logging layer or engine store). */
-    readonly inner: S,
+    inner: S,
     protected readonly keySerde: Serde<K>,
     protected readonly valueSerde: Serde<V>,
     options: TypedStoreOptions,
   ) {
+    super(inner);
     this.loggingEnabled = options.loggingEnabled;
     this.changelogConfig = options.changelogConfig;
     this.topic = inner.name;
   }
 
-  get name(): string {
-    return this.inner.name;
+  /** The bytes stack under this store (change-logging layer or engine store). */
+  get inner(): S {
+    return this.wrapped;
   }
-  get persistent(): boolean {
-    return this.inner.persistent;
-  }
-  init(context: StoreInitContext): void {
-    this.inner.init(context);
+  override init(context: StoreInitContext): void {
+    this.wrapped.init(context);
     this.topic = changelogTopicName(context.applicationId, this.name);
-  }
-  checkpoint(): number | undefined {
-    return this.inner.checkpoint();
-  }
-  restoreBatch(records: readonly ChangelogRecord[]): void {
-    this.inner.restoreBatch(records);
-  }
-  flush(): void {
-    this.inner.flush();
-  }
-  commit(changelogNextOffset: number | undefined): void {
-    this.inner.commit(changelogNextOffset);
-  }
-  close(): void {
-    this.inner.close();
-  }
-  isOpen(): boolean {
-    return this.inner.isOpen();
   }
 
   /** The serde topic: the changelog topic once initialised (Kafka's `StateSerdes.topic`). */
@@ -86,7 +68,8 @@ export abstract class TypedStoreBase<K, V, S extends BytesStoreLifecycle> implem
     return checkedSerialize(this.valueSerde, this.topic, value, undefined, 'VALUE');
   }
 
-  protected valueOf(bytes: Buffer): V {
+  /** The value of `bytes` (shadows `Object.prototype.valueOf`, which TypeScript counts as a base member once the class extends another). */
+  protected override valueOf(bytes: Buffer): V {
     return checkedDeserialize(this.valueSerde, this.topic, bytes, undefined, 'VALUE') as V;
   }
 }

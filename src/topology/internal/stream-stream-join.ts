@@ -24,7 +24,7 @@ import { syncResult } from '../../processors/dsl/sync-result.js';
 import { streamJoinSideSupplier, TimeTrackerSupplier, type JoinWindowSpec } from '../../processors/dsl/stream-stream-join.js';
 import type { StateStore, StoreBuilder } from '../../state/state-store.js';
 import { Stores } from '../../state/stores.js';
-import { dslKeyValueSupplier, dslWindowSupplier } from '../../state/dsl-store-suppliers.js';
+import { dslKeyValueSupplier, dslStoreSuppliersLike, dslWindowSupplier } from '../../state/dsl-store-suppliers.js';
 import type { WindowBytesStoreSupplier } from '../../state/window-store.js';
 import type { Serde } from '../../serdes/serde.js';
 import type { JoinWindows } from '../join-windows.js';
@@ -208,12 +208,7 @@ function outerStoreBuilder<K>(joined: StreamJoined<K, unknown, unknown>, joinThi
         : `KSTREAM-OUTERSHARED-${joinThisGenerated.substring(prefix.length)}`;
   const name = `${base}-store`;
   const given = joined.thisStoreSupplier;
-  const supplier =
-    given === undefined
-      ? dslKeyValueSupplier({ name, timestamped: false }, undefined)
-      : given.kind === 'in-memory'
-        ? Stores.inMemoryKeyValueStore(name)
-        : Stores.persistentKeyValueStore(name);
+  const supplier = dslKeyValueSupplier({ name, timestamped: false }, given === undefined ? undefined : dslStoreSuppliersLike(given));
   const builder = Stores.keyValueStoreBuilder(
     supplier,
     timestampedKeyAndJoinSideSerde(spec.thisSerdes.keySerde),

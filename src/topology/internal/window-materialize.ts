@@ -21,7 +21,7 @@
  */
 import { IllegalArgumentError } from '../../errors.js';
 import { Stores } from '../../state/stores.js';
-import { dslKeyValueSupplier, dslWindowSupplier } from '../../state/dsl-store-suppliers.js';
+import { dslKeyValueSupplier, dslStoreSuppliersLike, dslWindowSupplier } from '../../state/dsl-store-suppliers.js';
 import type { StateStore, StoreBuilder } from '../../state/state-store.js';
 import { WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS } from '../../state/window-store-builders.js';
 import type { WindowBytesStoreSupplier } from '../../state/window-store.js';
@@ -96,14 +96,9 @@ export function timestampedWindowStoreBuilder<K, V>(spec: WindowStoreSpec<K, V>,
  */
 export function emitCloseTimeStoreBuilder(storeName: string, materialized: Materialized<unknown, unknown>): StoreBuilder<StateStore> {
   const name = emitCloseTimeStoreName(storeName);
-  // A given window supplier decides by its kind; else the same suppliers as the window store (per store, else the app's).
+  // A given window supplier: the built-in suppliers of its engine; else the same suppliers as the window store (per store, else the app's).
   const given = isWindowBytesStoreSupplier(materialized.storeSupplier) ? materialized.storeSupplier : undefined;
-  const supplier =
-    given === undefined
-      ? dslKeyValueSupplier({ name, timestamped: false }, materialized.dslStoreSuppliers)
-      : given.kind === 'in-memory'
-        ? Stores.inMemoryKeyValueStore(name)
-        : Stores.persistentKeyValueStore(name);
+  const supplier = dslKeyValueSupplier({ name, timestamped: false }, given === undefined ? materialized.dslStoreSuppliers : dslStoreSuppliersLike(given));
   const builder = Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.Long());
   if (materialized.loggingEnabled === false) builder.withLoggingDisabled();
   else builder.withLoggingEnabled({});

@@ -63,7 +63,7 @@ describe('layer rules (eslint-plugin-boundaries)', () => {
     expect(fromTopology).toEqual([expect.stringMatching(/internal rule: internal\/broker\.ts is private to src\/cluster\/embedded/)]);
     // A layer it may import, but not that layer's internal/: state/internal is private to src/state.
     const fromProcessors = await boundariesMessages(
-      "export * from '../state/internal/bytes-store.js';\n",
+      "export * from '../state/internal/sorted-bytes-map.js';\n",
       'src/processors/scratch.ts',
     );
     expect(fromProcessors).toEqual([expect.stringMatching(/internal rule: .* private to src\/state/)]);

@@ -5,12 +5,12 @@
 import pino from 'pino';
 import type { BytesEntry, KeyValueBytesStore } from '../../../../src/state/bytes-store-contract.js';
 import type { ChangelogRecord, RecordCacheLike, StoreInitContext, StoreRecordContext } from '../../../../src/state/store-contract.js';
-import { InMemoryBytesStore } from '../../../../src/state/internal/bytes-store.js';
+import { SortedBytesMap } from '../../../../src/state/internal/sorted-bytes-map.js';
 import type { Headers } from '../../../../src/records/types.js';
 
 /** A sorted in-memory bytes engine that counts its calls. */
 export class TestBytesStore implements KeyValueBytesStore {
-  private readonly bytes = new InMemoryBytesStore();
+  private readonly bytes = new SortedBytesMap<Buffer>();
   private open = false;
   readonly persistent = false;
   puts = 0;
@@ -25,7 +25,7 @@ export class TestBytesStore implements KeyValueBytesStore {
     return undefined;
   }
   restoreBatch(records: readonly ChangelogRecord[]): void {
-    for (const r of records) this.bytes.put(r.key, r.value);
+    for (const r of records) this.write(r.key, r.value);
   }
   flush(): void {
     this.flushes++;
@@ -38,11 +38,11 @@ export class TestBytesStore implements KeyValueBytesStore {
     return this.open;
   }
   get(key: Buffer): Buffer | null {
-    return this.bytes.get(key);
+    return this.bytes.get(key) ?? null;
   }
   put(key: Buffer, value: Buffer | null): void {
     this.puts++;
-    this.bytes.put(key, value);
+    this.write(key, value);
   }
   putIfAbsent(key: Buffer, value: Buffer): Buffer | null {
     const previous = this.get(key);
@@ -50,16 +50,21 @@ export class TestBytesStore implements KeyValueBytesStore {
     return previous;
   }
   delete(key: Buffer): Buffer | null {
-    return this.bytes.put(key, null);
+    return this.write(key, null);
   }
   range(from: Buffer | null, to: Buffer | null): BytesEntry[] {
     return this.bytes.range(from, to);
   }
   reverseRange(from: Buffer | null, to: Buffer | null): BytesEntry[] {
-    return this.bytes.range(from, to).reverse();
+    return this.bytes.reverseRange(from, to);
   }
   prefixScan(prefix: Buffer): BytesEntry[] {
-    return this.bytes.range(prefix, null).filter((e) => e.key.subarray(0, prefix.length).equals(prefix));
+    return this.bytes.prefixScan(prefix);
+  }
+  /** Sets (copies) or deletes `key`; returns the previous value. */
+  private write(key: Buffer, value: Buffer | null): Buffer | null {
+    const previous = value === null ? this.bytes.delete(key) : this.bytes.set(Buffer.from(key), Buffer.from(value));
+    return previous ?? null;
   }
   approximateNumEntries(): number {
     return this.bytes.size;

@@ -8,6 +8,11 @@
  *   under the driver's state directory (its tmpdir is the test's);
  * - with the default, every store but the suppression buffer (in memory in
  *   Kafka too) is lmdb: one environment per store, each store `persistent`.
+ * The windowed counts include one emitting on window close, whose helper store
+ * (`<name>-emit-close-time`) follows the same choice. A helper store of a
+ * store the user supplied (the outer join's shared store, the emit-close-time
+ * store) takes the engine of that supplier, whatever the config (Kafka's
+ * `OuterStreamJoinStoreFactory`).
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,10 +21,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   BufferConfig,
   BuiltInDslStoreSuppliers,
+  EmitStrategy,
   JoinWindows,
   Materialized,
   Serdes,
   SessionWindows,
+  Stores,
   StreamJoined,
   StreamsBuilder,
   Suppressed,
@@ -60,6 +67,15 @@ function topology(): Topology {
     .windowedBy(TimeWindows.ofSizeAndGrace(10, 0))
     .count(Materialized.as('windowed-counts'))
     .suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()))
+    .toStream()
+    .map((k, v) => ({ key: k.key, value: String(v) }))
+    .to('out-w', { keySerde: S, valueSerde: S });
+  // windowed count emitting on window close (its emit-close-time helper store)
+  left
+    .groupByKey()
+    .windowedBy(TimeWindows.ofSizeAndGrace(10, 0))
+    .emitStrategy(EmitStrategy.onWindowClose())
+    .count(Materialized.as('final-counts'))
     .toStream()
     .map((k, v) => ({ key: k.key, value: String(v) }))
     .to('out-w', { keySerde: S, valueSerde: S });
@@ -138,7 +154,9 @@ describe('dslStoreSuppliers: the engine of every DSL store', () => {
     const t = topology();
     const names = storeNames(t);
     // The five operations created their stores (the joins' window and outer stores, FK subscription, buffer, ...).
-    expect(names).toEqual(expect.arrayContaining(['table-store', 'windowed-counts', 'session-counts', 'orders-store', 'customers-store']));
+    expect(names).toEqual(
+      expect.arrayContaining(['table-store', 'windowed-counts', 'final-counts', 'final-counts-emit-close-time', 'session-counts', 'orders-store', 'customers-store']),
+    );
     expect(names.filter((n) => n.startsWith('ss-'))).toHaveLength(3);
     expect(names.some((n) => n.includes('SUBSCRIPTION-STATE-STORE'))).toBe(true);
     const inMemory = run(t, BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers);
@@ -179,6 +197,47 @@ describe('dslStoreSuppliers: the engine of every DSL store', () => {
         expect(['mem', 'disk', 'lmdb'].map((name) => persistentOf(driver, name))).toEqual([false, true, true]);
       } finally {
         driver.close();
+      }
+    }
+  });
+
+  it("a helper store of a user-supplied store takes that supplier's engine, whatever the config", () => {
+    const helperTopology = (inMemory: boolean): Topology => {
+      const windowStore = (name: string, retention: number, size: number, duplicates: boolean) =>
+        inMemory ? Stores.inMemoryWindowStore(name, retention, size, duplicates) : Stores.persistentWindowStore(name, retention, size, duplicates);
+      const builder = new StreamsBuilder();
+      const left = builder.stream('left', { keySerde: S, valueSerde: S });
+      const right = builder.stream('right', { keySerde: S, valueSerde: S });
+      left
+        .outerJoin(
+          right,
+          (a, b) => `${a}+${b}`,
+          JoinWindows.ofTimeDifferenceAndGrace(100, 10),
+          StreamJoined.with(S, S, S).withThisStoreSupplier(windowStore('this-side', 210, 200, true)).withOtherStoreSupplier(windowStore('other-side', 210, 200, true)),
+        )
+        .to('out-ss', { keySerde: S, valueSerde: S });
+      left
+        .groupByKey()
+        .windowedBy(TimeWindows.ofSizeAndGrace(10, 0))
+        .emitStrategy(EmitStrategy.onWindowClose())
+        .count(Materialized.as(windowStore('given-counts', 10, 10, false)))
+        .toStream()
+        .map((k, v) => ({ key: k.key, value: String(v) }))
+        .to('out-w', { keySerde: S, valueSerde: S });
+      return builder.build();
+    };
+    for (const inMemory of [true, false]) {
+      for (const config of [undefined, BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers, BuiltInDslStoreSuppliers.LmdbDslStoreSuppliers]) {
+        const t = helperTopology(inMemory);
+        const driver = new TopologyTestDriver(t, config === undefined ? {} : { dslStoreSuppliers: config });
+        try {
+          const names = storeNames(t);
+          const helpers = ['this-side-outer-shared-join-store', 'given-counts-emit-close-time'];
+          expect(names).toEqual(expect.arrayContaining([...helpers, 'this-side', 'other-side', 'given-counts']));
+          expect(names.map((name) => persistentOf(driver, name))).toEqual(names.map(() => !inMemory));
+        } finally {
+          driver.close();
+        }
       }
     }
   });

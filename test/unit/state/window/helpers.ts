@@ -9,7 +9,8 @@ import { pino } from 'pino';
 import { Writable } from 'node:stream';
 import type { BytesEntry, KeyValueBytesStore } from '../../../../src/state/bytes-store-contract.js';
 import type { ChangelogRecord, StoreInitContext, StoreRecordContext } from '../../../../src/state/store-contract.js';
-import { SortedBytesEngine } from '../../../../src/state/internal/window-engines.js';
+import { IllegalStateError } from '../../../../src/errors.js';
+import { defined } from '../../../../src/internal/defined.js';
 
 /** One record sent to a changelog. */
 export interface Logged {
@@ -154,5 +155,109 @@ export class OverlayTestEngine implements KeyValueBytesStore {
   private engine(): SortedBytesEngine {
     if (this.view === undefined) throw new Error(`test engine '${this.name}' is not open`);
     return this.view;
+  }
+}
+
+/**
+ * A minimal sorted in-memory bytes engine (a {@link KeyValueBytesStore}; was in
+ * src/state/internal/window-engines.ts, used only by tests): writes apply at
+ * once (an in-memory store is rebuilt and restored after an abort, so it never
+ * keeps an aborted write), no checkpoint (restored from the beginning).
+ */
+export class SortedBytesEngine implements KeyValueBytesStore {
+  readonly persistent = false;
+  private readonly entries: BytesEntry[] = [];
+  private open = false;
+
+  constructor(readonly name: string) {}
+
+  init(): void {
+    this.open = true;
+  }
+  checkpoint(): number | undefined {
+    return undefined;
+  }
+  restoreBatch(records: readonly ChangelogRecord[]): void {
+    for (const r of records) this.put(r.key, r.value);
+  }
+  flush(): void {}
+  commit(): void {}
+  close(): void {
+    this.open = false;
+    this.entries.length = 0;
+  }
+  isOpen(): boolean {
+    return this.open;
+  }
+
+  get(key: Buffer): Buffer | null {
+    const i = this.search(key);
+    return i >= 0 ? this.at(i).value : null;
+  }
+  put(key: Buffer, value: Buffer | null): void {
+    this.ensureOpen();
+    const i = this.search(key);
+    if (value === null) {
+      if (i >= 0) this.entries.splice(i, 1);
+    } else if (i >= 0) {
+      this.entries[i] = { key: this.at(i).key, value: Buffer.from(value) };
+    } else {
+      this.entries.splice(-i - 1, 0, { key: Buffer.from(key), value: Buffer.from(value) });
+    }
+  }
+  putIfAbsent(key: Buffer, value: Buffer): Buffer | null {
+    const previous = this.get(key);
+    if (previous === null) this.put(key, value);
+    return previous;
+  }
+  delete(key: Buffer): Buffer | null {
+    const previous = this.get(key);
+    this.put(key, null);
+    return previous;
+  }
+  range(from: Buffer | null, to: Buffer | null): BytesEntry[] {
+    this.ensureOpen();
+    if (from && to && Buffer.compare(from, to) > 0) return [];
+    let start = 0;
+    if (from) {
+      const i = this.search(from);
+      start = i >= 0 ? i : -i - 1;
+    }
+    const out: BytesEntry[] = [];
+    for (let i = start; i < this.entries.length; i++) {
+      const entry = this.at(i);
+      if (to && Buffer.compare(entry.key, to) > 0) break;
+      out.push(entry);
+    }
+    return out;
+  }
+  reverseRange(from: Buffer | null, to: Buffer | null): BytesEntry[] {
+    return this.range(from, to).reverse();
+  }
+  prefixScan(prefix: Buffer): BytesEntry[] {
+    return this.range(prefix, null).filter((e) => e.key.subarray(0, prefix.length).equals(prefix));
+  }
+  approximateNumEntries(): number {
+    return this.entries.length;
+  }
+
+  private ensureOpen(): void {
+    if (!this.open) throw new IllegalStateError(`State store '${this.name}' is not open; call init() first`);
+  }
+  private at(i: number): BytesEntry {
+    return defined(this.entries[i], 'engine entry');
+  }
+  /** Index of `key`, or `-(insertionPoint + 1)` when absent. */
+  private search(key: Buffer): number {
+    let lo = 0;
+    let hi = this.entries.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const cmp = Buffer.compare(this.at(mid).key, key);
+      if (cmp === 0) return mid;
+      if (cmp < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -(lo + 1);
   }
 }

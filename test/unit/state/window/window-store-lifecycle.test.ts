@@ -11,8 +11,7 @@ import { Stores } from '../../../../src/state/stores.js';
 import { sessionBytesStoreSupplier, windowBytesStoreSupplier } from '../../../../src/state/window-stores.js';
 import { WindowKeySchema } from '../../../../src/state/window-key-schema.js';
 import { SessionKeySchema } from '../../../../src/state/session-key-schema.js';
-import { SortedBytesEngine } from '../../../../src/state/internal/window-engines.js';
-import { OverlayTestEngine, asChangelog, testContext, testDisk, type TestDisk } from './helpers.js';
+import { OverlayTestEngine, SortedBytesEngine, asChangelog, testContext, testDisk, type TestDisk } from './helpers.js';
 
 const persistentWindow = (disk: TestDisk, retention = 1000, size = 10, dups = false) =>
   Stores.windowStoreBuilder(windowBytesStoreSupplier('w', retention, size, dups, 'persistent', (n) => new OverlayTestEngine(n, disk)), Serdes.String(), Serdes.String()).build();

@@ -167,6 +167,12 @@ export type { BytesEntry, KeyValueBytesStore, KeyValueBytesStoreSupplier } from 
 export type { KeyValueStore, StateStore, StoreBuilder } from './state/state-store.js';
 export type { TimestampedKeyValueStore } from './state/timestamped-key-value-store.js';
 export { ValueAndTimestamp } from './state/value-and-timestamp.js';
+// versioned key-value stores (KIP-889)
+export { VersionedKeyValueStore } from './state/versioned/versioned-key-value-store.js';
+export type { VersionedRecord } from './state/versioned/versioned-key-value-store.js';
+export type { VersionedBytesStoreSupplier } from './state/versioned/versioned-store-builder.js';
+export type { VersionedBytesStore } from './state/versioned/versioned-bytes-store.js';
+export type { VersionRead } from './state/versioned/version-list.js';
 // window and session stores
 export { TimeWindow, SessionWindow, Windowed } from './state/window-types.js';
 export { WindowedSerdes } from './state/windowed-serdes.js';

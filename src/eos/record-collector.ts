@@ -78,6 +78,11 @@ export class TaskRecordCollector implements RecordCollector {
     return this.options.partitionCount(topic);
   }
 
+  /** One output a sink dropped on purpose (its partitioner chose no partition). */
+  recordDropped(_context: ErrorHandlerContext): void {
+    this.options.counters.droppedRecords++;
+  }
+
   /** The first error that must stop the task (FAIL, a throwing handler, a fencing or fatal send error). */
   get failure(): StreamsError | undefined {
     return this.#failure;

@@ -144,14 +144,17 @@ export type TopicNameExtractor<K = unknown, V = unknown> = (key: K, value: V, re
 
 /**
  * Chooses the partition of an output record; `undefined` lets the collector
- * partition (murmur2 on the serialized key).
+ * partition (murmur2 on the serialized key). An array multicasts (Kafka's
+ * `StreamPartitioner.partitions`, KIP-837): the record is sent to each
+ * partition in it once; an empty array drops the record (counted in the
+ * task's `droppedRecords`).
  */
 export type StreamPartitioner<K = unknown, V = unknown> = (
   topic: string,
   key: K,
   value: V,
   numPartitions: number,
-) => number | undefined;
+) => number | readonly number[] | undefined;
 
 /** Instantiates a processor from a supplier of either form. */
 export function supplyProcessor<KIn, VIn, KOut, VOut>(

@@ -61,6 +61,11 @@ export interface RecordCollector {
    * partitioner only when this answers; otherwise the collector partitions.
    */
   partitionsFor?(topic: string): number | undefined;
+  /**
+   * Optional: counts one output record a sink dropped on purpose (its
+   * partitioner chose no partition) in the task's `droppedRecords`.
+   */
+  recordDropped?(context: ErrorHandlerContext): void;
 }
 
 /** Options of a task beyond collector and handlers. */

@@ -11,6 +11,7 @@ import type { KeyValueStore, StoreBuilder } from './state-store.js';
 import { KeyValueStoreBuilder, TimestampedKeyValueStoreBuilder } from './store-builders.js';
 import type { TimestampedKeyValueStore } from './timestamped-key-value-store.js';
 import { WindowStores } from './window-stores.js';
+import { VersionedStores } from './versioned/versioned-stores.js';
 
 export type { KeyValueBytesStoreSupplier } from './bytes-store-contract.js';
 
@@ -53,4 +54,6 @@ export const Stores = {
   },
   // ---- window and session stores (window-stores.ts) ----
   ...WindowStores,
+  // ---- versioned key-value stores (versioned/versioned-stores.ts) ----
+  ...VersionedStores,
 };

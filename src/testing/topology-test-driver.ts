@@ -3,6 +3,7 @@
  * the same seam the KafkaStreams runtime uses (TopologyRuntime, TaskProcessor,
  * RecordCollector) and with the same exception-handler semantics.
  */
+import { MeteredVersionedKeyValueStore, type VersionedKeyValueStore } from '../state/versioned/versioned-key-value-store.js';
 import { TimestampedTypedWindowStore, TypedWindowStore } from '../state/window-typed-store.js';
 import { windowStoreFacade } from './internal/driver-window-facade.js';
 import type { TimestampExtractor } from '../processors/timestamp-extractors.js';
@@ -342,8 +343,19 @@ export class TopologyTestDriver {
   getKeyValueStore<K, V>(name: string): KeyValueStore<K, V> | null {
     const store = this.findStore(name);
     if (store === undefined) return null;
+    if (store instanceof MeteredVersionedKeyValueStore) {
+      throw new TopologyError(`State store '${name}' is a versioned key-value store; read it with getVersionedKeyValueStore('${name}')`);
+    }
     if (isTimestampedStore(store)) return keyValueFacade(store as unknown as KeyValueStore<K, ValueAndTimestamp<V>>);
     return store as KeyValueStore<K, V>;
+  }
+
+  /** The versioned key-value store `name` (Kafka's `getVersionedKeyValueStore`); a TopologyError for another kind. */
+  getVersionedKeyValueStore<K, V>(name: string): VersionedKeyValueStore<K, V> | null {
+    const store = this.findStore(name);
+    if (store === undefined) return null;
+    if (!(store instanceof MeteredVersionedKeyValueStore)) throw new TopologyError(`State store '${name}' is not a versioned key-value store; read it with getKeyValueStore('${name}')`);
+    return store as VersionedKeyValueStore<K, V>;
   }
 
   /** The timestamped key-value store `name` (values with the timestamp stored beside them); a TopologyError for another kind. */

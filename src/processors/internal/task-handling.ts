@@ -11,7 +11,7 @@ import { failedByHandler, PropagatingError } from '../handler-calls.js';
 import type { SinkNodeDef } from '../plan.js';
 import type { Record } from '../record.js';
 import type { OutputRecord, RecordCollector, TaskHandlers } from '../task-contract.js';
-import { deadLetterOutput, sinkOutput } from './task-output.js';
+import { deadLetterOutput, sinkOutputs } from './task-output.js';
 
 /** The record being processed (or the punctuation's time). */
 export interface CurrentRecord {
@@ -60,17 +60,23 @@ export class TaskHandling {
     return undefined;
   }
 
-  /** Hands the output of sink `def` for `record` to the collector (a failure to build it is a processing error). */
+  /**
+   * Hands the outputs of sink `def` for `record` to the collector (a failure
+   * to build them is a processing error): one, one per partition of a
+   * multicast, or none (a partitioner choosing no partition: counted as
+   * dropped).
+   */
   sink(def: SinkNodeDef, record: Record<unknown, unknown>): void {
-    let output;
+    let outputs;
     try {
-      output = sinkOutput(def, record, { ...this.current }, this.collector);
+      outputs = sinkOutputs(def, record, { ...this.current }, this.collector);
     } catch (error) {
       if (error instanceof PropagatingError) throw error;
       return this.onProcessingError(def.name, record, error);
     }
+    if (outputs.length === 0) return this.collector.recordDropped?.(this.handlerContext(def.name));
     try {
-      this.collector.send(output, this.handlerContext(def.name));
+      for (const output of outputs) this.collector.send(output, this.handlerContext(def.name));
     } catch (error) {
       throw new PropagatingError(error);
     }

@@ -49,6 +49,11 @@ export class DriverCollector implements RecordCollector {
     return DRIVER_PARTITIONS;
   }
 
+  /** One output a sink dropped on purpose: counted in its task's `droppedRecords`. */
+  recordDropped(context: ErrorHandlerContext): void {
+    this.onDropped(context.taskId);
+  }
+
   send(record: OutputRecord, context: ErrorHandlerContext): void {
     // 1. serialize; 2. partition
     const prepared = prepareOutput(record, driverPartitions);

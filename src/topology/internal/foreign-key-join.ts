@@ -10,6 +10,7 @@
  * with the left table); the right side keeps every subscription in the
  * subscription store, keyed `CombinedKey(fk, pk)`.
  */
+import { TopologyError } from '../../errors.js';
 import { CombinedKeySchema } from '../../processors/dsl/foreign-key/combined-key.js';
 import { foreignTableJoinSupplier } from '../../processors/dsl/foreign-key/foreign-table-join.js';
 import { responseJoinSupplier } from '../../processors/dsl/foreign-key/response-join.js';
@@ -62,9 +63,19 @@ function namer(ctx: BuilderContext, base: string | undefined): (suffix: string, 
   };
 }
 
-/** A user's `StreamPartitioner` of a foreign-key join: called with a null value, as Kafka's `StreamPartitioner<K, Void>`. */
+/**
+ * A user's `StreamPartitioner` of a foreign-key join: called with a null
+ * value, as Kafka's `StreamPartitioner<K, Void>`; it must choose one
+ * partition (a multicast would subscribe or answer twice).
+ */
 function valueless<K, W>(partitioner: StreamPartitioner<K, unknown>): StreamPartitioner<K, W> {
-  return (topic, key, _value, numPartitions) => partitioner(topic, key, null, numPartitions);
+  return (topic, key, _value, numPartitions) => {
+    const chosen = partitioner(topic, key, null, numPartitions);
+    if (Array.isArray(chosen)) {
+      throw new TopologyError(`The partitioner of a foreign-key join (TableJoined) returned several partitions for topic '${topic}'; it must return one partition number (or undefined for the default)`);
+    }
+    return chosen;
+  };
 }
 
 /**

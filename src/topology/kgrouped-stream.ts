@@ -90,7 +90,7 @@ export class KGroupedStream<K, V> {
     const parent = this.parentFor(storeName);
     const tableSupplier = supplier(storeName);
     this.ctx.topology.addProcessor(processorName, tableSupplier, parent);
-    this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde), processorName);
+    this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde, 'A KGroupedStream aggregation'), processorName);
     return new KTable<K, A>(this.ctx, processorName, tableSupplier, storeName, { key: keySerde, value: valueSerde });
   }
 

@@ -167,7 +167,7 @@ export class KGroupedTable<K, V> {
     const valueSerde = materialized.valueSerde ?? defaultValueSerde;
     const supplier = makeSupplier(storeName);
     this.ctx.topology.addProcessor(processorName, supplier, this.repartitionSource);
-    this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde), processorName);
+    this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde, 'A KGroupedTable aggregation'), processorName);
     return new KTable<K, A>(this.ctx, processorName, supplier, queryable, { key: keySerde, value: valueSerde });
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Option objects of the DSL, with Kafka Streams-style helpers.
  */
+import type { VersionedBytesStoreSupplier } from '../state/versioned/versioned-store-builder.js';
 import type { StreamPartitioner } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
 import type { KeyValueBytesStoreSupplier } from '../state/bytes-store-contract.js';
@@ -208,8 +209,8 @@ export const Grouped = {
   },
 };
 
-/** The store suppliers `Materialized` takes (Kafka's `KeyValueBytesStoreSupplier`, `WindowBytesStoreSupplier`, `SessionBytesStoreSupplier`). */
-export type MaterializedStoreSupplier = KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier;
+/** The store suppliers `Materialized` takes (Kafka's `KeyValueBytesStoreSupplier`, `VersionedBytesStoreSupplier`, `WindowBytesStoreSupplier`, `SessionBytesStoreSupplier`). */
+export type MaterializedStoreSupplier = KeyValueBytesStoreSupplier | VersionedBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier;
 
 /**
  * Where an aggregation keeps its state: store name (default generated) and

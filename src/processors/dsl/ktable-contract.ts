@@ -15,6 +15,7 @@ import { isCachedStateStore } from '../../state/caching-flush-listener.js';
 import type { StateStore } from '../../state/state-store.js';
 import type { StoreRecordContext } from '../../state/store-contract.js';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
+import { MeteredVersionedKeyValueStore, VersionedKeyValueStore, type VersionedRecord } from '../../state/versioned/versioned-key-value-store.js';
 import { Change } from './change.js';
 
 /** Looks up a table's current value of a key (Kafka's `KTableValueGetter`). */
@@ -23,6 +24,10 @@ export interface KTableValueGetter<K, V> {
   init(context: ProcessorContext<unknown, unknown>): void;
   /** The value and its timestamp, or `null` when the key has none. */
   get(key: K): ValueAndTimestamp<V> | null;
+  /** Optional (a versioned table's view): the value valid at `asOf` (Kafka's `KTableValueGetter.get(key, asOfTimestamp)`). */
+  getAsOf?(key: K, asOf: number): ValueAndTimestamp<V> | null;
+  /** Optional: true when the view reads a versioned store (after `init`). */
+  isVersioned?(): boolean;
   close?(): void;
 }
 
@@ -61,18 +66,72 @@ export interface TimestampedTableStore<K, V> extends StateStore {
   put(key: K, value: ValueAndTimestamp<V> | null): void;
 }
 
+/** Kafka's `KeyValueStoreWrapper.PUT_RETURN_CODE_IS_LATEST`: the put is the key's latest value. */
+export const PUT_IS_LATEST = VersionedKeyValueStore.PUT_RETURN_CODE_VALID_TO_UNDEFINED;
+
+/**
+ * A table's store as its processors write and read it, timestamped or
+ * versioned (Kafka's `KeyValueStoreWrapper`): `put` returns
+ * {@link PUT_IS_LATEST}, a versioned store's `validTo` for an out-of-order
+ * update (not the latest), or `PUT_RETURN_CODE_NOT_PUT` when the update was
+ * older than the history retention; `getAsOf` answers the value valid at a
+ * time (a timestamped store only knows its latest).
+ */
+export interface TableStore<K, V> {
+  readonly versioned: boolean;
+  get(key: K): ValueAndTimestamp<V> | null;
+  getAsOf(key: K, asOf: number): ValueAndTimestamp<V> | null;
+  put(key: K, value: V | null, timestamp: number): number;
+  /** The store itself (for the cache's flush listener). */
+  readonly store: StateStore;
+}
+
+/** The {@link TableStore} over the table store `storeName` of `context`. */
+export function tableStore<K, V>(context: ProcessorContext<unknown, unknown>, storeName: string): TableStore<K, V> {
+  const store = context.getStateStore<StateStore>(storeName);
+  if (store instanceof MeteredVersionedKeyValueStore) {
+    const versioned = store as MeteredVersionedKeyValueStore<K, V>;
+    return {
+      versioned: true,
+      store,
+      get: (key) => plain(versioned.get(key)),
+      getAsOf: (key, asOf) => plain(versioned.get(key, asOf)),
+      put: (key, value, timestamp) => versioned.put(key, value, timestamp),
+    };
+  }
+  const timestamped = store as TimestampedTableStore<K, V>;
+  return {
+    versioned: false,
+    store,
+    get: (key) => timestamped.get(key),
+    getAsOf: (key) => timestamped.get(key),
+    put: (key, value, timestamp) => {
+      timestamped.put(key, value === null ? null : { value, timestamp });
+      return PUT_IS_LATEST;
+    },
+  };
+}
+
+function plain<V>(record: VersionedRecord<V> | null): ValueAndTimestamp<V> | null {
+  return record === null ? null : { value: record.value, timestamp: record.timestamp };
+}
+
 /** The view of a materialized table: reads its store (Kafka's `KTableMaterializedValueGetterSupplier`). */
 export function materializedValueGetterSupplier<K, V>(storeName: string): KTableValueGetterSupplier<K, V> {
   return {
     get() {
-      let store: TimestampedTableStore<K, V>;
+      let store: TableStore<K, V>;
       return {
         init(context) {
-          store = context.getStateStore<TimestampedTableStore<K, V>>(storeName);
+          store = tableStore<K, V>(context, storeName);
         },
         get(key) {
           return store.get(key);
         },
+        getAsOf(key, asOf) {
+          return store.getAsOf(key, asOf);
+        },
+        isVersioned: () => store.versioned,
       };
     },
     storeNames: () => [storeName],
@@ -119,7 +178,7 @@ export class TableNodeOutput<K, V> {
   private context: DslProcessorContext<K, Change<V>> | undefined;
   private forwarder: TableTupleForwarder<K, V> | undefined;
   /** The node's store, once `init` ran on a materialized node. */
-  store: TimestampedTableStore<K, V> | undefined;
+  store: TableStore<K, V> | undefined;
 
   constructor(
     private readonly queryableName: string | undefined,
@@ -130,19 +189,25 @@ export class TableNodeOutput<K, V> {
   init(context: ProcessorContext<K, Change<V>>): void {
     this.context = dslContext(context);
     if (this.queryableName === undefined) return;
-    this.store = context.getStateStore<TimestampedTableStore<K, V>>(this.queryableName);
-    this.forwarder = new TableTupleForwarder(this.store, this.context, this.sendOldValues);
+    this.store = tableStore<K, V>(context, this.queryableName);
+    this.forwarder = new TableTupleForwarder(this.store.store, this.context, this.sendOldValues);
   }
 
-  /** Stores (when materialized) and forwards `record`, whose value is the node's change. */
+  /**
+   * Stores (when materialized) and forwards `record`, whose value is the
+   * node's change; on a versioned store (Kafka's KTableFilter and others), an
+   * update older than its history retention is neither stored nor forwarded,
+   * and an out-of-order one is forwarded with `isLatest` false.
+   */
   emit(record: Record<K, Change<V>>): void {
     if (this.store === undefined || this.forwarder === undefined) {
       this.context?.forward(record);
       return;
     }
     const { newValue } = record.value;
-    this.store.put(record.key, newValue === null ? null : { value: newValue, timestamp: record.timestamp });
-    this.forwarder.maybeForward(record);
+    const put = this.store.put(record.key, newValue, record.timestamp);
+    if (put === VersionedKeyValueStore.PUT_RETURN_CODE_NOT_PUT) return;
+    this.forwarder.maybeForward(put === PUT_IS_LATEST ? record : record.withValue(Change.of<V>(newValue, record.value.oldValue, false)));
   }
 }
 

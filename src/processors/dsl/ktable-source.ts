@@ -20,11 +20,14 @@ import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import { Change } from './change.js';
 import {
   materializedValueGetterSupplier,
+  PUT_IS_LATEST,
   TableTupleForwarder,
+  tableStore,
   type KTableProcessorSupplier,
   type KTableValueGetterSupplier,
-  type TimestampedTableStore,
+  type TableStore,
 } from './ktable-contract.js';
+import { VersionedKeyValueStore } from '../../state/versioned/versioned-key-value-store.js';
 
 /** The supplier of a table source; see the file comment. */
 export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V, K, V> {
@@ -66,14 +69,14 @@ export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V,
     const { storeName, sendOldValues } = this;
     const materialized = this.materializedFlag;
     let context: DslProcessorContext<K, Change<V>>;
-    let store: TimestampedTableStore<K, V> | undefined;
+    let store: TableStore<K, V> | undefined;
     let forwarder: TableTupleForwarder<K, V> | undefined;
     return {
       init(c: ProcessorContext<K, Change<V>>) {
         context = dslContext(c);
         if (materialized) {
-          store = c.getStateStore<TimestampedTableStore<K, V>>(storeName);
-          forwarder = new TableTupleForwarder(store, context, sendOldValues);
+          store = tableStore<K, V>(c, storeName);
+          forwarder = new TableTupleForwarder(store.store, context, sendOldValues);
         }
       },
       process(record: import('../record.js').Record<K, V>) {
@@ -86,9 +89,12 @@ export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V,
           context.forward(record.withValue(Change.of<V>(value, null)));
           return;
         }
+        // Kafka's KTableSource over its KeyValueStoreWrapper: on a versioned store an update older than
+        // the history retention is not put and not forwarded; an out-of-order one is forwarded with isLatest false
         const old = store.get(record.key);
-        store.put(record.key, value === null ? null : { value, timestamp: record.timestamp });
-        forwarder.maybeForward(record.withValue(Change.of<V>(value, sendOldValues ? old?.value : null)));
+        const put = store.put(record.key, value, record.timestamp);
+        if (put === VersionedKeyValueStore.PUT_RETURN_CODE_NOT_PUT) return;
+        forwarder.maybeForward(record.withValue(Change.of<V>(value, sendOldValues ? old?.value : null, put === PUT_IS_LATEST)));
       },
     };
   }

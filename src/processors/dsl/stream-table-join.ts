@@ -65,7 +65,9 @@ export class KStreamKTableJoinSupplier<K, V1, K2, V2, VOut> {
           return;
         }
         // 2. look-up
-        const tableValue = isNull(mappedKey) ? null : (getter.get(mappedKey)?.value ?? null);
+        // (a versioned table answers the value valid at the stream record's timestamp, as Kafka's KIP-914)
+        const row = isNull(mappedKey) ? null : getter.getAsOf !== undefined && getter.isVersioned?.() === true ? getter.getAsOf(mappedKey, record.timestamp) : getter.get(mappedKey);
+        const tableValue = row?.value ?? null;
         // 3. forward
         if (!leftJoin && tableValue === null) return;
         const result = syncResult(leftJoin ? 'leftJoin' : 'join', 'joiner', joiner(record.value, tableValue, record.key));

@@ -41,7 +41,7 @@ export function addGlobalTable<K, V>(ctx: BuilderContext, topic: string, consume
   // 4. the store
   const keySerde = (materialized.keySerde ?? consumed.keySerde) as Serde<K>;
   const valueSerde = (materialized.valueSerde ?? consumed.valueSerde) as Serde<V>;
-  const builder = timestampedStoreBuilder(storeName, { ...materialized, loggingEnabled: false, cachingEnabled: false }, keySerde, valueSerde);
+  const builder = timestampedStoreBuilder(storeName, { ...materialized, loggingEnabled: false, cachingEnabled: false }, keySerde, valueSerde, 'A global table');
   const supplier = new KTableSourceSupplier<K, V>(storeName, () => undefined);
   supplier.materialize();
   ctx.topology.addGlobalStore<K, V>(

@@ -11,6 +11,7 @@ import type { Serde } from '../../serdes/serde.js';
 import type { KeyValueBytesStoreSupplier } from '../../state/bytes-store-contract.js';
 import type { SessionBytesStoreSupplier } from '../../state/session-store.js';
 import type { WindowBytesStoreSupplier } from '../../state/window-store.js';
+import type { VersionedBytesStoreSupplier } from '../../state/versioned/versioned-store-builder.js';
 import { TopologyError } from '../../errors.js';
 import type { Materialized, MaterializedStoreSupplier, Named } from '../options.js';
 import { requireNonNull, validateName } from './checks.js';
@@ -37,8 +38,34 @@ export function requireSupplierKind<S extends MaterializedStoreSupplier>(supplie
   );
 }
 
-/** The timestamped key-value store builder of `materialized`, named `storeName`. */
-export function timestampedStoreBuilder<K, V>(storeName: string, materialized: Materialized<K, V>, keySerde: Serde<K>, valueSerde: Serde<V>): StoreBuilder<StateStore> {
+/** True when `supplier` makes versioned key-value stores (`Stores.persistentVersionedKeyValueStore`). */
+export function isVersionedSupplier(supplier: MaterializedStoreSupplier | undefined): supplier is VersionedBytesStoreSupplier {
+  return typeof (supplier as Partial<VersionedBytesStoreSupplier> | undefined)?.historyRetentionMs === 'number';
+}
+
+/**
+ * The timestamped key-value store builder of `materialized`, named
+ * `storeName`; with a versioned supplier, a versioned store (no cache, as
+ * Kafka's `KeyValueStoreMaterializer`) when `versionedFor` is undefined (a
+ * table source, a table filter, mapValues or join result), else a
+ * TopologyError naming the operation `versionedFor` that cannot use one yet.
+ */
+export function timestampedStoreBuilder<K, V>(
+  storeName: string,
+  materialized: Materialized<K, V>,
+  keySerde: Serde<K>,
+  valueSerde: Serde<V>,
+  versionedFor?: string,
+): StoreBuilder<StateStore> {
+  if (isVersionedSupplier(materialized.storeSupplier)) {
+    if (versionedFor !== undefined) {
+      throw new TopologyError(`${versionedFor} (store '${storeName}'): a versioned store supplier cannot materialize it yet; use Stores.persistentKeyValueStore / inMemoryKeyValueStore`);
+    }
+    const versioned = Stores.versionedKeyValueStoreBuilder(materialized.storeSupplier, keySerde, valueSerde);
+    if (materialized.loggingEnabled === false) versioned.withLoggingDisabled();
+    else versioned.withLoggingEnabled(materialized.logConfig ?? {});
+    return versioned;
+  }
   const supplier =
     materialized.storeSupplier === undefined
       ? dslKeyValueSupplier({ name: storeName, timestamped: true }, materialized.dslStoreSuppliers)

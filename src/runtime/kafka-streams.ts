@@ -223,7 +223,7 @@ export class KafkaStreams {
       const cluster = this.#cluster;
       this.#global = await startGlobalState({
         topology: this.#topology, cluster, applicationId: config.applicationId, clientId: config.clientId, appDir: this.#directories().appDir,
-        exactlyOnce: config.processingGuarantee !== 'at_least_once', commitIntervalMs: config.commitIntervalMs, progress: this.#progress, connection: config.consumerSettings.connection,
+        exactlyOnce: config.guarantee.exactlyOnce, commitIntervalMs: config.commitIntervalMs, progress: this.#progress, connection: config.consumerSettings.connection,
         handlers: { deserialization: config.deserializationExceptionHandler, processing: config.processingExceptionHandler },
         logger: componentLogger('global-state', config.logger, { applicationId: config.applicationId }), onFatal: (error) => void this.#fail(error),
       });
@@ -429,7 +429,7 @@ export class KafkaStreams {
     return {
       applicationId: config.applicationId,
       directories: this.#directories(),
-      reader: () => (this.#reader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-restore`, connection: config.consumerSettings.connection })),
+      reader: () => (this.#reader ??= cluster.reader?.({ isolationLevel: config.guarantee.isolationLevel, clientId: `${config.clientId}-restore`, connection: config.consumerSettings.connection })),
       cache: (this.#cache ??= new RecordCache(config.statestoreCacheMaxBytes)),
       progress: this.#progress,
     };

@@ -95,7 +95,7 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
     standbys: new StandbyTasks({
       topology, config, directories: deps.directories(), committed: (tps) => consumer.committed(tps), logger: log('standby-tasks'),
       activeTasksStarting: () => manager?.activeTasksStarting() ?? false,
-      reader: () => (standbyReader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-standby`, connection: config.consumerSettings.connection })),
+      reader: () => (standbyReader ??= cluster.reader?.({ isolationLevel: config.guarantee.isolationLevel, clientId: `${config.clientId}-standby`, connection: config.consumerSettings.connection })),
     }),
   });
   return { consumer, receiver, manager, closeStandbyReader: async () => standbyReader?.close() };

@@ -10,6 +10,8 @@ import { checkDurations } from './config-durations.js';
 import { groupInstanceIdOf } from './config-ha.js';
 import { PROCESSING_GUARANTEE_NAMES, type ProcessingGuaranteeName } from './internal/guarantee-profile.js';
 
+export { PROCESSING_GUARANTEE_NAMES, type ProcessingGuaranteeName };
+
 /** A config value as the user wrote it (`NaN`, `Infinity`, `'70000'`), for error messages; JSON would print NaN as null. */
 export function showValue(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint' || value === undefined) return String(value);

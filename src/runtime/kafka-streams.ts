@@ -29,12 +29,11 @@ import type { StreamsMetadataState } from './internal/streams-metadata-state.js'
 import type { KeyQueryMetadata, StreamsMetadata, ThreadMetadata } from './streams-metadata.js';
 import type { StoreKind } from '../processors/store-kind.js';
 import { DecisionLog } from './internal/decision-log.js';
-import { createUiSource } from './ui-source.js';
 import { startUiServer } from '../ui/server.js';
 import type { UiServer, UiServerOptions } from '../ui/types.js';
 import { AppBuilder, runtimeTopology } from './internal/app-builder.js';
 import { closeAppParts, type AppParts } from './internal/app-close.js';
-import { keyQueryMetadata, localThreads, metadataForStore, storeView, type AppQueryView } from './internal/app-queries.js';
+import { keyQueryMetadata, localThreads, metadataForStore, storeView, uiSourceOf, type AppQueryView } from './internal/app-queries.js';
 
 /** The state of a {@link KafkaStreams} app (Kafka Streams' `KafkaStreams.State`). */
 export type KafkaStreamsState = AppState;
@@ -278,22 +277,8 @@ export class KafkaStreams {
    */
   async serveUi(options: UiServerOptions): Promise<UiServer> {
     if (this.#life.stopped) throw new IllegalStateError(`serveUi() needs a KafkaStreams that is not stopped (state ${this.state})`);
-    const config = this.#config;
-    const server = await startUiServer(
-      createUiSource({
-        applicationId: config.applicationId,
-        instance: config.clientId,
-        describe: () => this.#given?.describe(),
-        runtime: () => this.#topology,
-        state: () => this.state,
-        metrics: () => this.metrics(),
-        tasks: () => this.#parts.manager?.taskStates() ?? [],
-        nodeRecordCounts: () => this.#parts.manager?.nodeRecordCounts() ?? new Map<string, number>(),
-        progress: this.#progress,
-        decisions: this.#decisions,
-      }),
-      options,
-    );
+    const app = { applicationId: this.#config.applicationId, describe: () => this.#given?.describe(), metrics: () => this.metrics(), progress: this.#progress, decisions: this.#decisions };
+    const server = await startUiServer(uiSourceOf(() => this.#queryView(), app), options);
     this.#uiServers.add(server);
     return server;
   }

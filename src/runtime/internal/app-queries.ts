@@ -1,7 +1,7 @@
 /**
  * The read side of a running app (Kafka's interactive queries and metadata
  * calls on `KafkaStreams`): local store views, where a key lives, which
- * instance holds a store, this instance's tasks. `KafkaStreams` keeps the
+ * instance holds a store, this instance's tasks; and the live UI's data. `KafkaStreams` keeps the
  * public methods and their contracts; the work is done here, on a view of
  * the app's parts that may not exist yet (before `start()`).
  */
@@ -13,6 +13,8 @@ import type { AppState } from './app-state.js';
 import type { GlobalStateManager } from './global-state-manager.js';
 import type { StreamsMetadataState } from './streams-metadata-state.js';
 import type { TaskManager } from './task-manager.js';
+import { createUiSource, type UiSourceDeps } from '../ui-source.js';
+import type { UiDataSource } from '../../ui/types.js';
 
 /** What the queries read of the app, each possibly absent before `start()`. */
 export interface AppQueryView {
@@ -67,4 +69,16 @@ export function metadataForStore(view: AppQueryView, storeName: string): Streams
 export function localThreads(view: AppQueryView): ThreadMetadata[] {
   const { active, standby } = view.manager?.localTasks() ?? { active: [], standby: [] };
   return [{ threadName: `${view.clientId}-StreamThread-1`, threadState: view.state, consumerClientId: `${view.clientId}-consumer`, activeTasks: active, standbyTasks: standby }];
+}
+
+/** The live UI's data source (../ui-source.ts) over the app's query view and what the app adds (its description, metrics, restoration, decisions). */
+export function uiSourceOf(view: () => AppQueryView, app: Omit<UiSourceDeps, 'instance' | 'runtime' | 'state' | 'tasks' | 'nodeRecordCounts'>): UiDataSource {
+  return createUiSource({
+    ...app,
+    instance: view().clientId,
+    runtime: () => view().topology,
+    state: () => view().state,
+    tasks: () => view().manager?.taskStates() ?? [],
+    nodeRecordCounts: () => view().manager?.nodeRecordCounts() ?? new Map<string, number>(),
+  });
 }

@@ -1,11 +1,16 @@
 /**
  * Options of `sluice run`: command-line flags first, then environment
  * variables, then the app module's own `config`. Every problem is a one-line
- * {@link ConfigError} naming the flag or variable to change.
+ * {@link ConfigError} naming the flag or variable to change. A flag that sets
+ * a config key (`--application-id`, `--processing-guarantee`,
+ * `--commit-interval-ms`, `--group-instance-id`) is checked by the runtime's
+ * own rule for that key (`checkConfigValue`, src/runtime/config-values.ts):
+ * the same values pass and the same error text names the key, followed by
+ * the flag or variable that set it.
  */
 import { ConfigError } from '../errors.js';
 import { checkBrokerList } from '../runtime/bootstrap-servers.js';
-import type { ProcessingGuarantee } from '../runtime/config.js';
+import { checkConfigValue, type ProcessingGuaranteeName, type SingleValueKey } from '../runtime/config-values.js';
 import type { HttpSecurityOptions } from '../internal/http-guard.js';
 import { serverSecurity } from './server-security.js';
 
@@ -48,7 +53,8 @@ export interface RunOptions {
   /** Brokers from `--bootstrap-servers`, `SLUICE_BOOTSTRAP_SERVERS` or `KAFKA_BROKERS`. */
   bootstrapServers: string[] | undefined;
   applicationId: string | undefined;
-  processingGuarantee: ProcessingGuarantee | undefined;
+  /** As given (`exactly_once_v2` included); the runtime resolves the alias. */
+  processingGuarantee: ProcessingGuaranteeName | undefined;
   commitIntervalMs: number | undefined;
   logLevel: string;
   embedded: boolean;
@@ -109,7 +115,6 @@ export const RUN_ENV = {
 export const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-const GUARANTEES: readonly ProcessingGuarantee[] = ['exactly_once', 'at_least_once'];
 
 type Env = Record<string, string | undefined>;
 
@@ -124,6 +129,27 @@ function pick(flag: string | undefined, names: readonly string[], env: Env): { v
 
 function where(flag: string, source: string): string {
   return source ? `${source} (or ${flag})` : flag;
+}
+
+/**
+ * A flag's value checked by the runtime's rule for config key `key`: the runtime's
+ * {@link ConfigError} text, then where the value came from. Returns the value as the config takes it.
+ */
+function configValue<T>(key: SingleValueKey, raw: { value: string; source: string } | undefined, flag: string, parse: (text: string) => T): T | undefined {
+  if (!raw) return undefined;
+  const value = parse(raw.value);
+  try {
+    checkConfigValue(key, value);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError(`${error.message} (set by ${where(flag, raw.source)})`, { cause: error });
+  }
+  return value;
+}
+
+/** A whole number as text becomes the number; anything else stays text (the check names it as given). */
+function numberOrText(text: string): number | string {
+  return /^\s*-?\d+\s*$/.test(text) ? Number(text) : text;
 }
 
 function intOf(raw: { value: string; source: string } | undefined, flag: string, min: number, max: number): number | undefined {
@@ -164,10 +190,7 @@ export function parseBrokers(value: string, what = '--bootstrap-servers'): strin
 /** Resolves the flags of `sluice run <module>` against the environment. */
 export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env = process.env, cwd = process.cwd()): RunOptions {
   const brokers = pick(flags.bootstrapServers, RUN_ENV.bootstrapServers, env);
-  const guarantee = pick(flags.processingGuarantee, RUN_ENV.processingGuarantee, env);
-  if (guarantee && !GUARANTEES.includes(guarantee.value as ProcessingGuarantee)) {
-    throw new ConfigError(`${where('--processing-guarantee', guarantee.source)} must be exactly_once or at_least_once, got '${guarantee.value}'`);
-  }
+  const guarantee = configValue('processingGuarantee', pick(flags.processingGuarantee, RUN_ENV.processingGuarantee, env), '--processing-guarantee', (text) => text as ProcessingGuaranteeName);
   const level = pick(flags.logLevel, RUN_ENV.logLevel, env);
   if (level && !LEVELS.includes(level.value)) {
     throw new ConfigError(`${where('--log-level', level.source)} must be one of ${LEVELS.join(', ')}, got '${level.value}'`);
@@ -178,22 +201,14 @@ export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env 
   if (embedded && flags.bootstrapServers !== undefined) {
     throw new ConfigError('--embedded and --bootstrap-servers exclude each other: pass one of them');
   }
-  const appId = pick(flags.applicationId, RUN_ENV.applicationId, env);
-  if (appId && !/^[A-Za-z0-9._-]+$/.test(appId.value)) {
-    throw new ConfigError(`${where('--application-id', appId.source)} must use letters, digits, '.', '_' or '-', got '${appId.value}'`);
-  }
-  const instance = pick(flags.groupInstanceId, RUN_ENV.groupInstanceId, env);
-  if (instance && !/^[A-Za-z0-9._-]{1,249}$/.test(instance.value)) {
-    throw new ConfigError(
-      `${where('--group-instance-id', instance.source)} must be 1 to 249 letters, digits, '.', '_' or '-', unique per worker (e.g. the pod name), got '${instance.value}'`,
-    );
-  }
+  const applicationId = configValue('applicationId', pick(flags.applicationId, RUN_ENV.applicationId, env), '--application-id', (text) => text);
+  const groupInstanceId = configValue('groupInstanceId', pick(flags.groupInstanceId, RUN_ENV.groupInstanceId, env), '--group-instance-id', (text) => text);
   return {
     modulePath,
     bootstrapServers: embedded ? undefined : bootstrapServers,
-    applicationId: appId?.value,
-    processingGuarantee: guarantee?.value as ProcessingGuarantee | undefined,
-    commitIntervalMs: intOf(pick(flags.commitIntervalMs, RUN_ENV.commitIntervalMs, env), '--commit-interval-ms', 1, 3_600_000),
+    applicationId,
+    processingGuarantee: guarantee,
+    commitIntervalMs: configValue('commitIntervalMs', pick(flags.commitIntervalMs, RUN_ENV.commitIntervalMs, env), '--commit-interval-ms', numberOrText) as number | undefined,
     logLevel: level?.value ?? 'info',
     embedded,
     metricsPort: intOf(pick(flags.metricsPort, RUN_ENV.metricsPort, env), '--metrics-port', 0, 65_535),
@@ -203,7 +218,7 @@ export function resolveRunOptions(modulePath: string, flags: RunFlags, env: Env 
     progress: flags.progress !== false,
     closeTimeoutMs:
       intOf(pick(flags.closeTimeoutMs, RUN_ENV.closeTimeoutMs, env), '--close-timeout-ms', 1, 3_600_000) ?? DEFAULT_CLOSE_TIMEOUT_MS,
-    groupInstanceId: instance?.value,
+    groupInstanceId,
     // the query port is advertised to the group: 0 (any port) cannot be
     queryPort: intOf(pick(flags.queryPort, RUN_ENV.queryPort, env), '--query-port', 1, 65_535),
     queryHost: hostOf(pick(flags.queryHost, RUN_ENV.queryHost, env), '--query-host', '--query-port', '127.0.0.1'),

@@ -52,10 +52,8 @@ function buildProgram(io: CliIo, result: { code: number }): Command {
     .option('--embedded', 'run on an in-process EmbeddedKafkaCluster instead of Kafka (env SLUICE_EMBEDDED=1)')
     .option('-a, --application-id <id>', "consumer group id and transactional-id prefix; overrides the module's config (env SLUICE_APPLICATION_ID)")
     .addOption(
-      new Option('-g, --processing-guarantee <guarantee>', 'exactly_once (default) or at_least_once (env SLUICE_PROCESSING_GUARANTEE)').choices([
-        'exactly_once',
-        'at_least_once',
-      ]),
+      // no commander choices: the value is checked as the config key processingGuarantee (options.ts), so both accept the same names
+      new Option('-g, --processing-guarantee <guarantee>', 'exactly_once (default; exactly_once_v2 is the same) or at_least_once (env SLUICE_PROCESSING_GUARANTEE)'),
     )
     .option('-c, --commit-interval-ms <ms>', 'commit interval in ms; default 100 under exactly_once (env SLUICE_COMMIT_INTERVAL_MS)')
     .option('-l, --log-level <level>', 'fatal|error|warn|info|debug|trace|silent, default info (env SLUICE_LOG_LEVEL, LOG_LEVEL)')

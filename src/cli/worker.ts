@@ -11,7 +11,7 @@ import { createKafkaCluster } from '../cluster/kafkajs/index.js';
 import { checkSasl, checkSsl } from '../cluster/kafkajs/connection-security.js';
 import { EmbeddedKafkaCluster } from '../cluster/embedded/embedded-cluster.js';
 import { ConfigError } from '../errors.js';
-import { resolveConfig, type KafkaStreamsConfig } from '../runtime/config.js';
+import { resolveConfig, type KafkaStreamsConfig, type ResolvedConfig } from '../runtime/config.js';
 import { setRootLogger } from '../internal/logger.js';
 import { KafkaStreams } from '../runtime/kafka-streams.js';
 import { toTopology, type AppDefinition } from './define-app.js';
@@ -106,7 +106,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
   if (file) logConfigFile(log, file);
   const placement = placeApp(def, options, logger, file);
   const config = withQueryEndpoint(placement.config, options);
-  checkConfig(config, options, file);
+  const resolved = checkConfig(config, options, file);
   const context = { embedded: placement.embedded, applicationId: config.applicationId, logger };
   const brokers = placement.config.bootstrapServers as string[] | undefined;
   if (def.setup) {
@@ -157,7 +157,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
   const sub = app.state$.subscribe((state) => {
     if (state === 'PENDING_ERROR' || state === 'ERROR') endWith(app.error ?? new Error(`the app went to state ${state}`));
   });
-  const watchdog = new CommitWatchdog(stallThresholdMs(resolveConfig(config).commitIntervalMs));
+  const watchdog = new CommitWatchdog(stallThresholdMs(resolved.commitIntervalMs));
   const health = (): HealthStatus => watchdog.check(app.state, app.metrics(), Date.now());
   const sampler = setInterval(health, 1000);
   sampler.unref();
@@ -241,10 +241,13 @@ async function closeWithin(app: KafkaStreams, timeoutMs: number): Promise<boolea
   }
 }
 
-/** Validates the merged config before `setup` touches the cluster; names the flag or the property when one set the offending value. */
-function checkConfig(config: KafkaStreamsConfig, options: RunOptions, file: ConfigFile | undefined): void {
+/**
+ * Validates the merged config with the runtime's `resolveConfig` before `setup` touches the cluster (the app
+ * resolves it again, the same way); names the flag or the property when one set the offending value.
+ */
+function checkConfig(config: KafkaStreamsConfig, options: RunOptions, file: ConfigFile | undefined): ResolvedConfig {
   try {
-    resolveConfig(config);
+    return resolveConfig(config);
   } catch (error) {
     if (error instanceof ConfigError && options.commitIntervalMs !== undefined && error.message.includes("'commitIntervalMs'")) {
       throw new ConfigError(`${error.message} (commitIntervalMs ${options.commitIntervalMs} comes from --commit-interval-ms / SLUICE_COMMIT_INTERVAL_MS)`, {

@@ -20,6 +20,7 @@ import type { ClientConnectionOptions } from '../cluster/port.js';
 import { ConfigError } from '../errors.js';
 import { durationProblem } from '../internal/durations.js';
 import { acceptedKeys, CLIENT_KEYS, type ClientKind } from './config-client-keys.js';
+import type { GuaranteeProfile } from './internal/guarantee-profile.js';
 
 /** A client override's value: a number, or a string as a properties file gives it (`'5'`), or a boolean. */
 export type ClientConfigValue = string | number | boolean;
@@ -86,7 +87,7 @@ export interface ResolvedClientConfig {
 
 /** The resolved top-level keys an override can take the place of, and what the checks read. */
 export interface OverridableSettings {
-  processingGuarantee: 'exactly_once' | 'at_least_once';
+  guarantee: GuaranteeProfile;
   commitIntervalMs: number;
   sessionTimeoutMs: number | undefined;
   heartbeatIntervalMs: number | undefined;
@@ -108,10 +109,9 @@ const NETWORK_SETTINGS = ['requestTimeoutMs', 'connectionTimeoutMs', 'retryBacko
  * overridden top-level settings replaced by the overrides (see the module comment).
  */
 export function withClientSettings<T extends OverridableSettings>(config: Record<string, unknown>, base: T): T & ResolvedClientConfig {
-  const eos = base.processingGuarantee === 'exactly_once';
-  const producer = parseClient(config, 'producer', eos);
-  const consumer = parseClient(config, 'consumer', eos);
-  const admin = parseClient(config, 'admin', eos);
+  const producer = parseClient(config, 'producer', base.guarantee);
+  const consumer = parseClient(config, 'consumer', base.guarantee);
+  const admin = parseClient(config, 'admin', base.guarantee);
   const topicConfig = topicConfigOf(config.topicConfig);
   const resolved: T & ResolvedClientConfig = {
     ...base,
@@ -129,7 +129,7 @@ export function withClientSettings<T extends OverridableSettings>(config: Record
     },
     consumerSettings: {
       ...pick(consumer, ['rebalanceTimeoutMs', 'maxBytesPerPartition', 'fetchMaxBytes', 'fetchMinBytes', 'fetchMaxWaitMs']),
-      isolationLevel: (consumer.get('isolationLevel') as 'read_committed' | 'read_uncommitted' | undefined) ?? 'read_committed',
+      isolationLevel: (consumer.get('isolationLevel') as 'read_committed' | 'read_uncommitted' | undefined) ?? base.guarantee.isolationLevel,
       connection: connectionOf(consumer),
     },
     adminSettings: { connection: connectionOf(admin) },
@@ -146,7 +146,7 @@ export function withClientSettings<T extends OverridableSettings>(config: Record
  */
 function checkCombinations(resolved: OverridableSettings & ResolvedClientConfig, config: Record<string, unknown>): void {
   // 1.
-  if (resolved.processingGuarantee === 'exactly_once' && resolved.commitIntervalMs >= resolved.transactionTimeoutMs) {
+  if (resolved.guarantee.exactlyOnce && resolved.commitIntervalMs >= resolved.transactionTimeoutMs) {
     throw new ConfigError(
       `Config producerConfig['transaction.timeout.ms'] (${resolved.transactionTimeoutMs}) must be larger than 'commitIntervalMs' (${resolved.commitIntervalMs}) under exactly_once: ` +
         'the coordinator would abort every transaction before it commits',
@@ -170,7 +170,7 @@ function checkCombinations(resolved: OverridableSettings & ResolvedClientConfig,
 }
 
 /** Validates one `<client>Config` object: every key in the client's table, every value in range; returns setting → value. */
-function parseClient(config: Record<string, unknown>, client: ClientKind, eos: boolean): Map<string, number | string> {
+function parseClient(config: Record<string, unknown>, client: ClientKind, guarantee: GuaranteeProfile): Map<string, number | string> {
   const key = `${client}Config`;
   const given = config[key];
   const out = new Map<string, number | string>();
@@ -192,7 +192,7 @@ function parseClient(config: Record<string, unknown>, client: ClientKind, eos: b
       const overflow = spec.to.endsWith('Ms') ? durationProblem(n, spec.min) : undefined;
       if (overflow !== undefined) throw new ConfigError(`Config ${where} ${overflow}`);
       if (name === 'max.in.flight.requests.per.connection' && n > 5) {
-        throw new ConfigError(`Config ${where} can't exceed 5${eos ? ' when exactly-once processing is enabled' : ": sluice's producers are always idempotent"} (Kafka's rule), got ${n}`);
+        throw new ConfigError(`Config ${where} can't exceed 5${guarantee.exactlyOnce ? ' when exactly-once processing is enabled' : ": sluice's producers are always idempotent"} (Kafka's rule), got ${n}`);
       }
       out.set(spec.to, n);
       continue;
@@ -203,7 +203,7 @@ function parseClient(config: Record<string, unknown>, client: ClientKind, eos: b
       throw new ConfigError(`Config ${where} must be one of ${Object.keys(spec.values).map((v) => `'${v}'`).join(', ')} (${spec.what}), got ${describe(value)}`);
     }
     if ('refuse' in choice) throw new ConfigError(`Config ${where} = ${describe(value)} is refused: ${choice.refuse}`);
-    if (name === 'isolation.level' && text === 'read_uncommitted' && eos) {
+    if (name === 'isolation.level' && text === 'read_uncommitted' && guarantee.refusesReadUncommitted) {
       throw new ConfigError(`Config ${where} = 'read_uncommitted' is refused under exactly_once: the tasks would read aborted records; it would break exactly-once`);
     }
     if (choice.to !== undefined && choice.value !== undefined) out.set(choice.to, choice.value);

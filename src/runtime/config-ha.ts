@@ -70,7 +70,8 @@ function wholeNumber(config: Record<string, unknown>, key: string, fallback: num
   return value;
 }
 
-function groupInstanceIdOf(value: unknown): string | undefined {
+/** The optional `groupInstanceId` (static membership). */
+export function groupInstanceIdOf(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !/^[A-Za-z0-9._-]{1,249}$/.test(value)) {
     throw new ConfigError(

@@ -5,7 +5,6 @@
 import { resolveTimestampExtractor, type ResolvedExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
 import type { Logger } from 'pino';
 import type { ClusterPort } from '../cluster/port.js';
-import { inspect } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
@@ -25,12 +24,13 @@ import { CONNECTION_SECURITY_KEYS, resolveConnectionSecurity, type ConnectionSec
 import type { Serde } from '../serdes/serde.js';
 import { resolveDslStoreSuppliers, type DslStoreSuppliers } from '../state/dsl-store-suppliers.js';
 import { CLIENT_CONFIG_KEYS, withClientSettings, type ClientConfig, type ResolvedClientConfig } from './config-clients.js';
+import { guaranteeProfile, type GuaranteeProfile, type ProcessingGuarantee } from './internal/guarantee-profile.js';
+import { applicationIdOf, oneOf, positiveInt, processingGuaranteeOf, showValue } from './config-values.js';
 import { appLogger, checkAcceptableRecoveryLag, checkApplicationServer, checkNumStreamThreads, LOG_LEVELS, type AutoOffsetReset, type LogLevel } from './config-conveniences.js';
 
 export type { AutoOffsetReset, LogLevel } from './config-conveniences.js';
 
-/** `exactly_once` (transactions, the default) or `at_least_once`. */
-export type ProcessingGuarantee = 'exactly_once' | 'at_least_once';
+export type { ProcessingGuarantee } from './internal/guarantee-profile.js';
 
 /**
  * What happens when a task fails with an error that is not fencing and not fatal
@@ -164,6 +164,8 @@ export interface ResolvedConfig extends ResolvedHighAvailabilityConfig, Resolved
   bootstrapServers: string[] | undefined;
   cluster: ClusterPort | undefined;
   processingGuarantee: ProcessingGuarantee;
+  /** Everything the guarantee decides (transactions, isolation levels, send option, transactional ids), resolved once. */
+  guarantee: GuaranteeProfile;
   autoOffsetReset: AutoOffsetReset;
   numStreamThreads: 1;
   commitIntervalMs: number;
@@ -205,13 +207,6 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   ...CONNECTION_SECURITY_KEYS,
 ]);
 
-/** A config value as the user wrote it (`NaN`, `Infinity`, `'70000'`), for error messages; JSON would print NaN as null. */
-export function showValue(value: unknown): string {
-  if (typeof value === 'number' || typeof value === 'bigint' || value === undefined) return String(value);
-  if (typeof value === 'string') return JSON.stringify(value);
-  return inspect(value, { depth: 1, breakLength: Infinity, maxStringLength: 80 });
-}
-
 /** The default of each handler slot: the built-in FAIL handler of that stage (logs one ERROR naming the record and the key to change). */
 const DEFAULT_HANDLERS: Readonly<Record<string, () => object>> = {
   productionExceptionHandler: () => new FailProductionExceptionHandler(),
@@ -219,31 +214,11 @@ const DEFAULT_HANDLERS: Readonly<Record<string, () => object>> = {
   processingExceptionHandler: () => new LogAndFailProcessingExceptionHandler(),
 };
 
-function positiveInt(config: Record<string, unknown>, key: string, fallback: number): number;
-function positiveInt(config: Record<string, unknown>, key: string, fallback: undefined): number | undefined;
-function positiveInt(config: Record<string, unknown>, key: string, fallback: number | undefined): number | undefined {
-  const value = config[key];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw new ConfigError(`Config '${key}' must be a positive integer, got ${showValue(value)}`);
-  }
-  return value;
-}
-
 function handlerOf<T>(config: Record<string, unknown>, key: string): T {
   const value = config[key];
   if (value === undefined) return defined(DEFAULT_HANDLERS[key], `default handler of ${key}`)() as T;
   if (typeof value !== 'object' || value === null || typeof (value as { handle?: unknown }).handle !== 'function') {
     throw new ConfigError(`Config '${key}' must be an object with a handle(context, record, error) method`);
-  }
-  return value as T;
-}
-
-function oneOf<T extends string>(config: Record<string, unknown>, key: string, allowed: readonly T[], fallback: T): T {
-  const value = config[key];
-  if (value === undefined) return fallback;
-  if (!allowed.includes(value as T)) {
-    throw new ConfigError(`Config '${key}' must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${showValue(value)}`);
   }
   return value as T;
 }
@@ -263,8 +238,8 @@ function bootstrapOf(value: unknown): string[] | undefined {
  * that reaches `transactionTimeoutMs` the coordinator aborts every transaction
  * and the app livelocks with no commit (and misleading fencing errors).
  */
-function checkCommitFitsTransaction(guarantee: ProcessingGuarantee, commitIntervalMs: number, transactionTimeoutMs: number): void {
-  if (guarantee !== 'exactly_once' || commitIntervalMs < transactionTimeoutMs) return;
+function checkCommitFitsTransaction(guarantee: GuaranteeProfile, commitIntervalMs: number, transactionTimeoutMs: number): void {
+  if (!guarantee.exactlyOnce || commitIntervalMs < transactionTimeoutMs) return;
   throw new ConfigError(
     `Config 'commitIntervalMs' (${commitIntervalMs}) must be smaller than 'transactionTimeoutMs' (${transactionTimeoutMs}) under exactly_once: ` +
       `the coordinator would abort every transaction before it commits. Lower commitIntervalMs or raise transactionTimeoutMs`,
@@ -285,12 +260,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     }
   }
   checkDurations(config);
-  const applicationId = config.applicationId;
-  if (typeof applicationId !== 'string' || !/^[A-Za-z0-9._-]+$/.test(applicationId)) {
-    throw new ConfigError(
-      `Config 'applicationId' is required: a non-empty string of letters, digits, '.', '_' or '-', got ${showValue(applicationId)}`,
-    );
-  }
+  const applicationId = applicationIdOf(config);
   const bootstrapServers = bootstrapOf(config.bootstrapServers);
   const cluster = config.cluster as ClusterPort | undefined;
   if ((bootstrapServers === undefined) === (cluster === undefined)) {
@@ -299,8 +269,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
   if (cluster !== undefined && (typeof cluster !== 'object' || typeof cluster.consumer !== 'function')) {
     throw new ConfigError(`Config 'cluster' must be a ClusterPort (e.g. an EmbeddedKafkaCluster)`);
   }
-  const guarantee = oneOf(config, 'processingGuarantee', ['exactly_once', 'exactly_once_v2', 'at_least_once'] as const, 'exactly_once');
-  const processingGuarantee: ProcessingGuarantee = guarantee === 'exactly_once_v2' ? 'exactly_once' : guarantee;
+  const guarantee = guaranteeProfile(processingGuaranteeOf(config), applicationId);
   const givenLogger = config.logger as Logger | undefined;
   if (givenLogger !== undefined && (typeof givenLogger !== 'object' || typeof givenLogger.child !== 'function')) {
     throw new ConfigError(`Config 'logger' must be a pino logger`);
@@ -309,14 +278,15 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
   const logger = appLogger(givenLogger, logLevel);
   const clientId = config.clientId ?? applicationId;
   if (typeof clientId !== 'string' || clientId.length === 0) throw new ConfigError(`Config 'clientId' must be a non-empty string`);
-  const commitIntervalMs = positiveInt(config, 'commitIntervalMs', processingGuarantee === 'exactly_once' ? 100 : 30_000);
+  const commitIntervalMs = positiveInt(config, 'commitIntervalMs', guarantee.defaultCommitIntervalMs);
   const transactionTimeoutMs = positiveInt(config, 'transactionTimeoutMs', 60_000);
-  checkCommitFitsTransaction(processingGuarantee, commitIntervalMs, transactionTimeoutMs);
+  checkCommitFitsTransaction(guarantee, commitIntervalMs, transactionTimeoutMs);
   return withClientSettings(config, {
     applicationId,
     bootstrapServers,
     cluster,
-    processingGuarantee,
+    processingGuarantee: guarantee.guarantee,
+    guarantee,
     autoOffsetReset: oneOf(config, 'autoOffsetReset', ['earliest', 'latest'] as const, 'earliest'),
     numStreamThreads: checkNumStreamThreads(config.numStreamThreads),
     commitIntervalMs,

@@ -4,7 +4,7 @@
  * given `cluster`, else a kafkajs cluster for `bootstrapServers` — so that eos
  * never imports a cluster implementation.
  */
-import { createKafkaCluster } from '../cluster/kafkajs/index.js';
+import { clusterFor } from './internal/app-cluster.js';
 import type { ClusterPort } from '../cluster/port.js';
 import { ConfigError } from '../errors.js';
 import { StreamsProducer } from '../eos/streams-producer.js';
@@ -55,5 +55,5 @@ function clusterOf(options: TransactionalProducerOptions): ClusterPort {
   }
   const bootstrapServers = options.bootstrapServers ?? [];
   if (bootstrapServers.length === 0) throw new ConfigError('TransactionalProducer needs either `cluster` or `bootstrapServers`');
-  return createKafkaCluster({ bootstrapServers, logger: options.logger, ssl, sasl });
+  return clusterFor({ bootstrapServers, logger: options.logger, ssl, sasl });
 }

@@ -5,6 +5,7 @@
  * given for keys sluice has no equivalent of.
  */
 import { CLIENT_KEYS as RUNTIME_CLIENT_KEYS } from '../../runtime/config-client-keys.js';
+import { PROCESSING_GUARANTEE_NAMES } from '../../runtime/config-values.js';
 import type { PropertyReader } from './property-reader.js';
 
 /** The clients a plain Kafka client key goes to. */
@@ -64,7 +65,7 @@ export const KEY_RULES: Readonly<Record<string, KeyRule>> = {
   'client.id': str('clientId'),
   'processing.guarantee': {
     sluice: 'processingGuarantee',
-    parse: (r, k) => r.oneOf(k, ['exactly_once_v2', 'exactly_once', 'at_least_once'] as const),
+    parse: (r, k) => r.oneOf(k, PROCESSING_GUARANTEE_NAMES),
   },
   'replication.factor': {
     sluice: 'replicationFactor',

@@ -8,7 +8,7 @@ import type { StreamsProducerOptions } from '../../eos/producer-types.js';
 import type { ResolvedConfig } from '../config.js';
 
 /** The group consumer's options from `consumerConfig` (fetch sizes and wait, rebalance timeout, isolation level, network). */
-export function consumerOverrides(config: ResolvedConfig): Pick<GroupConsumerOptions, 'isolationLevel' | 'maxBytesPerPartition' | 'maxBytes' | 'minBytes' | 'maxWaitMs' | 'rebalanceTimeoutMs' | 'connection'> {
+export function consumerOverrides(config: Pick<ResolvedConfig, 'consumerSettings'>): Pick<GroupConsumerOptions, 'isolationLevel' | 'maxBytesPerPartition' | 'maxBytes' | 'minBytes' | 'maxWaitMs' | 'rebalanceTimeoutMs' | 'connection'> {
   const s = config.consumerSettings;
   return {
     isolationLevel: s.isolationLevel,
@@ -22,7 +22,7 @@ export function consumerOverrides(config: ResolvedConfig): Pick<GroupConsumerOpt
 }
 
 /** A task producer's options from `producerConfig` (linger, batch, buffer memory, request size, max block, back-off, network). */
-export function producerOverrides(config: ResolvedConfig): Partial<StreamsProducerOptions> {
+export function producerOverrides(config: Pick<ResolvedConfig, 'producerSettings'>): Partial<StreamsProducerOptions> {
   const { connection, ...settings } = config.producerSettings;
   return {
     ...settings,

@@ -9,27 +9,30 @@
  *    list, probing-rebalance timer;
  * 3. the task manager with its task producers and the instance's standby
  *    tasks (`standby-tasks.ts`, on their own partition reader).
- * Nothing connects here: the caller subscribes and runs the consumer.
+ * Nothing connects here: `runGroupMember` then subscribes and runs the
+ * consumer (start step 4 of `KafkaStreams`).
  */
 import type { AdminPort, ClusterPort, GroupConsumerPort, PartitionReaderPort } from '../../cluster/port.js';
 import { StreamsProducer } from '../../eos/streams-producer.js';
 import type { TopicMetadataCache } from '../../eos/topic-metadata.js';
 import { componentLogger } from '../../internal/logger.js';
 import type { TopologyRuntime } from '../../processors/task-contract.js';
-import type { ResolvedConfig } from '../config.js';
+import type { GroupMemberSettings } from './app-settings.js';
 import { AssignmentReceiver } from './assignment-receiver.js';
 import { appAssignor } from './assignor-setup.js';
 import { StandbyTasks } from './standby-tasks.js';
 import type { StateDirectory } from './state-directory.js';
 import type { StateRuntime } from './state-manager.js';
 import type { StreamsMetadataState } from './streams-metadata-state.js';
+import type { AppLifecycle } from './app-lifecycle.js';
+import { StreamsError } from '../../errors.js';
 import { TaskManager } from './task-manager.js';
 import { consumerOverrides, producerOverrides } from './client-overrides.js';
 import { RepartitionPurger } from './repartition-purge.js';
 
 /** What the wiring needs from the app. */
 export interface GroupMemberDeps {
-  config: ResolvedConfig;
+  config: GroupMemberSettings;
   cluster: ClusterPort;
   topology: TopologyRuntime;
   processId: string;
@@ -95,8 +98,22 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
     standbys: new StandbyTasks({
       topology, config, directories: deps.directories(), committed: (tps) => consumer.committed(tps), logger: log('standby-tasks'),
       activeTasksStarting: () => manager?.activeTasksStarting() ?? false,
-      reader: () => (standbyReader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-standby`, connection: config.consumerSettings.connection })),
+      reader: () => (standbyReader ??= cluster.reader?.({ isolationLevel: config.guarantee.isolationLevel, clientId: `${config.clientId}-standby`, connection: config.consumerSettings.connection })),
     }),
   });
   return { consumer, receiver, manager, closeStandbyReader: async () => standbyReader?.close() };
+}
+
+/** Subscribes the member's consumer to the topology's source topics and runs it: assignments go to the lifecycle, batches to the task manager. */
+export async function runGroupMember(member: GroupMember, topology: TopologyRuntime, life: Pick<AppLifecycle, 'onAssignment' | 'stopped' | 'fail'>): Promise<void> {
+  const { consumer, manager, receiver } = member;
+  await consumer.subscribe(topology.sourceTopics());
+  await consumer.run({
+    onAssignment: (change) => life.onAssignment(manager, change),
+    onAssignmentUserData: (userData) => receiver.receive(userData),
+    eachBatch: async (batch) => {
+      if (!life.stopped) await manager.onBatch(batch);
+    },
+    onError: (error) => void life.fail(new StreamsError(`The consumer stopped: ${error.message}`, { code: 'CONSUMER_FAILED', cause: error })),
+  });
 }

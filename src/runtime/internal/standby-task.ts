@@ -34,7 +34,7 @@ import { changelogTopicName, type ChangelogRecord, type ManagedStateStore } from
 import type { RecordCollector, TopologyRuntime } from '../../processors/task-contract.js';
 import type { TaskId } from '../../records/task-id.js';
 import { topicPartitionKey } from '../../records/topic-partition.js';
-import type { ResolvedConfig } from '../config.js';
+import type { StandbySettings } from './app-settings.js';
 import type { TaskDirectories } from './state-manager.js';
 import { removeTaskCheckpoint, writeTaskCheckpoint } from './task-checkpoint.js';
 
@@ -62,7 +62,7 @@ export interface StandbyTaskDeps {
   id: string;
   taskId: TaskId;
   topology: TopologyRuntime;
-  config: ResolvedConfig;
+  config: StandbySettings;
   directories: TaskDirectories;
   logger: Logger;
 }

@@ -33,14 +33,14 @@ import { KafkaErrorCode, KafkaProtocolError } from '../../errors.js';
 import type { ChangelogRecord, ManagedStateStore } from '../../state/store-contract.js';
 import type { TopologyRuntime } from '../../processors/task-contract.js';
 import { topicPartitionKey } from '../../records/topic-partition.js';
-import type { ResolvedConfig } from '../config.js';
+import type { StandbySettings } from './app-settings.js';
 import type { TaskDirectories } from './state-manager.js';
 import { StandbyTask } from './standby-task.js';
 
 /** What the standby tasks of an instance need. */
 export interface StandbyTasksDeps {
   topology: TopologyRuntime;
-  config: ResolvedConfig;
+  config: StandbySettings;
   directories: TaskDirectories;
   /** The standbys' own partition reader (read_committed), created on first use; undefined on a cluster without one. */
   reader: () => PartitionReaderPort | undefined;

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { GroupConsumerPort, TopicPartition } from '../../cluster/port.js';
 import type { StreamsProducer } from '../../eos/streams-producer.js';
 import type { TaskId, TopologyRuntime } from '../../processors/task-contract.js';
-import type { ResolvedConfig } from '../config.js';
+import type { TaskSettings } from './app-settings.js';
 import type { TaskMetrics } from '../metrics.js';
 import type { StateRuntime } from './state-manager.js';
 
@@ -19,7 +19,7 @@ export interface TaskExecutorDeps {
   topology: TopologyRuntime;
   consumer: GroupConsumerPort;
   producerFactory: TaskProducerFactory;
-  config: ResolvedConfig;
+  config: TaskSettings;
   partitionCount: (topic: string) => number | undefined;
   /** End offsets of `topic` (index = partition): where `autoOffsetReset: 'latest'` starts a partition with no committed offset. */
   endOffsets?: (topic: string) => Promise<number[]>;

@@ -50,7 +50,7 @@ export class TaskExecutor {
   constructor(private readonly deps: TaskExecutorDeps) {
     this.id = deps.id;
     this.partitions = deps.partitions;
-    this.#exactlyOnce = deps.config.processingGuarantee === 'exactly_once';
+    this.#exactlyOnce = deps.config.guarantee.exactlyOnce;
     this.#sm = createTaskStateMachine(deps.id);
   }
 
@@ -118,7 +118,7 @@ export class TaskExecutor {
       this.#sm.require('initialize', ['CREATED']);
       const { config, consumer, id } = this.deps;
       // 1. init the producer
-      const producer = this.deps.producerFactory({ transactionalId: this.#exactlyOnce ? `${config.applicationId}-${id}` : undefined, taskId: id });
+      const producer = this.deps.producerFactory({ transactionalId: config.guarantee.transactionalIdOf(id), taskId: id });
       this.#producer = producer;
       await producer.initTransactions();
       if (this.state !== 'CREATED') return;

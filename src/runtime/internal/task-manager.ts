@@ -10,7 +10,7 @@ import type { FetchedBatch, GroupConsumerPort, TopicPartition } from '../../clus
 import { errorKindOf } from '../../errors.js';
 import { recoverFailedTask } from './task-recovery.js';
 import { formatTaskId, type TopologyRuntime } from '../../processors/task-contract.js';
-import type { ResolvedConfig } from '../config.js';
+import type { TaskSettings } from './app-settings.js';
 import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMetrics } from '../metrics.js';
 import { componentLogger } from '../../internal/logger.js';
 import { TaskExecutor, type TaskProducerFactory } from './task-executor.js';
@@ -23,7 +23,7 @@ import type { TaskMetadata } from '../streams-metadata.js';
 
 /** What the task manager needs from the app. */
 export interface TaskManagerDeps {
-  config: ResolvedConfig;
+  config: TaskSettings;
   topology: TopologyRuntime;
   consumer: GroupConsumerPort;
   producerFactory: TaskProducerFactory;

@@ -37,7 +37,7 @@ export function buildTaskParts(
   const { productionExceptionHandler: handler, deserializationExceptionHandler: deserialization, processingExceptionHandler: processing } = config;
   const collector = new TaskRecordCollector({
     taskId: id, producer, handler, partitionCount: deps.partitionCount, counters: deps.metrics, logger,
-    sendOption: options.exactlyOnce ? TxnSendOption.IGNORE_SEND_ERRORS : TxnSendOption.NONE,
+    sendOption: config.guarantee.sendOption,
     deadLetterOption: TxnSendOption.NONE,
     beforeSend: options.beforeSend,
   });

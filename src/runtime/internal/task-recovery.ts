@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { GroupConsumerPort } from '../../cluster/port.js';
 import { StreamsError, errorKindOf, taskReactionTo } from '../../errors.js';
 import { sleep } from '../../internal/backoff.js';
-import type { ResolvedConfig } from '../config.js';
+import type { TaskSettings } from './app-settings.js';
 import type { TaskExecutor } from './task-executor.js';
 
 /** A fenced task is re-acquired after this pause (the new owner may still be initialising). */
@@ -15,7 +15,7 @@ const FENCED_RETRY_MS = 100;
 /** What recovery reaches in the task manager. */
 export interface RecoveryContext {
   consumer: GroupConsumerPort;
-  config: ResolvedConfig;
+  config: TaskSettings;
   /** The task's logger. */
   log: Logger;
   /** True once the task manager closes (a failure then stops the app). */

@@ -17,9 +17,10 @@ describe('--group-instance-id', () => {
   });
 
   it.each([
-    [{ groupInstanceId: 'worker 1' }, {}, /--group-instance-id must be 1 to 249 letters, digits, '\.', '_' or '-', unique per worker .*got 'worker 1'/],
-    [{}, { SLUICE_GROUP_INSTANCE_ID: 'a/b' }, /SLUICE_GROUP_INSTANCE_ID \(or --group-instance-id\) must be 1 to 249/],
-    [{ groupInstanceId: 'x'.repeat(250) }, {}, /--group-instance-id must be 1 to 249/],
+    // the runtime's text for the key groupInstanceId, then the flag or variable that set it
+    [{ groupInstanceId: 'worker 1' }, {}, /^Config 'groupInstanceId' must be 1 to 249 letters, digits, '\.', '_' or '-', unique per instance .*got "worker 1" \(set by --group-instance-id\)$/],
+    [{}, { SLUICE_GROUP_INSTANCE_ID: 'a/b' }, /must be 1 to 249 .*\(set by SLUICE_GROUP_INSTANCE_ID \(or --group-instance-id\)\)$/],
+    [{ groupInstanceId: 'x'.repeat(250) }, {}, /'groupInstanceId' must be 1 to 249.*\(set by --group-instance-id\)$/],
   ])('rejects %o / %o with a ConfigError naming what to change', (flags, env, pattern) => {
     expect(() => resolveRunOptions('app.ts', flags, env)).toThrow(ConfigError);
     expect(() => resolveRunOptions('app.ts', flags, env)).toThrow(pattern);

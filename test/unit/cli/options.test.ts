@@ -44,13 +44,13 @@ describe('resolveRunOptions', () => {
   });
 
   it.each([
-    [{ commitIntervalMs: 'soon' }, {}, /--commit-interval-ms must be an integer/],
-    [{}, { SLUICE_COMMIT_INTERVAL_MS: '-5' }, /SLUICE_COMMIT_INTERVAL_MS \(or --commit-interval-ms\)/],
+    [{ commitIntervalMs: 'soon' }, {}, /^Config 'commitIntervalMs' must be a whole number of milliseconds .*got "soon" \(set by --commit-interval-ms\)$/],
+    [{}, { SLUICE_COMMIT_INTERVAL_MS: '-5' }, /'commitIntervalMs' .*got -5 \(set by SLUICE_COMMIT_INTERVAL_MS \(or --commit-interval-ms\)\)$/],
     [{ metricsPort: '70000' }, {}, /--metrics-port must be an integer from 0 to 65535/],
     [{ logLevel: 'loud' }, {}, /--log-level must be one of/],
-    [{ processingGuarantee: 'exactly_twice' }, {}, /exactly_once or at_least_once/],
+    [{ processingGuarantee: 'exactly_twice' }, {}, /^Config 'processingGuarantee' must be one of 'exactly_once', 'exactly_once_v2', 'at_least_once', got "exactly_twice" \(set by --processing-guarantee\)$/],
     [{}, { KAFKA_BROKERS: 'localhost' }, /KAFKA_BROKERS \(or --bootstrap-servers\) must be a comma-separated list of host:port/],
-    [{ applicationId: 'my app' }, {}, /--application-id must use letters/],
+    [{ applicationId: 'my app' }, {}, /^Config 'applicationId' is required: a non-empty string of letters, digits, .*got "my app" \(set by --application-id\)$/],
   ])('rejects %o / %o with a one-line ConfigError naming what to change', (flags, env, pattern) => {
     let err: unknown;
     try {

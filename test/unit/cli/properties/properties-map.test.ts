@@ -179,7 +179,7 @@ describe('Streams and client keys', () => {
 
   it('bad values name the key and the allowed ones', () => {
     expect(errorOf(() => map('processing.guarantee=exactly_twice'))).toBe(
-      "processing.guarantee in app.properties: must be one of exactly_once_v2, exactly_once, at_least_once, got 'exactly_twice'",
+      "processing.guarantee in app.properties: must be one of exactly_once, exactly_once_v2, at_least_once, got 'exactly_twice'",
     );
     expect(errorOf(() => map('num.standby.replicas=-1'))).toBe("num.standby.replicas in app.properties: must be a whole number >= 0, got '-1'");
     expect(errorOf(() => map('commit.interval.ms=1.5'))).toContain("commit.interval.ms in app.properties: must be a whole number >= 1, got '1.5'");

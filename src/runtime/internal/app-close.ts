@@ -1,0 +1,42 @@
+/**
+ * Steps 1–3 of closing an app (`KafkaStreams.close()` and the error
+ * shutdown), on whatever parts `start()` had built by then:
+ * 1. stop the timers and the assignment receiver;
+ * 2. close every task (clean ones commit, failed ones abort; producers
+ *    close), then stop the global stores' loop and checkpoint them;
+ * 3. leave the group (close the consumer), close the admin client and the
+ *    restore and standby readers.
+ * A part that fails to close is logged and the next one still closes.
+ */
+import type { AdminPort, GroupConsumerPort } from '../../cluster/port.js';
+import type { Logger } from '../../internal/logger.js';
+import type { AssignmentReceiver } from './assignment-receiver.js';
+import type { GlobalStateManager } from './global-state-manager.js';
+import type { TaskManager } from './task-manager.js';
+
+/** The closable parts of a started (or partly started) app. */
+export interface AppParts {
+  admin?: AdminPort;
+  consumer?: GroupConsumerPort;
+  receiver?: AssignmentReceiver;
+  manager?: TaskManager;
+  global?: GlobalStateManager;
+  stopTimers?: () => void;
+  closeRestoreReader?: () => Promise<void>;
+  closeStandbyReader?: () => Promise<void>;
+}
+
+/** See the module comment. */
+export async function closeAppParts(parts: AppParts, log: Logger): Promise<void> {
+  // 1. timers
+  parts.stopTimers?.();
+  parts.receiver?.stop();
+  // 2. tasks, then the global stores
+  await parts.manager?.closeAll().catch((error: unknown) => log.warn({ err: error }, 'closing tasks failed'));
+  await parts.global?.close().catch((error: unknown) => log.warn({ err: error }, 'closing the global stores failed'));
+  // 3. group, admin and readers
+  await parts.consumer?.close().catch((error: unknown) => log.warn({ err: error }, 'closing the consumer failed'));
+  await parts.admin?.close().catch((error: unknown) => log.debug({ err: error }, 'closing the admin client failed'));
+  await parts.closeRestoreReader?.().catch((error: unknown) => log.debug({ err: error }, 'closing the restore reader failed'));
+  await parts.closeStandbyReader?.().catch((error: unknown) => log.debug({ err: error }, 'closing the standby reader failed'));
+}

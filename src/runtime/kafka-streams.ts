@@ -10,7 +10,7 @@
  * ```
  */
 import type { Observable } from 'rxjs';
-import type { AdminPort, ClusterPort, GroupConsumerPort, PartitionReaderPort } from '../cluster/port.js';
+import type { AdminPort, ClusterPort, GroupConsumerPort } from '../cluster/port.js';
 import { createKafkaCluster } from '../cluster/kafkajs/index.js';
 import { principalOfConfig } from './config-connection.js';
 import { IllegalStateError, StreamsError } from '../errors.js';
@@ -37,6 +37,7 @@ import { StateDirectory } from './internal/state-directory.js';
 import { RecordCache } from '../state/record-cache.js';
 import { RestoreProgress } from './internal/restore-progress.js';
 import type { StateRuntime } from './internal/state-manager.js';
+import { ChangelogReader, clusterPortOpener } from './internal/changelog-reader.js';
 import type { RestoreMetrics, StateRestoreListener } from './state-restore-listener.js';
 import { keyValueView, type ReadOnlyKeyValueStore, type StoreQueryParameters } from './interactive-queries.js';
 import { startGlobalState, withGlobalStores, type GlobalStateManager } from './internal/global-state-manager.js';
@@ -76,8 +77,8 @@ export class KafkaStreams {
   #state$: Observable<KafkaStreamsState> | undefined;
   #stateListener: { unsubscribe(): void } | undefined;
   readonly #progress: RestoreProgress;
-  #reader: PartitionReaderPort | undefined;
-  #closeStandbyReader: (() => Promise<void>) | undefined;
+  /** The instance's one changelog reader (restoration, standbys, global stores), closed once at close. */
+  #changelogs: ChangelogReader | undefined;
   #receiver: AssignmentReceiver | undefined;
   #stateDirectory: StateDirectory | undefined;
   /** The instance's record cache (statestoreCacheMaxBytes), shared by every caching store of every task. */
@@ -221,9 +222,10 @@ export class KafkaStreams {
       this.#checkRunning();
       // 2b. global stores: restored in full before the group is joined, then kept up to date (see ./internal/global-state-manager.ts)
       const cluster = this.#cluster;
+      const changelogs = (this.#changelogs = new ChangelogReader(clusterPortOpener(cluster, config.clientId, config.consumerSettings.connection), componentLogger('changelog-reader', config.logger, { applicationId: config.applicationId })));
       this.#global = await startGlobalState({
-        topology: this.#topology, cluster, applicationId: config.applicationId, clientId: config.clientId, appDir: this.#directories().appDir,
-        exactlyOnce: config.processingGuarantee !== 'at_least_once', commitIntervalMs: config.commitIntervalMs, progress: this.#progress, connection: config.consumerSettings.connection,
+        topology: this.#topology, changelogs, applicationId: config.applicationId, appDir: this.#directories().appDir,
+        exactlyOnce: config.processingGuarantee !== 'at_least_once', commitIntervalMs: config.commitIntervalMs, progress: this.#progress,
         handlers: { deserialization: config.deserializationExceptionHandler, processing: config.processingExceptionHandler },
         logger: componentLogger('global-state', config.logger, { applicationId: config.applicationId }), onFatal: (error) => void this.#fail(error),
       });
@@ -234,12 +236,11 @@ export class KafkaStreams {
       const member = createGroupMember({
         config, cluster, admin, topology: this.#topology, processId: this.#processId, endOffsets: (topic) => admin.endOffsets(topic),
         partitionCount: (topic) => counts.get(topic), topicMetadata: metadata, directories: () => this.#directories(),
-        state: this.#stateRuntime(cluster), metadata: () => this.#metadata, onFatal: (error) => this.#onTaskFatal(error),
+        state: this.#stateRuntime(changelogs), metadata: () => this.#metadata, onFatal: (error) => this.#onTaskFatal(error),
       });
       const consumer = (this.#consumer = member.consumer);
       this.#receiver = member.receiver;
       this.#manager = member.manager;
-      this.#closeStandbyReader = member.closeStandbyReader;
       const first = new Promise<void>((resolve, reject) => (this.#firstAssignment = { resolve, reject }));
       // A close() or failure may reject it before step 4 awaits it: never an unhandled rejection.
       first.catch(() => undefined);
@@ -277,7 +278,7 @@ export class KafkaStreams {
    * 1. state PENDING_SHUTDOWN; stop the timer;
    * 2. close every task: clean ones commit their transaction, failed ones abort; producers close; then stop the
    *    global stores' loop and checkpoint them;
-   * 3. leave the group (close the consumer), close the admin client and the restore reader;
+   * 3. leave the group (close the consumer), close the admin client and the changelog reader;
    * 4. state NOT_RUNNING;
    * 5. close the live UI servers ({@link serveUi}).
    * In PENDING_ERROR it waits for the error shutdown (the app ends in ERROR), then does step 5.
@@ -424,12 +425,12 @@ export class KafkaStreams {
     return (this.#stateDirectory ??= new StateDirectory({ applicationId: config.applicationId, stateDir: config.stateDir, logger: config.logger }));
   }
 
-  #stateRuntime(cluster: ClusterPort): StateRuntime {
+  #stateRuntime(changelogs: ChangelogReader): StateRuntime {
     const config = this.#config;
     return {
       applicationId: config.applicationId,
       directories: this.#directories(),
-      reader: () => (this.#reader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-restore`, connection: config.consumerSettings.connection })),
+      changelogs,
       cache: (this.#cache ??= new RecordCache(config.statestoreCacheMaxBytes)),
       progress: this.#progress,
     };
@@ -486,8 +487,7 @@ export class KafkaStreams {
     // 3. group and admin
     await this.#consumer?.close().catch((error: unknown) => this.#log.warn({ err: error }, 'closing the consumer failed'));
     await this.#admin?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the admin client failed'));
-    await this.#reader?.close().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the restore reader failed'));
-    await this.#closeStandbyReader?.().catch((error: unknown) => this.#log.debug({ err: error }, 'closing the standby reader failed'));
+    await this.#changelogs?.close();
     this.#decisions.stop();
   }
 

@@ -8,10 +8,10 @@
  * 2. the assignment receiver (`assignment-receiver.ts`): key metadata, standby
  *    list, probing-rebalance timer;
  * 3. the task manager with its task producers and the instance's standby
- *    tasks (`standby-tasks.ts`, on their own partition reader).
+ *    tasks (`standby-tasks.ts`, on the instance's changelog reader).
  * Nothing connects here: the caller subscribes and runs the consumer.
  */
-import type { AdminPort, ClusterPort, GroupConsumerPort, PartitionReaderPort } from '../../cluster/port.js';
+import type { AdminPort, ClusterPort, GroupConsumerPort } from '../../cluster/port.js';
 import { StreamsProducer } from '../../eos/streams-producer.js';
 import type { TopicMetadataCache } from '../../eos/topic-metadata.js';
 import { componentLogger } from '../../internal/logger.js';
@@ -49,8 +49,6 @@ export interface GroupMember {
   consumer: GroupConsumerPort;
   receiver: AssignmentReceiver;
   manager: TaskManager;
-  /** Closes the standbys' partition reader, if one was opened. */
-  closeStandbyReader(): Promise<void>;
 }
 
 /** Steps 1–3. */
@@ -58,7 +56,6 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
   const { config, cluster, topology } = deps;
   const log = (component: string) => componentLogger(component, config.logger, { applicationId: config.applicationId });
   let manager: TaskManager | undefined = undefined;
-  let standbyReader: PartitionReaderPort | undefined;
   // 1. consumer and assignor
   const consumer = cluster.consumer({
     groupAssignor: appAssignor({
@@ -95,8 +92,8 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
     standbys: new StandbyTasks({
       topology, config, directories: deps.directories(), committed: (tps) => consumer.committed(tps), logger: log('standby-tasks'),
       activeTasksStarting: () => manager?.activeTasksStarting() ?? false,
-      reader: () => (standbyReader ??= cluster.reader?.({ isolationLevel: 'read_committed', clientId: `${config.clientId}-standby`, connection: config.consumerSettings.connection })),
+      changelogs: deps.state.changelogs, cache: deps.state.cache,
     }),
   });
-  return { consumer, receiver, manager, closeStandbyReader: async () => standbyReader?.close() };
+  return { consumer, receiver, manager };
 }

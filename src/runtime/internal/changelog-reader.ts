@@ -13,8 +13,9 @@
  *    opened, read_uncommitted, behind the same class and closed with it.
  * 2. **One fetch.** `read(tp, position, { end, keyed })` fetches once and keeps
  *    the records below `end` (a source changelog's bound: the group's committed
- *    offset); `keyed` drops records without key (a table source drops them, so
- *    they are not state). The next position is the fetch's `nextOffset`
+ *    offset); `keyed` drops records without key (not state: Kafka's
+ *    `StoreChangelogReader` skips them; the stores' restorations ask for it,
+ *    the global task, whose source drops them itself, does not). The next position is the fetch's `nextOffset`
  *    (markers and aborted data passed), capped at `end`. The batch is idle
  *    when nothing was read, the position did not move and the partition's end
  *    (the last stable offset under read_committed) is not beyond it.
@@ -44,7 +45,7 @@ export type ChangelogIsolation = 'read_committed' | 'read_uncommitted';
 export interface ChangelogReadOptions {
   /** Records at or beyond it are not kept and the position stops there (default: none). */
   end?: number;
-  /** Drop records without key (a table's source topic serving as its changelog). */
+  /** Drop records without key (a store's restoration: such a record is not state). */
   keyed?: boolean;
   maxBytes: number;
   maxWaitMs: number;

@@ -209,8 +209,8 @@ export class StandbyTasks {
     const limit = changelog.sourceTopic === undefined ? undefined : (this.#committed.get(topicPartitionKey(changelog.tp)) ?? 0);
     if (limit !== undefined && changelog.position >= limit) return 0;
     try {
-      // a source record without key is not in the table (`keyed`)
-      const batch = await this.deps.changelogs.read(changelog.tp, changelog.position, { maxBytes: FETCH_BYTES, maxWaitMs: 0, keyed: limit !== undefined, ...(limit !== undefined ? { end: limit } : {}) });
+      // a changelog record without key is not state (`keyed`, as the active restoration)
+      const batch = await this.deps.changelogs.read(changelog.tp, changelog.position, { maxBytes: FETCH_BYTES, maxWaitMs: 0, keyed: true, ...(limit !== undefined ? { end: limit } : {}) });
       if (task.state !== 'RUNNING' || this.#tasks.get(task.id) !== task) return 0;
       if (batch.next > changelog.position || batch.records.length > 0) task.apply(changelog, toChangelogRecords(batch.records, changelog.tp), batch.next);
       return batch.records.length;

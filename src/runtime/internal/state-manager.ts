@@ -34,7 +34,8 @@
  * as Kafka's `StoreChangelogReader` does for source changelogs: beyond the
  * committed offset the records were not processed yet, so they are not state
  * yet (under exactly_once their outputs may have been aborted). Records
- * without a key are skipped, as the table source drops them.
+ * without a key are skipped, in every changelog (as Kafka's
+ * `StoreChangelogReader`; a table source drops them too).
  *
  * After every committed transaction (at_least_once: offset commit),
  * `committed()` hands each store its changelog position (lifecycle step 6);
@@ -203,7 +204,7 @@ export class TaskStateManager {
             store.restoreBatch(toChangelogRecords(batch.records, tp));
             progress.batch(tp, store.name, defined(batch.records[batch.records.length - 1], 'last restored record').offset, batch.records.length);
           },
-        }, { maxBytes: RESTORE_BATCH_BYTES, maxWaitMs: 200, keyed: limit !== undefined })
+        }, { maxBytes: RESTORE_BATCH_BYTES, maxWaitMs: 200, keyed: true })
         .catch((error: unknown) => {
           if (!(error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.OFFSET_OUT_OF_RANGE)) throw error;
           // The checkpoint points before the log start (records deleted under it): the local copy cannot be completed.

@@ -19,9 +19,12 @@
  *    deserialization handler, CONTINUE skips it), reporting to the restore
  *    listener;
  * 5. checkpoint (flush, commit, write `.checkpoint`);
- * 6. start the update loop: read what is new (waiting up to ~100 ms when
- *    idle), apply it, checkpoint every `commitIntervalMs`. A failure of the
- *    loop is fatal for the app (as a dying global thread in Kafka).
+ * 6. start the update loop: read what is new (no wait: the reader's port is
+ *    shared with the tasks' restoration and the standbys, and a long poll
+ *    would hold their fetches up on the broker connection), apply it, sleep
+ *    ~100 ms after a round that read nothing (woken by close), checkpoint
+ *    every `commitIntervalMs`. A failure of the loop is fatal for the app (as
+ *    a dying global thread in Kafka).
  * Close: stop the loop, checkpoint, close the task, release the folder.
  */
 import { rmSync } from 'node:fs';
@@ -59,7 +62,8 @@ interface Partition {
   position: number;
 }
 
-const POLL_WAIT_MS = 100;
+/** The update loop's sleep after a round that read nothing. */
+const IDLE_MS = 100;
 const FETCH_BYTES = 4 * 1024 * 1024;
 
 /** Starts the global state (steps 1–6); undefined when the topology has no global store. */
@@ -92,6 +96,8 @@ export class GlobalStateManager {
   #stopped = false;
   #loop: Promise<void> | undefined;
   #lastCheckpoint = Date.now();
+  /** Ends the update loop's idle sleep early (close). */
+  #wake: (() => void) | undefined;
   #closed = false;
 
   constructor(
@@ -196,28 +202,44 @@ export class GlobalStateManager {
   }
 
   /** One round of the update loop for `p`: read what is new, apply it, move past what the read covered. */
-  async #follow(p: Partition, maxWaitMs: number): Promise<void> {
-    const batch = await this.options.changelogs.read(p.tp, p.position, { maxBytes: FETCH_BYTES, maxWaitMs, isolation: this.#isolation });
-    await this.#apply(p, batch);
+  async #follow(p: Partition): Promise<number> {
+    const batch = await this.options.changelogs.read(p.tp, p.position, { maxBytes: FETCH_BYTES, maxWaitMs: 0, isolation: this.#isolation });
+    const { count } = await this.#apply(p, batch);
     if (!this.#stopped) p.position = Math.max(p.position, batch.next);
+    return count;
   }
 
   /** Step 6. */
   startLoop(): void {
-    const wait = Math.max(10, Math.floor(POLL_WAIT_MS / Math.max(1, this.#partitions.length)));
     this.#loop = (async () => {
       while (!this.#stopped) {
+        let read = 0;
         for (const p of this.#partitions) {
           if (this.#stopped) break;
-          await this.#follow(p, wait);
+          read += await this.#follow(p);
         }
         if (!this.#stopped && Date.now() - this.#lastCheckpoint >= this.options.commitIntervalMs) this.checkpoint();
+        if (read === 0 && !this.#stopped) await this.#idle();
       }
     })().catch((error: unknown) => {
       if (this.#stopped) return;
       const cause = error instanceof Error ? error : new Error(String(error));
       this.options.logger.error({ err: cause }, 'the global state update loop failed');
       this.options.onFatal(cause instanceof StreamsError ? cause : new StreamsError(`Updating the global stores failed: ${cause.message}`, { code: 'STATE_RESTORE_FAILED', cause }));
+    });
+  }
+
+  /** Sleeps {@link IDLE_MS}, or until close wakes it. */
+  #idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, IDLE_MS);
+      timer.unref();
+      const wake = (): void => done();
+      this.#wake = wake;
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
     });
   }
 
@@ -234,6 +256,7 @@ export class GlobalStateManager {
     if (this.#closed) return;
     this.#closed = true;
     this.#stopped = true;
+    this.#wake?.();
     await this.#loop;
     try {
       if (clean && this.#restored) this.checkpoint();

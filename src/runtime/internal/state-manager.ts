@@ -137,8 +137,8 @@ export class TaskStateManager {
     };
     const promoted = this.options.promoted;
     if (promoted !== undefined) {
-      const byName = new Map(stores.map((s) => [s.name, s] as const));
-      promoted.bind({ collector, changelog: (name) => { const store = byName.get(name); return store && changelog(store); }, recordContext: this.options.recordContext });
+      const sinks = new Map(stores.map((s) => [s.name, changelog(s)] as const));
+      promoted.bind({ collector, changelog: (name) => sinks.get(name), recordContext: this.options.recordContext });
     } else {
       for (const store of stores) {
         store.init({

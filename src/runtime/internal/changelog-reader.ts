@@ -30,8 +30,10 @@
  *    answers undefined.
  *
  * Following loops (a standby catching up, a global store kept current) call
- * `read` once per round from their own scheduling; the bounded restorations
- * (active tasks, the global stores at start) call `readTo`.
+ * `read` once per round, with no wait (a long poll would hold the other
+ * fetches on the shared port up), and sleep with an {@link IdleSleep} after a
+ * round that read nothing; the bounded restorations (active tasks, the global
+ * stores at start) call `readTo`.
  */
 import type { Logger } from 'pino';
 import type { ClientConnectionOptions, ClusterPort, ConsumedRecord, PartitionReaderPort, TopicPartition } from '../../cluster/port.js';
@@ -164,5 +166,29 @@ export class ChangelogReader {
     if (port !== undefined) return port;
     // Callers check `port()` first and name the store that needs it; this is the fallback (e.g. a read after close).
     throw new StreamsError(this.#closed ? 'The changelog reader is closed (the app is closing)' : 'The cluster offers no partition reader to read changelogs; use the kafkajs or embedded cluster', { code: 'STATE_RESTORE_FAILED' });
+  }
+}
+
+/** The sleep of a following loop after a round that read nothing: `sleep(ms)` resolves after `ms`, or at once on `wake()` (an update, a close). */
+export class IdleSleep {
+  #wake: (() => void) | undefined;
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = () => {
+        this.#wake = undefined;
+        done();
+      };
+    });
+  }
+
+  wake(): void {
+    this.#wake?.();
   }
 }

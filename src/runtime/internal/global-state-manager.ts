@@ -36,7 +36,7 @@ import type { ManagedStateStore, TaskHandlers, TaskProcessor, TopologyRuntime } 
 import type { StateStore } from '../../state/state-store.js';
 import type { RestoreProgress } from './restore-progress.js';
 import { lockGlobalDir, readGlobalCheckpoint, unlockGlobalDir, writeGlobalCheckpoint } from './global-state-files.js';
-import type { ChangelogBatch, ChangelogIsolation, ChangelogReader } from './changelog-reader.js';
+import { IdleSleep, type ChangelogBatch, type ChangelogIsolation, type ChangelogReader } from './changelog-reader.js';
 
 /** What the global state needs from the app. */
 export interface GlobalStateOptions {
@@ -96,8 +96,8 @@ export class GlobalStateManager {
   #stopped = false;
   #loop: Promise<void> | undefined;
   #lastCheckpoint = Date.now();
-  /** Ends the update loop's idle sleep early (close). */
-  #wake: (() => void) | undefined;
+  /** The update loop's sleep after an idle round (close ends it early). */
+  readonly #idle = new IdleSleep();
   #closed = false;
 
   constructor(
@@ -219,27 +219,13 @@ export class GlobalStateManager {
           read += await this.#follow(p);
         }
         if (!this.#stopped && Date.now() - this.#lastCheckpoint >= this.options.commitIntervalMs) this.checkpoint();
-        if (read === 0 && !this.#stopped) await this.#idle();
+        if (read === 0 && !this.#stopped) await this.#idle.sleep(IDLE_MS);
       }
     })().catch((error: unknown) => {
       if (this.#stopped) return;
       const cause = error instanceof Error ? error : new Error(String(error));
       this.options.logger.error({ err: cause }, 'the global state update loop failed');
       this.options.onFatal(cause instanceof StreamsError ? cause : new StreamsError(`Updating the global stores failed: ${cause.message}`, { code: 'STATE_RESTORE_FAILED', cause }));
-    });
-  }
-
-  /** Sleeps {@link IDLE_MS}, or until close wakes it. */
-  #idle(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, IDLE_MS);
-      timer.unref();
-      const wake = (): void => done();
-      this.#wake = wake;
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
     });
   }
 
@@ -256,7 +242,7 @@ export class GlobalStateManager {
     if (this.#closed) return;
     this.#closed = true;
     this.#stopped = true;
-    this.#wake?.();
+    this.#idle.wake();
     await this.#loop;
     try {
       if (clean && this.#restored) this.checkpoint();

@@ -44,7 +44,7 @@ import { topicPartitionKey } from '../../records/topic-partition.js';
 import type { ResolvedConfig } from '../config.js';
 import type { TaskDirectories } from './state-manager.js';
 import { StandbyTask } from './standby-task.js';
-import { toChangelogRecords, type ChangelogReader } from './changelog-reader.js';
+import { IdleSleep, toChangelogRecords, type ChangelogReader } from './changelog-reader.js';
 import type { PromotedStandby } from './standby-handover.js';
 
 /** What the standby tasks of an instance need. */
@@ -77,7 +77,7 @@ export class StandbyTasks {
   #wanted = new Set<string>();
   #loop: Promise<void> | undefined;
   #closed = false;
-  #wake: (() => void) | undefined;
+  readonly #idle = new IdleSleep();
   #committed = new Map<string, number>();
   #committedAt = 0;
 
@@ -130,7 +130,7 @@ export class StandbyTasks {
     for (const id of this.#wanted) if (!this.#tasks.has(id) && !activeHere.has(id)) this.#open(id);
     // 3. wake
     if (this.#tasks.size > 0) this.#loop ??= this.#run().finally(() => (this.#loop = undefined));
-    this.#wake?.();
+    this.#idle.wake();
   }
 
   /** Promotion: the standby of task `id` kept by the last update, handed over to its new active task (see `standby-handover.ts`). */
@@ -146,7 +146,7 @@ export class StandbyTasks {
   /** Stops the updater and closes every standby (their checkpoint files are written). */
   async closeAll(): Promise<void> {
     this.#closed = true;
-    this.#wake?.();
+    this.#idle.wake();
     await this.#loop;
     for (const task of [...this.#tasks.values(), ...this.#promoting.values()]) this.#closeTask(task, 'the app closes');
     this.#tasks.clear();
@@ -186,7 +186,7 @@ export class StandbyTasks {
       }
       // 0. active tasks first
       if (this.deps.activeTasksStarting?.()) {
-        await this.#sleep(IDLE_MS);
+        await this.#idle.sleep(IDLE_MS);
         continue;
       }
       // 1. committed offsets of source changelogs
@@ -200,7 +200,7 @@ export class StandbyTasks {
         }
       }
       // 3. idle
-      if (read === 0 && !this.#closed) await this.#sleep(IDLE_MS);
+      if (read === 0 && !this.#closed) await this.#idle.sleep(IDLE_MS);
     }
   }
 
@@ -223,7 +223,7 @@ export class StandbyTasks {
         return 0;
       }
       this.deps.logger.debug({ err: error, taskId: task.id, changelog: topicPartitionKey(changelog.tp) }, 'standby fetch failed; retrying');
-      await this.#sleep(IDLE_MS * 5);
+      await this.#idle.sleep(IDLE_MS * 5);
       return 0;
     }
   }
@@ -240,20 +240,5 @@ export class StandbyTasks {
     } catch (error) {
       this.deps.logger.debug({ err: error }, 'reading the committed offsets of source changelogs failed; keeping the last ones');
     }
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#wake = () => {
-        this.#wake = undefined;
-        done();
-      };
-    });
   }
 }

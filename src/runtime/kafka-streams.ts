@@ -152,7 +152,7 @@ export class KafkaStreams {
     try {
       // 1. connect
       const { cluster, admin } = builder.connect();
-      Object.assign(parts, { admin, closeRestoreReader: () => builder.closeRestoreReader() });
+      Object.assign(parts, { admin, closeChangelogReader: () => builder.closeChangelogReader() });
       // 2. topics
       const topics = await builder.prepareTopics(admin, this.#topology);
       this.#topology = topics.topology;
@@ -163,7 +163,7 @@ export class KafkaStreams {
       life.checkRunning();
       // 4. join
       const member = builder.joinGroup(cluster, admin, topics);
-      Object.assign(parts, { consumer: member.consumer, receiver: member.receiver, manager: member.manager, closeStandbyReader: member.closeStandbyReader });
+      Object.assign(parts, { consumer: member.consumer, receiver: member.receiver, manager: member.manager });
       this.#metadata = member.metadata;
       const first = life.firstAssignment();
       await runGroupMember(member, this.#topology, life);

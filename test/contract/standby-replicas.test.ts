@@ -8,6 +8,8 @@
  *   only when asked), and when the active instance leaves its tasks move to
  *   the standby, which restores only what it had not read yet (nothing);
  *   without standbys the same move restores the changelog in full (control);
+ *   with an in-memory store too: the standby is promoted, its stores become
+ *   the active task's (issue 31), so nothing is restored either;
  * - a new instance joining a stateful group first warms up (warm-up replicas,
  *   no task moves to it while it is not caught up), and a probing rebalance
  *   then moves tasks to it once it is caught up.
@@ -23,6 +25,7 @@ import { QueryableStoreTypes } from '../../src/runtime/interactive-queries.js';
 import { Serdes } from '../../src/serdes/serdes.js';
 import { StreamsBuilder } from '../../src/topology/streams-builder.js';
 import { Materialized } from '../../src/topology/options.js';
+import { Stores } from '../../src/state/stores.js';
 import { partitionFor } from '../../src/records/partitioner.js';
 import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import type { BackendContext } from './backends.js';
@@ -46,9 +49,10 @@ await describeOnEachBackend('standby replicas and warm-ups', (backend, fx) => {
   /** Writes each key `times` times to the partition the default partitioner gives it. */
   const produce = (input: string, times: number): Promise<void> => produceKeyed(ctx().cluster, input, { keys: KEYS, partitions: PARTITIONS, times });
 
-  async function start(applicationId: string, input: string, host: string, extra: Partial<KafkaStreamsConfig>): Promise<KafkaStreams> {
+  async function start(applicationId: string, input: string, host: string, extra: Partial<KafkaStreamsConfig>, inMemory = false): Promise<KafkaStreams> {
     const builder = new StreamsBuilder();
-    builder.stream<string, string>(input, { keySerde: Serdes.String(), valueSerde: Serdes.String() }).groupByKey().count(Materialized.as('counts'));
+    const counts = inMemory ? Materialized.as<string, number>(Stores.inMemoryKeyValueStore('counts')) : Materialized.as<string, number>('counts');
+    builder.stream<string, string>(input, { keySerde: Serdes.String(), valueSerde: Serdes.String() }).groupByKey().count(counts);
     const dir = mkdtempSync(join(tmpdir(), 'sluice-standby-'));
     dirs.push(dir);
     const app = new KafkaStreams(builder.build(), {
@@ -78,10 +82,10 @@ await describeOnEachBackend('standby replicas and warm-ups', (backend, fx) => {
   }
 
   /** Two instances, five rounds counted; then `b` leaves and `a` takes b's tasks. Returns what a restored for them. */
-  async function failover(prefix: string, numStandbyReplicas: number): Promise<{ restored: number; bKeys: number }> {
+  async function failover(prefix: string, numStandbyReplicas: number, inMemory = false): Promise<{ restored: number; bKeys: number }> {
     const { input, applicationId } = await setUp(prefix);
-    const a = await start(applicationId, input, 'host-a:7001', { numStandbyReplicas });
-    const b = await start(applicationId, input, 'host-b:7002', { numStandbyReplicas });
+    const a = await start(applicationId, input, 'host-a:7001', { numStandbyReplicas }, inMemory);
+    const b = await start(applicationId, input, 'host-b:7002', { numStandbyReplicas }, inMemory);
     await eventually(() => owned(a).length === 2 && owned(b).length === 2, 'two tasks each');
     await produce(input, 5);
     await eventually(() => KEYS.every((k) => count(a, k) === 5 || count(b, k) === 5), 'every key counted five times by its owner');
@@ -117,6 +121,15 @@ await describeOnEachBackend('standby replicas and warm-ups', (backend, fx) => {
   it('a standby follows its active task; when the active instance leaves, the standby takes over and restores nothing', { timeout }, async () => {
     try {
       const { restored } = await failover('standby', 1);
+      expect(restored).toBe(0);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('in-memory store: the standby is promoted when the active instance leaves, so nothing is restored either', { timeout }, async () => {
+    try {
+      const { restored } = await failover('standby-mem', 1, true);
       expect(restored).toBe(0);
     } finally {
       await cleanup();

@@ -12,10 +12,11 @@
  *    repartition purger; `group-member.ts`);
  * 5. `startTimers`: the commit/punctuation tick and the state cleaner.
  * Besides: the topology a `Topology` becomes (`runtimeTopology`), and what the
- * tasks' state managers share (`stateRuntime`: state directory, restore
- * reader, record cache, restore progress).
+ * tasks' state managers share (`stateRuntime`: state directory, the
+ * changelog reader, record cache, restore progress).
  */
-import type { AdminPort, ClusterPort, PartitionReaderPort } from '../../cluster/port.js';
+import type { AdminPort, ClusterPort } from '../../cluster/port.js';
+import { ChangelogReader, clusterPortOpener } from './changelog-reader.js';
 import { TopicMetadataCache } from '../../eos/topic-metadata.js';
 import { componentLogger, type Logger } from '../../internal/logger.js';
 import type { TopologyRuntime } from '../../processors/task-contract.js';
@@ -74,8 +75,8 @@ export class AppBuilder {
   readonly #hooks: AppHooks;
   readonly #log: Logger;
   #stateDirectory: StateDirectory | undefined;
-  /** The restore reader, created on first use (`stateRuntime`). */
-  #reader: PartitionReaderPort | undefined;
+  /** The instance's one changelog reader (restoration, standbys, global stores), created on first use. */
+  #changelogs: ChangelogReader | undefined;
   /** The instance's record cache (statestoreCacheMaxBytes), shared by every caching store of every task. */
   #cache: RecordCache | undefined;
 
@@ -123,8 +124,8 @@ export class AppBuilder {
   startGlobalState(cluster: ClusterPort, topology: TopologyRuntime): Promise<GlobalStateManager | undefined> {
     const config: GlobalSettings = this.#config;
     return startGlobalState({
-      topology, cluster, applicationId: config.applicationId, clientId: config.clientId, appDir: this.directories().appDir,
-      exactlyOnce: config.guarantee.exactlyOnce, commitIntervalMs: config.commitIntervalMs, progress: this.#hooks.progress, connection: config.consumerSettings.connection,
+      topology, changelogs: this.changelogs(cluster), applicationId: config.applicationId, appDir: this.directories().appDir,
+      exactlyOnce: config.guarantee.exactlyOnce, commitIntervalMs: config.commitIntervalMs, progress: this.#hooks.progress,
       handlers: { deserialization: config.deserializationExceptionHandler, processing: config.processingExceptionHandler },
       logger: componentLogger('global-state', config.logger, { applicationId: config.applicationId }), onFatal: (error) => this.#hooks.onFatal(error),
     });
@@ -166,14 +167,23 @@ export class AppBuilder {
     return {
       applicationId: config.applicationId,
       directories: this.directories(),
-      reader: () => (this.#reader ??= cluster.reader?.({ isolationLevel: config.guarantee.isolationLevel, clientId: `${config.clientId}-restore`, connection: config.consumerSettings.connection })),
+      changelogs: this.changelogs(cluster),
       cache: (this.#cache ??= new RecordCache(config.statestoreCacheMaxBytes)),
       progress: this.#hooks.progress,
     };
   }
 
-  /** Closes the restore reader, if one was opened. */
-  async closeRestoreReader(): Promise<void> {
-    await this.#reader?.close();
+  /** The instance's changelog reader (./changelog-reader.ts), created on first use. */
+  changelogs(cluster: ClusterPort): ChangelogReader {
+    const config: StateSettings = this.#config;
+    return (this.#changelogs ??= new ChangelogReader(
+      clusterPortOpener(cluster, config.clientId, config.consumerSettings.connection),
+      componentLogger('changelog-reader', config.logger, { applicationId: config.applicationId }),
+    ));
+  }
+
+  /** Closes the changelog reader, if one was opened. */
+  async closeChangelogReader(): Promise<void> {
+    await this.#changelogs?.close();
   }
 }

@@ -5,7 +5,7 @@
  * 2. close every task (clean ones commit, failed ones abort; producers
  *    close), then stop the global stores' loop and checkpoint them;
  * 3. leave the group (close the consumer), close the admin client and the
- *    restore and standby readers.
+ *    the changelog reader.
  * A part that fails to close is logged and the next one still closes.
  */
 import type { AdminPort, GroupConsumerPort } from '../../cluster/port.js';
@@ -22,8 +22,7 @@ export interface AppParts {
   manager?: TaskManager;
   global?: GlobalStateManager;
   stopTimers?: () => void;
-  closeRestoreReader?: () => Promise<void>;
-  closeStandbyReader?: () => Promise<void>;
+  closeChangelogReader?: () => Promise<void>;
 }
 
 /** See the module comment. */
@@ -37,6 +36,5 @@ export async function closeAppParts(parts: AppParts, log: Logger): Promise<void>
   // 3. group, admin and readers
   await parts.consumer?.close().catch((error: unknown) => log.warn({ err: error }, 'closing the consumer failed'));
   await parts.admin?.close().catch((error: unknown) => log.debug({ err: error }, 'closing the admin client failed'));
-  await parts.closeRestoreReader?.().catch((error: unknown) => log.debug({ err: error }, 'closing the restore reader failed'));
-  await parts.closeStandbyReader?.().catch((error: unknown) => log.debug({ err: error }, 'closing the standby reader failed'));
+  await parts.closeChangelogReader?.().catch((error: unknown) => log.debug({ err: error }, 'closing the changelog reader failed'));
 }

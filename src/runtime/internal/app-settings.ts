@@ -38,7 +38,7 @@ export type TaskSettings = Pick<
 >;
 
 /** A standby task (`standby-tasks.ts`, `standby-task.ts`). */
-export type StandbySettings = Pick<ResolvedConfig, 'applicationId' | 'deserializationExceptionHandler' | 'processingExceptionHandler'>;
+export type StandbySettings = Pick<ResolvedConfig, 'applicationId' | 'logger' | 'deserializationExceptionHandler' | 'processingExceptionHandler'>;
 
 /** A task's producer (`client-overrides.ts` and the producer's own timeouts). */
 export type TaskProducerSettings = Pick<ResolvedConfig, 'producerSettings' | 'transactionTimeoutMs' | 'deliveryTimeoutMs' | 'compressionType' | 'logger'>;

@@ -4,7 +4,8 @@
  * `onAssignment`):
  * 1. decode it (undecodable: logged, the previous view stays);
  * 2. the key metadata takes the group's hosts and partitions;
- * 3. the task manager gets this instance's standby tasks (warm-ups included);
+ * 3. the task manager gets this instance's standby tasks (warm-ups included)
+ *    and its active tasks (a standby becoming active is promoted, not closed);
  * 4. when it carries `nextRebalanceMs` (warm-ups exist: Kafka's probing
  *    rebalance), a rejoin is scheduled for that time, replacing any earlier
  *    one; an assignment without it cancels the scheduled one.
@@ -45,7 +46,7 @@ export class AssignmentReceiver {
     // 2. key metadata
     this.deps.metadata()?.update(info);
     // 3. standby tasks
-    this.deps.manager()?.onStandbyAssignment(info.standbyTasks).catch((error: unknown) => this.deps.logger.warn({ err: error }, 'updating the standby tasks failed'));
+    this.deps.manager()?.onStandbyAssignment(info.standbyTasks, info.activeTasks).catch((error: unknown) => this.deps.logger.warn({ err: error }, 'updating the standby tasks failed'));
     // 4. probing rebalance
     this.#schedule(info.nextRebalanceMs);
   }

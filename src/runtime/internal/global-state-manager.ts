@@ -1,8 +1,9 @@
 /**
  * The global stores of one instance (Kafka's `GlobalStreamThread` +
  * `GlobalStateManagerImpl` + `GlobalStateUpdateTask`): one task keeps every
- * global store; it reads all partitions of their topics with its own
- * partition reader (read_committed under exactly_once), outside the group.
+ * global store; it reads all partitions of their topics through the
+ * instance's changelog reader (`changelog-reader.ts`; read_committed under
+ * exactly_once, read_uncommitted otherwise), outside the group.
  *
  * Start (before the app joins its group, so before it is RUNNING and before
  * any task processes):
@@ -18,33 +19,35 @@
  *    deserialization handler, CONTINUE skips it), reporting to the restore
  *    listener;
  * 5. checkpoint (flush, commit, write `.checkpoint`);
- * 6. start the update loop: read what is new (waiting up to ~100 ms when
- *    idle), apply it, checkpoint every `commitIntervalMs`. A failure of the
- *    loop is fatal for the app (as a dying global thread in Kafka).
+ * 6. start the update loop: read what is new (no wait: the reader's port is
+ *    shared with the tasks' restoration and the standbys, and a long poll
+ *    would hold their fetches up on the broker connection), apply it, sleep
+ *    ~100 ms after a round that read nothing (woken by close), checkpoint
+ *    every `commitIntervalMs`. A failure of the loop is fatal for the app (as
+ *    a dying global thread in Kafka).
  * Close: stop the loop, checkpoint, close the task, release the folder.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { ClientConnectionOptions, ClusterPort, PartitionReaderPort, TopicPartition } from '../../cluster/port.js';
+import type { TopicPartition } from '../../cluster/port.js';
 import { StreamsError } from '../../errors.js';
 import type { ManagedStateStore, TaskHandlers, TaskProcessor, TopologyRuntime } from '../../processors/task-contract.js';
 import type { StateStore } from '../../state/state-store.js';
 import type { RestoreProgress } from './restore-progress.js';
 import { lockGlobalDir, readGlobalCheckpoint, unlockGlobalDir, writeGlobalCheckpoint } from './global-state-files.js';
+import { IdleSleep, type ChangelogBatch, type ChangelogIsolation, type ChangelogReader } from './changelog-reader.js';
 
 /** What the global state needs from the app. */
 export interface GlobalStateOptions {
   topology: TopologyRuntime;
-  cluster: ClusterPort;
+  /** The instance's changelog reader (closed by the app, not here). */
+  changelogs: ChangelogReader;
   applicationId: string;
-  clientId: string;
   /** `<stateDir>/<applicationId>`. */
   appDir: string;
   exactlyOnce: boolean;
   commitIntervalMs: number;
-  /** Network settings of the global reader (the consumer's, `consumerConfig`). */
-  connection?: ClientConnectionOptions;
   handlers: TaskHandlers;
   progress: RestoreProgress;
   logger: Logger;
@@ -59,7 +62,8 @@ interface Partition {
   position: number;
 }
 
-const POLL_WAIT_MS = 100;
+/** The update loop's sleep after a round that read nothing. */
+const IDLE_MS = 100;
 const FETCH_BYTES = 4 * 1024 * 1024;
 
 /** Starts the global state (steps 1–6); undefined when the topology has no global store. */
@@ -86,12 +90,14 @@ export async function startGlobalState(options: GlobalStateOptions): Promise<Glo
 
 /** The running global state; see the module comment. */
 export class GlobalStateManager {
-  readonly #reader: PartitionReaderPort;
+  readonly #isolation: ChangelogIsolation;
   readonly #partitions: Partition[] = [];
   #restored = false;
   #stopped = false;
   #loop: Promise<void> | undefined;
   #lastCheckpoint = Date.now();
+  /** The update loop's sleep after an idle round (close ends it early). */
+  readonly #idle = new IdleSleep();
   #closed = false;
 
   constructor(
@@ -99,12 +105,11 @@ export class GlobalStateManager {
     private readonly options: GlobalStateOptions,
     private readonly dir: string,
   ) {
-    const reader = options.cluster.reader?.({ isolationLevel: options.exactlyOnce ? 'read_committed' : 'read_uncommitted', clientId: `${options.clientId}-global`, ...(options.connection ? { connection: options.connection } : {}) });
-    if (reader === undefined) {
+    this.#isolation = options.exactlyOnce ? 'read_committed' : 'read_uncommitted';
+    if (options.changelogs.port(this.#isolation) === undefined) {
       unlockGlobalDir(dir);
       throw new StreamsError('The topology has global tables but the cluster offers no partition reader to read them; use the kafkajs or embedded cluster', { code: 'STATE_RESTORE_FAILED' });
     }
-    this.#reader = reader;
   }
 
   /** The global store `name` as interactive queries see it (RESTORING until step 4 is done). */
@@ -126,7 +131,7 @@ export class GlobalStateManager {
     const ends = new Map<string, number>();
     for (const { topic, store } of globals) {
       const persistent = task.stores.find((s) => s.name === store)?.persistent === true;
-      const topicEnds = await this.#reader.endOffsets(topic);
+      const topicEnds = await options.changelogs.endOffsets(topic, this.#isolation);
       const partitions = topicEnds.map((end, partition) => ({ tp: { topic, partition }, key: `${topic}-${partition}`, store, position: persistent ? (checkpoint.get(`${topic}-${partition}`) ?? 0) : 0, end }));
       const ahead = partitions.filter((p) => p.position > p.end);
       if (ahead.length > 0) {
@@ -161,50 +166,60 @@ export class GlobalStateManager {
   }
 
   async #restorePartition(p: Partition, end: number): Promise<void> {
-    const { progress, logger } = this.options;
+    const { progress, logger, changelogs } = this.options;
     const start = p.position;
     progress.start(p.tp, p.store, start, end);
     let total = 0;
     try {
-      while (p.position < end && !this.#stopped) {
-        const applied = await this.#fetchAndApply(p, 500, end);
-        total += applied.count;
-        if (applied.count > 0) progress.batch(p.tp, p.store, applied.lastOffset, applied.count);
-        if (applied.idle) break;
-      }
+      const reached = await changelogs.readTo(p.tp, start, end, {
+        stopped: () => this.#stopped,
+        apply: async (batch) => {
+          const applied = await this.#apply(p, batch);
+          total += applied.count;
+          if (applied.count > 0) progress.batch(p.tp, p.store, applied.lastOffset, applied.count);
+        },
+      }, { maxBytes: FETCH_BYTES, maxWaitMs: 500, isolation: this.#isolation });
+      p.position = Math.max(p.position, reached.position);
     } finally {
       progress.end(p.tp, p.store, total, p.position >= end);
     }
     if (total > 0) logger.info({ store: p.store, partition: p.key, from: start, to: end, restored: total }, `restored global store '${p.store}' from ${p.key}: ${total} records`);
   }
 
-  /** Reads `p` from its position and applies every record (below `end`, when given) through the task. */
-  async #fetchAndApply(p: Partition, maxWaitMs: number, end = Number.POSITIVE_INFINITY): Promise<{ count: number; lastOffset: number; idle: boolean }> {
-    const read = await this.#reader.fetch(p.tp, p.position, { maxBytes: FETCH_BYTES, maxWaitMs });
+  /** Applies every record of `batch` through the task, in order, moving `p`'s position past each (stops when the state stops). */
+  async #apply(p: Partition, batch: ChangelogBatch): Promise<{ count: number; lastOffset: number }> {
     let count = 0;
     let lastOffset = -1;
-    for (const record of read.records) {
-      if (record.offset >= end || this.#stopped) break;
+    for (const record of batch.records) {
+      if (this.#stopped) break;
       const outcome = this.task.process(record);
       if (typeof outcome !== 'string') await outcome;
       p.position = record.offset + 1;
       lastOffset = record.offset;
       count++;
     }
-    if (!this.#stopped) p.position = Math.max(p.position, Math.min(read.nextOffset, end));
-    return { count, lastOffset, idle: read.records.length === 0 && read.nextOffset <= p.position && read.endOffset <= p.position };
+    return { count, lastOffset };
+  }
+
+  /** One round of the update loop for `p`: read what is new, apply it, move past what the read covered. */
+  async #follow(p: Partition): Promise<number> {
+    const batch = await this.options.changelogs.read(p.tp, p.position, { maxBytes: FETCH_BYTES, maxWaitMs: 0, isolation: this.#isolation });
+    const { count } = await this.#apply(p, batch);
+    if (!this.#stopped) p.position = Math.max(p.position, batch.next);
+    return count;
   }
 
   /** Step 6. */
   startLoop(): void {
-    const wait = Math.max(10, Math.floor(POLL_WAIT_MS / Math.max(1, this.#partitions.length)));
     this.#loop = (async () => {
       while (!this.#stopped) {
+        let read = 0;
         for (const p of this.#partitions) {
           if (this.#stopped) break;
-          await this.#fetchAndApply(p, wait);
+          read += await this.#follow(p);
         }
         if (!this.#stopped && Date.now() - this.#lastCheckpoint >= this.options.commitIntervalMs) this.checkpoint();
+        if (read === 0 && !this.#stopped) await this.#idle.sleep(IDLE_MS);
       }
     })().catch((error: unknown) => {
       if (this.#stopped) return;
@@ -227,6 +242,7 @@ export class GlobalStateManager {
     if (this.#closed) return;
     this.#closed = true;
     this.#stopped = true;
+    this.#idle.wake();
     await this.#loop;
     try {
       if (clean && this.#restored) this.checkpoint();
@@ -237,7 +253,6 @@ export class GlobalStateManager {
       this.task.close();
     } finally {
       unlockGlobalDir(this.dir);
-      await this.#reader.close().catch((error: unknown) => this.options.logger.debug({ err: error }, 'closing the global reader failed'));
     }
   }
 }

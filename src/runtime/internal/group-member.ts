@@ -8,11 +8,11 @@
  * 2. the assignment receiver (`assignment-receiver.ts`): key metadata, standby
  *    list, probing-rebalance timer;
  * 3. the task manager with its task producers and the instance's standby
- *    tasks (`standby-tasks.ts`, on their own partition reader).
+ *    tasks (`standby-tasks.ts`, on the instance's changelog reader).
  * Nothing connects here: `runGroupMember` then subscribes and runs the
  * consumer (start step 4 of `KafkaStreams`).
  */
-import type { AdminPort, ClusterPort, GroupConsumerPort, PartitionReaderPort } from '../../cluster/port.js';
+import type { AdminPort, ClusterPort, GroupConsumerPort } from '../../cluster/port.js';
 import { StreamsProducer } from '../../eos/streams-producer.js';
 import type { TopicMetadataCache } from '../../eos/topic-metadata.js';
 import { componentLogger } from '../../internal/logger.js';
@@ -52,8 +52,6 @@ export interface GroupMember {
   consumer: GroupConsumerPort;
   receiver: AssignmentReceiver;
   manager: TaskManager;
-  /** Closes the standbys' partition reader, if one was opened. */
-  closeStandbyReader(): Promise<void>;
 }
 
 /** Steps 1–3. */
@@ -61,7 +59,6 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
   const { config, cluster, topology } = deps;
   const log = (component: string) => componentLogger(component, config.logger, { applicationId: config.applicationId });
   let manager: TaskManager | undefined = undefined;
-  let standbyReader: PartitionReaderPort | undefined;
   // 1. consumer and assignor
   const consumer = cluster.consumer({
     groupAssignor: appAssignor({
@@ -98,10 +95,10 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
     standbys: new StandbyTasks({
       topology, config, directories: deps.directories(), committed: (tps) => consumer.committed(tps), logger: log('standby-tasks'),
       activeTasksStarting: () => manager?.activeTasksStarting() ?? false,
-      reader: () => (standbyReader ??= cluster.reader?.({ isolationLevel: config.guarantee.isolationLevel, clientId: `${config.clientId}-standby`, connection: config.consumerSettings.connection })),
+      changelogs: deps.state.changelogs, cache: deps.state.cache,
     }),
   });
-  return { consumer, receiver, manager, closeStandbyReader: async () => standbyReader?.close() };
+  return { consumer, receiver, manager };
 }
 
 /** Subscribes the member's consumer to the topology's source topics and runs it: assignments go to the lifecycle, batches to the task manager. */

@@ -6,18 +6,22 @@
  * Lifecycle (the code mirrors the steps; states through the shared
  * transition-table helper):
  * 1. `open()` (CREATED → RUNNING): lock `<stateDir>/<applicationId>/<taskId>`,
- *    build the task's stores from the topology and `init` them without a
- *    changelog sink and without the record cache; each logged store starts at
- *    its checkpoint (a persistent store's own) or 0 (in-memory);
+ *    build the task's processors and stores from the topology and `init` the
+ *    stores through a late binding (`standby-handover.ts`: no output, no
+ *    changelog write while a standby; the instance's record cache); each
+ *    logged store starts at its checkpoint (a persistent store's own) or 0
+ *    (in-memory);
  * 2. `apply(changelog, records, next)`: the standby updater hands over what it
  *    read; the store applies it with `restoreBatch` (a persistent store writes
  *    the records and its checkpoint in one storage transaction) and the
  *    position moves to `next`;
  * 3. `close()` (→ CLOSED): write the task's `.checkpoint` file (the position of
  *    every persistent store's changelog: what the assignor is told this
- *    instance has), close the stores, unlock the folder. When the task becomes
- *    active here, the active task then restores only what the standby had not
- *    read yet.
+ *    instance has), close the stores, unlock the folder;
+ * 4. or `handOver()` (→ PROMOTED) when the task becomes active here: write the
+ *    `.checkpoint` file, then give the folder (still locked), the processors
+ *    with their open stores and the positions to the active task, which
+ *    restores only what the standby had not read yet (`standby-handover.ts`).
  *
  * A store restored from its table source's topic (`sourceChangelogs`) is read
  * only up to the group's committed offset of that partition (what the active
@@ -28,23 +32,25 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { TopicPartition } from '../../cluster/port.js';
-import { IllegalStateError } from '../../errors.js';
+import { defined } from '../../internal/defined.js';
 import { StateMachine, type TransitionTable } from '../../internal/state-machine.js';
-import { changelogTopicName, type ChangelogRecord, type ManagedStateStore } from '../../state/store-contract.js';
-import type { RecordCollector, TopologyRuntime } from '../../processors/task-contract.js';
+import { changelogTopicName, type ChangelogRecord, type ManagedStateStore, type RecordCacheLike } from '../../state/store-contract.js';
+import type { TaskProcessor, TopologyRuntime } from '../../processors/task-contract.js';
 import type { TaskId } from '../../records/task-id.js';
 import { topicPartitionKey } from '../../records/topic-partition.js';
 import type { StandbySettings } from './app-settings.js';
 import type { TaskDirectories } from './state-manager.js';
 import { removeTaskCheckpoint, writeTaskCheckpoint } from './task-checkpoint.js';
+import { LateBinding, type PromotedStandby } from './standby-handover.js';
 
 /** States of a standby task. */
-export type StandbyState = 'CREATED' | 'RUNNING' | 'CLOSED';
+export type StandbyState = 'CREATED' | 'RUNNING' | 'CLOSED' | 'PROMOTED';
 
 const STANDBY_TRANSITIONS: TransitionTable<StandbyState> = {
   CREATED: ['RUNNING', 'CLOSED'],
-  RUNNING: ['CLOSED'],
+  RUNNING: ['CLOSED', 'PROMOTED'],
   CLOSED: [],
+  PROMOTED: [],
 };
 
 /** One changelog partition a standby task follows. */
@@ -64,15 +70,12 @@ export interface StandbyTaskDeps {
   topology: TopologyRuntime;
   config: StandbySettings;
   directories: TaskDirectories;
+  /** The instance's record cache: the stores keep it once promoted. */
+  cache: RecordCacheLike | undefined;
   logger: Logger;
+  /** The logger of the task's processors (an active task's: they keep it once promoted). */
+  processorLogger: Logger;
 }
-
-/** Standby tasks never produce: a processor that tried would be a bug in sluice. */
-const NO_OUTPUT: RecordCollector = {
-  send() {
-    throw new IllegalStateError('A standby task does not process records, so it cannot send any: this is a bug in sluice');
-  },
-};
 
 /** Kafka's `OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT`: the task file is rewritten after this many offsets. */
 const CHECKPOINT_DELTA = 10_000;
@@ -81,6 +84,8 @@ const CHECKPOINT_DELTA = 10_000;
 export class StandbyTask {
   readonly #sm: StateMachine<StandbyState>;
   #stores: readonly ManagedStateStore[] = [];
+  #processor: TaskProcessor | undefined;
+  readonly #binding = new LateBinding();
   #changelogs: StandbyChangelog[] = [];
   #dir: string | undefined;
   #sinceCheckpointFile = 0;
@@ -121,15 +126,14 @@ export class StandbyTask {
     this.#dir = directories.lockTask(id);
     try {
       const handlers = { deserialization: config.deserializationExceptionHandler, processing: config.processingExceptionHandler };
-      const processor = topology.createTask(taskId, NO_OUTPUT, handlers, { logger });
+      const processor = topology.createTask(taskId, this.#binding.collector, handlers, { logger: this.deps.processorLogger });
+      this.#processor = processor;
       this.#stores = processor.stores;
       const sources = topology.sourceChangelogs?.() ?? new Map<string, string>();
       for (const store of this.#stores) {
-        store.init({
-          applicationId: config.applicationId, taskId, stateDir: this.#dir, changelog: undefined, cache: undefined,
-          recordContext: () => ({ timestamp: 0, headers: {} }), logger: logger.child({ store: store.name }),
-        });
         const sourceTopic = sources.get(store.name);
+        const logs = store.loggingEnabled && sourceTopic === undefined;
+        store.init(this.#binding.storeContext(store.name, logs, { applicationId: config.applicationId, taskId, stateDir: this.#dir, cache: this.deps.cache, logger: logger.child({ store: store.name }) }));
         if (sourceTopic === undefined && !store.loggingEnabled) continue;
         const topic = sourceTopic ?? changelogTopicName(config.applicationId, store.name);
         this.#changelogs.push({ store, tp: { topic, partition: taskId.partition }, sourceTopic, position: store.checkpoint() ?? 0 });
@@ -160,9 +164,22 @@ export class StandbyTask {
     removeTaskCheckpoint(dir);
   }
 
-  /** Step 3. Idempotent. */
+  /** Step 4: the task is active here now; its processors, stores and folder go to the active task. */
+  handOver(): PromotedStandby {
+    this.#sm.require('handOver', ['RUNNING']);
+    this.#writeCheckpointFile();
+    const dir = defined(this.#dir, `folder of standby task ${this.id}`);
+    const processor = defined(this.#processor, `processors of standby task ${this.id}`);
+    const positions = new Map(this.#changelogs.map((c) => [c.store.name, c.position] as const));
+    const binding = this.#binding;
+    this.#dir = undefined;
+    this.#sm.transition('PROMOTED');
+    return { dir, processor, positions, bind: (active) => binding.bind(active) };
+  }
+
+  /** Step 3. Idempotent (nothing to do once handed over). */
   close(): void {
-    if (this.state === 'CLOSED') return;
+    if (this.state === 'CLOSED' || this.state === 'PROMOTED') return;
     this.#writeCheckpointFile();
     this.#closeStores();
     this.#sm.transition('CLOSED');

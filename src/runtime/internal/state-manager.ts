@@ -16,8 +16,15 @@
  *    store is ahead of its changelog: wipe its folder, fail with
  *    TASK_CORRUPTED (the task is re-created and restores in full);
  * 4. read the changelog from there to the end in batches, read_committed,
+ *    through the instance's changelog reader (`changelog-reader.ts`),
  *    applying each batch with `restoreBatch`, reporting start / batch / end to
  *    the restore listener and the counters; stop early if the task closes.
+ *
+ * A task promoted from a standby of this instance (`standby-handover.ts`)
+ * brings its folder, already locked (step 1), and its open stores, which are
+ * bound to the task instead of initialised (step 2); in step 3 each store
+ * starts at the standby's position (in-memory stores too), so only the tail
+ * the standby had not read yet is restored.
  *
  * A store whose changelog is its table source's topic (`sourceChangelogs`,
  * Kafka's `reuse.ktable.source.topics`) is initialised without a changelog
@@ -27,7 +34,8 @@
  * as Kafka's `StoreChangelogReader` does for source changelogs: beyond the
  * committed offset the records were not processed yet, so they are not state
  * yet (under exactly_once their outputs may have been aborted). Records
- * without a key are skipped, as the table source drops them.
+ * without a key are skipped, in every changelog (as Kafka's
+ * `StoreChangelogReader`; a table source drops them too).
  *
  * After every committed transaction (at_least_once: offset commit),
  * `committed()` hands each store its changelog position (lifecycle step 6);
@@ -41,15 +49,17 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { PartitionReaderPort, TopicPartition } from '../../cluster/port.js';
+import type { TopicPartition } from '../../cluster/port.js';
 import { KafkaErrorCode, KafkaProtocolError, StreamsError } from '../../errors.js';
 import type { TaskRecordCollector } from '../../eos/record-collector.js';
-import { changelogTopicName, type ChangelogRecord, type ManagedStateStore, type RecordCacheLike, type StoreRecordContext } from '../../state/store-contract.js';
+import { changelogTopicName, type ChangelogSink, type ManagedStateStore, type RecordCacheLike, type StoreRecordContext } from '../../state/store-contract.js';
 import type { TaskId } from '../../records/task-id.js';
 import type { RestoreProgress } from './restore-progress.js';
 import { defined } from '../../internal/defined.js';
 import { removeTaskCheckpoint, writeTaskCheckpoint } from './task-checkpoint.js';
 import { topicPartitionKey } from '../../records/topic-partition.js';
+import { toChangelogRecords, type ChangelogReader } from './changelog-reader.js';
+import type { PromotedStandby } from './standby-handover.js';
 
 /** The state directory as a task needs it (see ./state-directory.ts). */
 export interface TaskDirectories {
@@ -62,10 +72,12 @@ export interface TaskDirectories {
 export interface StateRuntime {
   applicationId: string;
   directories: TaskDirectories;
-  /** The partition reader restoration uses; undefined on a cluster without one (a logged store then fails the task). */
-  reader: () => PartitionReaderPort | undefined;
+  /** The instance's changelog reader (on a cluster without partition reader, a logged store fails the task). */
+  changelogs: ChangelogReader;
   cache: RecordCacheLike | undefined;
   progress: RestoreProgress;
+  /** The standby of task `id` on this instance, handed over to its new active task (promotion); undefined when there is none. */
+  takeOverStandby?: (id: string) => PromotedStandby | undefined;
 }
 
 /** Options of one task's state manager. */
@@ -85,6 +97,8 @@ export interface TaskStateOptions {
   sourceChangelogs?: ReadonlyMap<string, string>;
   /** The group's committed offset of the task's partition of `topic` (read at the task's start), or undefined when none. */
   committedOffset?: (topic: string) => number | undefined;
+  /** The standby this task was promoted from: its folder, stores and positions (see the module comment). */
+  promoted?: PromotedStandby;
 }
 
 const RESTORE_BATCH_BYTES = 4 * 1024 * 1024;
@@ -97,7 +111,10 @@ export class TaskStateManager {
   /** Changelog position of every persistent store (`<topic>-<partition>` → next offset): the task checkpoint file's content. */
   readonly #positions = new Map<string, number>();
 
-  constructor(private readonly options: TaskStateOptions) {}
+  constructor(private readonly options: TaskStateOptions) {
+    // A promoted standby's folder is locked already: from now on this manager releases it.
+    this.#dir = options.promoted?.dir;
+  }
 
   /** True when the task has state stores at all. */
   get stateful(): boolean {
@@ -108,23 +125,32 @@ export class TaskStateManager {
   async initializeAndRestore(): Promise<void> {
     const { stores, runtime, collector, taskId, id, logger } = this.options;
     if (stores.length === 0) return;
-    // 1. lock
-    this.#dir = runtime.directories.lockTask(id);
+    // 1. lock (a promoted standby's folder is held already)
+    this.#dir ??= runtime.directories.lockTask(id);
     const dir = this.#dir;
-    // 2. init
-    for (const store of stores) {
+    // 2. init (a promoted standby's stores are open: they are bound to this task instead)
+    const changelog = (store: ManagedStateStore): ChangelogSink | undefined => {
       const topic = changelogTopicName(runtime.applicationId, store.name);
-      store.init({
-        applicationId: runtime.applicationId,
-        taskId,
-        stateDir: dir,
-        changelog: store.loggingEnabled && !this.#sourceTopic(store)
-          ? { send: (_name, key, value, timestamp, headers) => collector.sendChangelog(topic, taskId.partition, key, value, timestamp, headers) }
-          : undefined,
-        cache: runtime.cache,
-        recordContext: this.options.recordContext,
-        logger: logger.child({ store: store.name }),
-      });
+      return store.loggingEnabled && !this.#sourceTopic(store)
+        ? { send: (_name, key, value, timestamp, headers) => collector.sendChangelog(topic, taskId.partition, key, value, timestamp, headers) }
+        : undefined;
+    };
+    const promoted = this.options.promoted;
+    if (promoted !== undefined) {
+      const sinks = new Map(stores.map((s) => [s.name, changelog(s)] as const));
+      promoted.bind({ collector, changelog: (name) => sinks.get(name), recordContext: this.options.recordContext });
+    } else {
+      for (const store of stores) {
+        store.init({
+          applicationId: runtime.applicationId,
+          taskId,
+          stateDir: dir,
+          changelog: changelog(store),
+          cache: runtime.cache,
+          recordContext: this.options.recordContext,
+          logger: logger.child({ store: store.name }),
+        });
+      }
     }
     // 3.–4. restore the logged stores (and those whose changelog is their source topic)
     for (const store of stores) {
@@ -143,18 +169,18 @@ export class TaskStateManager {
   /** Steps 3–4 for one store; `limit` (a source changelog: the committed offset) caps the end. */
   async #restore(store: ManagedStateStore, tp: TopicPartition, limit?: number): Promise<void> {
     const { runtime, logger } = this.options;
-    const reader = runtime.reader();
-    if (reader === undefined) {
+    const changelogs = runtime.changelogs;
+    if (changelogs.port() === undefined) {
       throw new StreamsError(`Task ${this.options.id} has the logged store '${store.name}' but the cluster offers no partition reader to restore it; use the kafkajs or embedded cluster`, { code: 'STATE_RESTORE_FAILED' });
     }
-    // 3. end offset and checkpoint
-    const ends = await reader.endOffsets(tp.topic);
+    // 3. end offset and checkpoint (a promoted standby's position, when it read further)
+    const ends = await changelogs.endOffsets(tp.topic);
     const logEnd = ends[tp.partition];
     const end = logEnd === undefined || limit === undefined ? logEnd : Math.min(logEnd, limit);
     if (end === undefined) {
       throw new StreamsError(`Changelog topic '${tp.topic}' has no partition ${tp.partition} (it has ${ends.length}); it must have as many partitions as the task's source topics: delete it and reset the application`, { code: 'STATE_RESTORE_FAILED' });
     }
-    const checkpoint = store.checkpoint();
+    const checkpoint = laterOf(store.checkpoint(), this.options.promoted?.positions.get(store.name));
     if (checkpoint !== undefined && checkpoint > end) {
       throw this.#corrupted(
         store,
@@ -169,32 +195,25 @@ export class TaskStateManager {
     const progress = runtime.progress;
     progress.start(tp, store.name, start, end);
     const began = Date.now();
-    let position = start;
-    let total = 0;
+    let reached = { position: start, count: 0 };
     try {
-      while (position < end && !this.options.stopped()) {
-        const read = await reader.fetch(tp, position, { maxBytes: RESTORE_BATCH_BYTES, maxWaitMs: 200 }).catch((error: unknown) => {
+      reached = await changelogs
+        .readTo(tp, start, end, {
+          stopped: this.options.stopped,
+          apply: (batch) => {
+            store.restoreBatch(toChangelogRecords(batch.records, tp));
+            progress.batch(tp, store.name, defined(batch.records[batch.records.length - 1], 'last restored record').offset, batch.records.length);
+          },
+        }, { maxBytes: RESTORE_BATCH_BYTES, maxWaitMs: 200, keyed: true })
+        .catch((error: unknown) => {
           if (!(error instanceof KafkaProtocolError && error.kafkaCode === KafkaErrorCode.OFFSET_OUT_OF_RANGE)) throw error;
           // The checkpoint points before the log start (records deleted under it): the local copy cannot be completed.
-          throw this.#corrupted(store, `its changelog position ${position} is out of range of ${tp.topic}-${tp.partition}`);
+          throw this.#corrupted(store, `its changelog position (restoring from ${start}) is out of range of ${tp.topic}-${tp.partition}`);
         });
-        const records: ChangelogRecord[] = [];
-        for (const r of read.records) {
-          if (r.offset >= end) break;
-          if (limit !== undefined && r.key === null) continue; // a source record without key is not in the table
-          records.push({ key: r.key ?? Buffer.alloc(0), value: r.value, timestamp: r.timestamp, headers: r.headers, offset: r.offset, source: tp });
-        }
-        if (records.length > 0 && !this.options.stopped()) {
-          store.restoreBatch(records);
-          total += records.length;
-          progress.batch(tp, store.name, defined(records[records.length - 1], 'last restored record').offset, records.length);
-        }
-        position = Math.max(position, Math.min(read.nextOffset, end));
-        if (read.records.length === 0 && read.nextOffset <= position && read.endOffset <= position) break;
-      }
     } finally {
-      progress.end(tp, store.name, total, position >= end);
+      progress.end(tp, store.name, reached.count, reached.position >= end);
     }
+    const { position, count: total } = reached;
     if (store.persistent) this.#positions.set(topicPartitionKey(tp), position);
     if (total > 0 || start > 0) {
       logger.info({ store: store.name, changelog: `${tp.topic}-${tp.partition}`, from: start, to: end, restored: total, ms: Date.now() - began }, `restored store '${store.name}': ${total} records`);
@@ -252,4 +271,9 @@ export class TaskStateManager {
     this.#dir = undefined;
     this.options.runtime.directories.unlockTask(this.options.id);
   }
+}
+
+/** The later of two positions (either may be unknown). */
+function laterOf(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
 }

@@ -82,12 +82,15 @@ export class TaskManager {
 
   /**
    * The standby tasks of a new assignment (its user data, handed over before its `onAssignment`):
-   * queued in the lifecycle queue, so a standby whose task became active here closes before the
-   * active task opens its folder; {@link onAssignment} opens those whose active task it closed.
+   * queued in the lifecycle queue, so a standby whose task became active here is stopped before the
+   * active task opens its folder: kept for its promotion when `activeIds` (the assignment's active
+   * tasks of this instance) name it, else closed; {@link onAssignment} opens those whose active task
+   * it closed, and closes those kept that no active task took over.
    */
-  onStandbyAssignment(standbyIds: readonly string[]): Promise<void> {
+  onStandbyAssignment(standbyIds: readonly string[], activeIds: readonly string[] = []): Promise<void> {
     this.#standbyIds = [...standbyIds];
-    return this.#lifecycle.add(() => this.#syncStandbys());
+    const activeNext = new Set(activeIds);
+    return this.#lifecycle.add(() => this.#syncStandbys(activeNext));
   }
 
   /** The active and standby tasks of this instance with their input partitions (`metadataForLocalThreads`). */
@@ -112,8 +115,8 @@ export class TaskManager {
     return this.deps.standbys?.offsetSums() ?? new Map();
   }
 
-  #syncStandbys(): void {
-    if (!this.#closing) this.deps.standbys?.update(this.#standbyIds, new Set(this.#tasks.keys()));
+  #syncStandbys(activeNext?: ReadonlySet<string>): void {
+    if (!this.#closing) this.deps.standbys?.update(this.#standbyIds, new Set(this.#tasks.keys()), activeNext);
   }
 
   /** Ids of the tasks this instance runs now. */
@@ -270,7 +273,8 @@ export class TaskManager {
       ...(this.deps.endOffsets ? { endOffsets: this.deps.endOffsets } : {}),
       metrics: this.#metricsOf(id),
       logger: componentLogger('stream-task', this.deps.config.logger, { applicationId: this.deps.config.applicationId, taskId: id }),
-      state: this.deps.state,
+      // a standby of this task kept for its promotion hands its stores over (./standby-handover.ts)
+      state: { ...this.deps.state, takeOverStandby: (taskId) => this.deps.standbys?.takeOver(taskId) },
     });
     this.#tasks.set(id, task);
     try {

@@ -1,7 +1,8 @@
 /**
  * Step 4 of a task's recovery sequence (see `TaskExecutor.initialize`): the
- * record collector, the processors with their stores, and the state manager
- * of one task, wired to the task's producer.
+ * record collector, the processors with their stores (built, or taken over
+ * from this instance's standby of the task), and the state manager of one
+ * task, wired to the task's producer.
  */
 import { TaskRecordCollector } from '../../eos/record-collector.js';
 import type { StreamsProducer } from '../../eos/streams-producer.js';
@@ -41,11 +42,14 @@ export function buildTaskParts(
     deadLetterOption: TxnSendOption.NONE,
     beforeSend: options.beforeSend,
   });
-  const processor = deps.topology.createTask(taskId, collector, { deserialization, processing }, { logger });
+  // a standby of this task on this instance brings its processors and stores (promotion, ./standby-handover.ts)
+  const promoted = deps.state.takeOverStandby?.(id);
+  const processor = promoted?.processor ?? deps.topology.createTask(taskId, collector, { deserialization, processing }, { logger });
   const state = new TaskStateManager({
     taskId, id, stores: processor.stores, collector, runtime: deps.state, exactlyOnce: options.exactlyOnce,
     recordContext: () => processor.recordContext(), logger, stopped: options.restorationStopped,
     sourceChangelogs: deps.topology.sourceChangelogs?.() ?? new Map(), committedOffset: options.committedOffset,
+    ...(promoted ? { promoted } : {}),
   });
   return { collector, processor, state };
 }

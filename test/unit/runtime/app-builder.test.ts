@@ -63,16 +63,18 @@ describe('app builder', () => {
     expect(tick).toHaveBeenCalledTimes(3);
   });
 
-  it('stateRuntime(): one restore reader, opened on first use, read_committed, <clientId>-restore, closed by closeRestoreReader()', async () => {
+  it('stateRuntime(): the one changelog reader, its port opened on first use, read_committed, <clientId>-changelog, closed by closeChangelogReader()', async () => {
     const close = vi.fn(async () => undefined);
     const reader = vi.fn(() => ({ close }) as unknown as PartitionReaderPort);
     const builder = builderFor({ applicationId: 'b', bootstrapServers: '127.0.0.1:1', clientId: 'worker', processingGuarantee: 'at_least_once', consumerConfig: { 'request.timeout.ms': 5000 } });
-    const runtime = builder.stateRuntime({ reader } as unknown as ClusterPort);
+    const cluster = { reader } as unknown as ClusterPort;
+    const runtime = builder.stateRuntime(cluster);
     expect(reader).not.toHaveBeenCalled();
-    expect(runtime.reader()).toBe(runtime.reader());
+    expect(runtime.changelogs).toBe(builder.changelogs(cluster));
+    expect(runtime.changelogs.port()).toBe(runtime.changelogs.port());
     expect(reader).toHaveBeenCalledTimes(1);
-    expect(reader).toHaveBeenCalledWith({ isolationLevel: 'read_committed', clientId: 'worker-restore', connection: { requestTimeoutMs: 5000 } });
-    await builder.closeRestoreReader();
+    expect(reader).toHaveBeenCalledWith({ isolationLevel: 'read_committed', clientId: 'worker-changelog', connection: { requestTimeoutMs: 5000 } });
+    await builder.closeChangelogReader();
     expect(close).toHaveBeenCalledTimes(1);
   });
 });

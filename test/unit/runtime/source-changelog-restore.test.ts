@@ -15,6 +15,7 @@ import type { TaskRecordCollector } from '../../../src/eos/record-collector.js';
 import type { ChangelogRecord, ManagedStateStore, StoreInitContext } from '../../../src/state/store-contract.js';
 import { TaskStateManager, type StateRuntime } from '../../../src/runtime/internal/state-manager.js';
 import type { RestoreProgress } from '../../../src/runtime/internal/restore-progress.js';
+import { ChangelogReader } from '../../../src/runtime/internal/changelog-reader.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -52,7 +53,7 @@ function manager(store: ManagedStateStore, committedOffset: number | undefined) 
   const dir = mkdtempSync(join(tmpdir(), 'sluice-srcchg-unit-'));
   dirs.push(dir);
   const progress = { start: () => undefined, batch: () => undefined, end: () => undefined } as unknown as RestoreProgress;
-  const runtime: StateRuntime = { applicationId: 'app', directories: { lockTask: () => dir, unlockTask: () => undefined }, reader: () => reader, cache: undefined, progress };
+  const runtime: StateRuntime = { applicationId: 'app', directories: { lockTask: () => dir, unlockTask: () => undefined }, changelogs: new ChangelogReader(() => reader, pino({ level: 'silent' })), cache: undefined, progress };
   return new TaskStateManager({
     taskId: { subtopology: 0, partition: 0 }, id: '0_0', stores: [store],
     collector: { changelogNextOffset: () => undefined } as unknown as TaskRecordCollector,

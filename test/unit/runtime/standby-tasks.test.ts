@@ -17,6 +17,7 @@ import type { ChangelogRecord, ManagedStateStore, StoreInitContext } from '../..
 import type { TopologyRuntime } from '../../../src/processors/task-contract.js';
 import { resolveConfig } from '../../../src/runtime/config.js';
 import { StandbyTasks } from '../../../src/runtime/internal/standby-tasks.js';
+import { ChangelogReader } from '../../../src/runtime/internal/changelog-reader.js';
 import { taskOffsetSum } from '../../../src/runtime/internal/task-checkpoint.js';
 import { waitFor } from '../../helpers/index.js';
 
@@ -88,7 +89,7 @@ function standbys(o: { reader: PartitionReaderPort; checkpoint?: number; sourceC
   const tasks = new StandbyTasks({
     topology: topology(stores, o.checkpoint, o.sourceChangelogs), config,
     directories: { lockTask: (id) => { const d = join(dir, id); rmSync(d, { force: true, recursive: true }); mkdirSync(d, { recursive: true }); return d; }, unlockTask: () => undefined },
-    reader: () => o.reader,
+    changelogs: new ChangelogReader(() => o.reader, pino({ level: 'silent' })), cache: undefined,
     committed: async (tps) => tps.map((tp) => ({ ...tp, offset: o.committed ?? -1 })),
     logger: pino({ level: 'silent' }),
     ...(o.activeStarting ? { activeTasksStarting: o.activeStarting } : {}),
@@ -106,7 +107,9 @@ describe('standby tasks', () => {
     await waitFor(() => tasks.offsetSums().get('0_0') === 11 && tasks.offsetSums().get('0_1') === 11, { timeoutMs: 5_000, message: 'standbys at the changelog end' });
     const store = stores.get('0_0')?.[0];
     expect(store?.restored.map((r) => r.offset)).toEqual([4, 5, 6, 7, 8, 9]);
-    expect(store?.context?.changelog).toBeUndefined();
+    // the sink the store keeps once promoted: while a standby, a write is refused (a standby never writes)
+    expect(() => store?.context?.changelog?.send('counts', Buffer.from('k'), null, 0)).toThrow(/standby task does not process records/);
+    expect(store?.context?.recordContext()).toEqual({ timestamp: 0, headers: {} });
     expect(store?.context?.cache).toBeUndefined();
     expect(tasks.appliedRecords().get('0_1')).toBe(6);
     expect(reader.fetches.some((f) => f.tp.topic === 'app-counts-changelog' && f.tp.partition === 1)).toBe(true);

@@ -4,90 +4,53 @@
  * sent to the changelog as (key, value or tombstone, timestamp of the
  * version), with the headers of the record being processed. As Kafka's, it
  * logs what was asked even when the store below dropped it as too old (the
- * replay drops it again). Restoration goes below unlogged.
+ * replay drops it again). The lifecycle, restoration included (unlogged),
+ * goes below unchanged (`WrappedBytesStore`).
  */
-import type { ChangelogRecord, StoreInitContext } from '../store-contract.js';
+import { WrappedBytesStore } from '../internal/wrapped-bytes-store.js';
+import type { StoreInitContext } from '../store-contract.js';
 import type { VersionedBytesStore } from './versioned-bytes-store.js';
 import type { VersionRead } from './version-list.js';
 
 /** See the module comment. */
-export class ChangeLoggingVersionedBytesStore implements VersionedBytesStore {
+export class ChangeLoggingVersionedBytesStore extends WrappedBytesStore<VersionedBytesStore> implements VersionedBytesStore {
   #context: StoreInitContext | undefined;
 
-  constructor(private readonly inner: VersionedBytesStore) {}
-
-  get name(): string {
-    return this.inner.name;
-  }
-
-  get persistent(): boolean {
-    return this.inner.persistent;
-  }
-
   get droppedRecords(): number {
-    return this.inner.droppedRecords;
+    return this.wrapped.droppedRecords;
   }
 
   get historyRetentionMs(): number {
-    return this.inner.historyRetentionMs;
+    return this.wrapped.historyRetentionMs;
   }
 
-  /** The store this layer wraps. */
-  get wrapped(): VersionedBytesStore {
-    return this.inner;
-  }
-
-  init(context: StoreInitContext): void {
+  override init(context: StoreInitContext): void {
     this.#context = context;
-    this.inner.init(context);
-  }
-
-  checkpoint(): number | undefined {
-    return this.inner.checkpoint();
-  }
-
-  restoreBatch(records: readonly ChangelogRecord[]): void {
-    this.inner.restoreBatch(records);
-  }
-
-  flush(): void {
-    this.inner.flush();
-  }
-
-  commit(changelogNextOffset: number | undefined): void {
-    this.inner.commit(changelogNextOffset);
-  }
-
-  close(): void {
-    this.inner.close();
-  }
-
-  isOpen(): boolean {
-    return this.inner.isOpen();
+    super.init(context);
   }
 
   put(key: Buffer, value: Buffer | null, timestamp: number): number {
-    const validTo = this.inner.put(key, value, timestamp);
+    const validTo = this.wrapped.put(key, value, timestamp);
     this.#log(key, value, timestamp);
     return validTo;
   }
 
   delete(key: Buffer, timestamp: number): VersionRead | null {
-    const old = this.inner.delete(key, timestamp);
+    const old = this.wrapped.delete(key, timestamp);
     this.#log(key, null, timestamp);
     return old;
   }
 
   get(key: Buffer): VersionRead | null {
-    return this.inner.get(key);
+    return this.wrapped.get(key);
   }
 
   getAsOf(key: Buffer, asOf: number): VersionRead | null {
-    return this.inner.getAsOf(key, asOf);
+    return this.wrapped.getAsOf(key, asOf);
   }
 
   versions(key: Buffer, from: number, to: number, ascending: boolean): VersionRead[] {
-    return this.inner.versions(key, from, to, ascending);
+    return this.wrapped.versions(key, from, to, ascending);
   }
 
   #log(key: Buffer, value: Buffer | null, timestamp: number): void {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Root of every cached jar and every run directory. Overridable with SLUICE_KAFKA_HOME. */
-export const kafkaHome = process.env.SLUICE_KAFKA_HOME ?? join(repoRoot, '.kafka');
+export const kafkaHome = process.env.SLUICE_KAFKA_HOME || join(repoRoot, '.kafka'); // empty counts as unset
 
 /** The Maven project that names the broker's jars. */
 export const pomFile = join(repoRoot, 'scripts', 'kafka', 'pom.xml');

@@ -30,7 +30,7 @@ import { appLogger, checkAcceptableRecoveryLag, checkApplicationServer, checkNum
 
 export type { AutoOffsetReset, LogLevel } from './config-conveniences.js';
 
-export type { ProcessingGuarantee } from './internal/guarantee-profile.js';
+export type { ProcessingGuarantee } from './processing-guarantee.js';
 
 /**
  * What happens when a task fails with an error that is not fencing and not fatal

@@ -16,8 +16,9 @@
  */
 import { TxnSendOption } from '../../eos/txn-send-option.js';
 
-/** `exactly_once` (transactions, the default) or `at_least_once`. */
-export type ProcessingGuarantee = 'exactly_once' | 'at_least_once';
+import type { ProcessingGuarantee } from '../processing-guarantee.js';
+
+export type { ProcessingGuarantee };
 
 /** The names `processingGuarantee` accepts (`exactly_once_v2`: Kafka Streams' name, an alias of `exactly_once`). */
 export const PROCESSING_GUARANTEE_NAMES = ['exactly_once', 'exactly_once_v2', 'at_least_once'] as const;

@@ -47,7 +47,8 @@ describeKafka('broker restart keeps the data (scripts/kafka restartBroker)', () 
     const offsets = await after.fetchOffsets({ groupId: 'kept-group', topics: ['kept'] });
     expect(offsets[0]?.partitions.find((p) => p.partition === 0)?.offset).toBe('7');
     await after.disconnect();
-    const consumer = kafka().consumer({ groupId: 'restart-reader', readUncommitted: false });
+    // maxWaitTimeInMs: disconnect() waits for a fetch in flight (kafkajs' default long poll: 5 s)
+    const consumer = kafka().consumer({ groupId: 'restart-reader', readUncommitted: false, maxWaitTimeInMs: 100 });
     await consumer.connect();
     await consumer.subscribe({ topic: 'kept', fromBeginning: true });
     const values: string[] = [];

@@ -122,7 +122,9 @@ export async function readCommittedByMarkers(brokers: string[], topic: string, t
   const byPartition = new Map<number, Map<number, RawMessage>>(ends.map((e) => [e.partition, new Map()]));
   const done = () => [...target].every(([p, high]) => high === 0 || [...byPartition.get(p)!.keys()].some((o) => o >= high - 1));
   if (!done()) {
-    const consumer = kafka.consumer({ groupId: uniqueGroup('markers-reader'), readUncommitted: true });
+    // maxWaitTimeInMs: a fetch at the end of a partition waits at most 100 ms; with kafkajs' default (5 s)
+    // disconnect() waits for that long poll, and every read took 5 s more
+    const consumer = kafka.consumer({ groupId: uniqueGroup('markers-reader'), readUncommitted: true, maxWaitTimeInMs: 100 });
     await consumer.connect();
     try {
       await consumer.subscribe({ topic, fromBeginning: true });

@@ -6,9 +6,10 @@
  *                                               and again only the runtime ones, with no exception
  *   npx tsx scripts/import-cycles.ts --runtime  only imports that stay in the emitted JavaScript
  *
- * Exits 1 and lists each circle when there is one, except the one allowed
- * circle of the public DSL classes ({@link ALLOWED_CIRCLE}), which is listed
- * as allowed. The graph is read with the TypeScript parser (no type checking):
+ * Exits 1 and lists each circle when there is one; there is no exception
+ * (the public DSL types, which name each other, are interfaces in one
+ * module, topology/dsl-interfaces.ts). The graph is read with the
+ * TypeScript parser (no type checking):
  * 1. every `.ts` file under src/ is a node;
  * 2. each static `import`/`export … from` with a relative specifier is an edge
  *    (`./x.js` resolves to `./x.ts`, a folder to its `index.ts`); it is
@@ -17,36 +18,12 @@
  * 3. strongly connected components (Tarjan) of more than one file, or a file
  *    importing itself, are the circles; inside each, the elementary cycles are
  *    listed (Johnson's algorithm, capped) so the report names every loop.
- * 4. a component whose files all lie in {@link ALLOWED_CIRCLE} is allowed
- *    (reported apart); any other file in it makes the whole component a circle.
  * `test/unit/architecture/import-cycles.test.ts` runs it and expects none.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
-
-/**
- * The one allowed circle: the public DSL classes, which name each other in
- * their method signatures as Kafka's interfaces do (`KStream.toTable(): KTable`,
- * `KTable.toStream(): KStream`, `KStream.groupByKey(): KGroupedStream`,
- * `KGroupedStream.windowedBy(): TimeWindowedKStream` whose aggregations
- * return a `KTable`, `KTable.groupBy(): KGroupedTable` whose aggregations
- * return a `KTable`, `Branched.withFunction((stream: KStream) => ...)` of
- * `KStream.split()`). Breaking it would change the public API (or put the
- * classes into one file). Only these files: the wiring of
- * `topology/internal/` takes and returns plain parts and imports none of
- * them, and at runtime there is no circle at all (the runtime check has no
- * exception).
- */
-export const ALLOWED_CIRCLE: readonly string[] = [
-  'topology/branched-kstream.ts',
-  'topology/kgrouped-stream.ts',
-  'topology/kgrouped-table.ts',
-  'topology/kstream.ts',
-  'topology/ktable.ts',
-  'topology/windowed-kstream.ts',
-];
 
 /** One import edge between two files under the scanned root. */
 export interface ImportEdge {
@@ -60,14 +37,10 @@ export interface ImportEdge {
 export interface CycleReport {
   readonly files: number;
   readonly edges: number;
-  /** Each component of more than one file (or a file importing itself), files sorted; the allowed ones left out. */
+  /** Each component of more than one file (or a file importing itself), files sorted. */
   readonly components: string[][];
   /** Elementary cycles of `components`, each starting at its smallest file, at most `maxCycles` in all. */
   readonly cycles: string[][];
-  /** The components left out of `components` because every file of theirs is allowed (step 4). */
-  readonly allowed: string[][];
-  /** Elementary cycles of `allowed` (as `cycles`, at most `maxCycles`). */
-  readonly allowedCycles: string[][];
   /** More cycles exist than were listed. */
   readonly truncated: boolean;
 }
@@ -215,11 +188,10 @@ function elementaryCycles(component: readonly string[], adjacency: ReadonlyMap<s
 }
 
 /**
- * Steps 3 and 4: the circles of the graph under `root`; `runtimeOnly` leaves
- * type-only edges out; `allowed` lists the files of the allowed circle
- * (none by default: pass {@link ALLOWED_CIRCLE} for src/).
+ * Step 3: the circles of the graph under `root`; `runtimeOnly` leaves
+ * type-only edges out.
  */
-export function findImportCycles(root: string, options: { runtimeOnly?: boolean; maxCycles?: number; allowed?: readonly string[] } = {}): CycleReport {
+export function findImportCycles(root: string, options: { runtimeOnly?: boolean; maxCycles?: number } = {}): CycleReport {
   const { files, edges } = importGraph(root);
   const used = options.runtimeOnly === true ? edges.filter((e) => !e.typeOnly) : edges;
   const adjacency = new Map<string, string[]>();
@@ -231,45 +203,25 @@ export function findImportCycles(root: string, options: { runtimeOnly?: boolean;
   for (const targets of adjacency.values()) targets.sort();
   const components = stronglyConnected(files, adjacency).filter((c) => c.length > 1 || (adjacency.get(c[0] as string) ?? []).includes(c[0] as string));
   components.sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
-  const allowedFiles = new Set(options.allowed ?? []);
-  const isAllowed = (component: readonly string[]): boolean => component.every((file) => allowedFiles.has(file));
   const limit = options.maxCycles ?? 1000;
-  const listCycles = (of: readonly string[][]): string[][] => {
-    const cycles: string[][] = [];
-    for (const component of of) cycles.push(...elementaryCycles(component, adjacency, limit + 1 - cycles.length));
-    return cycles;
-  };
-  const circles = components.filter((c) => !isAllowed(c));
-  const allowed = components.filter(isAllowed);
-  const cycles = listCycles(circles);
-  return {
-    files: files.length,
-    edges: used.length,
-    components: circles,
-    cycles: cycles.slice(0, limit),
-    truncated: cycles.length > limit,
-    allowed,
-    allowedCycles: listCycles(allowed).slice(0, limit),
-  };
+  const cycles: string[][] = [];
+  for (const component of components) cycles.push(...elementaryCycles(component, adjacency, limit + 1 - cycles.length));
+  return { files: files.length, edges: used.length, components, cycles: cycles.slice(0, limit), truncated: cycles.length > limit };
 }
 
-/** Prints one report; returns whether it found a circle that is not allowed. */
+/** Prints one report; returns whether it found a circle. */
 function printReport(report: CycleReport, what: string): boolean {
   console.log(`src/: ${report.files} files, ${report.edges} ${what}`);
   console.log(`${report.components.length} circle(s) (strongly connected components), ${report.cycles.length}${report.truncated ? '+' : ''} elementary cycle(s)`);
   report.components.forEach((c, i) => console.log(`  component ${i + 1} (${c.length} files): ${c.join(', ')}`));
   report.cycles.forEach((c, i) => console.log(`  ${i + 1}) ${[...c, c[0]].join(' > ')}`));
-  for (const c of report.allowed) {
-    console.log(`  allowed (ALLOWED_CIRCLE, the public DSL classes naming each other): ${c.join(', ')}; ${report.allowedCycles.length} elementary cycle(s)`);
-  }
   return report.components.length > 0;
 }
 
 /**
  * Command line: prints the report for src/ and exits 1 when there is a
- * circle. Without `--runtime`: 1. every import, the public DSL classes'
- * circle allowed; 2. the runtime imports, with no exception (the allowed
- * circle must not hide a runtime one).
+ * circle. Without `--runtime`: 1. every import; 2. the runtime imports
+ * only (the same graph less the type-only edges, reported apart).
  */
 function main(): void {
   const root = fileURLToPath(new URL('../src/', import.meta.url));
@@ -278,7 +230,7 @@ function main(): void {
   if (process.argv.includes('--runtime')) {
     failed = printReport(findImportCycles(root, { runtimeOnly: true }), runtimeWhat);
   } else {
-    const all = printReport(findImportCycles(root, { allowed: ALLOWED_CIRCLE }), 'all imports (import type included)');
+    const all = printReport(findImportCycles(root), 'all imports (import type included)');
     const runtime = printReport(findImportCycles(root, { runtimeOnly: true }), runtimeWhat);
     failed = all || runtime;
   }

@@ -11,7 +11,8 @@ import { requireFunction, requireNonNull, validateName } from './internal/checks
 import type { StreamSerdes } from './internal/builder-context.js';
 import { addRepartition } from './internal/repartition.js';
 import { namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
-import { KTable, type DslContext } from './ktable.js';
+import type { KGroupedStream, KTable, SessionWindowedKStream, TimeWindowedKStream } from './dsl-interfaces.js';
+import { KTableImpl, type DslContext } from './ktable.js';
 import type { Materialized, Named } from './options.js';
 import { TopologyError } from '../errors.js';
 import type { GroupedStreamParts } from './internal/grouped-parts.js';
@@ -20,7 +21,7 @@ import { slidingWindowedStream } from './internal/sliding-windowed.js';
 import { timeWindowedStream } from './internal/time-windowed.js';
 import { SessionWindows } from './session-windows.js';
 import { SlidingWindows } from './sliding-windows.js';
-import { SessionWindowedKStreamImpl, TimeWindowedKStreamImpl, type SessionWindowedKStream, type TimeWindowedKStream } from './windowed-kstream.js';
+import { SessionWindowedKStreamImpl, TimeWindowedKStreamImpl } from './windowed-kstream.js';
 import { Windows } from './windows.js';
 
 /** @internal Set when the key may have changed: each aggregation first repartitions. */
@@ -29,21 +30,8 @@ export interface RepartitionRequired {
   readonly name: string | undefined;
 }
 
-/**
- * A stream grouped by key, ready for an aggregation. After `groupBy` (or
- * `groupByKey` after a key-changing operation) each aggregation reads the
- * records through a repartition topic `<applicationId>-<name>-repartition`
- * (name: `Grouped.name`, else the state store's name), which starts a new
- * sub-topology, as in Kafka Streams.
- *
- * Serdes of the store, the repartition topic and the resulting KTable, per
- * side: `Materialized`'s (store only), else the grouping's (`Grouped` or the
- * stream's known serde), else the builder's default serde, else — when none
- * is known, e.g. after `groupBy` without `Grouped.with(keySerde, ...)` nor a
- * default — `Serdes.Json()` (a string key is then written as `"green"`,
- * with quotes). Counts default to `Serdes.Long()`.
- */
-export class KGroupedStream<K, V> {
+/** @internal The implementation of {@link KGroupedStream} (dsl-interfaces.ts). */
+export class KGroupedStreamImpl<K, V> implements KGroupedStream<K, V> {
   /** @internal Use `KStream.groupByKey()` or `KStream.groupBy()`. */
   constructor(
     private readonly ctx: DslContext,
@@ -91,16 +79,9 @@ export class KGroupedStream<K, V> {
     const tableSupplier = supplier(storeName);
     this.ctx.topology.addProcessor(processorName, tableSupplier, parent);
     this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde, 'A KGroupedStream aggregation'), processorName);
-    return new KTable<K, A>(this.ctx, processorName, tableSupplier, storeName, { key: keySerde, value: valueSerde });
+    return new KTableImpl<K, A>(this.ctx, processorName, tableSupplier, storeName, { key: keySerde, value: valueSerde });
   }
 
-  /**
-   * Counts the records per key. The counts are stored and, by default,
-   * written with `Serdes.Long()` (8-byte big-endian, Java's `LongSerializer`),
-   * as Kafka Streams does; `materialized.valueSerde` overrides it. As
-   * Kafka's `count(Named)` / `count(Named, Materialized)`, a `named` (a
-   * {@link Named} or a string) names the aggregation's processor.
-   */
   count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<K, number> {
     if (named === null) requireNonNull(named, materialized === undefined ? 'materialized' : 'named');
     if (materialized === null) requireNonNull(materialized, 'materialized');
@@ -109,14 +90,12 @@ export class KGroupedStream<K, V> {
     return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, number>(store, () => 0, (_k, _v, n) => n + 1), split.materialized ?? {}, Serdes.Long(), given);
   }
 
-  /** Combines the values per key: the first value as is, then `reducer(aggregate, value)`. */
   reduce(reducer: (aggregate: V, value: V) => V, materialized: Materialized<K, V> = {}): KTable<K, V> {
     requireFunction(reducer, 'reducer');
     requireNonNull(materialized, 'materialized');
     return this.materialize('KSTREAM-REDUCE-', (store) => reduceSupplier<K, V>(store, reducer), materialized, this.serdes.value ?? (this.ctx.defaultValueSerde as Serde<V> | undefined) ?? Serdes.Json<V>());
   }
 
-  /** Folds the values per key, starting from `initializer()`. */
   aggregate<A>(
     initializer: () => A,
     aggregator: (key: K, value: V, aggregate: A) => A,
@@ -128,12 +107,6 @@ export class KGroupedStream<K, V> {
     return this.materialize('KSTREAM-AGGREGATE-', (store) => aggregateSupplier<K, V, A>(store, initializer, aggregator), materialized, Serdes.Json<A>());
   }
 
-  /**
-   * Windows the grouping for a windowed aggregation: by `TimeWindows`
-   * (tumbling, hopping), `UnlimitedWindows` or `SlidingWindows` into a
-   * {@link TimeWindowedKStream}, by `SessionWindows` into a
-   * {@link SessionWindowedKStream}.
-   */
   windowedBy(windows: Windows | SlidingWindows): TimeWindowedKStream<K, V>;
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
   windowedBy(windows: Windows | SlidingWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {

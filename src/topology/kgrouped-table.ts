@@ -9,7 +9,8 @@ import type { StreamSerdes } from './internal/builder-context.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
 import { addTableRepartition, serdeOr, tableRepartitionTopic } from './internal/table-grouping.js';
-import { KTable, type DslContext } from './ktable.js';
+import type { KGroupedTable, KTable } from './dsl-interfaces.js';
+import { KTableImpl, type DslContext } from './ktable.js';
 import type { Materialized, Named } from './options.js';
 
 const AGGREGATE_NAME = 'KTABLE-AGGREGATE-';
@@ -26,26 +27,8 @@ function splitArgs<K, V>(
   return { named: split.named, materialized: split.materialized ?? {} };
 }
 
-/**
- * A table grouped by a new key (`KTable.groupBy`): each update of the parent
- * table arrives as a subtraction of the old value (from its old group) and
- * an addition of the new one (to its new group), through a repartition
- * topic `<applicationId>-<name>-repartition` (name: `Grouped.name`, else the
- * aggregation's store name) that starts a new sub-topology.
- *
- * Every aggregation is kept in a timestamped key-value store (persistent,
- * changelogged and cached by default) and returns the table of the
- * aggregates. Each takes Kafka's overloads as trailing arguments: `(Named)`,
- * `(Materialized)` or `(Named, Materialized)`.
- *
- * Serdes, per side: keys `Materialized`'s (store only), else `Grouped`'s,
- * else the builder's default, else `Serdes.Json()`; values of the
- * repartition topic `Grouped`'s, else the default, else `Serdes.Json()`
- * (wrapped as Kafka's `Change` format); stored counts `Serdes.Long()`,
- * reductions the grouping's value serde, aggregates `Serdes.Json()`, unless
- * `Materialized` names one.
- */
-export class KGroupedTable<K, V> {
+/** @internal The implementation of {@link KGroupedTable} (dsl-interfaces.ts). */
+export class KGroupedTableImpl<K, V> implements KGroupedTable<K, V> {
   /** The source of the named grouping's repartition topic, shared by its aggregations (Kafka reuses the node). */
   private repartitionSource: string | undefined;
 
@@ -61,11 +44,6 @@ export class KGroupedTable<K, V> {
     readonly groupedName?: string,
   ) {}
 
-  /**
-   * Counts the rows per key: +1 for a row entering the group, −1 for one
-   * leaving it; a count that drops to 0 stays (and is forwarded as 0).
-   * Stored with `Serdes.Long()` unless `materialized.valueSerde` says otherwise.
-   */
   count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<K, number> {
     const split = splitArgs<K, number>(named, materialized);
     return this.doAggregate<number>(
@@ -77,11 +55,6 @@ export class KGroupedTable<K, V> {
     );
   }
 
-  /**
-   * Combines the values per key: `adder(aggregate, value)` for a row entering
-   * the group (the first value as is), `subtractor(aggregate, oldValue)` for
-   * one leaving it. A null result deletes the key.
-   */
   reduce(
     adder: (aggregate: V, value: V) => V,
     subtractor: (aggregate: V, value: V) => V,
@@ -100,11 +73,6 @@ export class KGroupedTable<K, V> {
     );
   }
 
-  /**
-   * Folds the values per key from `initializer()`: `adder(key, value, aggregate)`
-   * for a row entering the group, `subtractor(key, oldValue, aggregate)` for
-   * one leaving it. A null result deletes the key.
-   */
   aggregate<VA>(
     initializer: () => VA,
     adder: (key: K, value: V, aggregate: VA) => VA,
@@ -168,6 +136,6 @@ export class KGroupedTable<K, V> {
     const supplier = makeSupplier(storeName);
     this.ctx.topology.addProcessor(processorName, supplier, this.repartitionSource);
     this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde, 'A KGroupedTable aggregation'), processorName);
-    return new KTable<K, A>(this.ctx, processorName, supplier, queryable, { key: keySerde, value: valueSerde });
+    return new KTableImpl<K, A>(this.ctx, processorName, supplier, queryable, { key: keySerde, value: valueSerde });
   }
 }

@@ -8,11 +8,12 @@ import type { ProcessorSupplier, StreamPartitioner, TopicNameExtractor } from '.
 import type { FixedKeyProcessorSupplier } from '../processors/fixed-key-processor.js';
 import { processStream, processStreamValues } from './internal/process.js';
 import type { Serde } from '../serdes/serde.js';
-import { BranchedKStream } from './branched-kstream.js';
+import { BranchedKStreamImpl } from './branched-kstream.js';
+import type { BranchedKStream, KGroupedStream, KStream, KTable } from './dsl-interfaces.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import { nameOr, type StreamSerdes } from './internal/builder-context.js';
 import type { NewStream } from './internal/dsl-parts.js';
-import { KGroupedStream } from './kgrouped-stream.js';
+import { KGroupedStreamImpl } from './kgrouped-stream.js';
 import type { Grouped, Materialized, Named, Produced } from './options.js';
 import type { Printed } from './printed.js';
 import { addRepartitionOperation } from './internal/repartition.js';
@@ -31,15 +32,11 @@ import type { JoinWindows } from './join-windows.js';
 import type { AnyValueJoiner } from './joiners.js';
 import type { ValueMapper, ValueMapperWithKey } from './value-mappers.js';
 import { resolveMapper } from './internal/key-first.js';
-import { KTable, tableOf, type DslContext } from './ktable.js';
+import { KTableImpl, tableOf, type DslContext } from './ktable.js';
 import type { StreamJoined } from './stream-joined.js';
 
-/**
- * A stream of key-value records. Every operation adds a processor node and
- * returns a new stream; records flow synchronously, in offset order.
- * Created by `StreamsBuilder.stream()`.
- */
-export class KStream<K, V> {
+/** @internal The implementation of {@link KStream} (dsl-interfaces.ts). */
+export class KStreamImpl<K, V> implements KStream<K, V> {
   /** @internal Use `StreamsBuilder.stream()`. */
   constructor(
     /** @internal */
@@ -63,86 +60,59 @@ export class KStream<K, V> {
     if (named === null) requireNonNull(named, 'named');
     const name = nameOr(this.ctx, named, prefix);
     this.ctx.topology.addProcessor(name, supplier, ...parents);
-    return new KStream<K2, V2>(this.ctx, name, serdes, keyChanged);
+    return new KStreamImpl<K2, V2>(this.ctx, name, serdes, keyChanged);
   }
 
   /** The stream of a node the wiring of `internal/` added. */
   private streamOf<K2, V2>(stream: NewStream<K2, V2>): KStream<K2, V2> {
-    return new KStream<K2, V2>(this.ctx, stream.nodeName, stream.serdes, stream.keyChanged);
+    return new KStreamImpl<K2, V2>(this.ctx, stream.nodeName, stream.serdes, stream.keyChanged);
   }
 
-  /** Keeps the records for which `predicate` is true. */
   filter(predicate: (key: K, value: V) => boolean, named?: Named | string): KStream<K, V> {
     requireFunction(predicate, 'predicate');
     return this.add('KSTREAM-FILTER-', dsl.filterSupplier(predicate, false), named, this.serdes, this.keyChanged);
   }
 
-  /** Drops the records for which `predicate` is true. */
   filterNot(predicate: (key: K, value: V) => boolean, named?: Named | string): KStream<K, V> {
     requireFunction(predicate, 'predicate');
     return this.add('KSTREAM-FILTER-', dsl.filterSupplier(predicate, true), named, this.serdes, this.keyChanged);
   }
 
-  /** Replaces key and value: `mapper` returns `{ key, value }`. */
   map<KR, VR>(mapper: (key: K, value: V) => KeyValue<KR, VR>, named?: Named | string): KStream<KR, VR> {
     requireFunction(mapper, 'mapper');
     return this.add('KSTREAM-MAP-', dsl.mapSupplier(mapper), named, {}, true);
   }
 
-  /**
-   * Replaces the value with `mapper(value)`; the key is unchanged. The
-   * key-taking form is key first, as Kafka's `ValueMapperWithKey`:
-   * `mapValues(ValueMapperWithKey.of((readOnlyKey, value) => …))`.
-   */
   mapValues<VR>(mapper: ValueMapper<V, VR> | ValueMapperWithKey<K, V, VR>, named?: Named | string): KStream<K, VR> {
     const resolved = resolveMapper(mapper, 'valueMapper');
     return this.add('KSTREAM-MAPVALUES-', dsl.mapValuesSupplier(resolved), named, { key: this.serdes.key }, this.keyChanged);
   }
 
-  /** Replaces the key with `mapper(key, value)`. */
   selectKey<KR>(mapper: (key: K, value: V) => KR, named?: Named | string): KStream<KR, V> {
     requireFunction(mapper, 'mapper');
     return this.add('KSTREAM-KEY-SELECT-', dsl.selectKeySupplier(mapper), named, { value: this.serdes.value }, true);
   }
 
-  /** Turns each record into zero or more records. */
   flatMap<KR, VR>(mapper: (key: K, value: V) => Iterable<KeyValue<KR, VR>>, named?: Named | string): KStream<KR, VR> {
     requireFunction(mapper, 'mapper');
     return this.add('KSTREAM-FLATMAP-', dsl.flatMapSupplier(mapper), named, {}, true);
   }
 
-  /**
-   * Turns each value into zero or more values (`mapper(value)`) with the same
-   * key. The key-taking form is key first, as Kafka's `ValueMapperWithKey`:
-   * `flatMapValues(ValueMapperWithKey.of((readOnlyKey, value) => […]))`.
-   */
   flatMapValues<VR>(mapper: ValueMapper<V, Iterable<VR>> | ValueMapperWithKey<K, V, Iterable<VR>>, named?: Named | string): KStream<K, VR> {
     const resolved = resolveMapper(mapper, 'valueMapper');
     return this.add('KSTREAM-FLATMAPVALUES-', dsl.flatMapValuesSupplier(resolved), named, { key: this.serdes.key }, this.keyChanged);
   }
 
-  /** Calls `action` for each record and passes it on (an action returning a promise is awaited first). */
   peek(action: (key: K, value: V) => unknown, named?: Named | string): KStream<K, V> {
     requireFunction(action, 'action');
     return this.add('KSTREAM-PEEK-', dsl.peekSupplier(action, true), named, this.serdes, this.keyChanged);
   }
 
-  /**
-   * Calls `action` for each record (terminal). An action returning a promise
-   * (an `async` one) is awaited in order (the task's next record waits); a
-   * rejection goes to the processing exception handler. Other DSL functions
-   * must be synchronous.
-   */
   foreach(action: (key: K, value: V) => unknown, named?: Named | string): void {
     requireFunction(action, 'action');
     this.add('KSTREAM-FOREACH-', dsl.peekSupplier(action, false), named, this.serdes, this.keyChanged);
   }
 
-  /**
-   * Prints each record (terminal), as Kafka's `print(Printed)`: a line
-   * `[label]: key, value` on standard output (`Printed.toSysOut()`; the label
-   * defaults to the processor's name, `KSTREAM-PRINTER-<n>`).
-   */
   print(printed: Printed<K, V>): void {
     requireNonNull(printed, 'printed');
     let nodeName = '';
@@ -150,10 +120,9 @@ export class KStream<K, V> {
     nodeName = this.add('KSTREAM-PRINTER-', dsl.peekSupplier(action, false), printed.processorName, this.serdes, this.keyChanged).nodeName;
   }
 
-  /** Merges `other` into one stream (records of both, each in its own order). */
   merge(other: KStream<K, V>, named?: Named | string): KStream<K, V> {
     requireNonNull(other, 'stream');
-    if (!(other instanceof KStream) || other.ctx !== this.ctx) {
+    if (!(other instanceof KStreamImpl) || other.ctx !== this.ctx) {
       throw new TopologyError(`merge: both streams must come from the same StreamsBuilder (merging into '${this.nodeName}')`);
     }
     const serdes = { key: this.serdes.key ?? other.serdes.key, value: this.serdes.value ?? other.serdes.value };
@@ -161,29 +130,22 @@ export class KStream<K, V> {
     return this.add('KSTREAM-MERGE-', dsl.passThroughSupplier(), named, serdes, this.keyChanged || other.keyChanged, parents);
   }
 
-  /** Splits the stream into branches: `split().branch(p1).branch(p2).defaultBranch()`. */
   split(named?: Named | string): BranchedKStream<K, V> {
     if (named === null) requireNonNull(named, 'named');
     const name = nameOr(this.ctx, named, 'KSTREAM-BRANCH-');
-    return new BranchedKStream<K, V>(this.ctx, this, name, (n, supplier, parents, keyChanged) =>
+    return new BranchedKStreamImpl<K, V>(this.ctx, this, name, (n, supplier, parents, keyChanged) =>
       this.add<K, V>(n, supplier, n, this.serdes, keyChanged, parents),
     );
   }
 
-  /**
-   * Runs a user processor; `args` are the names of the state stores it uses (besides its supplier's
-   * `stores()`), optionally preceded by a `Named`. Returns the stream of what it forwards.
-   */
   process<KOut, VOut>(supplier: ProcessorSupplier<K, V, KOut, VOut>, ...args: Array<string | Named>): KStream<KOut, VOut> {
     return this.streamOf(processStream(this, supplier, args));
   }
 
-  /** Runs a fixed-key processor (KIP-820): values change, keys never, so unlike `process` a later `groupByKey` or join does not repartition. `args` as for `process`. */
   processValues<VOut>(supplier: FixedKeyProcessorSupplier<K, V, VOut>, ...args: Array<string | Named>): KStream<K, VOut> {
     return this.streamOf(processStreamValues(this, supplier, args));
   }
 
-  /** Writes the stream to `topic`, or to the topic `extractor(key, value, context)` names. */
   to(topic: string | TopicNameExtractor<K, V>, produced: Produced<K, V> = {}): void {
     requireNonNull(topic, 'topic');
     requireNonNull(produced, 'produced');
@@ -195,45 +157,22 @@ export class KStream<K, V> {
     this.ctx.topology.addSink<K, V>(name, topic, { ...serdes, ...(partitioner ? { partitioner } : {}) }, this.nodeName);
   }
 
-  /**
-   * Groups by the current key for an aggregation. After an operation that may
-   * have changed the key (map, selectKey, flatMap, process, ...) each
-   * aggregation first repartitions through an internal topic (see {@link KGroupedStream}).
-   */
   groupByKey(grouped: Grouped<K, V> = {}): KGroupedStream<K, V> {
     requireNonNull(grouped, 'grouped');
     if (grouped.name !== undefined) validateName(grouped.name);
     const serdes = { key: grouped.keySerde ?? this.serdes.key, value: grouped.valueSerde ?? this.serdes.value };
-    return new KGroupedStream<K, V>(this.ctx, this.nodeName, serdes, this.keyChanged ? { name: grouped.name } : undefined);
+    return new KGroupedStreamImpl<K, V>(this.ctx, this.nodeName, serdes, this.keyChanged ? { name: grouped.name } : undefined);
   }
 
-  /**
-   * Groups by the key `selector(key, value)`: a selectKey (named `Grouped.name`
-   * when given) followed, at each aggregation, by a repartition topic
-   * `<applicationId>-<name>-repartition` written with `grouped`'s serdes
-   * (else the stream's value serde, the builder's defaults, `Serdes.Json()`).
-   * The key serde is `grouped.keySerde`, else the builder's default key
-   * serde; with neither, keys fall back to `Serdes.Json()` (the new key's
-   * type is unknown to sluice), so pass `Grouped.with(keySerde, valueSerde)`.
-   */
   groupBy<KR>(selector: (key: K, value: V) => KR, grouped: Grouped<NoInfer<KR>, V> = {}): KGroupedStream<KR, V> {
     requireFunction(selector, 'keySelector');
     requireNonNull(grouped, 'grouped');
     if (grouped.name !== undefined) validateName(grouped.name);
     const rekeyed = this.selectKey<KR>(selector, grouped.name);
     const serdes = { key: grouped.keySerde, value: grouped.valueSerde ?? this.serdes.value };
-    return new KGroupedStream<KR, V>(this.ctx, rekeyed.nodeName, serdes, { name: grouped.name });
+    return new KGroupedStreamImpl<KR, V>(this.ctx, rekeyed.nodeName, serdes, { name: grouped.name });
   }
 
-  /**
-   * Sends the records through a repartition topic `<applicationId>-<name>-repartition`
-   * (Java's `repartition(Repartitioned)`) and returns the stream read back from
-   * it, in a new sub-topology: `name` is `Repartitioned.name`, else
-   * `KSTREAM-REPARTITION-<n>`; the topic has `numberOfPartitions` partitions,
-   * else as many as the upstream sub-topology's source topics; records are
-   * partitioned by `partitioner`, else murmur2 of the key bytes (null keys pass too).
-   * Serdes: `repartitioned`'s, else the stream's, else the config's defaults.
-   */
   repartition(repartitioned: Repartitioned<K, V> = {}): KStream<K, V> {
     requireNonNull(repartitioned, 'repartitioned');
     if (repartitioned.name !== undefined) validateName(repartitioned.name);
@@ -250,18 +189,9 @@ export class KStream<K, V> {
       partitioner: repartitioned.partitioner,
       numberOfPartitions: repartitioned.numberOfPartitions,
     });
-    return new KStream<K, V>(this.ctx, source, { key: keySerde, value: valueSerde }, false);
+    return new KStreamImpl<K, V>(this.ctx, source, { key: keySerde, value: valueSerde }, false);
   }
 
-  /**
-   * The stream as a table: each record is the latest value of its key (a
-   * null value deletes it). Materialized into a store when `materialized`
-   * names one (then queryable), else only when a downstream node needs it.
-   * After a key-changing operation the records first go through a
-   * repartition topic `<name>-repartition`, as Kafka's `toTable`. The node is
-   * `KSTREAM-TOTABLE-<n>` (Kafka's name) unless `named`; serdes are the
-   * `Materialized`'s, else the stream's, else the defaults.
-   */
   toTable(named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
     const split = namedAndMaterialized<K, V>(named, materialized);
     // Kafka's order of names (KStreamImpl.toTable): 1. the node (`KSTREAM-TOTABLE-<n>`, an index consumed even when named),
@@ -276,14 +206,6 @@ export class KStream<K, V> {
     return tableOf(this.ctx, addTableSource<K, V>(this.ctx, name, parent, storeName, split.materialized, keySerde, valueSerde));
   }
 
-  /**
-   * Joins with another stream within `windows` (`JoinWindows`): `joiner(value,
-   * otherValue)` (or, key first, a `ValueJoinerWithKey.of((readOnlyKey, value,
-   * otherValue) => …)`) for each pair of records of equal key whose timestamps
-   * are close enough. With a table: each record joins the table's current
-   * value of its key (records without one are dropped). With a global table:
-   * each record joins the row `keySelector(key, value)` names.
-   */
   join<VO, VR>(other: KStream<K, VO>, joiner: AnyValueJoiner<K, V, VO, VR>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
   join<VT, VR>(table: KTable<K, VT>, joiner: AnyValueJoiner<K, V, VT, VR>, joined?: Joined<K, V, VT>): KStream<K, VR>;
   join<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK, joiner: AnyValueJoiner<K, V, GV, VR>, named?: Named | string): KStream<K, VR>;
@@ -291,7 +213,6 @@ export class KStream<K, V> {
     return this.joinOf('inner', other, args);
   }
 
-  /** As {@link join}, but every record of this stream is kept: the other value is null when nothing joins. */
   leftJoin<VO, VR>(other: KStream<K, VO>, joiner: AnyValueJoiner<K, V, VO | null, VR>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
   leftJoin<VT, VR>(table: KTable<K, VT>, joiner: AnyValueJoiner<K, V, VT | null, VR>, joined?: Joined<K, V, VT>): KStream<K, VR>;
   leftJoin<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK, joiner: AnyValueJoiner<K, V, GV | null, VR>, named?: Named | string): KStream<K, VR>;
@@ -299,7 +220,6 @@ export class KStream<K, V> {
     return this.joinOf('left', other, args);
   }
 
-  /** Windowed outer join with another stream: records of either side are kept; the missing side is null. */
   outerJoin<VO, VR>(other: KStream<K, VO>, joiner: AnyValueJoiner<K, V | null, VO | null, VR>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
   outerJoin(other: unknown, ...args: unknown[]): KStream<K, unknown> {
     // the arguments as given: no StreamJoined means the defaults (Kafka's three-argument overload)
@@ -308,12 +228,12 @@ export class KStream<K, V> {
 
   private joinOf(kind: StreamJoinKind, other: unknown, args: unknown[]): KStream<K, unknown> {
     requireNonNull(other, 'other');
-    if (other instanceof KStream) {
+    if (other instanceof KStreamImpl) {
       if (other.ctx !== this.ctx) throw new TopologyError(`join: both streams must come from the same StreamsBuilder (joining into '${this.nodeName}')`);
-      return this.streamOf(streamStreamJoin(this, kind, other as KStream<K, unknown>, args));
+      return this.streamOf(streamStreamJoin(this, kind, other as KStreamImpl<K, unknown>, args));
     }
     if (kind === 'outer') throw new TopologyError('outerJoin joins two streams; a stream-table join is join or leftJoin');
-    if (other instanceof KTable) return this.streamOf(streamTableJoin(this, kind, other as KTable<K, unknown>, args));
+    if (other instanceof KTableImpl) return this.streamOf(streamTableJoin(this, kind, other as KTableImpl<K, unknown>, args));
     if (other instanceof GlobalKTable) return this.streamOf(streamGlobalJoin(this, kind, other as GlobalKTable<unknown, unknown>, args));
     throw new TopologyError(`join: the other side must be a KStream, KTable or GlobalKTable; got ${typeof other}`);
   }

@@ -18,8 +18,7 @@ import { suppressTable } from './internal/suppress.js';
 import type { AnyValueJoiner, ForeignKeyExtractor } from './joiners.js';
 import type { ValueMapper, ValueMapperWithKey } from './value-mappers.js';
 import { resolveMapper } from './internal/key-first.js';
-import type { KGroupedTable } from './kgrouped-table.js';
-import type { KStream } from './kstream.js';
+import type { KGroupedTable, KStream, KTable } from './dsl-interfaces.js';
 import { DefaultSerde } from './topology-runtime.js';
 import type { Grouped, Materialized, Named } from './options.js';
 import type { Suppressed } from './suppressed.js';
@@ -27,33 +26,26 @@ import type { TableJoined } from './table-joined.js';
 
 /**
  * @internal The builder state the DSL classes share: the wiring's
- * {@link BuilderContext} and the two classes a KTable builds results of
- * (`toStream`, `groupBy`), handed in by the StreamsBuilder: kstream.ts and
- * kgrouped-table.ts import this file at run time, so it cannot import them back.
+ * {@link BuilderContext} and factories of the two kinds a KTable builds
+ * results of (`toStream`, `groupBy`), handed in by the StreamsBuilder:
+ * kstream.ts and kgrouped-table.ts import this file, so it cannot import them.
  */
 export interface DslContext extends BuilderContext {
-  readonly dsl: { readonly KStream: typeof KStream; readonly KGroupedTable: typeof KGroupedTable };
+  readonly dsl: {
+    /** A `KStreamImpl` reading from `nodeName`. */
+    stream<K, V>(ctx: DslContext, nodeName: string, serdes: StreamSerdes<K, V>, keyChanged: boolean): KStream<K, V>;
+    /** A `KGroupedTableImpl` of the re-keyed node `nodeName`. */
+    groupedTable<K, V>(ctx: DslContext, nodeName: string, serdes: StreamSerdes<K, V>, groupedName: string | undefined): KGroupedTable<K, V>;
+  };
 }
 
 /** @internal The `KTable` of a table node the wiring of `internal/` added. */
 export function tableOf<K, V>(ctx: DslContext, table: NewTable<K, V>): KTable<K, V> {
-  return new KTable<K, V>(ctx, table.nodeName, table.supplier, table.queryableStoreName, table.serdes);
+  return new KTableImpl<K, V>(ctx, table.nodeName, table.supplier, table.queryableStoreName, table.serdes);
 }
 
-/**
- * A table: the latest value per key of a changelog stream. Every operation
- * adds a KTable node forwarding `Change`s (new and, where needed, old value
- * of a key; a null new value deletes the key) and returns a new table.
- * Created by `StreamsBuilder.table()`, `KStream.toTable()` and the
- * aggregations of grouped streams and tables.
- *
- * **No value is `null`.** A table has one "no value" (Java's `null`): an
- * input record whose value deserializes to `null` or `undefined` deletes its
- * key, and a mapper or joiner returning `undefined` is read as returning
- * `null` (a delete). Tables never forward `undefined`: `Change.newValue` /
- * `oldValue`, value getters and `toStream()` records carry `null`.
- */
-export class KTable<K, V> {
+/** @internal The implementation of {@link KTable} (dsl-interfaces.ts). */
+export class KTableImpl<K, V> implements KTable<K, V> {
   /** @internal Use `StreamsBuilder.table()`, `KStream.toTable()` or an aggregation. */
   constructor(
     /** @internal */
@@ -123,21 +115,14 @@ export class KTable<K, V> {
       const valueSerde = (tableSerdes.value ?? this.ctx.defaultValueSerde ?? new DefaultSerde('value', writer, 'Materialized.with(keySerde, valueSerde)', this.ctx.topology)) as Serde<V2>;
       this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized ?? {}, keySerde, valueSerde), name);
     }
-    return new KTable<K2, V2>(this.ctx, name, supplier, storeName, tableSerdes);
+    return new KTableImpl<K2, V2>(this.ctx, name, supplier, storeName, tableSerdes);
   }
 
-  /**
-   * Keeps the values for which `predicate(key, value)` is true; a value
-   * failing it becomes a delete (null) of its key. With a `Materialized`
-   * naming a store the result is kept there (queryable); an unnamed one only
-   * sets the serdes, as Kafka's.
-   */
   filter(predicate: (key: K, value: V) => boolean, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
     requireFunction(predicate, 'predicate');
     return this.doFilter(predicate, false, named, materialized);
   }
 
-  /** Drops the values for which `predicate` is true (they become deletes); otherwise as {@link filter}. */
   filterNot(predicate: (key: K, value: V) => boolean, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
     requireFunction(predicate, 'predicate');
     return this.doFilter(predicate, true, named, materialized);
@@ -149,14 +134,6 @@ export class KTable<K, V> {
     return this.addTableNode<K, V>('KTABLE-FILTER-', named, queryable, (q) => new KTableFilterSupplier<K, V>(this, predicate, not, q) as never, serdes);
   }
 
-  /**
-   * Replaces each value with `mapper(value)` (or, key first as Kafka's
-   * `ValueMapperWithKey`, `ValueMapperWithKey.of((readOnlyKey, value) => …)`);
-   * the key is unchanged. A
-   * delete stays a delete (the mapper is not called for null), a mapper
-   * result of null or undefined is a delete. Materialization as {@link filter};
-   * the value serde is the `Materialized`'s (the value type changes).
-   */
   mapValues<VR>(mapper: ValueMapper<V, VR> | ValueMapperWithKey<K, V, VR>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR> {
     const resolved = resolveMapper(mapper, 'mapper');
     const split = namedAndMaterialized<K, VR>(named, materialized);
@@ -178,45 +155,25 @@ export class KTable<K, V> {
     return { queryable: undefined, serdes: { key: materialized.keySerde ?? serdes.key, value: materialized.valueSerde ?? serdes.value } };
   }
 
-  /**
-   * The stream of the table's updates (`KTABLE-TOSTREAM-<n>`): one record
-   * per change, with the new value; a delete is a record with a null value
-   * (a tombstone when written to a topic).
-   */
   toStream(named?: Named | string): KStream<K, V> {
     if (named === null) requireNonNull(named, 'named');
     const name = nodeName(this.ctx, named, 'KTABLE-TOSTREAM-');
     this.ctx.topology.addProcessor(name, mapValuesSupplier<K, Change<V>, V | null>((change) => change.newValue), this.nodeName);
-    return new this.ctx.dsl.KStream<K, V>(this.ctx, name, this.serdes, false);
+    return this.ctx.dsl.stream<K, V>(this.ctx, name, this.serdes, false);
   }
 
-  /**
-   * Re-groups the table by `selector(key, value)` → `{ key, value }` for an
-   * aggregation with adder and subtractor (see {@link KGroupedTable}); the
-   * records go through a repartition topic. A row whose selector result is
-   * null, or has a null key or value, is left out of every group.
-   */
   groupBy<KR, VR>(selector: (key: K, value: V) => KeyValue<KR, VR> | null, grouped: Grouped<KR, VR> = {}): KGroupedTable<KR, VR> {
     requireFunction(selector, 'selector');
     requireNonNull(grouped, 'grouped');
     const regrouped = groupTable(this, selector, grouped);
-    return new this.ctx.dsl.KGroupedTable<KR, VR>(this.ctx, regrouped.nodeName, regrouped.serdes, regrouped.groupedName);
+    return this.ctx.dsl.groupedTable<KR, VR>(this.ctx, regrouped.nodeName, regrouped.serdes, regrouped.groupedName);
   }
 
-  /** Holds back updates as `suppressed` says (`Suppressed.untilTimeLimit(...)`). */
   suppress(suppressed: Suppressed<K>): KTable<K, V> {
     requireNonNull(suppressed, 'suppressed');
     return tableOf(this.ctx, suppressTable(this, suppressed));
   }
 
-  /**
-   * Inner join with `other` on the key: `joiner(value, otherValue)` for
-   * each key present in both; or, with a foreign-key extractor as second
-   * argument, the foreign-key join: each value of this table joins the row of
-   * `other` whose key is `extractor(value)`. The key-taking forms are key
-   * first, as Kafka's: `ValueJoinerWithKey.of((readOnlyKey, value, otherValue) => …)`,
-   * `ValueMapperWithKey.of((readOnlyKey, value) => foreignKey)`.
-   */
   join<VO, VR>(other: KTable<K, VO>, joiner: AnyValueJoiner<K, V, VO, VR>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>;
   join<KO, VO, VR>(
     other: KTable<KO, VO>,
@@ -229,7 +186,6 @@ export class KTable<K, V> {
     return this.joinOf('inner', other as KTable<unknown, unknown>, args);
   }
 
-  /** Left join: every key (or row, for a foreign-key join) of this table; `otherValue` null when `other` has none. */
   leftJoin<VO, VR>(other: KTable<K, VO>, joiner: AnyValueJoiner<K, V, VO | null, VR>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>;
   leftJoin<KO, VO, VR>(
     other: KTable<KO, VO>,
@@ -242,14 +198,13 @@ export class KTable<K, V> {
     return this.joinOf('left', other as KTable<unknown, unknown>, args);
   }
 
-  /** Outer join on the key: every key of either table; the missing side's value is null. */
   outerJoin<VO, VR>(other: KTable<K, VO>, joiner: AnyValueJoiner<K, V | null, VO | null, VR>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR> {
     return this.joinOf<VR>('outer', other as KTable<unknown, unknown>, [joiner, named, materialized]);
   }
 
-  private joinOf<VR = unknown>(kind: TableJoinKind, other: KTable<unknown, unknown>, args: unknown[]): KTable<K, VR> {
+  private joinOf<VR = unknown>(kind: TableJoinKind, other: unknown, args: unknown[]): KTable<K, VR> {
     requireNonNull(other, 'other');
     // the joiner in `args` makes the values VR; tableJoin's arguments are untyped (one entry for every join form)
-    return tableOf(this.ctx, tableJoin(this, kind, other, args, (value) => value instanceof KTable) as NewTable<K, VR>);
+    return tableOf(this.ctx, tableJoin(this, kind, other, args, (value): value is KTableImpl<unknown, unknown> => value instanceof KTableImpl) as NewTable<K, VR>);
   }
 }

@@ -7,8 +7,9 @@ import type { ProcessorSupplier } from '../processors/processor.js';
 import type { Serde } from '../serdes/serde.js';
 import { requireNonNull } from './internal/checks.js';
 import { nameOr } from './internal/builder-context.js';
-import { KGroupedTable } from './kgrouped-table.js';
-import { KStream } from './kstream.js';
+import type { KStream, KTable } from './dsl-interfaces.js';
+import { KGroupedTableImpl } from './kgrouped-table.js';
+import { KStreamImpl } from './kstream.js';
 import type { Consumed, ConsumedWithSerdes } from './options.js';
 import type { TimestampExtractor } from '../processors/timestamp-extractors.js';
 import { setSourceChangelogTopic, Topology, type SourceTopics } from './topology.js';
@@ -19,7 +20,7 @@ import { addGlobalTable, globalSourceNames } from './internal/global-table.js';
 import { addTableSource } from './internal/to-table.js';
 import { newStoreName, nodeName, suffixedNodeName } from './internal/kafka-names.js';
 import { materializedName } from './internal/materialize.js';
-import { tableOf, type DslContext, type KTable } from './ktable.js';
+import { tableOf, type DslContext } from './ktable.js';
 import type { Materialized } from './options.js';
 
 /** Options of a {@link StreamsBuilder}; `KD`/`VD` are the key and value types of its default serdes. */
@@ -67,7 +68,10 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
   constructor(options: StreamsBuilderOptions<KD, VD> = {}) {
     this.ctx = {
       topology: this.topology,
-      dsl: { KStream, KGroupedTable },
+      dsl: {
+        stream: (ctx, name, serdes, keyChanged) => new KStreamImpl(ctx, name, serdes, keyChanged),
+        groupedTable: (ctx, name, serdes, groupedName) => new KGroupedTableImpl(ctx, name, serdes, groupedName),
+      },
       newName: (prefix) => `${prefix}${String(this.index++).padStart(10, '0')}`,
       defaultKeySerde: options.defaultKeySerde,
       defaultValueSerde: options.defaultValueSerde,
@@ -103,12 +107,12 @@ export class StreamsBuilder<KD = Buffer, VD = Buffer> {
       if (consumed.timestampExtractor !== undefined && consumed.timestampExtractor !== known.timestampExtractor) {
         throw new TopologyError(`builder.stream: source '${known.name}' already reads these topics with another timestamp extractor; read them once, or give the same extractor`);
       }
-      return new KStream<K, V>(this.ctx, known.name, { key: keySerde, value: valueSerde }, false);
+      return new KStreamImpl<K, V>(this.ctx, known.name, { key: keySerde, value: valueSerde }, false);
     }
     this.topology.addSource<K, V>(name, topics, { keyDeserializer: keySerde, valueDeserializer: valueSerde, ...extractorOf(consumed) });
     if (key !== undefined) this.#streamSources.set(key, { name, timestampExtractor: consumed.timestampExtractor });
     this.#hasSource = true;
-    return new KStream<K, V>(this.ctx, name, { key: keySerde, value: valueSerde }, false);
+    return new KStreamImpl<K, V>(this.ctx, name, { key: keySerde, value: valueSerde }, false);
   }
 
   /**

@@ -14,45 +14,11 @@ import type { Windowed } from '../state/window-types.js';
 import type { Aggregator, Initializer, Merger, Reducer } from './aggregation-functions.js';
 import type { EmitStrategy } from './emit-strategy.js';
 import type { SessionWindowedAggregations, TimeWindowedAggregations } from './internal/dsl-parts.js';
-import { tableOf, type DslContext, type KTable } from './ktable.js';
+import type { KTable, SessionWindowedKStream, TimeWindowedKStream } from './dsl-interfaces.js';
+import { tableOf, type DslContext } from './ktable.js';
 import type { Materialized, Named } from './options.js';
 
 export type { Aggregator, Initializer, Merger, Reducer } from './aggregation-functions.js';
-
-/** A grouped stream windowed by `TimeWindows`, `SlidingWindows` or `UnlimitedWindows`. */
-export interface TimeWindowedKStream<K, V> {
-  /** Counts the records per key and window (values written with `Serdes.Long()` by default). */
-  count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<Windowed<K>, number>;
-  /** Combines the values per key and window: the first value as is, then `reducer(aggregate, value)`. */
-  reduce(reducer: Reducer<V>, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<Windowed<K>, V>;
-  /** Folds the values per key and window, starting from `initializer()`. */
-  aggregate<A>(
-    initializer: Initializer<A>,
-    aggregator: Aggregator<K, V, A>,
-    named?: Named | string | Materialized<K, A>,
-    materialized?: Materialized<K, A>,
-  ): KTable<Windowed<K>, A>;
-  /** The same windowed stream emitting by `strategy` (KIP-825; default `EmitStrategy.onWindowUpdate()`). */
-  emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V>;
-}
-
-/** A grouped stream windowed by `SessionWindows`. */
-export interface SessionWindowedKStream<K, V> {
-  /** Counts the records per key and session. */
-  count(named?: Named | string | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<Windowed<K>, number>;
-  /** Combines the values per key and session (merging sessions with the same reducer). */
-  reduce(reducer: Reducer<V>, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<Windowed<K>, V>;
-  /** Folds the values per key and session; `sessionMerger` combines two sessions a record bridges. */
-  aggregate<A>(
-    initializer: Initializer<A>,
-    aggregator: Aggregator<K, V, A>,
-    sessionMerger: Merger<K, A>,
-    named?: Named | string | Materialized<K, A>,
-    materialized?: Materialized<K, A>,
-  ): KTable<Windowed<K>, A>;
-  /** The same windowed stream emitting by `strategy` (KIP-825; default `EmitStrategy.onWindowUpdate()`). */
-  emitStrategy(strategy: EmitStrategy): SessionWindowedKStream<K, V>;
-}
 
 /**
  * @internal The {@link TimeWindowedKStream} of a grouping: the wiring

@@ -92,9 +92,9 @@ function valueless<K, W>(partitioner: StreamPartitioner<K, unknown>): StreamPart
  *    applies the joiner);
  * 6. the result table (materialized when `materialized` names a store).
  */
-export function foreignKeyJoin<K, V>(table: TableParts<K, V>, kind: 'inner' | 'left', other: TableParts<unknown, unknown>, args: unknown[]): NewTable<K, unknown> {
+export function foreignKeyJoin<K, V>(table: TableParts<K, V>, kind: 'inner' | 'left', otherArg: TableParts<unknown, unknown> | null | undefined, args: unknown[]): NewTable<K, unknown> {
   const [extractorArg, joinerArg, third, fourth] = args;
-  requireNonNull(other, 'foreignKeyTable');
+  const other = requireNonNull(otherArg, 'foreignKeyTable');
   const extractor = resolveMapper(extractorArg as ValueMapper<V, unknown> | ValueMapperWithKey<K, V, unknown>, 'foreignKeyExtractor');
   const joiner = resolveJoiner(joinerArg as AnyValueJoiner<K, V | null, unknown, unknown>);
   const { tableJoined, materialized } = splitOptions(third, fourth, args.length);

@@ -41,12 +41,13 @@ const SIDES: { readonly [kind in TableJoinKind]: readonly [KTableJoinSideKind, K
 export function tableJoin<K, V>(
   table: TableParts<K, V>,
   kind: TableJoinKind,
-  other: TableParts<unknown, unknown>,
+  other: unknown,
   args: unknown[],
-  isTable: (value: unknown) => boolean,
+  isTable: (value: unknown) => value is TableParts<unknown, unknown>,
 ): NewTable<K, unknown> {
   if (isUserFunction(args[1])) {
     if (kind === 'outer') throw new IllegalArgumentError('outerJoin has no foreign-key form: use join or leftJoin with a foreign-key extractor');
+    if (other !== null && other !== undefined && !isTable(other)) throw new IllegalArgumentError(`${kind === 'inner' ? 'join' : 'leftJoin'}: foreignKeyTable must be a KTable; got ${typeof other}`);
     return foreignKeyJoin(table, kind, other, args);
   }
   const [joinerArg, a, b] = args as [AnyValueJoiner<K, unknown, unknown, unknown>, Named | string | Materialized<K, unknown> | undefined, Materialized<K, unknown> | undefined];

@@ -16,7 +16,7 @@ import { Record } from '../../../src/processors/record.js';
 import type { ProcessorContext } from '../../../src/processors/processor.js';
 import type { Serde } from '../../../src/serdes/serde.js';
 import { Serdes } from '../../../src/serdes/serdes.js';
-import { Branched } from '../../../src/topology/branched-kstream.js';
+import { Branched } from '../../../src/topology/dsl-interfaces.js';
 import { Named } from '../../../src/topology/options.js';
 import { StreamsBuilder } from '../../../src/topology/streams-builder.js';
 import type { Topology } from '../../../src/topology/topology.js';

@@ -13,8 +13,9 @@ import type { WindowedAggregateSupplier } from '../../../src/processors/dsl/wind
 import type { ProcessorContext } from '../../../src/processors/processor.js';
 import { Record } from '../../../src/processors/record.js';
 import type { Windowed } from '../../../src/state/window-types.js';
-import { KTable } from '../../../src/topology/ktable.js';
-import type { KStream } from '../../../src/topology/kstream.js';
+import type { KStream, KTable } from '../../../src/topology/dsl-interfaces.js';
+import { KTableImpl } from '../../../src/topology/ktable.js';
+import { impl } from '../dsl-impl.js';
 import { WindowedSerdes, Serdes, type Serde } from '../../../src/index.js';
 
 /** The fake's supplier: tumbling windows of `sizeMs`, closing `closeDelayMs` after their end. */
@@ -69,7 +70,7 @@ export class FakeWindowedCountSupplier<K>
  */
 export function fakeWindowedCount(stream: KStream<string, string>, sizeMs: number, closeDelayMs: number, name = 'FAKE-WINDOWED-COUNT'): KTable<Windowed<string>, number> {
   const supplier = new FakeWindowedCountSupplier<string>(sizeMs, closeDelayMs);
-  stream.ctx.topology.addProcessor(name, supplier, stream.nodeName);
+  impl(stream).ctx.topology.addProcessor(name, supplier, stream.nodeName);
   const serdes = { key: WindowedSerdes.timeWindowedSerdeFrom(Serdes.String(), sizeMs), value: Serdes.Long() as Serde<number> };
-  return new KTable<Windowed<string>, number>(stream.ctx, name, supplier as never, undefined, serdes);
+  return new KTableImpl<Windowed<string>, number>(impl(stream).ctx, name, supplier as never, undefined, serdes);
 }

@@ -2,17 +2,16 @@
  * No import circle inside src/ (the layer rule only sees circles between
  * layers): `scripts/import-cycles.ts` finds none among the imports that stay
  * in the emitted JavaScript, and none among all imports (`import type`
- * included) but the one allowed circle of the public DSL classes
- * (`ALLOWED_CIRCLE`); it bites on a circle, through a folder's index and a
- * re-export, tells a type-only one apart, and the allow-list excuses a
- * circle only when every file of it is listed.
+ * included: the public DSL types that name each other are interfaces in
+ * one module, topology/dsl-interfaces.ts); it bites on a circle, through a
+ * folder's index and a re-export, and tells a type-only one apart.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALLOWED_CIRCLE, findImportCycles } from '../../../scripts/import-cycles.js';
+import { findImportCycles } from '../../../scripts/import-cycles.js';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 
@@ -40,31 +39,10 @@ describe('import circles', () => {
     expect(report.components).toEqual([]);
   });
 
-  it('src/ has none with import type included, but the public DSL classes naming each other', () => {
-    const report = findImportCycles(SRC, { allowed: ALLOWED_CIRCLE });
+  it('src/ has none with import type included', () => {
+    const report = findImportCycles(SRC);
     expect(report.cycles).toEqual([]);
     expect(report.components).toEqual([]);
-    // the allowed circle is exactly those classes (a wiring file of topology/internal/ joining it would be a circle above)
-    expect(report.allowed).toEqual([[...ALLOWED_CIRCLE]]);
-    // without the allow-list, that is the only circle left
-    expect(findImportCycles(SRC).components).toEqual([[...ALLOWED_CIRCLE]]);
-  });
-
-  it('the allow-list excuses a circle only when every file of it is listed', () => {
-    const root = scratch({
-      'k.ts': "import type { T } from './t.js';\nexport interface K { t?: T }\n",
-      't.ts': "import type { K } from './k.js';\nexport interface T { k?: K }\n",
-      'w.ts': "import type { K } from './k.js';\nexport interface W { k?: K }\n",
-    });
-    const allowed = findImportCycles(root, { allowed: ['k.ts', 't.ts'] });
-    expect(allowed.components).toEqual([]);
-    expect(allowed.allowed).toEqual([['k.ts', 't.ts']]);
-    expect(allowed.allowedCycles).toEqual([['k.ts', 't.ts']]);
-    // a third file joins the circle: the whole component is reported
-    writeFileSync(join(root, 't.ts'), "import type { K } from './k.js';\nimport type { W } from './w.js';\nexport interface T { k?: K; w?: W }\n");
-    const joined = findImportCycles(root, { allowed: ['k.ts', 't.ts'] });
-    expect(joined.components).toEqual([['k.ts', 't.ts', 'w.ts']]);
-    expect(joined.allowed).toEqual([]);
   });
 
   it('finds a circle through a folder index and a re-export', () => {

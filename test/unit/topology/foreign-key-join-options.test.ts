@@ -10,7 +10,8 @@ import { toRuntime } from '../../../src/topology/topology-runtime.js';
 import { Materialized, Named } from '../../../src/topology/options.js';
 import { StreamsBuilder } from '../../../src/topology/streams-builder.js';
 import { TableJoined } from '../../../src/topology/table-joined.js';
-import type { KTable } from '../../../src/topology/ktable.js';
+import type { KTable } from '../../../src/topology/dsl-interfaces.js';
+import { impl } from '../../helpers/dsl-impl.js';
 import { foreignKeyJoin } from '../../../src/topology/internal/foreign-key-join.js';
 
 const S = Serdes.String();
@@ -94,7 +95,7 @@ describe('foreign-key join naming and arguments', () => {
     const { left, right } = tables();
     expect(() => left.join(right, null as never, joiner)).toThrow(/foreignKeyExtractor/);
     // (a null joiner cannot be told from a key join by the KTable dispatcher; the FK join itself checks it)
-    expect(() => foreignKeyJoin(left, 'inner', right as KTable<unknown, unknown>, [fk, null])).toThrow(/joiner/);
+    expect(() => foreignKeyJoin(impl(left), 'inner', impl(right as KTable<unknown, unknown>), [fk, null])).toThrow(/joiner/);
     expect(() => left.join(right, fk, joiner, null as never)).toThrow(/tableJoined/);
     expect(() => left.join(right, fk, joiner, TableJoined.as('x'), null as never)).toThrow(/materialized/);
     expect(() => left.join(null as unknown as KTable<string, string>, fk, joiner)).toThrow(/other/);

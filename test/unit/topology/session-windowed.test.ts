@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EmitStrategy, Grouped, IllegalArgumentError, Materialized, Serdes, SessionWindows, Stores, StreamsBuilder, WindowedSerdes } from '../../../src/index.js';
 import type { Change } from '../../../src/processors/dsl/change.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
+import { impl } from '../../helpers/dsl-impl.js';
 
 const S = Serdes.String();
 let driver: TopologyTestDriver | undefined;
@@ -95,7 +96,7 @@ describe('windowedBy(SessionWindows)', () => {
     const b = new StreamsBuilder();
     const table = grouped(b).windowedBy(SessionWindows.ofInactivityGapWithNoGrace(10)).count(Materialized.with(S, Serdes.Long()).withCachingDisabled());
     const seen: Array<Change<number>> = [];
-    (table.supplier as { enableSendingOldValues(force: boolean): boolean }).enableSendingOldValues(true);
+    (impl(table).supplier as { enableSendingOldValues(force: boolean): boolean }).enableSendingOldValues(true);
     b.build().addProcessor('probe', () => ({ process: (r) => void seen.push(r.value as Change<number>) }), table.nodeName);
     // build() returns the builder's topology, with the probe attached
     driver = new TopologyTestDriver(b.build(), { statestoreCacheMaxBytes: 0 });

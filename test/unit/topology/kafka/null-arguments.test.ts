@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { IllegalArgumentError, Materialized, Named, Serdes, StreamsBuilder, type KStream } from '../../../../src/index.js';
-import type { KGroupedStream } from '../../../../src/topology/kgrouped-stream.js';
+import type { KGroupedStream } from '../../../../src/topology/dsl-interfaces.js';
 
 const S = Serdes.String();
 // Kafka passes null where Java allows it; TypeScript needs a cast to do the same.

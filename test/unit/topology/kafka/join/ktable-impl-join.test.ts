@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { IllegalArgumentError, Materialized, Serdes, StreamsBuilder, type Topology } from '../../../../../src/index.js';
 import { TOSTRING_JOINER } from '../../../../helpers/ktable/tt-join-recorder.js';
+import { impl } from '../../../../helpers/dsl-impl.js';
 
 const S = Serdes.String();
 const consumed = { keySerde: S, valueSerde: S };
@@ -87,10 +88,10 @@ describe('KTableImplTest (key joins)', () => {
       outerJoin: (m?: Materialized<string, string>) => (m ? table1.outerJoin(table1, joiner, m) : table1.outerJoin(table1, joiner)),
     };
     for (const [name, join] of Object.entries(joins)) {
-      expect(join().serdes.key, name).toBe(S);
-      expect(join().serdes.value, name).toBeUndefined();
-      expect(join(Materialized.with(mySerde, mySerde)).serdes.key, name).toBe(mySerde);
-      expect(join(Materialized.with(mySerde, mySerde)).serdes.value, name).toBe(mySerde);
+      expect(impl(join()).serdes.key, name).toBe(S);
+      expect(impl(join()).serdes.value, name).toBeUndefined();
+      expect(impl(join(Materialized.with(mySerde, mySerde))).serdes.key, name).toBe(mySerde);
+      expect(impl(join(Materialized.with(mySerde, mySerde))).serdes.value, name).toBe(mySerde);
     }
   });
 

@@ -10,6 +10,7 @@ import { KTableKTableJoinSide } from '../../../../../src/processors/dsl/ktable-k
 import { Record } from '../../../../../src/processors/record.js';
 import { MockProcessorContext, TopologyTestDriver } from '../../../../../src/testing.js';
 import { assertOutput, ChangeRecorder, copartitionGroupTopics, joinTestSteps, kvt, TOSTRING_JOINER } from '../../../../helpers/ktable/tt-join-recorder.js';
+import { impl } from '../../../../helpers/dsl-impl.js';
 
 const I = Serdes.Int32();
 const S = Serdes.String();
@@ -66,9 +67,9 @@ function doTestNotSendingOldValues(builder: StreamsBuilder, table1: KTable<numbe
   driver = new TopologyTestDriver(topology, props);
   const step = inputs(driver);
 
-  expect(table1.sendingOldValueEnabled()).toBe(false);
-  expect(table2.sendingOldValueEnabled()).toBe(false);
-  expect(joined.sendingOldValueEnabled()).toBe(false);
+  expect(impl(table1).sendingOldValueEnabled()).toBe(false);
+  expect(impl(table2).sendingOldValueEnabled()).toBe(false);
+  expect(impl(joined).sendingOldValueEnabled()).toBe(false);
 
   step[0]!();
   proc.checkAndClearProcessResult();
@@ -133,15 +134,15 @@ describe('KTableKTableInnerJoinTest', () => {
     const table1 = builder.table(topic1, consumed);
     const table2 = builder.table(topic2, consumed);
     const joined = table1.join(table2, TOSTRING_JOINER);
-    joined.enableSendingOldValues(true);
+    impl(joined).enableSendingOldValues(true);
     const topology = builder.build();
     const proc = ChangeRecorder.attach<number, string>(topology, joined.nodeName);
     driver = new TopologyTestDriver(topology, props);
     const step = inputs(driver);
 
-    expect(table1.sendingOldValueEnabled()).toBe(true);
-    expect(table2.sendingOldValueEnabled()).toBe(true);
-    expect(joined.sendingOldValueEnabled()).toBe(true);
+    expect(impl(table1).sendingOldValueEnabled()).toBe(true);
+    expect(impl(table2).sendingOldValueEnabled()).toBe(true);
+    expect(impl(joined).sendingOldValueEnabled()).toBe(true);
 
     step[0]!();
     proc.checkAndClearProcessResult();
@@ -176,10 +177,10 @@ describe('KTableKTableInnerJoinTest', () => {
     const builder = new StreamsBuilder();
     const left = builder.table('left', { keySerde: S, valueSerde: S });
     const right = builder.table('right', { keySerde: S, valueSerde: S });
-    const join = new KTableKTableJoinSide<string, string, string, unknown>('inner', left, right, null as never).get();
+    const join = new KTableKTableJoinSide<string, string, string, unknown>('inner', impl(left), impl(right), null as never).get();
     const context = new MockProcessorContext<string, Change<unknown>>();
     // the other table's store, as the join's value getter reads it (empty: the null key is dropped before)
-    context.addStateStore({ name: right.valueGetterSupplier().storeNames()[0]!, get: () => null } as never);
+    context.addStateStore({ name: impl(right).valueGetterSupplier().storeNames()[0]!, get: () => null } as never);
     join.init(context);
     join.process(new Record(null as never, Change.of('new', 'old'), 0));
     expect(context.forwarded()).toEqual([]);

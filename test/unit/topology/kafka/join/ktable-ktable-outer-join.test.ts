@@ -10,6 +10,7 @@ import { KTableKTableJoinSide } from '../../../../../src/processors/dsl/ktable-k
 import { Record } from '../../../../../src/processors/record.js';
 import { MockProcessorContext, TopologyTestDriver } from '../../../../../src/testing.js';
 import { assertOutput, ChangeRecorder, copartitionGroupTopics, joinTestSteps, kvt, TOSTRING_JOINER } from '../../../../helpers/ktable/tt-join-recorder.js';
+import { impl } from '../../../../helpers/dsl-impl.js';
 
 const I = Serdes.Int32();
 const S = Serdes.String();
@@ -79,9 +80,9 @@ describe('KTableKTableOuterJoinTest', () => {
     driver = new TopologyTestDriver(topology, props);
     const step = inputs(driver);
 
-    expect(table1.sendingOldValueEnabled()).toBe(true);
-    expect(table2.sendingOldValueEnabled()).toBe(true);
-    expect(joined.sendingOldValueEnabled()).toBe(false);
+    expect(impl(table1).sendingOldValueEnabled()).toBe(true);
+    expect(impl(table2).sendingOldValueEnabled()).toBe(true);
+    expect(impl(joined).sendingOldValueEnabled()).toBe(false);
 
     step[0]!();
     proc.checkAndClearProcessResult(kvt(0, 'X0+null', null, 5), kvt(1, 'X1+null', null, 6));
@@ -104,15 +105,15 @@ describe('KTableKTableOuterJoinTest', () => {
   /** KTableKTableOuterJoinTest.testSendingOldValue */
   it('testSendingOldValue', () => {
     const { builder, table1, table2, joined } = outerJoined();
-    joined.enableSendingOldValues(true);
+    impl(joined).enableSendingOldValues(true);
     const topology = builder.build();
     const proc = ChangeRecorder.attach<number, string>(topology, joined.nodeName);
     driver = new TopologyTestDriver(topology, props);
     const step = inputs(driver);
 
-    expect(table1.sendingOldValueEnabled()).toBe(true);
-    expect(table2.sendingOldValueEnabled()).toBe(true);
-    expect(joined.sendingOldValueEnabled()).toBe(true);
+    expect(impl(table1).sendingOldValueEnabled()).toBe(true);
+    expect(impl(table2).sendingOldValueEnabled()).toBe(true);
+    expect(impl(joined).sendingOldValueEnabled()).toBe(true);
 
     step[0]!();
     proc.checkAndClearProcessResult(kvt(0, 'X0+null', null, 5), kvt(1, 'X1+null', null, 6));
@@ -151,9 +152,9 @@ describe('KTableKTableOuterJoinTest', () => {
     const builder = new StreamsBuilder();
     const left = builder.table('left', { keySerde: S, valueSerde: S });
     const right = builder.table('right', { keySerde: S, valueSerde: S });
-    const join = new KTableKTableJoinSide<string, string, string, unknown>('outer', left, right, null as never).get();
+    const join = new KTableKTableJoinSide<string, string, string, unknown>('outer', impl(left), impl(right), null as never).get();
     const context = new MockProcessorContext<string, Change<unknown>>();
-    context.addStateStore({ name: right.valueGetterSupplier().storeNames()[0]!, get: () => null } as never);
+    context.addStateStore({ name: impl(right).valueGetterSupplier().storeNames()[0]!, get: () => null } as never);
     join.init(context);
     join.process(new Record(null as never, Change.of('new', 'old'), 0));
     expect(context.forwarded()).toEqual([]);

@@ -9,6 +9,7 @@ import { Change } from '../../../../../src/processors/dsl/change.js';
 import { KTableKTableJoinSide } from '../../../../../src/processors/dsl/ktable-ktable-join.js';
 import { Record } from '../../../../../src/processors/record.js';
 import { MockProcessorContext } from '../../../../../src/testing.js';
+import { impl } from '../../../../helpers/dsl-impl.js';
 
 const S = Serdes.String();
 
@@ -22,9 +23,9 @@ describe('KTableKTableRightJoinTest', () => {
     const builder = new StreamsBuilder();
     const left = builder.table('left', { keySerde: S, valueSerde: S });
     const right = builder.table('right', { keySerde: S, valueSerde: S });
-    const join = new KTableKTableJoinSide<string, string, string, unknown>('right', left, right, null as never).get();
+    const join = new KTableKTableJoinSide<string, string, string, unknown>('right', impl(left), impl(right), null as never).get();
     const context = new MockProcessorContext<string, Change<unknown>>();
-    context.addStateStore({ name: right.valueGetterSupplier().storeNames()[0]!, get: () => null } as never);
+    context.addStateStore({ name: impl(right).valueGetterSupplier().storeNames()[0]!, get: () => null } as never);
     join.init(context);
     join.process(new Record(null as never, Change.of('new', 'old'), 0));
     expect(context.forwarded()).toEqual([]);

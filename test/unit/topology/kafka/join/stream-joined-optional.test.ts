@@ -7,14 +7,16 @@
  * (first phase; inputs and expected outputs unchanged, called in the three-argument form).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Consumed, JoinWindows, Serdes, StreamJoined, StreamsBuilder, type KStream } from '../../../../../src/index.js';
+import { Consumed, JoinWindows, Serdes, StreamJoined, StreamsBuilder } from '../../../../../src/index.js';
+import type { KStreamImpl } from '../../../../../src/topology/kstream.js';
+import { impl } from '../../../../helpers/dsl-impl.js';
 import type { TopologyTestDriver } from '../../../../../src/testing.js';
 import { driverFor, kvt, MockApiProcessorSupplier, TOSTRING_JOINER } from '../../../../helpers/ktable/stream-join-capture.js';
 
 const I = Serdes.Integer();
 const S = Serdes.String();
 /** What the assertions read of a joined stream. */
-type Out = Pick<KStream<string, unknown>, 'serdes'>;
+type Out = Pick<KStreamImpl<string, unknown>, 'serdes'>;
 const joiner = (v1: unknown, v2: unknown): string => `${String(v1)}${String(v2)}`;
 
 let drivers: TopologyTestDriver[] = [];
@@ -31,9 +33,9 @@ describe('stream-stream joins without StreamJoined (Kafka three-argument overloa
     const mySerde = Serdes.String();
     const w = (): JoinWindows => JoinWindows.ofTimeDifferenceWithNoGrace(100);
     const joins = {
-      join: (sj?: StreamJoined<string, string, string>): Out => (sj ? stream1.join(stream1, joiner, w(), sj) : stream1.join(stream1, joiner, w())),
-      leftJoin: (sj?: StreamJoined<string, string, string>): Out => (sj ? stream1.leftJoin(stream1, joiner, w(), sj) : stream1.leftJoin(stream1, joiner, w())),
-      outerJoin: (sj?: StreamJoined<string, string, string>): Out => (sj ? stream1.outerJoin(stream1, joiner, w(), sj) : stream1.outerJoin(stream1, joiner, w())),
+      join: (sj?: StreamJoined<string, string, string>): Out => impl(sj ? stream1.join(stream1, joiner, w(), sj) : stream1.join(stream1, joiner, w())),
+      leftJoin: (sj?: StreamJoined<string, string, string>): Out => impl(sj ? stream1.leftJoin(stream1, joiner, w(), sj) : stream1.leftJoin(stream1, joiner, w())),
+      outerJoin: (sj?: StreamJoined<string, string, string>): Out => impl(sj ? stream1.outerJoin(stream1, joiner, w(), sj) : stream1.outerJoin(stream1, joiner, w())),
     };
     for (const [name, op] of Object.entries(joins)) {
       expect(op().serdes.key, name).toBeUndefined();

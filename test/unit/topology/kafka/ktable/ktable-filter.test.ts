@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { Materialized, Serdes, StreamsBuilder } from '../../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
-import type { KTable } from '../../../../../src/topology/ktable.js';
+import type { KTable } from '../../../../../src/topology/dsl-interfaces.js';
 import { addValueGetterProbe, change, kvt, RecordingProcessorSupplier } from '../../../../helpers/ktable/recording-processor.js';
+import { impl } from '../../../../helpers/dsl-impl.js';
 
 const S = Serdes.String();
 const I = Serdes.Int32();
@@ -36,8 +37,8 @@ function doTestKTable(builder: StreamsBuilder, table2: KTable<string, number>, t
 
 function doTestValueGetter(builder: StreamsBuilder, table2: KTable<string, number>, table3: KTable<string, number>, topic: string): void {
   const topology = builder.build();
-  const getter2 = addValueGetterProbe(topology, table2.nodeName, table2.valueGetterSupplier());
-  const getter3 = addValueGetterProbe(topology, table3.nodeName, table3.valueGetterSupplier());
+  const getter2 = addValueGetterProbe(topology, table2.nodeName, impl(table2).valueGetterSupplier());
+  const getter3 = addValueGetterProbe(topology, table3.nodeName, impl(table3).valueGetterSupplier());
   const driver = new TopologyTestDriver(topology, props);
   const inputTopic = driver.createInputTopic(topic, S, I);
 
@@ -114,7 +115,7 @@ function doTestSendingOldValue(builder: StreamsBuilder, table1: KTable<string, n
   const topology = builder.build();
   topology.addProcessor('proc1', supplier, table1.nodeName);
   topology.addProcessor('proc2', supplier, table2.nodeName);
-  const parentSendOldVals = table1.sendingOldValueEnabled();
+  const parentSendOldVals = impl(table1).sendingOldValueEnabled();
   const driver = new TopologyTestDriver(topology, props);
   const inputTopic = driver.createInputTopic(topic, S, I);
   const old = (v: number): number | null => (parentSendOldVals ? v : null);
@@ -223,7 +224,7 @@ describe('KTableFilterTest', () => {
     const builder = new StreamsBuilder();
     const table1 = builder.table(topic1, consumed);
     const table2 = table1.filter(predicate);
-    table2.enableSendingOldValues(false);
+    impl(table2).enableSendingOldValues(false);
     doTestNotSendingOldValue(builder, table1, table2, topic1);
   });
 
@@ -232,9 +233,9 @@ describe('KTableFilterTest', () => {
     const builder = new StreamsBuilder();
     const table1 = builder.table(topic1, consumed);
     const table2 = table1.filter(predicate);
-    table2.enableSendingOldValues(true);
-    expect(table1.sendingOldValueEnabled()).toBe(true);
-    expect(table2.sendingOldValueEnabled()).toBe(true);
+    impl(table2).enableSendingOldValues(true);
+    expect(impl(table1).sendingOldValueEnabled()).toBe(true);
+    expect(impl(table2).sendingOldValueEnabled()).toBe(true);
     doTestSendingOldValue(builder, table1, table2, topic1);
   });
 
@@ -243,9 +244,9 @@ describe('KTableFilterTest', () => {
     const builder = new StreamsBuilder();
     const table1 = builder.table(topic1, consumed);
     const table2 = table1.filter(predicate, Materialized.as('store2'));
-    table2.enableSendingOldValues(true);
-    expect(table1.sendingOldValueEnabled()).toBe(false);
-    expect(table2.sendingOldValueEnabled()).toBe(true);
+    impl(table2).enableSendingOldValues(true);
+    expect(impl(table1).sendingOldValueEnabled()).toBe(false);
+    expect(impl(table2).sendingOldValueEnabled()).toBe(true);
     doTestSendingOldValue(builder, table1, table2, topic1);
   });
 
@@ -254,9 +255,9 @@ describe('KTableFilterTest', () => {
     const builder = new StreamsBuilder();
     const table1 = builder.table(topic1, consumed, Materialized.as('store2'));
     const table2 = table1.filter(predicate);
-    table2.enableSendingOldValues(false);
-    expect(table1.sendingOldValueEnabled()).toBe(true);
-    expect(table2.sendingOldValueEnabled()).toBe(true);
+    impl(table2).enableSendingOldValues(false);
+    expect(impl(table1).sendingOldValueEnabled()).toBe(true);
+    expect(impl(table2).sendingOldValueEnabled()).toBe(true);
     doTestSendingOldValue(builder, table1, table2, topic1);
   });
 
@@ -270,7 +271,7 @@ describe('KTableFilterTest', () => {
     const builder = new StreamsBuilder();
     const table1 = builder.table(topic1, { keySerde: S, valueSerde: S });
     const table2 = table1.filter((_key, value) => value.toLowerCase() === 'accept');
-    table2.enableSendingOldValues(true);
+    impl(table2).enableSendingOldValues(true);
     doTestSkipNullOnMaterialization(builder, table1, table2, topic1, true);
   });
 
@@ -279,7 +280,7 @@ describe('KTableFilterTest', () => {
     const builder = new StreamsBuilder();
     const table1 = builder.table(topic1, { keySerde: S, valueSerde: S });
     const table2 = table1.filter((_key, value) => value.toLowerCase() === 'accept', Materialized.as('store2'));
-    table2.enableSendingOldValues(true);
+    impl(table2).enableSendingOldValues(true);
     doTestSkipNullOnMaterialization(builder, table1, table2, topic1, true);
   });
 

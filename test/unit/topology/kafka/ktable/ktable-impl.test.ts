@@ -6,8 +6,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { IllegalArgumentError, Materialized, Serdes, StreamsBuilder } from '../../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
-import type { KTable } from '../../../../../src/topology/ktable.js';
+import type { KTable } from '../../../../../src/topology/dsl-interfaces.js';
 import { kvt, RecordingProcessorSupplier } from '../../../../helpers/ktable/recording-processor.js';
+import { impl } from '../../../../helpers/dsl-impl.js';
 
 const S = Serdes.String();
 const consumed = { keySerde: S, valueSerde: S };
@@ -83,15 +84,15 @@ describe('KTableImplTest', () => {
   /** KTableImplTest.shouldNotEnableSendingOldValuesIfNotMaterializedAlreadyAndNotForcedToMaterialize */
   it('shouldNotEnableSendingOldValuesIfNotMaterializedAlreadyAndNotForcedToMaterialize', () => {
     const t = new StreamsBuilder().table('topic1', consumed);
-    t.enableSendingOldValues(false);
-    expect(t.sendingOldValueEnabled()).toBe(false);
+    impl(t).enableSendingOldValues(false);
+    expect(impl(t).sendingOldValueEnabled()).toBe(false);
   });
 
   /** KTableImplTest.shouldEnableSendingOldValuesIfNotMaterializedAlreadyButForcedToMaterialize */
   it('shouldEnableSendingOldValuesIfNotMaterializedAlreadyButForcedToMaterialize', () => {
     const t = new StreamsBuilder().table('topic1', consumed);
-    t.enableSendingOldValues(true);
-    expect(t.sendingOldValueEnabled()).toBe(true);
+    impl(t).enableSendingOldValues(true);
+    expect(impl(t).sendingOldValueEnabled()).toBe(true);
   });
 
   /** KTableImplTest.shouldNotAllowNullPredicateOnFilter */

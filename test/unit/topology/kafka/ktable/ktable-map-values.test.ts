@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { Materialized, Serdes, StreamsBuilder } from '../../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
-import type { KTable } from '../../../../../src/topology/ktable.js';
+import type { KTable } from '../../../../../src/topology/dsl-interfaces.js';
 import { addValueGetterProbe, change, kvt, RecordingProcessorSupplier } from '../../../../helpers/ktable/recording-processor.js';
+import { impl } from '../../../../helpers/dsl-impl.js';
 
 const S = Serdes.String();
 const I = Serdes.Int32();
@@ -29,8 +30,8 @@ function doTestKTable(builder: StreamsBuilder, topic: string, supplier: Recordin
 
 function doTestValueGetter(builder: StreamsBuilder, topic: string, table2: KTable<string, number>, table3: KTable<string, number>): void {
   const topology = builder.build();
-  const getter2 = addValueGetterProbe(topology, table2.nodeName, table2.valueGetterSupplier());
-  const getter3 = addValueGetterProbe(topology, table3.nodeName, table3.valueGetterSupplier());
+  const getter2 = addValueGetterProbe(topology, table2.nodeName, impl(table2).valueGetterSupplier());
+  const getter3 = addValueGetterProbe(topology, table3.nodeName, impl(table3).valueGetterSupplier());
   const driver = new TopologyTestDriver(topology, props);
   const inputTopic1 = driver.createInputTopic(topic, S, S);
   const vt = (value: number, timestamp: number) => ({ value, timestamp });
@@ -142,8 +143,8 @@ describe('KTableMapValuesTest', () => {
     const driver = new TopologyTestDriver(topology, props);
     const inputTopic1 = driver.createInputTopic(topic1, S, S);
     const proc = supplier.theCapturedProcessor();
-    expect(table1.sendingOldValueEnabled()).toBe(false);
-    expect(table2.sendingOldValueEnabled()).toBe(false);
+    expect(impl(table1).sendingOldValueEnabled()).toBe(false);
+    expect(impl(table2).sendingOldValueEnabled()).toBe(false);
 
     inputTopic1.pipeInput('A', '01', 5);
     inputTopic1.pipeInput('B', '01', 10);
@@ -167,9 +168,9 @@ describe('KTableMapValuesTest', () => {
     const builder = new StreamsBuilder();
     const table1 = builder.table(topic1, consumed);
     const table2 = table1.mapValues((s) => parse(s));
-    table2.enableSendingOldValues(true);
-    expect(table1.sendingOldValueEnabled()).toBe(true);
-    expect(table2.sendingOldValueEnabled()).toBe(true);
+    impl(table2).enableSendingOldValues(true);
+    expect(impl(table1).sendingOldValueEnabled()).toBe(true);
+    expect(impl(table2).sendingOldValueEnabled()).toBe(true);
     testSendingOldValues(builder, topic1, table2);
   });
 
@@ -178,9 +179,9 @@ describe('KTableMapValuesTest', () => {
     const builder = new StreamsBuilder();
     const table1 = builder.table(topic1, consumed);
     const table2 = table1.mapValues((s) => parse(s), Materialized.as<string, number>('bob').withValueSerde(I));
-    table2.enableSendingOldValues(true);
-    expect(table1.sendingOldValueEnabled()).toBe(false);
-    expect(table2.sendingOldValueEnabled()).toBe(true);
+    impl(table2).enableSendingOldValues(true);
+    expect(impl(table1).sendingOldValueEnabled()).toBe(false);
+    expect(impl(table2).sendingOldValueEnabled()).toBe(true);
     testSendingOldValues(builder, topic1, table2);
   });
 });

@@ -10,10 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { Materialized, Serdes, StreamsBuilder, TopologyError } from '../../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
 import { toRuntime } from '../../../../../src/topology/topology-runtime.js';
-import type { KTable } from '../../../../../src/topology/ktable.js';
+import type { KTable } from '../../../../../src/topology/dsl-interfaces.js';
 import { captureLogger } from '../../../handlers/capture-logger.js';
 import { addValueGetterProbe, change, kvt, RecordingProcessorSupplier } from '../../../../helpers/ktable/recording-processor.js';
 import { storeOf } from '../../../../helpers/store-of.js';
+import { impl } from '../../../../helpers/dsl-impl.js';
 
 const S = Serdes.String();
 const I = Serdes.Int32();
@@ -83,7 +84,7 @@ describe('KTableSourceTest', () => {
     const topic1 = 'topic1';
     const table1 = builder.table(topic1, stringConsumed, Materialized.as<string, string>('store'));
     const topology = builder.build();
-    const getter1 = addValueGetterProbe(topology, table1.nodeName, table1.valueGetterSupplier());
+    const getter1 = addValueGetterProbe(topology, table1.nodeName, impl(table1).valueGetterSupplier());
     const driver = new TopologyTestDriver(topology, props);
     const inputTopic1 = driver.createInputTopic(topic1, S, S);
 
@@ -115,7 +116,7 @@ describe('KTableSourceTest', () => {
 
   function sendsChanges(table1: KTable<string, string>, expectOld: boolean): void {
     const supplier = new RecordingProcessorSupplier<string, unknown>();
-    const topology = table1.ctx.topology.addProcessor('proc1', supplier, table1.nodeName);
+    const topology = impl(table1).ctx.topology.addProcessor('proc1', supplier, table1.nodeName);
     const driver = new TopologyTestDriver(topology, props);
     const inputTopic1 = driver.createInputTopic('topic1', S, S);
     const proc1 = supplier.theCapturedProcessor();
@@ -151,8 +152,8 @@ describe('KTableSourceTest', () => {
   it('testSendingOldValue', () => {
     const builder = new StreamsBuilder();
     const table1 = builder.table('topic1', stringConsumed);
-    table1.enableSendingOldValues(true);
-    expect(table1.sendingOldValueEnabled()).toBe(true);
+    impl(table1).enableSendingOldValues(true);
+    expect(impl(table1).sendingOldValueEnabled()).toBe(true);
     builder.build();
     sendsChanges(table1, true);
   });
@@ -376,7 +377,7 @@ describe('TopologyTest: builder.table describe()', () => {
    */
   it('a materialized builder.table prints its generated store: KTABLE-SOURCE-0000000002 (stores: [input-topic-STATE-STORE-0000000000])', () => {
     const builder = new StreamsBuilder();
-    builder.table('input-topic').enableSendingOldValues(true);
+    impl(builder.table('input-topic')).enableSendingOldValues(true);
     expect(builder.build().describe().toString()).toBe(
       'Topologies:\n' +
         '   Sub-topology: 0\n' +

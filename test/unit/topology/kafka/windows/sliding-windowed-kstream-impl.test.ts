@@ -23,6 +23,7 @@ import {
 import { TopologyTestDriver } from '../../../../../src/testing.js';
 import { vt, windowedRecorder } from '../../../../helpers/ktable/windowed-recorder.js';
 import { storeOf } from '../../../../helpers/store-of.js';
+import { impl } from '../../../../helpers/dsl-impl.js';
 
 const TOPIC = 'input';
 const stringSerde = Serdes.String();
@@ -292,9 +293,9 @@ describe('SlidingWindowedKStreamImplTest', () => {
     const table = windowedStream.count(Named.as('my-count'), Materialized.as<string, number>('my-store'));
     expect(table.nodeName).toBe('my-count');
     expect(table.queryableStoreName).toBe('my-store');
-    const key = table.serdes.key!.serialize('t', w('a', 5, 105));
+    const key = impl(table).serdes.key!.serialize('t', w('a', 5, 105));
     expect(key).toEqual(Buffer.concat([Buffer.from('a'), Buffer.from([0, 0, 0, 0, 0, 0, 0, 5])]));
-    expect(table.serdes.key!.deserialize('t', key)).toEqual(w('a', 5, 105));
+    expect(impl(table).serdes.key!.deserialize('t', key)).toEqual(w('a', 5, 105));
   });
 });
 

@@ -249,6 +249,7 @@ function checkCommitFitsTransaction(guarantee: GuaranteeProfile, commitIntervalM
 /** Validates a user config and fills in defaults. Throws {@link ConfigError} naming the offending key. */
 export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
   if (typeof input !== 'object' || input === null) throw new ConfigError('KafkaStreams needs a config object with at least applicationId');
+  // read as a plain record to find unknown keys (a JavaScript caller may pass any): the typed interface has no index signature
   const config = input as unknown as Record<string, unknown>;
   for (const key of Object.keys(config)) {
     if (key === 'topologyOptimization') {

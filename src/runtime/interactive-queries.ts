@@ -136,6 +136,7 @@ export function keyValueView<K, V>(params: StoreQueryParameters<unknown>, local:
       }
       // by the store's type, never by the value's shape: a stored { value, timestamp } object stays whole
       const unwrap = queryableStoreType.kind === 'keyValue' && kind === 'timestampedKeyValue';
+      // the registry keeps stores untyped (StateStore); the checks above proved the kind, not the K/V the caller names
       return { store: s.store as unknown as TypedKeyValue, unwrap };
     });
   };

@@ -54,6 +54,7 @@ export function valueAndTimestampSerde<V>(valueSerde: Serde<V>): Serde<ValueAndT
       return out;
     },
     deserialize(topic: string, data: Buffer | null, headers?: Headers): ValueAndTimestamp<V> {
+      // a null payload is null, as Kafka's deserializers; the Deserializer type (T, not T | null) cannot say so
       if (data === null) return null as unknown as ValueAndTimestamp<V>;
       if (data.length < TIMESTAMP_BYTES) {
         throw new SerializationError(`Failed to deserialize value for store '${topic}' with serde ${name}: ${data.length} bytes, fewer than the 8-byte timestamp`, {

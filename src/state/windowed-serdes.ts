@@ -54,6 +54,7 @@ export const WindowedSerdes = {
     return {
       name: `TimeWindowed(${inner.name ?? 'serde'})`,
       serialize: (topic, data) => (data === null || data === undefined ? null : WindowKeySchema.toBinary(data, inner, topic)),
+      // a null payload is null, as Kafka's deserializers; the Deserializer type (T, not T | null) cannot say so
       deserialize: (topic, data) => (data === null ? (null as unknown as Windowed<K>) : WindowKeySchema.from(data, windowSizeMs, inner, topic)),
       serializeBaseKey: baseKey(inner),
     };
@@ -65,6 +66,7 @@ export const WindowedSerdes = {
     return {
       name: `SessionWindowed(${inner.name ?? 'serde'})`,
       serialize: (topic, data) => (data === null || data === undefined ? null : SessionKeySchema.toBinary(data, inner, topic)),
+      // a null payload is null, as Kafka's deserializers; the Deserializer type (T, not T | null) cannot say so
       deserialize: (topic, data) => (data === null ? (null as unknown as Windowed<K>) : SessionKeySchema.from(data, inner, topic)),
       serializeBaseKey: baseKey(inner),
     };

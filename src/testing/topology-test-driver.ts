@@ -346,6 +346,7 @@ export class TopologyTestDriver {
     if (store instanceof MeteredVersionedKeyValueStore) {
       throw new TopologyError(`State store '${name}' is a versioned key-value store; read it with getVersionedKeyValueStore('${name}')`);
     }
+    // the driver's registry is untyped; the caller names K and V, the timestamped check proved the value shape
     if (isTimestampedStore(store)) return keyValueFacade(store as unknown as KeyValueStore<K, ValueAndTimestamp<V>>);
     return store as KeyValueStore<K, V>;
   }

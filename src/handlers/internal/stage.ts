@@ -15,6 +15,7 @@ export type AnyFailedRecord = FailedOutputRecord | RawInputRecord | ProcessingFa
  * no offset; processing records carry neither.
  */
 export function detectStage(record: AnyFailedRecord): Exclude<FailureStage, 'serialization'> {
+  // the union's members are told apart by which fields they carry; an interface union has no index signature to probe them
   const r = record as unknown as Record<string, unknown>;
   if (typeof r.topic === 'string' && typeof r.offset === 'number') return 'deserialization';
   if (typeof r.topic === 'string') return 'production';

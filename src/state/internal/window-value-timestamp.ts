@@ -19,6 +19,7 @@ export function valueAndTimestampSerde<V>(valueSerde: Serde<V>): Serde<ValueAndT
       return out;
     },
     deserialize(topic, data) {
+      // a null payload is null, as Kafka's deserializers; the Deserializer type (T, not T | null) cannot say so
       if (data === null) return null as unknown as ValueAndTimestamp<V>;
       if (data.length < TIMESTAMP_SIZE) {
         throw new SerializationError(`ValueAndTimestamp for topic '${topic}': expected at least 8 bytes, got ${data.length}`, { origin: 'VALUE', topic });

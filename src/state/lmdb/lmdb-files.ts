@@ -60,6 +60,7 @@ function openEnvironment(dir: string): LmdbFiles {
   try {
     const data = root.openDB<Buffer, Buffer>({ name: 'data', keyEncoding: 'binary', encoding: 'binary' });
     const meta = root.openDB<Buffer, Buffer>({ name: 'meta', keyEncoding: 'binary', encoding: 'binary' });
+    // lmdb-js sets maxKeySize on the environment at run time; its type declarations do not list it
     const maxKeySize = (root as unknown as { maxKeySize?: number }).maxKeySize ?? 1978;
     return { root, data, meta, maxKeyBytes: maxKeySize - KEY_TAG.length, dir };
   } catch (error) {
@@ -172,5 +173,6 @@ export function writeCheckpoint(files: LmdbFiles, nextOffset: number): void {
  */
 export function closeLmdbFiles(files: LmdbFiles): void {
   void files.root.close().catch(() => undefined);
+  // lmdb-js keeps the environment's state in `status` at run time; its type declarations do not list it
   if ((files.root as unknown as { status?: string }).status === 'closed') writeSeal(files.dir);
 }

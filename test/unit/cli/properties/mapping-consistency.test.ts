@@ -43,6 +43,8 @@ const SAMPLES: Record<string, string> = {
   'max.warmup.replicas': '2',
   'probing.rebalance.interval.ms': '600000',
   'num.stream.threads': '1',
+  'max.task.idle.ms': '0',
+  'buffered.records.per.partition': '1000',
   'repartition.purge.interval.ms': '0',
   'default.dsl.store': 'rocksDB',
   'session.timeout.ms': '45000',

@@ -49,6 +49,8 @@ export class TaskInput {
   readonly #highWatermarks = new Map<string, number>();
   readonly #paused = new Set<string>();
   #lastProbeAt = -Infinity;
+  /** A lag changed since the group last read them (read once per change, not per record). */
+  #lagsChanged = true;
   #probing = false;
   #stopped = false;
 
@@ -67,6 +69,7 @@ export class TaskInput {
     this.group.clear();
     this.#lags.clear();
     this.#fetchedEnd.clear();
+    this.#lagsChanged = true;
     for (const [key, offset] of positions) this.#fetched.set(key, offset);
     this.#stopped = false;
   }
@@ -102,6 +105,7 @@ export class TaskInput {
     // 3.
     this.#highWatermarks.set(key, batch.highWatermark);
     this.#lags.set(key, Math.max(0, batch.highWatermark - end));
+    this.#lagsChanged = true;
     // 4.
     if (size > this.#options.bufferedRecordsPerPartition && !this.#paused.has(key)) {
       this.#paused.add(key);
@@ -122,7 +126,10 @@ export class TaskInput {
 
   /** Reads the lags and asks the group whether the task may take a record; when it may not, asks the unknown lags. */
   ready(now: number): boolean {
-    this.group.updateLags();
+    if (this.#lagsChanged) {
+      this.#lagsChanged = false;
+      this.group.updateLags();
+    }
     if (this.group.readyToProcess(now)) return true;
     this.#probeUnknownLags(now);
     return false;
@@ -162,6 +169,7 @@ export class TaskInput {
           const fetched = this.#fetched.get(key);
           if (end === undefined || fetched === undefined || this.#lags.has(key)) continue;
           this.#lags.set(key, Math.max(0, end - fetched));
+          this.#lagsChanged = true;
         }
       })
       .catch((error: unknown) => logger.debug({ err: error }, 'reading the end offsets of idle input partitions failed; asked again later'))

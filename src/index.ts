@@ -61,6 +61,7 @@ export type { KafkaStreamsState, StateListener } from './runtime/kafka-streams.j
 export type { KafkaStreamsConfig, ProcessingGuarantee, UncaughtExceptionPolicy, AutoOffsetReset, LogLevel } from './runtime/config.js';
 export type { CompressionType } from './records/compression.js';
 export type { HighAvailabilityConfig } from './runtime/config-ha.js';
+export type { TaskInputConfig } from './runtime/config-task-input.js';
 export type { ClientConfig, ClientConfigValue } from './runtime/config-clients.js';
 export type { ConnectionSecurityConfig, SaslConfig, SaslPasswordConfig, SaslOAuthBearerConfig, SslConfig } from './runtime/config-connection.js';
 export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';

@@ -4,8 +4,11 @@
  * stop it, start it again (same applicationId and state directory: the
  * revenue store and the customers table continue where they were) for the
  * second half, read the committed outputs back, close everything. Each phase
- * first writes its customer rows (all customers, then the upgrades) and
- * waits until the app consumed them, then writes its orders.
+ * writes its customer rows (all customers, then the upgrades), then its
+ * orders, without waiting in between: the join's task takes its records in
+ * timestamp order and waits for a customers partition that has records not
+ * fetched yet (`maxTaskIdleMs`, default 0, KIP-695), so each order still
+ * joins the row that was current when it was placed.
  */
 import type { Logger } from 'pino';
 import { pino } from 'pino';
@@ -126,15 +129,15 @@ export async function runOrdersPipeline(options: OrdersRunOptions = {}): Promise
         timeoutMs: options.timeoutMs ?? 180_000,
         failed: () => (app.state === 'ERROR' || app.state === 'PENDING_ERROR' ? (app.error ?? new Error(`app in state ${app.state}`)) : undefined),
       };
-      // 1. the customers of this phase, consumed into the table before any order of the phase exists,
-      //    so each order joins the row that was current when it was placed
+      // 1. the customers of this phase, written before (so with earlier timestamps than) any order of the phase:
+      //    the join takes them first, so each order joins the row that was current when it was placed
       const customers = customerRecords(phase === 0 ? 0 : 1, partitions);
       customerRows += customers.length;
       await produceRecords(cluster, topics.customers, customers);
-      await waitUntilConsumed(cluster, applicationId, topics.customers, wait);
       // 2. the orders
       await produceRecords(cluster, topics.input, slice);
-      // 3. the input, then the repartition topics feeding the join and the revenue store (their ends are final once the input is consumed)
+      // 3. the customers and the input, then the repartition topics feeding the join and the revenue store (their ends are final once the input is consumed)
+      await waitUntilConsumed(cluster, applicationId, topics.customers, wait);
       await waitUntilConsumed(cluster, applicationId, topics.input, wait);
       await waitUntilConsumed(cluster, applicationId, `${applicationId}-with-customer-repartition`, wait);
       await waitUntilConsumed(cluster, applicationId, `${applicationId}-by-region-repartition`, wait);

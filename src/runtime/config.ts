@@ -19,6 +19,7 @@ import { checkBrokerList } from './bootstrap-servers.js';
 import { defined } from '../internal/defined.js';
 import { checkDurations } from './config-durations.js';
 import { javaKeyHint } from './java-key-hint.js';
+import { TASK_INPUT_KEYS, resolveTaskInput, type TaskInputConfig, type ResolvedTaskInputConfig } from './config-task-input.js';
 import { HIGH_AVAILABILITY_KEYS, resolveHighAvailability, type HighAvailabilityConfig, type ResolvedHighAvailabilityConfig } from './config-ha.js';
 import { CONNECTION_SECURITY_KEYS, resolveConnectionSecurity, type ConnectionSecurityConfig, type ResolvedConnectionSecurityConfig } from './config-connection.js';
 import type { Serde } from '../serdes/serde.js';
@@ -45,7 +46,7 @@ export type { ProcessingGuarantee } from './processing-guarantee.js';
 export type UncaughtExceptionPolicy = 'SHUTDOWN_CLIENT' | 'RESTART_TASK';
 
 /** The configuration of a {@link KafkaStreams} application. */
-export interface KafkaStreamsConfig extends HighAvailabilityConfig, ClientConfig, ConnectionSecurityConfig {
+export interface KafkaStreamsConfig extends HighAvailabilityConfig, TaskInputConfig, ClientConfig, ConnectionSecurityConfig {
   /** Required. Consumer group id and transactional-id prefix (`<applicationId>-<taskId>`). */
   applicationId: string;
   /** Brokers of a real Kafka cluster (kafkajs). Exactly one of `bootstrapServers` and `cluster`. */
@@ -159,7 +160,7 @@ export interface KafkaStreamsConfig extends HighAvailabilityConfig, ClientConfig
 }
 
 /** The validated configuration with every default filled in. */
-export interface ResolvedConfig extends ResolvedHighAvailabilityConfig, ResolvedClientConfig, ResolvedConnectionSecurityConfig {
+export interface ResolvedConfig extends ResolvedHighAvailabilityConfig, ResolvedTaskInputConfig, ResolvedClientConfig, ResolvedConnectionSecurityConfig {
   applicationId: string;
   bootstrapServers: string[] | undefined;
   cluster: ClusterPort | undefined;
@@ -203,6 +204,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'dslStoreSuppliers', 'stateDir', 'statestoreCacheMaxBytes', 'stateCleanupDelayMs', 'applicationServer', 'acceptableRecoveryLag',
   'compressionType',
   ...HIGH_AVAILABILITY_KEYS,
+  ...TASK_INPUT_KEYS,
   ...CLIENT_CONFIG_KEYS,
   ...CONNECTION_SECURITY_KEYS,
 ]);
@@ -313,6 +315,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
       config.defaultTimestampExtractor === undefined ? undefined : resolveTimestampExtractor(config.defaultTimestampExtractor, "Config 'defaultTimestampExtractor'"),
     dslStoreSuppliers: resolveDslStoreSuppliers(config.dslStoreSuppliers),
     ...resolveHighAvailability(config),
+    ...resolveTaskInput(config),
     ...resolveConnectionSecurity(config),
   });
 }

@@ -23,6 +23,11 @@ export interface TaskMetrics {
   pendingOutputs: number;
   /** Records behind the high watermark, per input partition `topic-partition`. */
   lag: Record<string, number>;
+  /**
+   * Records the task processed although one of its input partitions had nothing buffered, after waiting
+   * `maxTaskIdleMs` for it (Kafka's `enforced-processing-total`; such records may be out of timestamp order).
+   */
+  enforcedProcessing: number;
 }
 
 /** What `KafkaStreams.metrics()` returns. Totals include tasks no longer owned. */
@@ -33,6 +38,8 @@ export interface KafkaStreamsMetrics {
   droppedRecords: number;
   commits: number;
   aborts: number;
+  /** Records processed while an input partition of their task had nothing buffered (see {@link TaskMetrics.enforcedProcessing}). */
+  enforcedProcessing: number;
   /** Task restarts (fencing or RESTART_TASK). */
   taskRestarts: number;
   /** Rebalances seen (assignment changes handled). */
@@ -62,10 +69,11 @@ export function newTaskMetrics(): TaskMetrics {
     restarts: 0,
     pendingOutputs: 0,
     lag: {},
+    enforcedProcessing: 0,
   };
 }
 
-const SUMMED = ['recordsProcessed', 'recordsSkipped', 'recordsProduced', 'droppedRecords', 'commits', 'aborts'] as const;
+const SUMMED = ['recordsProcessed', 'recordsSkipped', 'recordsProduced', 'droppedRecords', 'commits', 'aborts', 'enforcedProcessing'] as const;
 
 /** Builds the app metrics from the per-task counters. */
 export function aggregateMetrics(
@@ -80,6 +88,7 @@ export function aggregateMetrics(
     droppedRecords: 0,
     commits: 0,
     aborts: 0,
+    enforcedProcessing: 0,
     taskRestarts: 0,
     rebalances,
     consumerLag: 0,

@@ -86,6 +86,8 @@ export const KEY_RULES: Readonly<Record<string, KeyRule>> = {
   'max.warmup.replicas': ms('maxWarmupReplicas'),
   'probing.rebalance.interval.ms': ms('probingRebalanceIntervalMs'),
   'num.stream.threads': { sluice: 'numStreamThreads', parse: (r, k) => r.int(k, 1) },
+  'max.task.idle.ms': { sluice: 'maxTaskIdleMs', parse: (r, k) => r.int(k, -1) },
+  'buffered.records.per.partition': ms('bufferedRecordsPerPartition'),
   'repartition.purge.interval.ms': ms('repartitionPurgeIntervalMs', 0),
   'default.dsl.store': fixed(['rocksdb'], "sluice's DSL stores are lmdb by default; for in-memory ones set dslStoreSuppliers: BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers in the module's config, or Materialized.withStoreType('in_memory') per store"),
   ...CONSUMER_RULES,
@@ -123,7 +125,6 @@ const names = (list: string, why: string): [string, string][] => list.split(' ')
  * client prefix.
  */
 export const NOT_YET: Readonly<Record<string, string>> = Object.fromEntries([
-  ['max.task.idle.ms', "a task processes its partitions' batches in the order they are fetched (see \"task input order\" in docs/migrating-from-kafka-streams.md)"],
   ...names('compression.gzip.level compression.lz4.level compression.zstd.level', "compression levels are the codecs' defaults"),
   ...names('partitioner.adaptive.partitioning.enable partitioner.availability.timeout.ms partitioner.ignore.keys', "sluice's sinks partition by key hash (murmur2, as Kafka) or by a partitioner given in code (Produced.withStreamPartitioner)"),
   ...names(
@@ -149,7 +150,6 @@ export const IGNORED_KEYS: Readonly<Record<string, string>> = {
   'max.poll.records': POLL_RECORDS,
   'consumer.max.poll.records': POLL_RECORDS,
   'main.consumer.max.poll.records': POLL_RECORDS,
-  'buffered.records.per.partition': 'sluice bounds buffering by maxPendingOutputRecordsPerTask (set it in code)',
   'client.dns.lookup': 'Node.js resolves the broker host names itself (every address is tried)',
   'ssl.keymanager.algorithm': 'a JVM TLS setting; Node.js uses OpenSSL',
   'ssl.trustmanager.algorithm': 'a JVM TLS setting; Node.js uses OpenSSL',

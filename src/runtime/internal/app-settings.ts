@@ -31,6 +31,8 @@ export type TaskSettings = Pick<
   | 'guarantee'
   | 'commitIntervalMs'
   | 'maxPendingOutputRecordsPerTask'
+  | 'maxTaskIdleMs'
+  | 'bufferedRecordsPerPartition'
   | 'autoOffsetReset'
   | 'uncaughtExceptionPolicy'
   | 'taskRestartBackoffMs'

@@ -21,6 +21,7 @@ import type { TaskExecutorDeps } from './task-deps.js';
 import type { TaskStateManager } from './state-manager.js';
 import { buildTaskParts } from './task-parts.js';
 import { resetOffsets } from './offset-reset.js';
+import { TaskInput } from './task-input.js';
 
 export type { TaskExecutorDeps, TaskProducerFactory } from './task-deps.js';
 
@@ -46,12 +47,25 @@ export class TaskExecutor {
   #generation = 0;
   /** Set at once by a close, so a restoration under way stops at its next batch instead of holding up the close. */
   #closeRequested = false;
+  /** Fetched records waiting to be processed, in timestamp order across the partitions (`task-input.ts`). */
+  readonly #input: TaskInput;
+  /** The queued processing job ({@link processBuffered}), if any. */
+  #processJob: Promise<void> | undefined;
 
   constructor(private readonly deps: TaskExecutorDeps) {
     this.id = deps.id;
     this.partitions = deps.partitions;
     this.#exactlyOnce = deps.config.guarantee.exactlyOnce;
     this.#sm = createTaskStateMachine(deps.id);
+    this.#input = new TaskInput({
+      partitions: deps.partitions,
+      maxTaskIdleMs: deps.config.maxTaskIdleMs,
+      bufferedRecordsPerPartition: deps.config.bufferedRecordsPerPartition,
+      consumer: deps.consumer,
+      ...(deps.endOffsets ? { endOffsets: deps.endOffsets } : {}),
+      metrics: deps.metrics,
+      logger: deps.logger,
+    });
   }
 
   get state(): TaskState {
@@ -162,6 +176,7 @@ export class TaskExecutor {
       const { consumer } = this.deps;
       for (const tp of this.partitions) consumer.seek({ ...tp, offset: defined(this.#position.get(tpKey(tp)), `position of ${tpKey(tp)}`) });
       this.#generation++;
+      this.#input.start(this.#position);
       consumer.resume(this.partitions);
       this.#lastCommitAt = Date.now();
       this.#sm.transition('RUNNING');
@@ -170,24 +185,60 @@ export class TaskExecutor {
   }
 
   /**
-   * Processes a batch in offset order (skipping records already processed).
-   * Stale or late batches are ignored. While more outputs than
-   * `maxPendingOutputRecordsPerTask` are unacknowledged, processing waits until
-   * half of them are acknowledged (and, since the batch has not resolved, so
-   * does fetching).
+   * Takes a fetched batch: buffers it in the task's input (`task-input.ts`;
+   * stale or late batches are ignored), then processes what is ready
+   * ({@link processBuffered}). Resolves once the records that may be processed
+   * now are, not when every record of the batch is: one waiting for another
+   * partition stays buffered, and the fetch goes on meanwhile.
    */
   processBatch(batch: FetchedBatch, generation: number): Promise<void> {
-    return this.#queue.add(async () => {
+    if (this.state !== 'RUNNING' || generation !== this.#generation) return Promise.resolve();
+    if (!this.#input.add(batch)) return Promise.resolve();
+    if (this.#input.group.numBuffered(batch) === 0) this.#moveDrained(tpKey(batch));
+    return this.processBuffered();
+  }
+
+  /** True while records wait in the task's input buffer. */
+  get hasBuffered(): boolean {
+    return this.#input.group.numBuffered() > 0;
+  }
+
+  /**
+   * Processes buffered records in the task queue (one such job queued at a time):
+   * 1. ask the input whether the task may take a record now (`maxTaskIdleMs`, see `partition-group.ts`);
+   * 2. take the head record with the lowest timestamp across the task's partitions;
+   * 3. while more outputs than `maxPendingOutputRecordsPerTask` are unacknowledged, wait until half of them are;
+   * 4. process it (an async processor: wait for it, in order) and move that partition's position past it;
+   *    a drained partition moves on to the end of its fetches (control records); a paused one resumes
+   *    once its buffer is back at the bound;
+   * 5. again from 1 until nothing is ready; then the lag metrics.
+   */
+  processBuffered(): Promise<void> {
+    if (this.#processJob) return this.#processJob;
+    const generation = this.#generation;
+    let started = false; // p-queue may start the job inside add(): then it is not pending
+    const job = this.#queue.add(async () => {
+      started = true;
+      this.#processJob = undefined;
       if (this.state !== 'RUNNING' || generation !== this.#generation) return;
+      const input = this.#input;
+      const group = input.group;
+      if (group.numBuffered() === 0) return;
       const processor = this.#liveProcessor;
       const collector = this.#liveCollector;
       const metrics = this.deps.metrics;
       const bound = this.deps.config.maxPendingOutputRecordsPerTask;
-      const key = tpKey(batch);
+      const now = Date.now();
       collector.checkHealthy();
-      for (const record of batch.records) {
-        const position = this.#position.get(key);
-        if (position === undefined || record.offset < position) continue;
+      // 1.
+      while (input.ready(now)) {
+        // 2.
+        const record = group.nextRecord();
+        if (record === undefined) break;
+        const key = group.lastPartitionKey;
+        const tp = defined(group.lastPartition, 'partition of the record taken');
+        input.taken(key, group.lastPartitionBuffered, tp);
+        // 3.
         if (collector.pending > bound) {
           // Resume at half the bound, not at the bound: waking at the first acknowledged batch would refill the
           // buffer one acknowledgement at a time, and batches would shrink to a few records each.
@@ -195,23 +246,36 @@ export class TaskExecutor {
           if (this.state !== 'RUNNING' || generation !== this.#generation) return;
           collector.checkHealthy();
         }
+        // 4.
         let outcome = processor.process(record);
-        if (typeof outcome !== 'string') outcome = await outcome; // an async processor: wait for it, in order
+        if (typeof outcome !== 'string') outcome = await outcome;
         if (this.state !== 'RUNNING') return;
         collector.checkHealthy();
         this.#position.set(key, record.offset + 1);
         this.#dirty = true;
         metrics.recordsProcessed++;
         if (outcome === 'skipped') metrics.recordsSkipped++;
+        if (group.lastPartitionBuffered === 0) this.#moveDrained(key);
       }
-      // Move past control records (transaction markers) and aborted records the fetch covered.
-      const position = this.#position.get(key);
-      if (batch.nextOffset !== undefined && position !== undefined && batch.nextOffset > position) {
-        this.#position.set(key, batch.nextOffset);
-        this.#dirty = true;
+      // 5.
+      for (const tp of this.partitions) {
+        const key = tpKey(tp);
+        const hw = input.highWatermark(key);
+        if (hw !== undefined) metrics.lag[key] = Math.max(0, hw - (this.#position.get(key) ?? 0));
       }
-      metrics.lag[key] = Math.max(0, batch.highWatermark - (this.#position.get(key) ?? 0));
     });
+    if (!started) this.#processJob = job;
+    return job;
+  }
+
+  /** A partition with nothing buffered (the caller checked) moves past the control and aborted records its fetches covered. */
+  #moveDrained(key: string): void {
+    const end = this.#input.fetchedEnd(key);
+    const position = this.#position.get(key);
+    if (end !== undefined && position !== undefined && end > position) {
+      this.#position.set(key, end);
+      this.#dirty = true;
+    }
   }
 
   /** Resolves once the task's unacknowledged outputs are within the configured bound. */
@@ -352,6 +416,7 @@ export class TaskExecutor {
       }
     }
     this.#dirty = false;
+    this.#input.stop();
     try {
       this.#processor?.close();
     } catch (error) {

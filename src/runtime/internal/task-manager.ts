@@ -165,7 +165,7 @@ export class TaskManager {
     });
   }
 
-  /** Routes a fetched batch to its task: process, wait for backpressure, commit when due. */
+  /** Routes a fetched batch to its task: buffer and process what is ready, wait for backpressure, commit when due. */
   async onBatch(batch: FetchedBatch): Promise<void> {
     const id = this.taskIdOf(batch);
     const task = id === undefined ? undefined : this.#tasks.get(id);
@@ -180,11 +180,16 @@ export class TaskManager {
     }
   }
 
-  /** Timer tick: wall-clock punctuation and due commits of every running task, then a purge of committed repartition records when due. */
+  /**
+   * Timer tick: every running task processes what became ready in its input buffer (an idle deadline
+   * passed, a lag became known), runs its wall-clock punctuation and commits when due; then a purge of
+   * committed repartition records when due.
+   */
   tick(now: number): void {
     if (this.#closing) return;
     for (const task of this.#tasks.values()) {
       if (task.state !== 'RUNNING') continue;
+      if (task.hasBuffered) task.processBuffered().catch((error: unknown) => this.#onTaskFailure(task, error));
       task.punctuate(now).catch((error: unknown) => this.#onTaskFailure(task, error));
       if (task.commitDue(now)) task.commit().catch((error: unknown) => this.#onTaskFailure(task, error));
     }

@@ -19,6 +19,7 @@ function metrics(m: { commits: number; processed: number; lag?: number; pending?
     droppedRecords: 0,
     commits: m.commits,
     aborts: 0,
+    enforcedProcessing: 0,
     taskRestarts: 0,
     rebalances: 1,
     consumerLag: m.lag ?? 0,

@@ -13,6 +13,7 @@ function snapshot(processed: number, extra: Partial<KafkaStreamsMetrics> = {}): 
     droppedRecords: 3,
     commits: 7,
     aborts: 2,
+    enforcedProcessing: 0,
     taskRestarts: 0,
     rebalances: 1,
     consumerLag: 120,

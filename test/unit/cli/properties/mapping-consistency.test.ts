@@ -43,6 +43,8 @@ const SAMPLES: Record<string, string> = {
   'max.warmup.replicas': '2',
   'probing.rebalance.interval.ms': '600000',
   'num.stream.threads': '1',
+  'max.task.idle.ms': '0',
+  'buffered.records.per.partition': '1000',
   'repartition.purge.interval.ms': '0',
   'default.dsl.store': 'rocksDB',
   'session.timeout.ms': '45000',
@@ -163,9 +165,11 @@ describe('client keys: what the mapping puts in <client>Config the client valida
 
 describe('keys sluice has no equivalent of yet', () => {
   const keys = Object.keys(NOT_YET);
-  it('include max.task.idle.ms (maxTaskIdleMs is not implemented)', () => {
-    expect(keys).toContain('max.task.idle.ms');
-    expect(errorOf(() => map(['max.task.idle.ms=0']))).toMatch(/^max\.task\.idle\.ms in app\.properties: sluice has no equivalent yet: /);
+  it('no longer include max.task.idle.ms nor buffered.records.per.partition (both map to sluice keys)', () => {
+    expect(keys).not.toContain('max.task.idle.ms');
+    expect(map(['max.task.idle.ms=-1', 'buffered.records.per.partition=500']).config).toMatchObject({ maxTaskIdleMs: -1, bufferedRecordsPerPartition: 500 });
+    expect(errorOf(() => map(['max.task.idle.ms=-2']))).toMatch(/^max\.task\.idle\.ms in app\.properties: /);
+    expect(errorOf(() => map(['buffered.records.per.partition=0']))).toMatch(/^buffered\.records\.per\.partition in app\.properties: /);
   });
 
   it.each(keys)('%s: an error naming the property, unprefixed and prefixed', (key) => {
@@ -188,7 +192,7 @@ describe('docs/migrating-from-kafka-streams.md keeps in step', () => {
   it('names every key without an equivalent yet and every ignored key', () => {
     for (const key of [...Object.keys(NOT_YET), ...Object.keys(IGNORED_KEYS)]) expect(doc, key).toContain(`\`${key}\``);
   });
-  it('no longer maps max.task.idle.ms to maxTaskIdleMs', () => {
-    expect(doc).not.toContain('| `max.task.idle.ms` | `maxTaskIdleMs`');
+  it('maps max.task.idle.ms to maxTaskIdleMs', () => {
+    expect(doc).toContain('| `max.task.idle.ms` | `maxTaskIdleMs`');
   });
 });

@@ -1,0 +1,54 @@
+/**
+ * The task-input keys of {@link KafkaStreamsConfig} (Kafka Streams'
+ * `max.task.idle.ms` and `buffered.records.per.partition`, KIP-353/KIP-695):
+ * how a task waits for its partitions to have data before it takes the
+ * record with the lowest timestamp, and how much it buffers per partition.
+ * Every problem is a {@link ConfigError} naming the key.
+ */
+import { ConfigError } from '../errors.js';
+
+/** The task-input keys as a user writes them. */
+export interface TaskInputConfig {
+  /**
+   * Kafka's `max.task.idle.ms`: a task whose input partitions (e.g. both sides of a stream–table join)
+   * take records in timestamp order waits this long (ms) for an empty partition that is caught up
+   * before it processes the others anyway. Default 0: no extra wait, but a task still waits while an
+   * empty partition has records on the broker not fetched yet (KIP-695). -1: never wait (process
+   * whatever is buffered, at the cost of out-of-order processing across partitions).
+   */
+  maxTaskIdleMs?: number;
+  /**
+   * Kafka's `buffered.records.per.partition`: records a task buffers per input partition before the
+   * partition's fetching pauses; it resumes once the buffer is back at this bound. Default 1000.
+   */
+  bufferedRecordsPerPartition?: number;
+}
+
+/** The task-input keys with defaults filled in. */
+export interface ResolvedTaskInputConfig {
+  maxTaskIdleMs: number;
+  bufferedRecordsPerPartition: number;
+}
+
+/** The keys of {@link TaskInputConfig}. */
+export const TASK_INPUT_KEYS: readonly string[] = ['maxTaskIdleMs', 'bufferedRecordsPerPartition'];
+
+/** Kafka's default `buffered.records.per.partition`. */
+export const DEFAULT_BUFFERED_RECORDS_PER_PARTITION = 1000;
+
+/** Validates the task-input keys of a config object. */
+export function resolveTaskInput(config: Record<string, unknown>): ResolvedTaskInputConfig {
+  return {
+    maxTaskIdleMs: wholeNumber(config, 'maxTaskIdleMs', 0, -1, 'ms a task waits for an empty, caught-up input partition; 0 waits only for records already on the broker, -1 never waits'),
+    bufferedRecordsPerPartition: wholeNumber(config, 'bufferedRecordsPerPartition', DEFAULT_BUFFERED_RECORDS_PER_PARTITION, 1, 'records buffered per input partition before its fetching pauses'),
+  };
+}
+
+function wholeNumber(config: Record<string, unknown>, key: string, fallback: number, min: number, what: string): number {
+  const value = config[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw new ConfigError(`Config '${key}' must be a whole number >= ${min} (${what}), got ${String(value)}`);
+  }
+  return value;
+}

@@ -215,6 +215,7 @@ export const LEGEND = [
   'count: records/s = input records / (first record -> every input offset committed); check: every key\'s last committed count is its true count and no count ever went down; count updates out: output records (the record cache collapses updates between commits).',
   'windowed: records/s = input records / (first record -> every input offset committed, the flush records included); check: every (key, window) of the input emitted exactly once, read_committed, with its true count, nothing else; windows out: output records.',
   'restore: records/s = changelog records restored / (first onRestoreStart -> last onRestoreEnd), fresh state directory; check: exactly every changelog record restored, every partition ended, the store holds every key with its last value.',
+  'versioned-join: records/s = input records / (first record -> every input offset committed), the versioned prices table (40,000 versions, out of order) restored before the first record; check: every input record exactly once, read_committed, joined with the price version valid at its timestamp.',
 ].join('\n');
 
 /** Writes bench/results/<date>.json and returns its path. */

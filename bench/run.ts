@@ -4,7 +4,7 @@
  *   npm run bench [-- --records N] [--rounds R] [--only a,b] [--profile | --profile-all]
  *   npm run bench -- --compare [--records N] [--rounds R]
  *   npm run bench -- --compare --records 500000,2000000   (pipeline at both sizes: peak RSS side by side)
- *   npm run bench -- --workload count|restore|windowed|pipeline,count,... [--keys K] [--restore-records N] [--restore-keys K]
+ *   npm run bench -- --workload count|restore|windowed|versioned-join|pipeline,count,... [--keys K] [--restore-records N] [--restore-keys K]
  *   --tsx: run the Node contenders through tsx instead of compiling them with tsc first
  *
  * Default: the stateless pipeline on sluice exactly_once, sluice
@@ -12,7 +12,7 @@
  * (exactly_once, at_least_once), 500,000 records, 1 round; then issue 18's
  * goal lines. --compare adds the broker limit (ProducerPerformance /
  * ConsumerPerformance), Java Kafka Streams (EOS v2) and the stateful
- * workloads (count per key; restore throughput; windowed count), 3 rounds. Every run uses
+ * workloads (count per key; restore throughput; windowed count; versioned-table join), 3 rounds. Every run uses
  * fresh topics and its own child process; its output is verified
  * (read_committed, complete, duplicate-free; counts exact; every window once; restore complete)
  * before it counts.
@@ -33,6 +33,7 @@ import { LEGEND, writeJson } from './lib/report.js';
 import type { RunResult } from './lib/result.js';
 import { runBrokerLimit } from './lib/run-broker.js';
 import { awaitCleanups, runPipeline } from './lib/run-pipeline.js';
+import { awaitVersionedJoinCleanups, runVersionedJoin } from './lib/run-versioned-join.js';
 import { awaitRestoreCleanups, cleanupRestore, prepareRestore, runRestore, type PreparedRestore } from './lib/run-restore.js';
 import { summarise } from './lib/summary.js';
 import { checkKeys, COUNT_KEYS, RESTORE_KEYS, RESTORE_RECORDS } from './lib/stateful-workload.js';
@@ -60,7 +61,7 @@ function options() {
     },
   });
   if (values.help) {
-    console.log('usage: npm run bench -- [--records N|N1,N2,...] [--compare] [--rounds R] [--workload pipeline,count,restore,windowed] [--only <ids>] [--keys K] ' +
+    console.log('usage: npm run bench -- [--records N|N1,N2,...] [--compare] [--rounds R] [--workload pipeline,count,restore,windowed,versioned-join] [--only <ids>] [--keys K] ' +
       '[--restore-records N] [--restore-keys K] [--profile|--profile-all] [--timeout-s S] [--tsx]\n' +
       `contender ids: ${WORKLOADS.map((w) => `${w}: ${WORKLOAD_CONTENDERS[w].join(',')}`).join('; ')}`);
     process.exit(0);
@@ -183,6 +184,8 @@ async function main(): Promise<void> {
             results.push(await runPipeline(spec, { kafka, base: main ? base : unprofiled, name: main ? name : `${name}-n${records}`, round, records, keys: o.keys, timeoutMs: o.timeoutFor(records), log }));
             savePartial();
           }
+        } else if (spec.workload === 'versioned-join') {
+          results.push(await runVersionedJoin(spec, { kafka, base, name, round, records: o.records, keys: o.keys, timeoutMs: o.timeoutMs, log }));
         } else {
           results.push(await runPipeline(spec, { kafka, base, name, round, records: o.records, keys: o.keys, timeoutMs: o.timeoutMs, log }));
         }
@@ -194,6 +197,7 @@ async function main(): Promise<void> {
 
   await awaitCleanups();
   await awaitRestoreCleanups();
+  await awaitVersionedJoinCleanups();
   const summary = summarise(results, o.recordSizes);
   const rows = summary.rows;
   const meta = {

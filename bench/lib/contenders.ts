@@ -8,17 +8,19 @@ export type ContenderId =
   | 'kafkats-eos' | 'kafkats-alos' | 'sluice-eos-ui'
   | 'java-count' | 'sluice-count'
   | 'java-windowed-count' | 'sluice-windowed-count'
-  | 'java-restore' | 'sluice-restore-memory' | 'sluice-restore-persistent';
+  | 'java-restore' | 'sluice-restore-memory' | 'sluice-restore-persistent'
+  | 'java-versioned-join' | 'sluice-versioned-join';
 
 /**
  * What a contender runs: the stateless pipeline (issue #6/#9), count per key
  * (issue #15), restoring a store from its changelog (issue #15) or a
- * suppressed count per key and 1-minute tumbling window (issue 17, windowed-workload.ts).
+ * suppressed count per key and 1-minute tumbling window (issue 17, windowed-workload.ts), or
+ * a stream–table join over a versioned table (issue 30, versioned-join-workload.ts).
  */
-export type Workload = 'pipeline' | 'count' | 'restore' | 'windowed';
+export type Workload = 'pipeline' | 'count' | 'restore' | 'windowed' | 'versioned-join';
 
 /** Every workload, in the order of a round. */
-export const WORKLOADS: readonly Workload[] = ['pipeline', 'count', 'restore', 'windowed'];
+export const WORKLOADS: readonly Workload[] = ['pipeline', 'count', 'restore', 'windowed', 'versioned-join'];
 
 /** Contenders of each workload, in the order of a round (`broker` is the broker limit, run by run-broker.ts). */
 export const WORKLOAD_CONTENDERS: Record<Workload, ContenderId[]> = {
@@ -26,10 +28,11 @@ export const WORKLOAD_CONTENDERS: Record<Workload, ContenderId[]> = {
   count: ['java-count', 'sluice-count'],
   restore: ['java-restore', 'sluice-restore-memory', 'sluice-restore-persistent'],
   windowed: ['java-windowed-count', 'sluice-windowed-count'],
+  'versioned-join': ['java-versioned-join', 'sluice-versioned-join'],
 };
 
 /** The Java Kafka Streams contender each row is compared with ("vs Java KS"). */
-export const JAVA_REFERENCE: Record<Workload, ContenderId> = { pipeline: 'java-eos', count: 'java-count', restore: 'java-restore', windowed: 'java-windowed-count' };
+export const JAVA_REFERENCE: Record<Workload, ContenderId> = { pipeline: 'java-eos', count: 'java-count', restore: 'java-restore', windowed: 'java-windowed-count', 'versioned-join': 'java-versioned-join' };
 
 /** True for the contenders that need bench/java. */
 export function isJava(id: ContenderId): boolean {
@@ -170,6 +173,20 @@ export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> =
     completion: 'committed',
     launch: (ctx) => nodeChild(ctx, 'sluice-windowed-count.ts', []),
   },
+  'java-versioned-join': {
+    id: 'java-versioned-join',
+    label: 'Java Kafka Streams EOS v2 versioned-table join',
+    workload: 'versioned-join',
+    completion: 'committed',
+    launch: (ctx) => javaState(ctx, 'versioned-join', ctx.output),
+  },
+  'sluice-versioned-join': {
+    id: 'sluice-versioned-join',
+    label: 'sluice exactly_once versioned-table join',
+    workload: 'versioned-join',
+    completion: 'committed',
+    launch: (ctx) => nodeChild(ctx, 'sluice-versioned-join.ts', []),
+  },
   'java-restore': {
     id: 'java-restore',
     label: 'restore Java Kafka Streams RocksDB',
@@ -194,7 +211,7 @@ export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> =
 };
 
 /** bench/java's KafkaStreamsStateBench: `mode bootstrap applicationId input output|samples stateDir`. */
-function javaState(ctx: LaunchContext, mode: 'count' | 'restore' | 'windowed', last: string): Launch {
+function javaState(ctx: LaunchContext, mode: 'count' | 'restore' | 'windowed' | 'versioned-join', last: string): Launch {
   if (!ctx.javaClasspath) throw new Error('bench/java is not built');
   if (!ctx.stateDir) throw new Error(`the Java ${mode} contender needs a state directory`);
   return {

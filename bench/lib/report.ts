@@ -52,6 +52,7 @@ export function shortReason(reason: string | undefined): string {
 
 /** The workload of a row id (broker rows belong to the pipeline). */
 export function workloadOf(id: string): Workload {
+  if (id.endsWith('-versioned-join')) return 'versioned-join';
   if (id.endsWith('-windowed-count')) return 'windowed';
   if (id.endsWith('-count')) return 'count';
   if (id.includes('-restore')) return 'restore';
@@ -65,7 +66,7 @@ function commitsOf(metrics: unknown): number | undefined {
 
 const ORDER = ['broker-produce', 'broker-consume', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs', 'kafkats-eos', 'kafkats-alos',
   'java-count', 'sluice-count', 'java-restore', 'sluice-restore-memory', 'sluice-restore-persistent',
-  'java-windowed-count', 'sluice-windowed-count'];
+  'java-windowed-count', 'sluice-windowed-count', 'java-versioned-join', 'sluice-versioned-join'];
 
 const finite = (xs: Array<number | undefined>): number[] => xs.filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
 const medianOrUndefined = (xs: Array<number | undefined>): number | undefined => {
@@ -167,6 +168,10 @@ const COLUMNS: Record<Workload, Column[]> = {
     { head: 'windows out', cell: (r) => num(r.outputRecords) },
     ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
   ],
+  'versioned-join': [
+    ...rateCells('records/s (median)'), vsJava, vsBroker,
+    ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
+  ],
   restore: [
     ...rateCells('records/s restored (median)'), vsJava,
     { head: 'restore s', cell: (r) => num(r.restoreSeconds, 2) }, { head: 'spawn → RUNNING s', cell: (r) => num(r.toRunningSeconds, 2) },
@@ -180,6 +185,7 @@ export const WORKLOAD_TITLES: Record<Workload, string> = {
   count: 'Count per key (stream.groupByKey().count().toStream().to(), exactly-once, default record cache)',
   restore: 'Restore a changelog into a fresh instance (empty state directory)',
   windowed: 'Windowed count (1-minute tumbling windows, suppress(untilWindowCloses), exactly-once)',
+  'versioned-join': 'Versioned-table join (stream.join(table on persistentVersionedKeyValueStore), each record as of its timestamp, exactly-once)',
 };
 
 function formatOne(workload: Workload, rows: Row[]): string {
@@ -209,6 +215,7 @@ export const LEGEND = [
   'count: records/s = input records / (first record -> every input offset committed); check: every key\'s last committed count is its true count and no count ever went down; count updates out: output records (the record cache collapses updates between commits).',
   'windowed: records/s = input records / (first record -> every input offset committed, the flush records included); check: every (key, window) of the input emitted exactly once, read_committed, with its true count, nothing else; windows out: output records.',
   'restore: records/s = changelog records restored / (first onRestoreStart -> last onRestoreEnd), fresh state directory; check: exactly every changelog record restored, every partition ended, the store holds every key with its last value.',
+  'versioned-join: records/s = input records / (first record -> every input offset committed), the versioned prices table (40,000 versions, out of order) restored before the first record; check: every input record exactly once, read_committed, joined with the price version valid at its timestamp.',
 ].join('\n');
 
 /** Writes bench/results/<date>.json and returns its path. */

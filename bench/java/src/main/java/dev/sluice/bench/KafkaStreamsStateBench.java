@@ -16,6 +16,8 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Suppressed;
@@ -26,6 +28,7 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.Stores;
 
 /**
  * The stateful benchmark workloads on Java Kafka Streams (issue #15), exactly_once_v2, every other
@@ -40,14 +43,21 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  *       .suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded())).toStream()
  *       .to(output, WindowedSerdes.timeWindowedSerdeFrom(String, 1 min), Long serde) (issue 17;
  *       bench/lib/windowed-workload.ts): every closed window's final count, once.</li>
+ *   <li>{@code versioned-join}: stream(input).join(table(applicationId + "-prices",
+ *       Materialized.as(Stores.persistentVersionedKeyValueStore("prices-versioned", 1 h))),
+ *       (value, price) -> price + "|" + value).to(output) (issue 30; bench/lib/versioned-join-workload.ts):
+ *       each record joins the price valid at its timestamp.</li>
  * </ul>
- * Usage: KafkaStreamsStateBench count|restore|windowed bootstrapServers applicationId inputTopic output|sampleKeys stateDir
+ * Usage: KafkaStreamsStateBench count|restore|windowed|versioned-join bootstrapServers applicationId inputTopic output|sampleKeys stateDir
  * Runs until SIGTERM; prints "BENCH {json}" lines.
  */
 public final class KafkaStreamsStateBench {
     static final String RESTORE_STORE = "restore-store";
     /** The windowed workload's window size (bench/lib/windowed-workload.ts WINDOW_MS). */
     static final Duration WINDOW = Duration.ofMinutes(1);
+    /** The versioned-join workload's store and history retention (bench/lib/versioned-join-workload.ts). */
+    static final String PRICES_STORE = "prices-versioned";
+    static final Duration PRICES_RETENTION = Duration.ofHours(1);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private KafkaStreamsStateBench() {}
@@ -134,14 +144,22 @@ public final class KafkaStreamsStateBench {
 
         AtomicBoolean first = new AtomicBoolean(false);
         StreamsBuilder builder = new StreamsBuilder();
-        var grouped = builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
+        KStream<String, String> stream = builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
             .peek((k, v) -> {
                 if (!first.get() && first.compareAndSet(false, true)) {
                     ProcessStats.print("first");
                 }
-            })
-            .groupByKey(Grouped.with(Serdes.String(), Serdes.String()));
-        if (mode.equals("count")) {
+            });
+        if (mode.equals("versioned-join")) {
+            KTable<String, String> prices = builder.table(appId + "-prices", Consumed.with(Serdes.String(), Serdes.String()),
+                Materialized.<String, String>as(Stores.persistentVersionedKeyValueStore(PRICES_STORE, PRICES_RETENTION))
+                    .withKeySerde(Serdes.String()).withValueSerde(Serdes.String()));
+            stream.join(prices, (value, price) -> price + "|" + value).to(last, Produced.with(Serdes.String(), Serdes.String()));
+        }
+        var grouped = stream.groupByKey(Grouped.with(Serdes.String(), Serdes.String()));
+        if (mode.equals("versioned-join")) {
+            // built above
+        } else if (mode.equals("count")) {
             grouped.count().toStream().to(last, Produced.with(Serdes.String(), Serdes.Long()));
         } else if (mode.equals("windowed")) {
             grouped.windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW))
@@ -153,7 +171,7 @@ public final class KafkaStreamsStateBench {
             grouped.reduce((old, v) -> v, Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as(RESTORE_STORE)
                 .withKeySerde(Serdes.String()).withValueSerde(Serdes.String()));
         } else {
-            throw new IllegalArgumentException("mode must be count, restore or windowed, got " + mode);
+            throw new IllegalArgumentException("mode must be count, restore, windowed or versioned-join, got " + mode);
         }
 
         KafkaStreams streams = new KafkaStreams(builder.build(), props);

@@ -97,7 +97,7 @@ export class KafkaStreams {
   }
 
   /**
-   * The kind of state store `storeName` (`'keyValue'`, `'timestampedKeyValue'`, `'window'`,
+   * The kind of state store `storeName` (`'keyValue'`, `'timestampedKeyValue'`, `'versioned'`, `'window'`,
    * `'timestampedWindow'`, `'session'`; `'buffer'` for a suppression's internal buffer, `'other'` for a store
    * of a custom builder); undefined when the topology has no such store (or does not say).
    */

@@ -127,7 +127,7 @@ export const QUERYABLE_KINDS: readonly StoreKind[] = ['keyValue', 'timestampedKe
 
 /** The error for a store of `kind` read through a view of another kind (`asked`, e.g. 'a key-value view'). */
 export function wrongStoreType(storeName: string, kind: StoreKind, asked = 'a key-value view'): InvalidStateStoreError {
-  const how = HOW_TO_READ[kind];
+  const how = HOW_TO_READ[kind]?.replace(/<store>/g, storeName);
   return new InvalidStateStoreError(
     `Store '${storeName}' is ${KIND_TEXT[kind]} and cannot be read as ${asked}: ` +
       (how

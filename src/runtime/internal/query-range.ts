@@ -9,10 +9,15 @@
  *    a global store is complete here, so it answers alone;
  * 3. every other instance's part, `GET ...?local=true` (marked forwarded),
  *    which carries that instance's fingerprint of the same metadata;
- * 4. any part not available, a part from an instance that sees other owners
+ * 4. a part refused as a 400 or 404 (a store of another kind, unknown there) is
+ *    relayed as it came; any part not available, a part from an instance that sees other owners
  *    (fingerprints differ), a key answered twice, or a fingerprint that
  *    changed meanwhile: 503; else the entries merged and sorted by key.
  * With `?local=true` only step 2 runs (503 when this instance holds no part).
+ * `/stores/<store>/windows` and `/sessions` run the same steps over their
+ * `RangeSource` (internal/query-reads.ts): an entry is a window or session,
+ * "twice" means the same key and window from two instances, and `limit` cuts
+ * the merged answer (`truncated: true`, also when a part was cut).
  */
 import { formatHostInfo } from '../../assignment/host-info.js';
 import { KeyQueryMetadata, type StreamsMetadata } from '../streams-metadata.js';
@@ -161,6 +166,8 @@ function localPart(ctx: QueryContext, store: string, source: RangeSource): Part 
 async function remotePart(ctx: QueryContext, store: string, host: string, expected: string, get: () => ReturnType<typeof hop>): Promise<Part> {
   try {
     const answer = await get();
+    // a store of another kind (400) or unknown there (404) will not change by retrying: relayed as it came
+    if (answer.status === 400 || answer.status === 404) return { reply: { status: answer.status, raw: answer.body, headers: { 'x-sluice-served-by': host } } };
     if (answer.status !== 200) {
       let reason = `status ${answer.status}`;
       try {

@@ -4,7 +4,9 @@
  * `CompositeReadOnly*Store`s, and the reads of a versioned store): each call
  * looks the local stores up again (see `availableStores`), checks their kind,
  * and reads every local task's store, per task (a key lives in one task, so a
- * single-key read finds it in one).
+ * single-key read finds it in one). A store closed under a read (its task
+ * moved away meanwhile) is an `InvalidStateStoreError` to retry, as Kafka's
+ * composite stores say ("not available anymore and may have been migrated").
  */
 import { IllegalArgumentError } from '../../errors.js';
 import type { KeyValue } from '../../records/key-value.js';
@@ -20,11 +22,36 @@ import { instantMs, MultiVersionedKeyQuery, ResultOrder, VersionedKeyQuery, type
 const TIME_MIN = -(2 ** 63);
 const TIME_MAX = 2 ** 63;
 
-/** The local stores of `params.storeName`, each checked to be one of `kinds`. */
-function storesOf<S>(params: StoreQueryParameters<unknown>, local: LocalStores, kinds: readonly StoreKind[], asked: string): Array<{ store: S; kind: StoreKind }> {
+/** The error of a read from a store that was closed under it (Kafka's composite stores' message). */
+function migrated(storeName: string): InvalidStateStoreError {
+  return new InvalidStateStoreError(
+    `State store '${storeName}' is not available anymore and may have been migrated to another instance; please re-discover its location from the state metadata (retry, or ask the instance that runs it)`,
+  );
+}
+
+/**
+ * The local stores of `params.storeName`, each checked to be one of `kinds`; each is wrapped so that
+ * a read that fails because the store was closed meanwhile throws {@link migrated}.
+ */
+function storesOf<S extends object>(params: StoreQueryParameters<unknown>, local: LocalStores, kinds: readonly StoreKind[], asked: string): Array<{ store: S; kind: StoreKind }> {
   return availableStores(params.storeName, local).map(({ store, kind }) => {
     if (!kinds.includes(kind)) throw wrongStoreType(params.storeName, kind, asked);
-    return { store: store as unknown as S, kind };
+    const guarded = new Proxy(store as unknown as S, {
+      get(target, property) {
+        const member = Reflect.get(target, property, target) as unknown;
+        if (typeof member !== 'function') return member;
+        return (...args: unknown[]) => {
+          if (!store.isOpen()) throw migrated(params.storeName);
+          try {
+            return (member as (...a: unknown[]) => unknown).apply(target, args);
+          } catch (error) {
+            if (!store.isOpen()) throw migrated(params.storeName);
+            throw error;
+          }
+        };
+      },
+    });
+    return { store: guarded, kind };
   });
 }
 

@@ -235,9 +235,10 @@ export class KafkaStreams {
   }
 
   /**
-   * A read-only view of a local state store (Kafka's `store(StoreQueryParameters)`);
-   * see src/runtime/interactive-queries.ts. Calls on it throw an
-   * `InvalidStateStoreError` while the store restores or is not local.
+   * A read-only view of a local state store (Kafka's `store(StoreQueryParameters)`): key-value,
+   * timestamped key-value, versioned (`QueryableStoreTypes.versionedKeyValueStore()`), window and session
+   * stores; see src/runtime/interactive-queries.ts. Calls on it throw an `InvalidStateStoreError` while the
+   * store restores or is not local, or when the store is of another kind (`reason: 'wrong-type'`).
    */
   store<T = ReadOnlyKeyValueStore<unknown, unknown>>(params: StoreQueryParameters<T>): T {
     return storeView(() => this.#queryView(), params);

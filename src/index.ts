@@ -67,6 +67,9 @@ export type { ConnectionSecurityConfig, SaslConfig, SaslPasswordConfig, SaslOAut
 export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
 export { QueryableStoreTypes, InvalidStateStoreError } from './runtime/interactive-queries.js';
 export type { QueryableStoreType, ReadOnlyKeyValueStore, StoreQueryParameters, TimestampedValue } from './runtime/interactive-queries.js';
+// versioned-store queries (KIP-960/968) on app.store(QueryableStoreTypes.versionedKeyValueStore())
+export { VersionedKeyQuery, MultiVersionedKeyQuery, ResultOrder } from './runtime/versioned-queries.js';
+export type { ReadOnlyVersionedKeyValueStore, QueryInstant } from './runtime/versioned-queries.js';
 export { KeyQueryMetadata, UnknownStateStoreError } from './runtime/streams-metadata.js';
 export type { HostInfo, StreamsMetadata, TaskMetadata, ThreadMetadata } from './runtime/streams-metadata.js';
 // The query API across instances (`serveQueries(app, ...)`, `sluice run --query-port`).

@@ -97,7 +97,7 @@ export class KafkaStreams {
   }
 
   /**
-   * The kind of state store `storeName` (`'keyValue'`, `'timestampedKeyValue'`, `'window'`,
+   * The kind of state store `storeName` (`'keyValue'`, `'timestampedKeyValue'`, `'versioned'`, `'window'`,
    * `'timestampedWindow'`, `'session'`; `'buffer'` for a suppression's internal buffer, `'other'` for a store
    * of a custom builder); undefined when the topology has no such store (or does not say).
    */
@@ -235,9 +235,10 @@ export class KafkaStreams {
   }
 
   /**
-   * A read-only view of a local state store (Kafka's `store(StoreQueryParameters)`);
-   * see src/runtime/interactive-queries.ts. Calls on it throw an
-   * `InvalidStateStoreError` while the store restores or is not local.
+   * A read-only view of a local state store (Kafka's `store(StoreQueryParameters)`): key-value,
+   * timestamped key-value, versioned (`QueryableStoreTypes.versionedKeyValueStore()`), window and session
+   * stores; see src/runtime/interactive-queries.ts. Calls on it throw an `InvalidStateStoreError` while the
+   * store restores or is not local, or when the store is of another kind (`reason: 'wrong-type'`).
    */
   store<T = ReadOnlyKeyValueStore<unknown, unknown>>(params: StoreQueryParameters<T>): T {
     return storeView(() => this.#queryView(), params);

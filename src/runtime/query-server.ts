@@ -15,8 +15,17 @@
  *   absent. A key owned by another instance is forwarded to it (one hop, header `x-sluice-forwarded: 1`)
  *   and its answer relayed; `?redirect=true` answers 307 with `Location` instead; `?stale=true` lets a
  *   local standby copy answer (the answer then says `stale: true`).
+ *   A versioned store's key answers its latest version `{..., value, timestamp, validTo?}`, with
+ *   `?asOf=<ms>` the version valid then (404 when none).
+ * - `/stores/<store>/keys/<key>/versions?from=&to=&order=asc|desc&limit=` (versioned),
+ *   `/stores/<store>/keys/<key>/windows?from=&to=&order=&limit=` (window),
+ *   `/stores/<store>/keys/<key>/sessions?earliestSessionEnd=&latestSessionStart=&order=&limit=` (session)
+ *   → 200 `{store, key, versions | windows | sessions: [...], truncated?}`, routed to the key's owner as above
+ *   (see internal/query-reads.ts; every parameter is checked first, internal/query-params.ts: a 400 names it).
  * - `/stores/<store>?from=&to=` → 200 `{store, entries: [{key, value}]}` over every instance holding the
- *   store, sorted by key (`?local=true`: this instance's part only).
+ *   store, sorted by key (`?local=true`: this instance's part only); `/stores/<store>/windows?keyFrom=&keyTo=&from=&to=`
+ *   and `/stores/<store>/sessions?keyFrom=&keyTo=&earliestSessionEnd=&latestSessionStart=` → the same over a window
+ *   or session store, entries `{key, start, end, value}` sorted by key, start, end (`order=desc` reverses; `limit`).
  * - `/stores` → the stores and the instances holding them; `/health` → the app state (503 unless RUNNING).
  *
  * Whenever an answer cannot be given correctly now (rebalancing, restoring, a task moved between the
@@ -28,8 +37,8 @@
  * `Authorization: Bearer <token>` (401 and nothing else without), with `tls` it serves HTTPS; forwarding
  * between instances uses both. A forwarded request has a total deadline (`forwardTimeoutMs`, a 504 naming
  * the slow instance). At start the server fetches its own nonce through the advertised address and refuses
- * to start when that address reaches another server (or none). Only key-value stores are read: a window or
- * session store answers 400 naming the kinds served; suppression buffers are not listed.
+ * to start when that address reaches another server (or none). A store read by a route of another kind (a
+ * window store's `/keys/<key>`) answers 400 naming the route to use; suppression buffers are not listed.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -45,9 +54,10 @@ import type { Serializer } from '../serdes/serde.js';
 import type { QueryContext, RequestFlags } from './internal/query-context.js';
 import { FORWARDED_HEADER, hop, send, unavailable, type PeerOptions, type Reply } from './internal/query-http.js';
 import { queryKey } from './internal/query-key.js';
-import { queryRange } from './internal/query-range.js';
+import { queryEntries, queryRange } from './internal/query-range.js';
+import { keyReadFor, windowedRange } from './internal/query-reads.js';
 import { toJsonValue } from './internal/query-render.js';
-import { flag, INSTANCE_PATH, parseRoute, ROUTES_HELP, splitTarget } from './internal/query-routes.js';
+import { encodeSegment, flag, INSTANCE_PATH, parseRoute, ROUTES_HELP, splitTarget } from './internal/query-routes.js';
 import { describeStores, health } from './internal/query-stores.js';
 import type { QueryableApp } from './queryable-app.js';
 
@@ -231,10 +241,15 @@ async function route(ctx: QueryContext, req: IncomingMessage): Promise<Reply> {
     local: flag(params, 'local'),
   };
   switch (target.kind) {
-    case 'key':
-      return queryKey(ctx, target.store, target.key, flags);
-    case 'range':
-      return queryRange(ctx, target.store, params, flags);
+    case 'key': {
+      const op = keyReadFor(ctx, target.store, target.sub, params);
+      return 'status' in op ? op : queryKey(ctx, target.store, target.key, flags, op);
+    }
+    case 'range': {
+      if (target.sub === undefined) return queryRange(ctx, target.store, params, flags);
+      const source = windowedRange(ctx, target.store, target.sub, params);
+      return 'status' in source ? source : queryEntries(ctx, target.store, params, flags, source, `/stores/${encodeSegment(target.store)}/${target.sub}`);
+    }
     case 'stores':
       return describeStores(ctx);
     case 'health':

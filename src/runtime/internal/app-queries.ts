@@ -7,7 +7,8 @@
  */
 import type { TopologyRuntime } from '../../processors/task-contract.js';
 import type { Serializer } from '../../serdes/serde.js';
-import { keyValueView, type StoreQueryParameters } from '../interactive-queries.js';
+import { keyValueView, type LocalStores, type StoreQueryParameters } from '../interactive-queries.js';
+import { sessionView, versionedView, windowView } from './store-views.js';
 import { KeyQueryMetadata, UnknownStateStoreError, type StreamsMetadata, type ThreadMetadata } from '../streams-metadata.js';
 import type { AppState } from './app-state.js';
 import type { GlobalStateManager } from './global-state-manager.js';
@@ -42,14 +43,28 @@ export function checkStoreName(view: AppQueryView, what: string, storeName: stri
 /** `KafkaStreams.store(params)`; `view` is read on every call of the returned store. */
 export function storeView<T>(view: () => AppQueryView, params: StoreQueryParameters<T>): T {
   if (!params || typeof params.storeName !== 'string' || !params.queryableStoreType) {
-    throw new TypeError("app.store() takes { storeName, queryableStoreType }, e.g. { storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore() }");
+    throw new TypeError(
+      "app.store() takes { storeName, queryableStoreType }, e.g. { storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore() } (or versionedKeyValueStore(), windowStore(), timestampedWindowStore(), sessionStore())",
+    );
   }
   checkStoreName(view(), 'store', params.storeName);
   const stale = params.enableStaleStores === true;
-  return keyValueView(params as StoreQueryParameters<unknown>, () => {
+  const local: LocalStores = () => {
     const { state, global, manager } = view();
     return { appState: state, stores: [...(global?.storesNamed(params.storeName) ?? []), ...(manager?.storesNamed(params.storeName, stale) ?? [])] };
-  }) as T;
+  };
+  const untyped = params as StoreQueryParameters<unknown>;
+  switch (params.queryableStoreType.kind) {
+    case 'versioned':
+      return versionedView(untyped, local) as T;
+    case 'window':
+    case 'timestampedWindow':
+      return windowView(untyped, local) as T;
+    case 'session':
+      return sessionView(untyped, local) as T;
+    default:
+      return keyValueView(untyped, local) as T;
+  }
 }
 
 /** `KafkaStreams.queryMetadataForKey`. */

@@ -6,7 +6,7 @@
 import { formatHostInfo, type HostInfo } from '../../assignment/host-info.js';
 import type { Logger } from '../../internal/logger.js';
 import type { Serializer } from '../../serdes/serde.js';
-import type { ReadOnlyKeyValueStore, StoreQueryParameters } from '../interactive-queries.js';
+import type { QueryableStoreType, ReadOnlyKeyValueStore, StoreQueryParameters } from '../interactive-queries.js';
 import type { QueryableApp } from '../queryable-app.js';
 import type { PeerOptions } from './query-http.js';
 
@@ -53,5 +53,11 @@ export function keyValueStore(ctx: QueryContext, storeName: string, stale: boole
     queryableStoreType: { kind: 'keyValue' },
     ...(stale ? { enableStaleStores: true } : {}),
   };
+  return ctx.app.store(params);
+}
+
+/** A view of `storeName` of `kind` (any queryable kind); with `stale` the local standby copies are read too. */
+export function viewOf<T>(ctx: QueryContext, storeName: string, kind: QueryableStoreType<unknown>['kind'], stale: boolean): T {
+  const params: StoreQueryParameters<T> = { storeName, queryableStoreType: { kind }, ...(stale ? { enableStaleStores: true } : {}) };
   return ctx.app.store(params);
 }

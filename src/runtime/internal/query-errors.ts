@@ -1,10 +1,11 @@
 /**
  * How the query API answers the errors of the app's query methods: an
  * unknown store is a 404 naming the topology's stores, a store that cannot be
- * read now a 503 (retry), a store of a kind the API does not read (window,
- * session) a 400 naming the kinds it serves, a key that cannot be parsed or serialized a 400.
+ * read now a 503 (retry), a store read by a route of another kind (a window
+ * store's key without `/windows`, a buffer) a 400 naming how to read it and the
+ * kinds served, a key that cannot be parsed or serialized a 400.
  */
-import { InvalidStateStoreError } from '../interactive-queries.js';
+import { InvalidStateStoreError, QUERYABLE_KINDS } from '../interactive-queries.js';
 import { UnknownStateStoreError } from '../streams-metadata.js';
 import { unavailable, type Reply } from './query-http.js';
 
@@ -12,7 +13,7 @@ import { unavailable, type Reply } from './query-http.js';
 export function replyForQueryError(error: unknown, store: string): Reply | undefined {
   if (error instanceof UnknownStateStoreError) return { status: 404, body: { error: error.message, store } };
   if (error instanceof InvalidStateStoreError) {
-    return error.reason === 'wrong-type' ? { status: 400, body: { error: error.message, store, servedStoreTypes: ['keyValue', 'timestampedKeyValue'] } } : unavailable(error.message, { store });
+    return error.reason === 'wrong-type' ? { status: 400, body: { error: error.message, store, servedStoreTypes: QUERYABLE_KINDS } } : unavailable(error.message, { store });
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 /**
- * `GET /stores/<store>/keys/<key>`: one key, answered by the instance that
- * owns it. Steps:
+ * `GET /stores/<store>/keys/<key>[/versions|/windows|/sessions]`: one key,
+ * answered by the instance that owns it, read as internal/query-reads.ts says
+ * (the `KeyRead` of the route, its parameters checked before). Steps:
  * 1. parse the key (`parseKey`) and ask the metadata where it lives
  *    (`queryMetadataForKey` with `keySerde`); not available: 503;
  * 2. not this instance (and, with `?stale=true`, no standby copy here either):
@@ -11,11 +12,13 @@
  *    cannot be read now (restoring, moved away): 503;
  * 4. re-check: the app is RUNNING and the metadata still names this instance
  *    for the key's partition, else 503 (never a value of a task that moved);
- * 5. answer 200 with the value, or 404 when the store has no such key.
+ * 5. answer 200 with what was read, or 404 when the store has no such key
+ *    (a list route answers 200 with an empty list).
  */
 import { formatHostInfo, type HostInfo } from '../../assignment/host-info.js';
 import { KeyQueryMetadata } from '../streams-metadata.js';
-import { isSelf, keyValueStore, selfText, type QueryContext, type RequestFlags } from './query-context.js';
+import { isSelf, selfText, type QueryContext, type RequestFlags } from './query-context.js';
+import type { KeyRead } from './query-reads.js';
 import { badKey, replyForQueryError } from './query-errors.js';
 import { baseUrl, hop, HopTimeoutError, tooSlow, unavailable, type Reply } from './query-http.js';
 import { encodeSegment } from './query-routes.js';
@@ -25,13 +28,16 @@ function servedHere(ctx: QueryContext, meta: KeyQueryMetadata, stale: boolean): 
   return isSelf(ctx, meta.activeHost) || (stale && meta.standbyHosts.some((h) => isSelf(ctx, h)));
 }
 
-/** The path of the key's endpoint on another host (with `?stale=true` kept). */
-function keyPath(store: string, keyText: string, stale: boolean): string {
-  return `/stores/${encodeSegment(store)}/keys/${encodeSegment(keyText)}${stale ? '?stale=true' : ''}`;
+/** The path of the key's endpoint on another host (the read's checked parameters, and `?stale=true`, kept). */
+function keyPath(store: string, keyText: string, op: KeyRead, stale: boolean): string {
+  const query = new URLSearchParams(op.query);
+  if (stale) query.set('stale', 'true');
+  const text = query.toString();
+  return `/stores/${encodeSegment(store)}/keys/${encodeSegment(keyText)}${op.suffix}${text ? `?${text}` : ''}`;
 }
 
 /** Answers `GET /stores/<store>/keys/<keyText>` (see the module comment). */
-export async function queryKey(ctx: QueryContext, store: string, keyText: string, flags: RequestFlags): Promise<Reply> {
+export async function queryKey(ctx: QueryContext, store: string, keyText: string, flags: RequestFlags, op: KeyRead): Promise<Reply> {
   const { app } = ctx;
   // 1. the key and its metadata
   let key: unknown;
@@ -54,11 +60,11 @@ export async function queryKey(ctx: QueryContext, store: string, keyText: string
     return unavailable(`the owner of key '${keyText}' of store '${store}' is not known now (${why}); retry`, { store, key: keyText });
   }
   // 2. another instance's key
-  if (!servedHere(ctx, meta, flags.stale)) return toOwner(ctx, meta.activeHost, store, keyText, flags);
+  if (!servedHere(ctx, meta, flags.stale)) return toOwner(ctx, meta.activeHost, store, keyText, flags, op);
   // 3. the local read
-  let value: unknown;
+  let read: Record<string, unknown> | undefined;
   try {
-    value = keyValueStore(ctx, store, flags.stale).get(key);
+    read = op.read(key, flags.stale);
   } catch (error) {
     const reply = replyForQueryError(error, store);
     if (reply) return reply;
@@ -71,13 +77,16 @@ export async function queryKey(ctx: QueryContext, store: string, keyText: string
     return unavailable(`key '${keyText}' of store '${store}' moved while it was read (app ${app.state}, a rebalance is under way); retry`, { store, key: keyText });
   }
   // 5. the answer
-  if (value === null || value === undefined) return { status: 404, body: { error: `store '${store}' has no key '${keyText}'`, store, key: keyText } };
+  if (read === undefined) {
+    const asOf = op.query.get('asOf');
+    return { status: 404, body: { error: `store '${store}' has no ${asOf === null ? '' : `version valid at ${asOf} of `}key '${keyText}'`, store, key: keyText } };
+  }
   const fromStandby = !isSelf(ctx, again.activeHost);
-  return { status: 200, body: { store, key: keyText, value: ctx.render(value), host: selfText(ctx), partition: again.partition, ...(fromStandby ? { stale: true } : {}) } };
+  return { status: 200, body: { store, key: keyText, ...read, host: selfText(ctx), partition: again.partition, ...(fromStandby ? { stale: true } : {}) } };
 }
 
 /** Step 2: no second hop; a redirect; or the forwarded GET, its answer relayed. */
-async function toOwner(ctx: QueryContext, owner: HostInfo, store: string, keyText: string, flags: RequestFlags): Promise<Reply> {
+async function toOwner(ctx: QueryContext, owner: HostInfo, store: string, keyText: string, flags: RequestFlags, op: KeyRead): Promise<Reply> {
   const ownerText = formatHostInfo(owner);
   if (flags.forwarded) {
     return unavailable(`this instance (${selfText(ctx)}) was asked as the owner of key '${keyText}' of store '${store}', but its metadata names ${ownerText}: the instances disagree during a rebalance; retry`, {
@@ -86,7 +95,7 @@ async function toOwner(ctx: QueryContext, owner: HostInfo, store: string, keyTex
       owner: ownerText,
     });
   }
-  const path = keyPath(store, keyText, flags.stale);
+  const path = keyPath(store, keyText, op, flags.stale);
   if (flags.redirect) {
     const location = `${baseUrl(owner, ctx.peer.tls)}${path}`;
     return { status: 307, body: { store, key: keyText, owner: ownerText, location }, headers: { location } };

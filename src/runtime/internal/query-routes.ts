@@ -9,8 +9,8 @@
 
 /** One parsed request path. */
 export type QueryRoute =
-  | { kind: 'key'; store: string; key: string }
-  | { kind: 'range'; store: string }
+  | { kind: 'key'; store: string; key: string; sub?: 'versions' | 'windows' | 'sessions' }
+  | { kind: 'range'; store: string; sub?: 'windows' | 'sessions' }
   | { kind: 'stores' }
   | { kind: 'health' }
   | { kind: 'instance' }
@@ -18,7 +18,20 @@ export type QueryRoute =
   | { kind: 'bad-encoding'; segment: string };
 
 /** What the 404 of an unknown path lists. */
-export const ROUTES_HELP = ['GET /stores', 'GET /stores/<store>?from=&to=', 'GET /stores/<store>/keys/<key>', 'GET /health'];
+export const ROUTES_HELP = [
+  'GET /stores',
+  'GET /stores/<store>?from=&to=',
+  'GET /stores/<store>/windows?keyFrom=&keyTo=&from=&to=',
+  'GET /stores/<store>/sessions?keyFrom=&keyTo=&earliestSessionEnd=&latestSessionStart=',
+  'GET /stores/<store>/keys/<key>[?asOf=]',
+  'GET /stores/<store>/keys/<key>/versions?from=&to=',
+  'GET /stores/<store>/keys/<key>/windows?from=&to=',
+  'GET /stores/<store>/keys/<key>/sessions',
+  'GET /health',
+];
+
+const KEY_SUBS = ['versions', 'windows', 'sessions'] as const;
+const RANGE_SUBS = ['windows', 'sessions'] as const;
 
 /** The path of the nonce by which a query server recognises itself through its advertised address. */
 export const INSTANCE_PATH = '/.well-known/sluice-instance';
@@ -54,14 +67,18 @@ export function parseRoute(path: string): QueryRoute {
       return { kind: 'bad-encoding', segment };
     }
   }
-  const [first, store, keys, key, ...rest] = segments;
+  const [first, store, keys, key, sub, ...rest] = segments;
   if (first === 'health' && segments.length === 1) return { kind: 'health' };
   if (first !== 'stores' || rest.length > 0) return { kind: 'not-found' };
   if (store === undefined) return { kind: 'stores' };
   if (store === '') return { kind: 'not-found' };
   if (keys === undefined) return { kind: 'range', store };
-  if (keys === 'keys' && key !== undefined) return { kind: 'key', store, key };
-  return { kind: 'not-found' };
+  const rangeSub = RANGE_SUBS.find((s) => s === keys);
+  if (rangeSub !== undefined && key === undefined) return { kind: 'range', store, sub: rangeSub };
+  if (keys !== 'keys' || key === undefined) return { kind: 'not-found' };
+  if (sub === undefined) return { kind: 'key', store, key };
+  const keySub = KEY_SUBS.find((s) => s === sub);
+  return keySub === undefined ? { kind: 'not-found' } : { kind: 'key', store, key, sub: keySub };
 }
 
 /** Whether query parameter `name` is set true (`?name`, `?name=true`, `?name=1`). */

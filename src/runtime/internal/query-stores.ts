@@ -5,14 +5,14 @@
 import { formatHostInfo } from '../../assignment/host-info.js';
 import { selfText, type QueryContext } from './query-context.js';
 import type { Reply } from './query-http.js';
-import { KEY_VALUE_KINDS } from '../../processors/store-kind.js';
+import { QUERYABLE_KINDS } from '../interactive-queries.js';
 
 /** Whether `/stores` lists store `name`: every store but a suppression's internal buffer. */
 function listed(ctx: QueryContext, name: string): boolean {
   return ctx.app.storeKind?.(name) !== 'buffer';
 }
 
-/** `GET /stores`: each store with its type and whether the API reads it (`queryable`: key-value stores); internal buffers are not listed. */
+/** `GET /stores`: each store with its type and whether the API reads it (`queryable`: key-value, versioned, window and session stores); internal buffers are not listed. */
 export function describeStores(ctx: QueryContext): Reply {
   const clients = ctx.app.metadataForAllStreamsClients().map((m) => ({
     ...m,
@@ -36,7 +36,7 @@ export function describeStores(ctx: QueryContext): Reply {
       state: ctx.app.state,
       stores: [...stores].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, e]) => {
         const type = ctx.app.storeKind?.(name);
-        return { name, ...(type ? { type, queryable: KEY_VALUE_KINDS.includes(type) } : {}), hosts: e.hosts.sort(), standbyHosts: e.standbyHosts.sort() };
+        return { name, ...(type ? { type, queryable: QUERYABLE_KINDS.includes(type) } : {}), hosts: e.hosts.sort(), standbyHosts: e.standbyHosts.sort() };
       }),
       instances: clients.map((m) => ({
         host: formatHostInfo(m.hostInfo),

@@ -4,9 +4,11 @@
  * forwarding loop, an unreachable owner, stale reads from a standby, and the
  * range scatter-gather with its 503 paths.
  */
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { QueryServer } from '../../../src/runtime/query-server.js';
+import { InvalidStateStoreError } from '../../../src/runtime/interactive-queries.js';
 import { FakeApp, FakeGroup, get, keysPerPartition, partitionOf, serve } from './query-fixtures.js';
 
 /** A port nothing listens on. */
@@ -173,5 +175,41 @@ describe('query server: across instances', () => {
     expect(r.status).toBe(503);
     expect(r.body.error).toMatch(/held by .* but owned by/);
     expect(r.body.entries).toBeUndefined();
+  });
+
+  it("the range relays another instance's 400 (a store of another kind there: retrying will not help), not a 503", async () => {
+    b.readError = new InvalidStateStoreError("Store 'counts' is a window store and cannot be read as a key-value view", 'wrong-type');
+    const r = await get(sa, '/stores/counts');
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/is a window store/);
+    expect(r.headers.get('x-sluice-served-by')).toBe(b.self);
+    expect(r.headers.get('retry-after')).toBeNull();
+  });
+
+  it('a key route with parameters is forwarded to the owner with its checked parameters (and a redirect keeps them)', async () => {
+    const key = k2![0]!;
+    // the owner is a recording server: what path did the forward ask for?
+    const asked: string[] = [];
+    const owner = createHttpServer((req, res) => {
+      asked.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"windows":[]}');
+    });
+    await new Promise<void>((r) => owner.listen(0, '127.0.0.1', r));
+    const ownerHost = `127.0.0.1:${(owner.address() as { port: number }).port}`;
+    try {
+      group.owners.set(partitionOf(key), ownerHost);
+      const r = await get(sa, `/stores/counts/keys/${key}/windows?to=10&from=5&order=desc&redirect=false`);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('x-sluice-served-by')).toBe(ownerHost);
+      expect(asked).toEqual([`/stores/counts/keys/${key}/windows?from=5&to=10&order=desc`]);
+      const redirect = await get(sa, `/stores/counts/keys/${key}/versions?to=10&redirect=true`);
+      expect(redirect.status).toBe(307);
+      expect(redirect.headers.get('location')).toBe(`http://${ownerHost}/stores/counts/keys/${key}/versions?to=10`);
+      // a bad parameter is refused where it arrives, before any forwarding
+      expect((await get(sa, `/stores/counts/keys/${key}/windows?from=x`)).status).toBe(400);
+      expect(asked).toHaveLength(1);
+    } finally {
+      await new Promise((r) => owner.close(r));
+    }
   });
 });

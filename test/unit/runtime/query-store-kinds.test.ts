@@ -4,8 +4,9 @@
  *   them whole through `app.store()` and HTTP (values were unwrapped by shape);
  *   a timestamped store read as key-value is unwrapped (by its type);
  * - the keys `.`, `..` and the empty key are queried as keys over HTTP;
- * - a window store answers 400 naming the kinds served (was `500 store.get is
- *   not a function`); `/stores` gives each store's type and lists no
+ * - a window store's key read as a key-value key answers 400 naming the route
+ *   to use (was `500 store.get is not a function`), and answers its windows on
+ *   that route (issue 30 item 4); `/stores` gives each store's type and lists no
  *   suppression buffer;
  * - a store queried before `start()`: an unknown name is named as unknown, a
  *   known one says the app is not started.
@@ -147,12 +148,17 @@ describe('query API over a real app: store kinds and keys (issue 28)', () => {
     }
   });
 
-  it('item 6: a window store answers 400 naming the kinds served; /stores gives types and hides the suppression buffer', async () => {
+  it('item 6: a window store read as key-value answers 400 naming its route, which answers; /stores gives types and hides the suppression buffer', async () => {
     const key = await get('/stores/per-window/keys/a');
     expect(key.status).toBe(400);
-    expect(key.body.error).toMatch(/'per-window' is a (timestamped )?window store: interactive queries serve key-value and timestamped key-value stores/);
-    expect(key.body.servedStoreTypes).toEqual(['keyValue', 'timestampedKeyValue']);
+    expect(key.body.error).toMatch(/'per-window' is a timestamped window store and cannot be read as a key-value view: read it with QueryableStoreTypes.windowStore\(\).*GET \/stores\/per-window\/keys\/<key>\/windows/);
+    expect(key.body.servedStoreTypes).toEqual(['keyValue', 'timestampedKeyValue', 'versioned', 'window', 'timestampedWindow', 'session']);
     expect((await get('/stores/per-window')).status).toBe(400);
+    // issue 30 item 4: the window route answers the count of 'a' (one record at 10) in window [0, 1000)
+    const windows = await get('/stores/per-window/keys/a/windows');
+    expect(windows.status).toBe(200);
+    expect(windows.body.windows).toEqual([{ start: 0, end: 1000, value: 1 }]);
+    expect((await get('/stores/per-window/windows')).body.entries).toEqual([{ key: 'a', start: 0, end: 1000, value: 1 }]);
     const view = app.store({ storeName: 'per-window', queryableStoreType: QueryableStoreTypes.keyValueStore() });
     const error = (() => {
       try {
@@ -168,7 +174,7 @@ describe('query API over a real app: store kinds and keys (issue 28)', () => {
     const byName = new Map<string, { type?: string; queryable?: boolean }>(stores.body.stores.map((s: { name: string }) => [s.name, s]));
     expect(byName.get('objs')).toMatchObject({ type: 'keyValue', queryable: true });
     expect(byName.get('latest')).toMatchObject({ type: 'timestampedKeyValue', queryable: true });
-    expect(byName.get('per-window')?.queryable).toBe(false);
+    expect(byName.get('per-window')?.queryable).toBe(true);
     expect(byName.get('per-window')?.type).toMatch(/window/i);
     expect([...byName.keys()].filter((n) => /SUPPRESS/i.test(n))).toEqual([]);
     expect(JSON.stringify(stores.body.instances)).not.toMatch(/SUPPRESS/i);

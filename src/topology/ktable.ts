@@ -182,10 +182,22 @@ export class KTable<K, V> {
    * The stream of the table's updates (`KTABLE-TOSTREAM-<n>`): one record
    * per change, with the new value; a delete is a record with a null value
    * (a tombstone when written to a topic).
+   *
+   * With a `mapper` (Kafka's `toStream(KeyValueMapper)`), each record's key
+   * becomes `mapper(key, value)` (`value` null for a delete): the stream of
+   * `toStream(named).selectKey(mapper)`, nodes `KTABLE-TOSTREAM-<n>` (or
+   * `named`) then `KSTREAM-KEY-SELECT-<n>`. The stream is marked key-changed:
+   * a later aggregation or join repartitions it; its key serde is unknown.
    */
-  toStream(named?: Named | string): KStream<K, V> {
-    if (named === null) requireNonNull(named, 'named');
-    const name = nodeName(this.ctx, named, 'KTABLE-TOSTREAM-');
+  toStream<KR>(mapper: (key: K, value: V | null) => KR, named?: Named | string): KStream<KR, V>;
+  toStream(named?: Named | string): KStream<K, V>;
+  toStream<KR>(mapperOrNamed?: ((key: K, value: V | null) => KR) | Named | string, named?: Named | string): KStream<K, V> | KStream<KR, V> {
+    if (typeof mapperOrNamed === 'function' || named !== undefined) {
+      const mapper = requireFunction(mapperOrNamed, 'mapper') as (key: K, value: V) => KR;
+      return this.toStream(named).selectKey(mapper);
+    }
+    if (mapperOrNamed === null) requireNonNull(mapperOrNamed, 'named');
+    const name = nodeName(this.ctx, mapperOrNamed, 'KTABLE-TOSTREAM-');
     this.ctx.topology.addProcessor(name, mapValuesSupplier<K, Change<V>, V | null>((change) => change.newValue), this.nodeName);
     return new this.ctx.dsl.KStream<K, V>(this.ctx, name, this.serdes, false);
   }

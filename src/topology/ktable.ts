@@ -4,6 +4,8 @@
 import { Change } from '../processors/dsl/change.js';
 import type { KTableNodeSupplier, KTableProcessorSupplier, KTableValueGetterSupplier } from '../processors/dsl/ktable-contract.js';
 import { KTableFilterSupplier, KTableMapValuesSupplier } from '../processors/dsl/ktable-ops.js';
+import { KTableTransformValuesSupplier } from '../processors/dsl/ktable-transform-values.js';
+import type { ValueTransformerWithKeySupplier } from '../processors/dsl/ktable-transform-values-types.js';
 import { mapValuesSupplier } from '../processors/dsl/stateless.js';
 import type { KeyValue } from '../records/key-value.js';
 import type { Serde } from '../serdes/serde.js';
@@ -13,6 +15,7 @@ import type { NewTable } from './internal/dsl-parts.js';
 import { newStoreName, nodeName } from './internal/kafka-names.js';
 import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
 import { groupTable } from './internal/table-grouping.js';
+import { transformValuesArgs } from './internal/table-transform-values.js';
 import { tableJoin, type TableJoinKind } from './internal/table-table-join.js';
 import { suppressTable } from './internal/suppress.js';
 import type { AnyValueJoiner, ForeignKeyExtractor } from './joiners.js';
@@ -162,6 +165,39 @@ export class KTable<K, V> {
     const split = namedAndMaterialized<K, VR>(named, materialized);
     const { queryable, serdes } = this.queryableOnly<VR>(split.materialized, 'KTABLE-MAPVALUES-', { key: this.serdes.key });
     return this.addTableNode<K, VR>('KTABLE-MAPVALUES-', split.named, queryable, (q) => new KTableMapValuesSupplier<K, V, VR>(this, resolved, q) as never, serdes);
+  }
+
+  /**
+   * Replaces each value with `transformer.transform(readOnlyKey, value)`
+   * (Kafka's `transformValues(ValueTransformerWithKeySupplier, …)`): a
+   * transformer per task, created by `supplier` (a function or an object with
+   * `get()`), may keep state and use the stores named in `args` (connected to
+   * the node; add them with `builder.addStateStore(...)`) or declared by the
+   * supplier's `stores()`; its context cannot forward. Unlike
+   * {@link mapValues} the transformer also sees deletes (`value` null); a
+   * result of null or undefined is a delete. The key is unchanged.
+   *
+   * `args`: an optional `Named` object (strings are store names), an optional
+   * `Materialized`, then the store names (Kafka's
+   * `(supplier, [materialized,] [named,] ...stateStoreNames)`). Node
+   * `KTABLE-TRANSFORMVALUES-<n>`. Only a `Materialized` naming a store
+   * materializes the result (queryable); otherwise the table is a view whose
+   * lookups (joins, groupBy's old values) call a transformer of their own on
+   * the parent's value, so a stateful transformer should be materialized.
+   * The key serde is kept; the value serde is the `Materialized`'s.
+   */
+  transformValues<VR>(supplier: ValueTransformerWithKeySupplier<K, V, VR>, ...args: Array<string | Named | Materialized<K, VR>>): KTable<K, VR> {
+    const { named, queryable, materialized, namedStores, storeNames } = transformValuesArgs(supplier, args);
+    const serdes = { key: materialized?.keySerde ?? this.serdes.key, value: materialized?.valueSerde };
+    const table = this.addTableNode<K, VR>(
+      'KTABLE-TRANSFORMVALUES-',
+      named,
+      queryable,
+      (q) => new KTableTransformValuesSupplier<K, V, VR>(this, supplier, q, storeNames) as never,
+      serdes,
+    );
+    if (namedStores.length > 0) this.ctx.topology.connectProcessorAndStateStores(table.nodeName, ...namedStores);
+    return table;
   }
 
   /**

@@ -33,7 +33,7 @@ function run(
     windowing === 'sliding'
       ? grouped.windowedBy(SlidingWindows.ofTimeDifferenceWithNoGrace(2000)).count(materialized)
       : grouped.windowedBy(windowing === 'tumbling' ? TimeWindows.ofSizeWithNoGrace(1000) : TimeWindows.ofSizeWithNoGrace(1000).advanceBy(500)).count(materialized);
-  table.toStream((wk: Windowed<string>) => `${wk.key}@${wk.window.start}`).to('out', { keySerde: S, valueSerde: Serdes.Json<number | null>() });
+  table.toStream((wk: Windowed<string>) => `${wk.key}@${wk.window.start}`).to('out', { keySerde: S, valueSerde: Serdes.Json<number>() });
   const downstream: Array<[string, number, number]> = [];
   const changelog: string[] = [];
   const handlers = { deserialization: { handle: () => 'FAIL' as const }, processing: { handle: () => 'FAIL' as const } };

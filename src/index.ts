@@ -153,6 +153,7 @@ export type {
 } from './processors/processor.js';
 export { FixedKeyRecord } from './processors/fixed-key-record.js';
 export type { FixedKeyProcessor, FixedKeyProcessorContext, FixedKeyProcessorSupplier } from './processors/fixed-key-processor.js';
+export type { ValueTransformerWithKey, ValueTransformerWithKeySupplier } from './processors/dsl/ktable-transform-values-types.js';
 export { Stores } from './state/stores.js';
 export { BuiltInDslStoreSuppliers } from './state/dsl-store-suppliers.js';
 export type { DslStoreSuppliers, DslStoreType, DslKeyValueParams, DslWindowParams, DslSessionParams } from './state/dsl-store-suppliers.js';

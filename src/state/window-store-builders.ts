@@ -5,12 +5,15 @@
  *
  *   typed store (serdes) → change-logging layer (unless logging is disabled) → bytes store on its engine
  *
- * Caching: a session store built with `withCachingEnabled()` gets the
- * record-cache layer (`CachingSessionStore`) between the typed store and the
- * change-logging layer, as Kafka's `SessionStoreBuilder`. Window stores have
- * no record-cache layer yet: for them `withCachingEnabled()` is kept as a
- * flag and writes go straight to the store. A store retaining
- * duplicates never caches and its changelog is `cleanup.policy=delete`, as in Kafka.
+ * Caching: a store built with `withCachingEnabled()` gets the record-cache
+ * layer (`CachingWindowStore`, `CachingSessionStore`) between the typed store
+ * and the change-logging layer, as Kafka's `WindowStoreBuilder` and
+ * `SessionStoreBuilder`:
+ *
+ *   typed store → caching layer → change-logging layer → bytes store
+ *
+ * A window store retaining duplicates never caches and its changelog is
+ * `cleanup.policy=delete`, as in Kafka.
  *
  * Changelog topic configs (Kafka's `WindowedChangelogTopicConfig`):
  * `cleanup.policy=compact,delete`, then the user's `withLoggingEnabled(config)`,
@@ -19,6 +22,7 @@
 import { IllegalArgumentError } from '../errors.js';
 import type { Serde } from '../serdes/serde.js';
 import { CachingSessionStore } from './caching-session-store.js';
+import { CachingWindowStore } from './caching-window-store.js';
 import { LONG_MAX_VALUE } from './internal/window-bytes.js';
 import { valueAndTimestampSerde } from './internal/window-value-timestamp.js';
 import type { StateStore, StoreBuilder } from './state-store.js';
@@ -29,7 +33,7 @@ import {
   ChangeLoggingTimestampedWindowBytesStore,
   ChangeLoggingWindowBytesStore,
 } from './window-change-logging.js';
-import type { TimestampedWindowStore, WindowBytesStoreSupplier, WindowStore } from './window-store.js';
+import type { TimestampedWindowStore, WindowBytesStore, WindowBytesStoreSupplier, WindowStore } from './window-store.js';
 import { TimestampedTypedWindowStore, TypedWindowStore } from './window-typed-store.js';
 
 /** Kafka's `windowstore.changelog.additional.retention.ms` default: 1 day. */
@@ -69,7 +73,7 @@ abstract class WindowingStoreBuilder<S extends StateStore> implements StoreBuild
     this.loggingEnabled = false;
     return this;
   }
-  /** Sets the caching flag (no cache layer for window and session stores yet: see the module comment). */
+  /** Puts the record-cache layer into the stack (see the module comment). */
   withCachingEnabled(): this {
     this.cachingEnabled = true;
     return this;
@@ -97,27 +101,36 @@ abstract class WindowBytesStoreBuilder<S extends StateStore, K, V> extends Windo
     if (supplier.retainDuplicates) this.logConfig = { 'cleanup.policy': 'delete' };
   }
 
-  /** A new bytes store from the supplier (caching off first when it retains duplicates). */
-  protected bytesStore(): ReturnType<WindowBytesStoreSupplier['get']> {
+  /**
+   * The bytes stack of a build: 1. caching off when the store retains
+   * duplicates; 2. a new bytes store from the supplier; 3. the change-logging
+   * layer when logging is on; 4. the caching layer when caching is on.
+   */
+  protected bytesStack(logging: (inner: WindowBytesStore) => WindowBytesStore): WindowBytesStore {
+    // 1.
     if (this.supplier.retainDuplicates) this.cachingEnabled = false;
-    return this.supplier.get();
+    // 2.
+    const inner = this.supplier.get();
+    // 3.
+    const logged = this.loggingEnabled ? logging(inner) : inner;
+    // 4.
+    return this.cachingEnabled ? new CachingWindowStore(logged) : logged;
   }
 }
 
 /** Builds {@link WindowStore}s from a {@link WindowBytesStoreSupplier}. */
 export class WindowStoreBuilder<K, V> extends WindowBytesStoreBuilder<WindowStore<K, V>, K, V> {
   build(): TypedWindowStore<K, V> {
-    const inner = this.bytesStore();
-    return new TypedWindowStore<K, V>(this.loggingEnabled ? new ChangeLoggingWindowBytesStore(inner) : inner, this.keySerde, this.valueSerde, this.storeOptions());
+    const stack = this.bytesStack((inner) => new ChangeLoggingWindowBytesStore(inner));
+    return new TypedWindowStore<K, V>(stack, this.keySerde, this.valueSerde, this.storeOptions());
   }
 }
 
 /** Builds {@link TimestampedWindowStore}s (values `{ value, timestamp }`, stored as Kafka's `ValueAndTimestamp` bytes). */
 export class TimestampedWindowStoreBuilder<K, V> extends WindowBytesStoreBuilder<TimestampedWindowStore<K, V>, K, V> {
   build(): TimestampedTypedWindowStore<K, V> {
-    const inner = this.bytesStore();
     return new TimestampedTypedWindowStore<K, V>(
-      this.loggingEnabled ? new ChangeLoggingTimestampedWindowBytesStore(inner) : inner,
+      this.bytesStack((inner) => new ChangeLoggingTimestampedWindowBytesStore(inner)),
       this.keySerde,
       valueAndTimestampSerde(this.valueSerde),
       this.storeOptions(),

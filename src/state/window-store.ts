@@ -12,7 +12,7 @@
  * expired: a put for it is dropped (and counted), reads no longer return it.
  */
 import type { KeyValue } from '../records/key-value.js';
-import type { BytesStoreLifecycle, KeyValueBytesStore } from './bytes-store-contract.js';
+import type { BytesFlushListener, BytesStoreLifecycle, KeyValueBytesStore } from './bytes-store-contract.js';
 import type { StateStore } from './state-store.js';
 import type { Windowed } from './window-types.js';
 
@@ -79,6 +79,8 @@ export interface WindowBytesStore extends BytesStoreLifecycle {
   fetchKey(key: Buffer, timeFrom: number, timeTo: number, forward: boolean): WindowBytesEntry[];
   fetchKeyRange(keyFrom: Buffer | null, keyTo: Buffer | null, timeFrom: number, timeTo: number, forward: boolean): WindowBytesEntry[];
   fetchAll(timeFrom: number, timeTo: number, forward: boolean): WindowBytesEntry[];
+  /** Kafka's `CachedStateStore.setFlushListener`: only a caching layer has it (keys are store keys `key | windowStart | seqnum`). */
+  setFlushListener?(listener: BytesFlushListener, sendOldValues: boolean): boolean;
 }
 
 /** Says which bytes window store to create (Kafka's `WindowBytesStoreSupplier`). */

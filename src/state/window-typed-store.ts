@@ -8,12 +8,27 @@ import { LONG_MAX_VALUE } from './internal/window-bytes.js';
 import { WindowKeySchema } from './window-key-schema.js';
 import type { WindowBytesEntry, WindowBytesStore, WindowStore } from './window-store.js';
 import type { Windowed } from './window-types.js';
+import type { TypedFlushListener } from './caching-flush-listener.js';
 
 /** A {@link WindowStore} over a {@link WindowBytesStore} stack. */
 export class TypedWindowStore<K, V> extends TypedStoreBase<K, V, WindowBytesStore> implements WindowStore<K, V> {
   /** Puts dropped because their window had expired. */
   get droppedRecords(): number {
     return this.inner.droppedRecords;
+  }
+
+  /**
+   * Kafka's `CachedStateStore.setFlushListener`: true when a caching layer
+   * below will call `listener` for each window it writes down (key: the
+   * windowed key; then the caller must not forward itself); false without one.
+   */
+  setFlushListener(listener: TypedFlushListener<Windowed<K>, V>, sendOldValues: boolean): boolean {
+    return (
+      this.inner.setFlushListener?.((storeKey, newValue, oldValue, context) => {
+        const windowedKey = { key: this.keyOf(WindowKeySchema.extractStoreKeyBytes(storeKey)), window: WindowKeySchema.extractStoreWindow(storeKey, this.inner.windowSize) };
+        listener(windowedKey, newValue === null ? null : this.valueOf(newValue), oldValue === null ? null : this.valueOf(oldValue), context);
+      }, sendOldValues) ?? false
+    );
   }
 
   put(key: K, value: V | null, windowStartTimestamp: number): void {

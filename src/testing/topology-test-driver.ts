@@ -107,6 +107,8 @@ export class TopologyTestDriver {
   /** Source patterns with the task of their sub-topology: topics matching one are read by that task. */
   private readonly patternTasks: Array<SourcePatternInfo & { task: TaskProcessor }>;
   private readonly storeSide: DriverStores;
+  /** Every store name of the topology (global stores included), in the order added. */
+  private readonly storeNames: readonly string[];
   private readonly sensors: DriverSensors;
   private wallClockMs: number;
   private state: DriverState = 'RUNNING';
@@ -121,6 +123,7 @@ export class TopologyTestDriver {
       ...(config.defaultTimestampExtractor !== undefined ? { defaultTimestampExtractor: config.defaultTimestampExtractor } : {}),
       ...(config.dslStoreSuppliers !== undefined ? { dslStoreSuppliers: config.dslStoreSuppliers } : {}),
     });
+    this.storeNames = [...new Set([...runtime.storeKinds().keys(), ...runtime.globalStores().map((g) => g.storeName)])];
     this.runner = new DriverRunner((record) => this.processOne(record));
     const collector = new DriverCollector(config.productionExceptionHandler ?? FAIL, (record, sink) => this.capture(record, sink), (taskId) => this.sensors.recordDropped(taskId));
     const handlers = {
@@ -334,6 +337,23 @@ export class TopologyTestDriver {
    */
   getStateStore<S extends StateStore = StateStore>(name: string): S | null {
     return (this.findStore(name) as S | undefined) ?? null;
+  }
+
+  /**
+   * Every state store of the topology by name, global stores included (Kafka's
+   * `getAllStateStores`; sluice rejects a store connected to no processor,
+   * so no value is null). Handy to pre-fill stores before piping input or
+   * to check them afterwards; stores the DSL added are better read with the
+   * typed getters ({@link getKeyValueStore}, {@link getWindowStore}, …),
+   * which give the views Kafka's driver gives.
+   */
+  getAllStateStores(): Map<string, StateStore> {
+    const all = new Map<string, StateStore>();
+    for (const name of this.storeNames) {
+      const store = this.findStore(name);
+      if (store !== undefined) all.set(name, store);
+    }
+    return all;
   }
 
   /**

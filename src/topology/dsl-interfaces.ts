@@ -9,6 +9,7 @@
  * Users get these interfaces from `StreamsBuilder`; they never construct one.
  */
 import type { KeyValue } from '../records/key-value.js';
+import type { ValueTransformerWithKeySupplier } from '../processors/dsl/ktable-transform-values-types.js';
 import type { FixedKeyProcessorSupplier } from '../processors/fixed-key-processor.js';
 import type { ProcessorSupplier, TopicNameExtractor } from '../processors/processor.js';
 import type { Windowed } from '../state/window-types.js';
@@ -213,10 +214,39 @@ export interface KTable<K, V> {
   mapValues<VR>(mapper: ValueMapper<V, VR> | ValueMapperWithKey<K, V, VR>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>;
 
   /**
+   * Replaces each value with `transformer.transform(readOnlyKey, value)`
+   * (Kafka's `transformValues(ValueTransformerWithKeySupplier, …)`): a
+   * transformer per task, created by `supplier` (a function or an object with
+   * `get()`), may keep state and use the stores named in `args` (connected to
+   * the node; add them with `builder.addStateStore(...)`) or declared by the
+   * supplier's `stores()`; its context cannot forward. Unlike
+   * {@link mapValues} the transformer also sees deletes (`value` null); a
+   * result of null or undefined is a delete. The key is unchanged.
+   *
+   * `args`: an optional `Named` object (strings are store names), an optional
+   * `Materialized`, then the store names (Kafka's
+   * `(supplier, [materialized,] [named,] ...stateStoreNames)`). Node
+   * `KTABLE-TRANSFORMVALUES-<n>`. Only a `Materialized` naming a store
+   * materializes the result (queryable); otherwise the table is a view whose
+   * lookups (joins, groupBy's old values) call a transformer of their own on
+   * the parent's value, so a stateful transformer should be materialized.
+   * The key serde is kept; the value serde is the `Materialized`'s.
+   */
+  transformValues<VR>(supplier: ValueTransformerWithKeySupplier<K, V, VR>, ...args: Array<string | Named | Materialized<K, VR>>): KTable<K, VR>;
+
+  /**
    * The stream of the table's updates (`KTABLE-TOSTREAM-<n>`): one record
    * per change, with the new value; a delete is a record with a null value
    * (a tombstone when written to a topic).
+   *
+   * With a `mapper` (Kafka's `toStream(KeyValueMapper)`), each record's key
+   * becomes `mapper(key, value)` (`value` null for a delete): the stream of
+   * `toStream(named).selectKey(mapper)`, nodes `KTABLE-TOSTREAM-<n>` (or
+   * `named`) then `KSTREAM-KEY-SELECT-<n>`. The stream is marked key-changed:
+   * a later aggregation or join repartitions it; its key serde is unknown.
    */
+  toStream<KR>(mapper: (key: K, value: V | null) => KR, named?: Named | string): KStream<KR, V>;
+  /** The stream of the table's updates, keys unchanged (see the overload with a mapper). */
   toStream(named?: Named | string): KStream<K, V>;
 
   /**

@@ -4,6 +4,8 @@
 import { Change } from '../processors/dsl/change.js';
 import type { KTableNodeSupplier, KTableProcessorSupplier, KTableValueGetterSupplier } from '../processors/dsl/ktable-contract.js';
 import { KTableFilterSupplier, KTableMapValuesSupplier } from '../processors/dsl/ktable-ops.js';
+import { KTableTransformValuesSupplier } from '../processors/dsl/ktable-transform-values.js';
+import type { ValueTransformerWithKeySupplier } from '../processors/dsl/ktable-transform-values-types.js';
 import { mapValuesSupplier } from '../processors/dsl/stateless.js';
 import type { KeyValue } from '../records/key-value.js';
 import type { Serde } from '../serdes/serde.js';
@@ -13,6 +15,7 @@ import type { NewTable } from './internal/dsl-parts.js';
 import { newStoreName, nodeName } from './internal/kafka-names.js';
 import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
 import { groupTable } from './internal/table-grouping.js';
+import { transformValuesArgs } from './internal/table-transform-values.js';
 import { tableJoin, type TableJoinKind } from './internal/table-table-join.js';
 import { suppressTable } from './internal/suppress.js';
 import type { AnyValueJoiner, ForeignKeyExtractor } from './joiners.js';
@@ -141,6 +144,20 @@ export class KTableImpl<K, V> implements KTable<K, V> {
     return this.addTableNode<K, VR>('KTABLE-MAPVALUES-', split.named, queryable, (q) => new KTableMapValuesSupplier<K, V, VR>(this, resolved, q) as never, serdes);
   }
 
+  transformValues<VR>(supplier: ValueTransformerWithKeySupplier<K, V, VR>, ...args: Array<string | Named | Materialized<K, VR>>): KTable<K, VR> {
+    const { named, queryable, materialized, namedStores, storeNames } = transformValuesArgs(supplier, args);
+    const serdes = { key: materialized?.keySerde ?? this.serdes.key, value: materialized?.valueSerde };
+    const table = this.addTableNode<K, VR>(
+      'KTABLE-TRANSFORMVALUES-',
+      named,
+      queryable,
+      (q) => new KTableTransformValuesSupplier<K, V, VR>(this, supplier, q, storeNames) as never,
+      serdes,
+    );
+    if (namedStores.length > 0) this.ctx.topology.connectProcessorAndStateStores(table.nodeName, ...namedStores);
+    return table;
+  }
+
   /**
    * Kafka's rule for filter/mapValues: an unnamed `Materialized` consumes a
    * store index but is not materialized; its serdes still apply.
@@ -155,9 +172,15 @@ export class KTableImpl<K, V> implements KTable<K, V> {
     return { queryable: undefined, serdes: { key: materialized.keySerde ?? serdes.key, value: materialized.valueSerde ?? serdes.value } };
   }
 
-  toStream(named?: Named | string): KStream<K, V> {
-    if (named === null) requireNonNull(named, 'named');
-    const name = nodeName(this.ctx, named, 'KTABLE-TOSTREAM-');
+  toStream<KR>(mapper: (key: K, value: V | null) => KR, named?: Named | string): KStream<KR, V>;
+  toStream(named?: Named | string): KStream<K, V>;
+  toStream<KR>(mapperOrNamed?: ((key: K, value: V | null) => KR) | Named | string, named?: Named | string): KStream<K, V> | KStream<KR, V> {
+    if (typeof mapperOrNamed === 'function' || named !== undefined) {
+      const mapper = requireFunction(mapperOrNamed, 'mapper') as (key: K, value: V) => KR;
+      return this.toStream(named).selectKey(mapper);
+    }
+    if (mapperOrNamed === null) requireNonNull(mapperOrNamed, 'named');
+    const name = nodeName(this.ctx, mapperOrNamed, 'KTABLE-TOSTREAM-');
     this.ctx.topology.addProcessor(name, mapValuesSupplier<K, Change<V>, V | null>((change) => change.newValue), this.nodeName);
     return this.ctx.dsl.stream<K, V>(this.ctx, name, this.serdes, false);
   }

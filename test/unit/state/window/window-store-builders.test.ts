@@ -3,9 +3,8 @@
  * window/session cases of StoresTest (argument checks, store stacks).
  * Mockito suppliers become plain supplier objects; `instanceOf` on the
  * wrapped layers reads the typed store's `inner` and the logging layer's
- * `wrapped`. Window stores have no caching layer yet (see
- * window-store-builders.ts): their caching cases check the flag instead;
- * session stores have Kafka's (`CachingSessionStore`).
+ * `wrapped`. Caching layers: Kafka's `CachingWindowStore` and
+ * `CachingSessionStore`.
  * Cases about `Time` and `metricsScope` have no counterpart (no such arguments).
  */
 import { describe, expect, it } from 'vitest';
@@ -19,6 +18,7 @@ import type { WindowBytesStore, WindowBytesStoreSupplier } from '../../../../src
 import { TypedWindowStore } from '../../../../src/state/window-typed-store.js';
 import { TypedSessionStore } from '../../../../src/state/session-typed-store.js';
 import { CachingSessionStore } from '../../../../src/state/caching-session-store.js';
+import { CachingWindowStore } from '../../../../src/state/caching-window-store.js';
 
 const windowInner = Stores.inMemoryWindowStore('name', 10, 10, false).get();
 const windowSupplier: WindowBytesStoreSupplier = { ...Stores.inMemoryWindowStore('name', 10, 10, false), get: () => windowInner };
@@ -41,11 +41,13 @@ describe('WindowStoreBuilderTest', () => {
   it('shouldNotHaveChangeLoggingStoreWhenDisabled', () => {
     expect(nextOf(windowBuilder().withLoggingDisabled().build())).toBe(windowInner);
   });
-  // WindowStoreBuilderTest.shouldHaveCachingStoreWhenEnabled (no caching layer yet: the flag is set, logging stays under it)
+  // WindowStoreBuilderTest.shouldHaveCachingStoreWhenEnabled
   it('shouldHaveCachingStoreWhenEnabled', () => {
     const builder = windowBuilder().withCachingEnabled();
-    expect(builder.build()).toBeInstanceOf(TypedWindowStore);
+    const store = builder.build();
+    expect(store).toBeInstanceOf(TypedWindowStore);
     expect(builder.cachingEnabled).toBe(true);
+    expect(nextOf(store)).toBeInstanceOf(CachingWindowStore);
   });
   // WindowStoreBuilderTest.shouldHaveChangeLoggingStoreWhenLoggingEnabled
   it('shouldHaveChangeLoggingStoreWhenLoggingEnabled', () => {
@@ -54,20 +56,23 @@ describe('WindowStoreBuilderTest', () => {
     expect(wrapped).toBeInstanceOf(ChangeLoggingWindowBytesStore);
     expect((wrapped as ChangeLoggingWindowBytesStore).wrapped).toBe(windowInner);
   });
-  // WindowStoreBuilderTest.shouldHaveCachingAndChangeLoggingWhenBothEnabled (no caching layer yet)
+  // WindowStoreBuilderTest.shouldHaveCachingAndChangeLoggingWhenBothEnabled
   it('shouldHaveCachingAndChangeLoggingWhenBothEnabled', () => {
     const builder = windowBuilder().withLoggingEnabled({}).withCachingEnabled();
-    const wrapped = nextOf(builder.build());
+    const caching = nextOf(builder.build());
     expect(builder.cachingEnabled).toBe(true);
-    expect(wrapped).toBeInstanceOf(ChangeLoggingWindowBytesStore);
-    expect((wrapped as ChangeLoggingWindowBytesStore).wrapped).toBe(windowInner);
+    expect(caching).toBeInstanceOf(CachingWindowStore);
+    const changeLogging = (caching as CachingWindowStore).wrapped;
+    expect(changeLogging).toBeInstanceOf(ChangeLoggingWindowBytesStore);
+    expect((changeLogging as ChangeLoggingWindowBytesStore).wrapped).toBe(windowInner);
   });
   // WindowStoreBuilderTest.shouldDisableCachingWithRetainDuplicates
   it('shouldDisableCachingWithRetainDuplicates', () => {
-    const supplier = Stores.persistentWindowStore('name', 10, 10, true);
+    const supplier = Stores.inMemoryWindowStore('name', 10, 10, true);
     const builder = new WindowStoreBuilder(supplier, Serdes.String(), Serdes.String()).withCachingEnabled();
-    builder.build();
+    const store = builder.build();
     expect(builder.cachingEnabled).toBe(false);
+    expect(nextOf(store)).not.toBeInstanceOf(CachingWindowStore);
   });
   // WindowStoreBuilderTest.shouldDisableLogCompactionWithRetainDuplicates
   it('shouldDisableLogCompactionWithRetainDuplicates', () => {

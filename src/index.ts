@@ -93,6 +93,7 @@ export type { BuildProps } from './topology/streams-builder.js';
 export type { ConsumedWithSerdes } from './topology/options.js';
 export type { KStream } from './topology/kstream.js';
 export type { KGroupedStream } from './topology/kgrouped-stream.js';
+export type { CogroupedKStream, TimeWindowedCogroupedKStream, SessionWindowedCogroupedKStream } from './topology/cogrouped-kstream.js';
 export type { KTable } from './topology/ktable.js';
 export type { KGroupedTable } from './topology/kgrouped-table.js';
 export { GlobalKTable } from './topology/global-ktable.js';

@@ -22,6 +22,9 @@ import { SessionWindows } from './session-windows.js';
 import { SlidingWindows } from './sliding-windows.js';
 import { SessionWindowedKStreamImpl, TimeWindowedKStreamImpl, type SessionWindowedKStream, type TimeWindowedKStream } from './windowed-kstream.js';
 import { Windows } from './windows.js';
+import type { Aggregator } from './aggregation-functions.js';
+import { CogroupedKStreamImpl, type CogroupedKStream } from './cogrouped-kstream.js';
+import type { CogroupSource } from './internal/cogroup-builder.js';
 
 /** @internal Set when the key may have changed: each aggregation first repartitions. */
 export interface RepartitionRequired {
@@ -142,6 +145,31 @@ export class KGroupedStream<K, V> {
     if (windows instanceof SlidingWindows) return new TimeWindowedKStreamImpl(this.ctx, slidingWindowedStream(this.parts(), windows));
     if (windows instanceof Windows) return new TimeWindowedKStreamImpl(this.ctx, timeWindowedStream(this.parts(), windows));
     throw new TopologyError(`windowedBy: give TimeWindows, SlidingWindows, SessionWindows or UnlimitedWindows; got ${String(windows)}`);
+  }
+
+  /**
+   * Starts a cogroup (Kafka's `cogroup`, KIP-150): this grouped stream, whose
+   * values `aggregator(key, value, aggregate)` folds, and more grouped streams
+   * of the same key type added by `CogroupedKStream.cogroup(other,
+   * otherAggregator)`, each with its own aggregator, all aggregated into one
+   * table by `aggregate(initializer)` (or `windowedBy(windows).aggregate(...)`).
+   */
+  cogroup<VOut>(aggregator: Aggregator<K, V, VOut>): CogroupedKStream<K, VOut> {
+    requireFunction(aggregator, 'aggregator');
+    return new CogroupedKStreamImpl<K, VOut>(this.ctx).cogroup(this, aggregator);
+  }
+
+  /** @internal What a cogroup reads of this grouping (internal/cogroup-builder.ts). */
+  cogroupSource(): CogroupSource<K, V> {
+    const parts = this.parts();
+    return {
+      ctx: this.ctx,
+      nodeName: this.nodeName,
+      repartitionRequired: this.repartition !== undefined,
+      groupedName: this.repartition?.name,
+      keySerde: parts.keySerde,
+      valueSerde: parts.valueSerde,
+    };
   }
 
   private parts(): GroupedStreamParts<K, V> {

@@ -21,9 +21,9 @@ import {
   SessionWindows,
   SlidingWindows,
   StreamsBuilder,
-  TimeWindows,
   type CogroupedKStream,
   type KGroupedStream,
+  type Serde,
   type Windows,
 } from '../../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
@@ -626,5 +626,250 @@ describe('CogroupedKStreamImplTest: topology descriptions', () => {
     one.aggregate(STRING_INITIALIZER);
     one.aggregate(STRING_INITIALIZER);
     expect(builder.build().describe().toString()).toBe(EXPECTED['shouldInsertRepartitionsTopicForCogroupsUsedTwice']);
+  });
+});
+
+describe('CogroupedKStreamImplTest: test driver', () => {
+  type Expected<V> = readonly [key: string, value: V, timestamp: number];
+
+  /** Runs `pipe` on a driver of `builder`, then reads OUTPUT with `valueSerde` and compares key, value and timestamp of every record (Kafka's assertOutputKeyValueTimestamp calls, then nothing more). */
+  function run<V>(builder: StreamsBuilder, valueSerde: Serde<V>, pipe: (driver: TopologyTestDriver) => void, expected: readonly Expected<V>[]): void {
+    const driver = new TopologyTestDriver(builder.build(), props);
+    try {
+      pipe(driver);
+      const output = driver.createOutputTopic(OUTPUT, S, valueSerde);
+      expect(output.readRecordsToList().map((r) => [r.key, r.value, r.timestamp])).toEqual(expected);
+    } finally {
+      driver.close();
+    }
+  }
+
+  it('shouldCogroupAndAggregateSingleKStreams', () => {
+    const builder = new StreamsBuilder();
+    const grouped1 = builder.stream('one', stringConsumed).groupByKey();
+    grouped1.cogroup(STRING_AGGREGATOR).aggregate(STRING_INITIALIZER).toStream().to(OUTPUT);
+    run(builder, J, (driver) => {
+      const one = driver.createInputTopic('one', S, S);
+      one.pipeInput('k1', 'A', 0);
+      one.pipeInput('k2', 'B', 0);
+      one.pipeInput('k2', 'B', 0);
+      one.pipeInput('k1', 'A', 0);
+    }, [['k1', 'A', 0], ['k2', 'B', 0], ['k2', 'BB', 0], ['k1', 'AA', 0]]);
+  });
+
+  it('testCogroupHandleNullValues', () => {
+    const builder = new StreamsBuilder();
+    const grouped1 = builder.stream('one', stringConsumed).groupByKey();
+    grouped1.cogroup(STRING_AGGREGATOR).aggregate(STRING_INITIALIZER).toStream().to(OUTPUT);
+    run(builder, J, (driver) => {
+      const one = driver.createInputTopic('one', S, S);
+      one.pipeInput('k1', 'A', 0);
+      one.pipeInput('k2', 'B', 0);
+      one.pipeInput('k2', null, 0);
+      one.pipeInput('k2', 'B', 0);
+      one.pipeInput('k1', 'A', 0);
+    }, [['k1', 'A', 0], ['k2', 'B', 0], ['k2', 'BB', 0], ['k1', 'AA', 0]]);
+  });
+
+  it('shouldCogroupAndAggregateTwoKStreamsWithDistinctKeys', () => {
+    const builder = new StreamsBuilder();
+    const grouped1 = builder.stream('one', stringConsumed).groupByKey();
+    const grouped2 = builder.stream('two', stringConsumed).groupByKey();
+    grouped1.cogroup(STRING_AGGREGATOR).cogroup(grouped2, STRING_AGGREGATOR).aggregate(STRING_INITIALIZER).toStream().to(OUTPUT);
+    run(builder, J, (driver) => {
+      const one = driver.createInputTopic('one', S, S);
+      const two = driver.createInputTopic('two', S, S);
+      one.pipeInput('k1', 'A', 0);
+      one.pipeInput('k1', 'A', 1);
+      one.pipeInput('k1', 'A', 10);
+      one.pipeInput('k1', 'A', 100);
+      two.pipeInput('k2', 'B', 100);
+      two.pipeInput('k2', 'B', 200);
+      two.pipeInput('k2', 'B', 1);
+      two.pipeInput('k2', 'B', 500);
+      two.pipeInput('k2', 'B', 500);
+      two.pipeInput('k2', 'B', 100);
+    }, [
+      ['k1', 'A', 0], ['k1', 'AA', 1], ['k1', 'AAA', 10], ['k1', 'AAAA', 100],
+      ['k2', 'B', 100], ['k2', 'BB', 200], ['k2', 'BBB', 200], ['k2', 'BBBB', 500], ['k2', 'BBBBB', 500], ['k2', 'BBBBBB', 500],
+    ]);
+  });
+
+  it('shouldCogroupAndAggregateTwoKStreamsWithSharedKeys', () => {
+    const builder = new StreamsBuilder();
+    const grouped1 = builder.stream('one', stringConsumed).groupByKey();
+    const grouped2 = builder.stream('two', stringConsumed).groupByKey();
+    grouped1.cogroup(STRING_AGGREGATOR).cogroup(grouped2, STRING_AGGREGATOR).aggregate(STRING_INITIALIZER).toStream().to(OUTPUT);
+    run(builder, J, (driver) => {
+      const one = driver.createInputTopic('one', S, S);
+      const two = driver.createInputTopic('two', S, S);
+      one.pipeInput('k1', 'A', 0);
+      one.pipeInput('k2', 'A', 1);
+      one.pipeInput('k1', 'A', 10);
+      one.pipeInput('k2', 'A', 100);
+      two.pipeInput('k2', 'B', 100);
+      two.pipeInput('k2', 'B', 200);
+      two.pipeInput('k1', 'B', 1);
+      two.pipeInput('k2', 'B', 500);
+      two.pipeInput('k1', 'B', 500);
+      two.pipeInput('k2', 'B', 500);
+      two.pipeInput('k3', 'B', 500);
+      two.pipeInput('k2', 'B', 100);
+    }, [
+      ['k1', 'A', 0], ['k2', 'A', 1], ['k1', 'AA', 10], ['k2', 'AA', 100], ['k2', 'AAB', 100], ['k2', 'AABB', 200],
+      ['k1', 'AAB', 10], ['k2', 'AABBB', 500], ['k1', 'AABB', 500], ['k2', 'AABBBB', 500],
+      // Kafka stops reading here; the two records left:
+      ['k3', 'B', 500], ['k2', 'AABBBBB', 500],
+    ]);
+  });
+
+  it('shouldAllowDifferentOutputTypeInCoGroup', () => {
+    const builder = new StreamsBuilder();
+    const grouped1 = builder.stream('one', stringConsumed).groupByKey();
+    const grouped2 = builder.stream('two', stringConsumed).groupByKey();
+    grouped1
+      .cogroup(STRING_SUM_AGGREGATOR)
+      .cogroup(grouped2, STRING_SUM_AGGREGATOR)
+      .aggregate(SUM_INITIALIZER, Materialized.as<string, number>('store1').withValueSerde(I))
+      .toStream()
+      .to(OUTPUT);
+    run(builder, I, (driver) => {
+      const one = driver.createInputTopic('one', S, S);
+      const two = driver.createInputTopic('two', S, S);
+      one.pipeInput('k1', '1', 0);
+      one.pipeInput('k2', '1', 1);
+      one.pipeInput('k1', '1', 10);
+      one.pipeInput('k2', '1', 100);
+      two.pipeInput('k2', '2', 100);
+      two.pipeInput('k2', '2', 200);
+      two.pipeInput('k1', '2', 1);
+      two.pipeInput('k2', '2', 500);
+      two.pipeInput('k1', '2', 500);
+      two.pipeInput('k2', '3', 500);
+      two.pipeInput('k3', '2', 500);
+      two.pipeInput('k2', '2', 100);
+    }, [
+      ['k1', 1, 0], ['k2', 1, 1], ['k1', 2, 10], ['k2', 2, 100], ['k2', 4, 100], ['k2', 6, 200],
+      ['k1', 4, 10], ['k2', 8, 500], ['k1', 6, 500], ['k2', 11, 500],
+      // Kafka stops reading here; the two records left:
+      ['k3', 2, 500], ['k2', 13, 500],
+    ]);
+  });
+
+  it('shouldCoGroupStreamsWithDifferentInputTypes', () => {
+    const builder = new StreamsBuilder();
+    const grouped1 = builder.stream('one', stringConsumed).groupByKey();
+    const grouped2 = builder.stream('two', { keySerde: S, valueSerde: I }).groupByKey();
+    grouped1
+      .cogroup(STRING_SUM_AGGREGATOR)
+      .cogroup(grouped2, SUM_AGGREGATOR)
+      .aggregate(SUM_INITIALIZER, Materialized.as<string, number>('store1').withValueSerde(I))
+      .toStream()
+      .to(OUTPUT);
+    run(builder, I, (driver) => {
+      const one = driver.createInputTopic('one', S, S);
+      const two = driver.createInputTopic('two', S, I);
+      one.pipeInput('k1', '1', 0);
+      one.pipeInput('k2', '1', 1);
+      one.pipeInput('k1', '1', 10);
+      one.pipeInput('k2', '1', 100);
+      two.pipeInput('k2', 2, 100);
+      two.pipeInput('k2', 2, 200);
+      two.pipeInput('k1', 2, 1);
+      two.pipeInput('k2', 2, 500);
+      two.pipeInput('k1', 2, 500);
+      two.pipeInput('k2', 3, 500);
+      two.pipeInput('k3', 2, 500);
+      two.pipeInput('k2', 2, 100);
+    }, [
+      ['k1', 1, 0], ['k2', 1, 1], ['k1', 2, 10], ['k2', 2, 100], ['k2', 4, 100], ['k2', 6, 200],
+      ['k1', 4, 10], ['k2', 8, 500], ['k1', 6, 500], ['k2', 11, 500], ['k3', 2, 500],
+      // Kafka stops reading here; the record left:
+      ['k2', 13, 500],
+    ]);
+  });
+
+  it('testCogroupKeyMixedAggregators', () => {
+    const builder = new StreamsBuilder();
+    const grouped1 = builder.stream('one', stringConsumed).groupByKey();
+    const grouped2 = builder.stream('two', stringConsumed).groupByKey();
+    grouped1
+      .cogroup(TOSTRING_REMOVER)
+      .cogroup(grouped2, TOSTRING_ADDER)
+      .aggregate(STRING_INIT, Materialized.as<string, string>('store1').withValueSerde(S))
+      .toStream()
+      .to(OUTPUT);
+    run(builder, S, (driver) => {
+      const one = driver.createInputTopic('one', S, S);
+      const two = driver.createInputTopic('two', S, S);
+      one.pipeInput('k1', '1', 0);
+      one.pipeInput('k2', '1', 1);
+      one.pipeInput('k1', '1', 10);
+      one.pipeInput('k2', '1', 100);
+      two.pipeInput('k1', '2', 500);
+      two.pipeInput('k2', '2', 500);
+      two.pipeInput('k1', '2', 500);
+      two.pipeInput('k2', '2', 100);
+    }, [
+      ['k1', '0-1', 0], ['k2', '0-1', 1], ['k1', '0-1-1', 10], ['k2', '0-1-1', 100],
+      ['k1', '0-1-1+2', 500], ['k2', '0-1-1+2', 500], ['k1', '0-1-1+2+2', 500], ['k2', '0-1-1+2+2', 500],
+    ]);
+  });
+
+  it('testCogroupWithThreeGroupedStreams', () => {
+    const builder = new StreamsBuilder();
+    const grouped1 = builder.stream('one', stringConsumed).groupByKey();
+    const grouped2 = builder.stream('two', stringConsumed).groupByKey();
+    const grouped3 = builder.stream('three', stringConsumed).groupByKey();
+    grouped1
+      .cogroup(STRING_AGGREGATOR)
+      .cogroup(grouped2, STRING_AGGREGATOR)
+      .cogroup(grouped3, STRING_AGGREGATOR)
+      .aggregate(STRING_INITIALIZER)
+      .toStream()
+      .to(OUTPUT);
+    run(builder, J, (driver) => {
+      const one = driver.createInputTopic('one', S, S);
+      const two = driver.createInputTopic('two', S, S);
+      const three = driver.createInputTopic('three', S, S);
+      one.pipeInput('k1', 'A', 0);
+      one.pipeInput('k2', 'A', 1);
+      one.pipeInput('k1', 'A', 10);
+      one.pipeInput('k2', 'A', 100);
+      two.pipeInput('k2', 'B', 100);
+      two.pipeInput('k2', 'B', 200);
+      two.pipeInput('k1', 'B', 1);
+      two.pipeInput('k2', 'B', 500);
+      three.pipeInput('k1', 'B', 500);
+      three.pipeInput('k2', 'B', 500);
+      three.pipeInput('k3', 'B', 500);
+      three.pipeInput('k2', 'B', 100);
+    }, [
+      ['k1', 'A', 0], ['k2', 'A', 1], ['k1', 'AA', 10], ['k2', 'AA', 100], ['k2', 'AAB', 100], ['k2', 'AABB', 200],
+      ['k1', 'AAB', 10], ['k2', 'AABBB', 500], ['k1', 'AABB', 500], ['k2', 'AABBBB', 500], ['k3', 'B', 500],
+      // Kafka stops reading here; the record left:
+      ['k2', 'AABBBBB', 500],
+    ]);
+  });
+
+  it('testCogroupWithKTableKTableInnerJoin', () => {
+    const builder = new StreamsBuilder();
+    const grouped1 = builder.stream('one', stringConsumed).groupByKey();
+    const grouped2 = builder.stream('two', stringConsumed).groupByKey();
+    const table1 = grouped1.cogroup(STRING_AGGREGATOR).cogroup(grouped2, STRING_AGGREGATOR).aggregate(STRING_INITIALIZER, Named.as('name'), Materialized.as('store'));
+    const table2 = builder.table('three', stringConsumed);
+    // MockValueJoiner.TOSTRING_JOINER
+    const joined = table1.join(table2, (v1: string, v2: string) => `${v1}+${v2}`, Materialized.with(S, S));
+    joined.toStream().to(OUTPUT);
+    run(builder, S, (driver) => {
+      const one = driver.createInputTopic('one', S, S);
+      const two = driver.createInputTopic('two', S, S);
+      const three = driver.createInputTopic('three', S, S);
+      one.pipeInput('k1', 'A', 5);
+      two.pipeInput('k2', 'B', 6);
+      expect(driver.createOutputTopic(OUTPUT, S, S).isEmpty()).toBe(true);
+      three.pipeInput('k1', 'C', 0);
+      three.pipeInput('k2', 'D', 10);
+    }, [['k1', 'A+C', 5], ['k2', 'B+D', 10]]);
   });
 });

@@ -96,6 +96,7 @@ export type { StreamsBuilderOptions } from './topology/streams-builder.js';
 export type { BuildProps } from './topology/streams-builder.js';
 export type { ConsumedWithSerdes } from './topology/options.js';
 export type { KStream, KGroupedStream, KTable, KGroupedTable } from './topology/dsl-interfaces.js';
+export type { CogroupedKStream, TimeWindowedCogroupedKStream, SessionWindowedCogroupedKStream } from './topology/dsl-interfaces.js';
 export { GlobalKTable } from './topology/global-ktable.js';
 export { JoinWindows } from './topology/join-windows.js';
 export { StreamJoined } from './topology/stream-joined.js';

@@ -337,6 +337,15 @@ export interface KGroupedStream<K, V> {
 
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
 
+  /**
+   * Starts a cogroup (Kafka's `cogroup`, KIP-150): this grouped stream, whose
+   * values `aggregator(key, value, aggregate)` folds, and more grouped streams
+   * of the same key type added by `CogroupedKStream.cogroup(other,
+   * otherAggregator)`, each with its own aggregator, all aggregated into one
+   * table by `aggregate(initializer)` (or `windowedBy(windows).aggregate(...)`).
+   */
+  cogroup<VOut>(aggregator: Aggregator<K, V, VOut>): CogroupedKStream<K, VOut>;
+
 }
 
 /**
@@ -466,3 +475,63 @@ export const Branched = {
     return { fn, kind: 'consumer', ...(name === undefined ? {} : { name }) };
   },
 };
+
+/**
+ * Several grouped streams of the same key type, each with its own
+ * aggregator, to be aggregated into one table (Kafka's `CogroupedKStream`).
+ * Created by `KGroupedStream.cogroup(aggregator)`.
+ *
+ * Each grouped stream whose key may have changed (`groupBy`, or
+ * `groupByKey` after a key-changing operation) is read through its own
+ * repartition topic `<Grouped.name or store name>-repartition`; all inputs
+ * must be co-partitioned (the same partition count), as for a join.
+ */
+export interface CogroupedKStream<K, VOut> {
+  /**
+   * Adds `groupedStream`, whose values `aggregator(key, value, aggregate)`
+   * folds into the same aggregate. Adding a grouped stream again replaces its
+   * aggregator. Returns this cogrouped stream.
+   */
+  cogroup<VIn>(groupedStream: KGroupedStream<K, VIn>, aggregator: Aggregator<K, VIn, VOut>): CogroupedKStream<K, VOut>;
+  /**
+   * Aggregates the records of all the grouped streams per key, starting from
+   * `initializer()`, into a table backed by a timestamped key-value store
+   * (persistent, changelogged and cached by default). As Kafka's overloads,
+   * `named` (a {@link Named} or a string) names the nodes
+   * (`<name>-cogroup-agg-<i>`, `<name>-cogroup-merge`), `materialized` the
+   * store (else `COGROUPKSTREAM-AGGREGATE-STATE-STORE-<n>`) and its serdes:
+   * the key serde defaults to the first grouped stream's, the value serde
+   * to `Serdes.Json()` (Java: `default.value.serde`). Records with a null
+   * key or value are dropped, logged and counted.
+   */
+  aggregate(initializer: Initializer<VOut>, named?: Named | string | Materialized<K, VOut>, materialized?: Materialized<K, VOut>): KTable<K, VOut>;
+  /**
+   * Windows the cogroup: by `TimeWindows` (tumbling, hopping),
+   * `UnlimitedWindows` or `SlidingWindows` into a
+   * {@link TimeWindowedCogroupedKStream}, by `SessionWindows` into a
+   * {@link SessionWindowedCogroupedKStream}.
+   */
+  windowedBy(windows: Windows | SlidingWindows): TimeWindowedCogroupedKStream<K, VOut>;
+  windowedBy(windows: SessionWindows): SessionWindowedCogroupedKStream<K, VOut>;
+}
+
+/** A cogrouped stream windowed by `TimeWindows`, `SlidingWindows` or `UnlimitedWindows` (Kafka's `TimeWindowedCogroupedKStream`). */
+export interface TimeWindowedCogroupedKStream<K, V> {
+  /**
+   * Aggregates the records of all the grouped streams per key and window,
+   * starting from `initializer()`; `named` names the nodes, `materialized`
+   * the window store and its serdes (value serde default `Serdes.Json()`).
+   */
+  aggregate(initializer: Initializer<V>, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<Windowed<K>, V>;
+}
+
+/** A cogrouped stream windowed by `SessionWindows` (Kafka's `SessionWindowedCogroupedKStream`). */
+export interface SessionWindowedCogroupedKStream<K, V> {
+  /**
+   * Aggregates the records of all the grouped streams per key and session,
+   * starting from `initializer()`; `sessionMerger` combines two sessions a
+   * record bridges; `named` names the nodes, `materialized` the session store
+   * and its serdes (value serde default `Serdes.Json()`).
+   */
+  aggregate(initializer: Initializer<V>, sessionMerger: Merger<K, V>, named?: Named | string | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<Windowed<K>, V>;
+}

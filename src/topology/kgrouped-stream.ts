@@ -11,7 +11,7 @@ import { requireFunction, requireNonNull, validateName } from './internal/checks
 import type { StreamSerdes } from './internal/builder-context.js';
 import { addRepartition } from './internal/repartition.js';
 import { namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
-import type { KGroupedStream, KTable, SessionWindowedKStream, TimeWindowedKStream } from './dsl-interfaces.js';
+import type { CogroupedKStream, KGroupedStream, KTable, SessionWindowedKStream, TimeWindowedKStream } from './dsl-interfaces.js';
 import { KTableImpl, type DslContext } from './ktable.js';
 import type { Materialized, Named } from './options.js';
 import { TopologyError } from '../errors.js';
@@ -23,6 +23,9 @@ import { SessionWindows } from './session-windows.js';
 import { SlidingWindows } from './sliding-windows.js';
 import { SessionWindowedKStreamImpl, TimeWindowedKStreamImpl } from './windowed-kstream.js';
 import { Windows } from './windows.js';
+import type { Aggregator } from './aggregation-functions.js';
+import { CogroupedKStreamImpl } from './cogrouped-kstream.js';
+import type { CogroupSource } from './internal/cogroup-builder.js';
 
 /** @internal Set when the key may have changed: each aggregation first repartitions. */
 export interface RepartitionRequired {
@@ -115,6 +118,24 @@ export class KGroupedStreamImpl<K, V> implements KGroupedStream<K, V> {
     if (windows instanceof SlidingWindows) return new TimeWindowedKStreamImpl(this.ctx, slidingWindowedStream(this.parts(), windows));
     if (windows instanceof Windows) return new TimeWindowedKStreamImpl(this.ctx, timeWindowedStream(this.parts(), windows));
     throw new TopologyError(`windowedBy: give TimeWindows, SlidingWindows, SessionWindows or UnlimitedWindows; got ${String(windows)}`);
+  }
+
+  cogroup<VOut>(aggregator: Aggregator<K, V, VOut>): CogroupedKStream<K, VOut> {
+    requireFunction(aggregator, 'aggregator');
+    return new CogroupedKStreamImpl<K, VOut>(this.ctx).cogroup(this, aggregator);
+  }
+
+  /** @internal What a cogroup reads of this grouping (internal/cogroup-builder.ts). */
+  cogroupSource(): CogroupSource<K, V> {
+    const parts = this.parts();
+    return {
+      ctx: this.ctx,
+      nodeName: this.nodeName,
+      repartitionRequired: this.repartition !== undefined,
+      groupedName: this.repartition?.name,
+      keySerde: parts.keySerde,
+      valueSerde: parts.valueSerde,
+    };
   }
 
   private parts(): GroupedStreamParts<K, V> {

@@ -24,6 +24,7 @@
 import { IllegalArgumentError } from '../../errors.js';
 import { SessionWindowAggregateSupplier, type SessionAggregation } from '../../processors/dsl/session-window-aggregate.js';
 import type { SessionBytesStoreSupplier } from '../../state/session-store.js';
+import type { StateStore, StoreBuilder } from '../../state/state-store.js';
 import { Stores } from '../../state/stores.js';
 import { dslSessionSupplier } from '../../state/dsl-store-suppliers.js';
 import type { Windowed } from '../../state/window-types.js';
@@ -54,6 +55,33 @@ function retentionOf(windows: SessionWindows, materialized: Materialized<unknown
     );
   }
   return retention;
+}
+
+/** What {@link sessionStoreBuilderOf} needs besides the windows. */
+export interface SessionStoreSpec<K, A> {
+  readonly storeName: string;
+  readonly materialized: Materialized<K, A>;
+  readonly keySerde: Serde<K>;
+  readonly valueSerde: Serde<A>;
+  readonly emitOnWindowClose: boolean;
+  /** The operation, for the message of a wrong supplier (`aggregate`, `cogroup aggregate`, ...). */
+  readonly operation: string;
+}
+
+/** Step 3 of the module comment: the session store of one aggregation (also a cogrouped one's). */
+export function sessionStoreBuilderOf<K, A>(windows: SessionWindows, spec: SessionStoreSpec<K, A>): StoreBuilder<StateStore> {
+  const { storeName, materialized } = spec;
+  const retention = retentionOf(windows, materialized as Materialized<unknown, unknown>, storeName);
+  const supplier =
+    materialized.storeSupplier === undefined
+      ? dslSessionSupplier({ name: storeName, retentionPeriod: retention }, materialized.dslStoreSuppliers)
+      : requireSupplierKind<SessionBytesStoreSupplier>(materialized.storeSupplier, 'session', `store '${storeName}' of a session-windowed ${spec.operation}`);
+  const builder = Stores.sessionStoreBuilder(supplier, spec.keySerde, spec.valueSerde);
+  if (materialized.loggingEnabled === false) builder.withLoggingDisabled();
+  else builder.withLoggingEnabled(materialized.logConfig ?? {});
+  if (materialized.cachingEnabled !== false && !spec.emitOnWindowClose) builder.withCachingEnabled();
+  else builder.withCachingDisabled();
+  return builder;
 }
 
 class SessionWindowedAggregationsImpl<K, V> implements SessionWindowedAggregations<K, V> {
@@ -129,16 +157,7 @@ class SessionWindowedAggregationsImpl<K, V> implements SessionWindowedAggregatio
     const processorName = nodeName(ctx, named, prefix);
     // 3.
     const { keySerde, valueSerde } = aggregationSerdes(this.parts, materialized, defaultValueSerde);
-    const retention = retentionOf(this.windows, materialized as Materialized<unknown, unknown>, storeName);
-    const supplier =
-      materialized.storeSupplier === undefined
-        ? dslSessionSupplier({ name: storeName, retentionPeriod: retention }, materialized.dslStoreSuppliers)
-        : requireSupplierKind<SessionBytesStoreSupplier>(materialized.storeSupplier, 'session', `store '${storeName}' of a session-windowed ${aggregation.operation}`);
-    const builder = Stores.sessionStoreBuilder(supplier, keySerde, valueSerde);
-    if (materialized.loggingEnabled === false) builder.withLoggingDisabled();
-    else builder.withLoggingEnabled(materialized.logConfig ?? {});
-    if (materialized.cachingEnabled !== false && !emitOnWindowClose) builder.withCachingEnabled();
-    else builder.withCachingDisabled();
+    const builder = sessionStoreBuilderOf(this.windows, { storeName, materialized, keySerde, valueSerde, emitOnWindowClose, operation: aggregation.operation });
     // 4.
     const parent = this.parts.parentFor(storeName);
     const tableSupplier = new SessionWindowAggregateSupplier<K, V, A>(this.windows, storeName, emitOnWindowClose, aggregation);

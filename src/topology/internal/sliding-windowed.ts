@@ -47,7 +47,7 @@ const REDUCE_NAME = 'KSTREAM-REDUCE-';
 type MakeSupplier<K, V, A> = (storeName: string, emitStrategy: WindowEmitStrategy) => SlidingWindowAggregateSupplier<K, V, A>;
 
 /** Kafka's `SlidingWindowStoreMaterializer` check: the store must keep the windows up to `2 * timeDifference + grace` back. */
-function retentionOf(windows: SlidingWindows, storeName: string, materialized: Materialized<unknown, unknown>): number {
+export function slidingRetentionOf(windows: SlidingWindows, storeName: string, materialized: Materialized<unknown, unknown>): number {
   const timeDifference = windows.timeDifferenceMs();
   const grace = windows.gracePeriodMs();
   const retention = materialized.retentionMs ?? grace + 2 * timeDifference;
@@ -104,7 +104,7 @@ class SlidingWindowedAggregations<K, V> implements TimeWindowedAggregations<K, V
     // 1.
     const storeName = materializedName(materialized as Materialized<unknown, unknown>) ?? ctx.newName(`${prefix}STATE-STORE-`);
     // 2.
-    const retention = retentionOf(this.windows, storeName, materialized as Materialized<unknown, unknown>);
+    const retention = slidingRetentionOf(this.windows, storeName, materialized as Materialized<unknown, unknown>);
     // 3.
     const processorName = nameOr(ctx, named, prefix);
     // 4.

@@ -54,9 +54,11 @@ const valueJoiner = (value1: string, value2: string | null): string => `${value1
 /** AbstractJoinIntegrationTest.runTestWithDriver(input, expectedResult, streamsConfig, topology). */
 function runTestWithDriver(kind: 'join' | 'leftJoin', cacheEnabled: boolean, expectedResult: Expected[]): void {
   const builder = new StreamsBuilder();
-  const leftStream = builder.stream<bigint, string>(INPUT_TOPIC_LEFT);
+  // (the config's default serdes, Long and String, as Kafka's builder.stream(INPUT_TOPIC_LEFT))
+  const leftStream = builder.stream(INPUT_TOPIC_LEFT, { keySerde: L, valueSerde: S });
   const rightTable = builder.table<bigint, string>(INPUT_TOPIC_RIGHT, {}, Materialized.as<bigint, string>(Stores.persistentVersionedKeyValueStore(STORE_NAME, 5 * 60_000)));
-  leftStream[kind](rightTable, valueJoiner as never, JOINED).to(OUTPUT_TOPIC);
+  const joined = kind === 'join' ? leftStream.join(rightTable, valueJoiner, JOINED) : leftStream.leftJoin(rightTable, valueJoiner, JOINED);
+  joined.to(OUTPUT_TOPIC);
   const driver = new TopologyTestDriver(builder.build(), {
     applicationId: `${APP_ID}-${kind === 'join' ? 'inner' : 'left'}`,
     defaultKeySerde: L,

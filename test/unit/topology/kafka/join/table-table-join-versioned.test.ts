@@ -65,7 +65,13 @@ function runTestWithDriver(leftVersioned: boolean, rightVersioned: boolean, kind
   const consumed = { keySerde: L, valueSerde: S };
   const leftTable: KTable<bigint, string> = builder.table(INPUT_TOPIC_LEFT, consumed, leftVersioned ? versioned('left') : timestamped('left'));
   const rightTable: KTable<bigint, string> = builder.table(INPUT_TOPIC_RIGHT, consumed, rightVersioned ? versioned('right') : timestamped('right'));
-  leftTable[kind](rightTable, valueJoiner as never, materialized as never).toStream().to(OUTPUT_TOPIC, { keySerde: L, valueSerde: S });
+  const joined =
+    kind === 'join'
+      ? leftTable.join(rightTable, valueJoiner, materialized)
+      : kind === 'leftJoin'
+        ? leftTable.leftJoin(rightTable, valueJoiner, materialized)
+        : leftTable.outerJoin(rightTable, valueJoiner, materialized);
+  joined.toStream().to(OUTPUT_TOPIC, { keySerde: L, valueSerde: S });
   const driver = new TopologyTestDriver(builder.build(), { applicationId: `${APP_ID}-${kind}`, defaultKeySerde: L, defaultValueSerde: S, statestoreCacheMaxBytes: 0 });
   try {
     const topics = { [INPUT_TOPIC_LEFT]: driver.createInputTopic(INPUT_TOPIC_LEFT, L, S), [INPUT_TOPIC_RIGHT]: driver.createInputTopic(INPUT_TOPIC_RIGHT, L, S) };

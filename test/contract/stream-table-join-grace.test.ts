@@ -67,7 +67,8 @@ await describeOnEachBackend('stream-table join with a grace period: the buffer s
     (await ctx().read(topic)).sort((a, b) => a.timestamp - b.timestamp).map((r) => `${r.key?.toString()}=${r.value?.toString()}@${(r.timestamp - NOW) / (2 * COMMIT_INTERVAL)}`);
   const committedEqualsEnd = async (groupId: string, topic: string) => {
     const [committed, end] = [await ctx().admin.committedOffsets(groupId, topic), await ctx().admin.endOffsets(topic)];
-    return committed.every((c, i) => c === end[i]);
+    // a partition nothing was produced to may have no committed offset
+    return end.every((e, i) => e === 0 || committed[i] === e);
   };
 
   it('shouldRecoverBufferAfterShutdown', { timeout }, async () => {

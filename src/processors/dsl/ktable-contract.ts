@@ -224,7 +224,9 @@ export class TableNodeOutput<K, V> {
     const { newValue } = record.value;
     const put = this.store.put(record.key, newValue, record.timestamp);
     if (put === VersionedKeyValueStore.PUT_RETURN_CODE_NOT_PUT) return;
-    this.forwarder.maybeForward(put === PUT_IS_LATEST ? record : record.withValue(Change.of<V>(newValue, record.value.oldValue, false)));
+    // Kafka: `new Change<>(newValue, oldValue, putReturnCode == PUT_RETURN_CODE_IS_LATEST)`: the node's own store answers
+    const isLatest = put === PUT_IS_LATEST;
+    this.forwarder.maybeForward(record.value.isLatest === isLatest ? record : record.withValue(Change.of<V>(newValue, record.value.oldValue, isLatest)));
   }
 }
 

@@ -122,8 +122,8 @@ abstract class ComputedTable<K, V, VR> implements KTableProcessorSupplier<K, Cha
         let oldValue: VR | null = null;
         if (sendOldValues) oldValue = output.store !== undefined ? (output.store.get(key)?.value ?? null) : compute(key, change.oldValue);
         if (sendOldValues && oldValue === null && newValue === null && skipEmpty) return;
-        // materialized: Kafka forwards the store's put result (always the latest); unmaterialized: the input's flag
-        output.emit(record.withValue(Change.of<VR>(newValue, oldValue, output.store !== undefined || change.isLatest)));
+        // materialized: the store's put answers isLatest (TableNodeOutput.emit); unmaterialized: the input's flag
+        output.emit(record.withValue(Change.of<VR>(newValue, oldValue, change.isLatest)));
       },
     };
   }

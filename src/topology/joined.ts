@@ -20,8 +20,13 @@ export interface Joined<K, V, VO> {
   /** Names the join processor and its repartition topic `<name>-repartition`. */
   readonly name?: string;
   /**
-   * Grace of a versioned table join (Kafka 3.6+). Not supported: tables here
-   * keep one version per key, so a grace above 0 is a TopologyError at the join.
+   * Grace period in ms of a join with a versioned table (KIP-923, Kafka
+   * 3.6+): each stream record waits in the join's buffer (store
+   * `<join name>-Buffer`, changelogged) until the stream time passed its
+   * timestamp plus the grace, then joins the table as of its timestamp, so
+   * table updates arriving up to the grace late are seen. Set (0 too), the
+   * table must be versioned with a history retention of at least the grace,
+   * else the join is a TopologyError.
    */
   readonly gracePeriodMs?: number;
 }
@@ -44,7 +49,7 @@ export interface FluentJoined<K, V, VO> {
   withOtherValueSerde<VO2 = VO>(otherValueSerde: Serde<Fix<VO, VO2>>): FluentJoined<K, V, Fix<VO, VO2>>;
   /** The same options naming the join `name` (validated at once). */
   withName(name: string): FluentJoined<K, V, VO>;
-  /** The same options with a grace period in ms (see {@link Joined.gracePeriodMs}: only 0 is supported). */
+  /** The same options with a grace period in ms (see {@link Joined.gracePeriodMs}: the table must be versioned). */
   withGracePeriod(gracePeriodMs: number): FluentJoined<K, V, VO>;
 }
 

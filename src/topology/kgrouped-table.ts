@@ -7,7 +7,7 @@ import type { Serde } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import type { StreamSerdes } from './internal/builder-context.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
-import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
+import { isVersionedSupplier, materializedName, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
 import { addTableRepartition, serdeOr, tableRepartitionTopic } from './internal/table-grouping.js';
 import type { KGroupedTable, KTable } from './dsl-interfaces.js';
 import { KTableImpl, type DslContext } from './ktable.js';
@@ -99,7 +99,7 @@ export class KGroupedTableImpl<K, V> implements KGroupedTable<K, V> {
    * 2. the sink and source names (`<named>-sink` / `<named>-source`, else generated, even when a named grouping reuses its topic);
    * 3. the processor name (`<named>`, else `KTABLE-AGGREGATE-<n>` / `KTABLE-REDUCE-<n>`);
    * 4. the repartition topic `<Grouped.name or store name>-repartition`, its sink and source (once for a named grouping);
-   * 5. the aggregation node under the source, with its timestamped store.
+   * 5. the aggregation node under the source, with its timestamped (or versioned) store.
    */
   private doAggregate<A>(
     makeSupplier: (storeName: string) => KTableAggregateSupplier<K, V, A>,
@@ -134,8 +134,10 @@ export class KGroupedTableImpl<K, V> implements KGroupedTable<K, V> {
     const keySerde = materialized.keySerde ?? groupKeySerde;
     const valueSerde = materialized.valueSerde ?? defaultValueSerde;
     const supplier = makeSupplier(storeName);
+    // Kafka's statefulProcessorNode.setOutputVersioned: a versioned store supplier is allowed (KIP-914)
+    supplier.outputVersioned = isVersionedSupplier(materialized.storeSupplier);
     this.ctx.topology.addProcessor(processorName, supplier, this.repartitionSource);
-    this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde, 'A KGroupedTable aggregation'), processorName);
+    this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde), processorName);
     return new KTableImpl<K, A>(this.ctx, processorName, supplier, queryable, { key: keySerde, value: valueSerde });
   }
 }

@@ -13,7 +13,7 @@ import { requireFunction, requireNonNull } from './internal/checks.js';
 import type { BuilderContext, StreamSerdes } from './internal/builder-context.js';
 import type { NewTable } from './internal/dsl-parts.js';
 import { newStoreName, nodeName } from './internal/kafka-names.js';
-import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
+import { materializedName, namedAndMaterialized, timestampedStoreBuilder, versionedOutput } from './internal/materialize.js';
 import { groupTable } from './internal/table-grouping.js';
 import { transformValuesArgs } from './internal/table-transform-values.js';
 import { tableJoin, type TableJoinKind } from './internal/table-table-join.js';
@@ -134,14 +134,14 @@ export class KTableImpl<K, V> implements KTable<K, V> {
   private doFilter(predicate: (key: K, value: V) => boolean, not: boolean, a: Named | string | Materialized<K, V> | undefined, b: Materialized<K, V> | undefined): KTable<K, V> {
     const { named, materialized } = namedAndMaterialized(a, b);
     const { queryable, serdes } = this.queryableOnly<V>(materialized, 'KTABLE-FILTER-', this.serdes);
-    return this.addTableNode<K, V>('KTABLE-FILTER-', named, queryable, (q) => new KTableFilterSupplier<K, V>(this, predicate, not, q) as never, serdes);
+    return this.addTableNode<K, V>('KTABLE-FILTER-', named, queryable, (q) => new KTableFilterSupplier<K, V>(this, predicate, not, q, versionedOutput(materialized)) as never, serdes);
   }
 
   mapValues<VR>(mapper: ValueMapper<V, VR> | ValueMapperWithKey<K, V, VR>, named?: Named | string | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR> {
     const resolved = resolveMapper(mapper, 'mapper');
     const split = namedAndMaterialized<K, VR>(named, materialized);
     const { queryable, serdes } = this.queryableOnly<VR>(split.materialized, 'KTABLE-MAPVALUES-', { key: this.serdes.key });
-    return this.addTableNode<K, VR>('KTABLE-MAPVALUES-', split.named, queryable, (q) => new KTableMapValuesSupplier<K, V, VR>(this, resolved, q) as never, serdes);
+    return this.addTableNode<K, VR>('KTABLE-MAPVALUES-', split.named, queryable, (q) => new KTableMapValuesSupplier<K, V, VR>(this, resolved, q, versionedOutput(split.materialized)) as never, serdes);
   }
 
   transformValues<VR>(supplier: ValueTransformerWithKeySupplier<K, V, VR>, ...args: Array<string | Named | Materialized<K, VR>>): KTable<K, VR> {

@@ -3,7 +3,7 @@
  * by name, as Kafka Streams' `Topology`.
  */
 import { TopologyError } from '../errors.js';
-import type { NodeDef, TopologyPlan } from '../processors/plan.js';
+import type { NodeDef, StoreDef, TopologyPlan } from '../processors/plan.js';
 import { suppliedStores, type ProcessorSupplier, type StreamPartitioner, type TopicNameExtractor } from '../processors/processor.js';
 import type { StateStore, StoreBuilder } from '../state/state-store.js';
 import { resolveTimestampExtractor, type TimestampExtractor } from '../processors/timestamp-extractors.js';
@@ -62,14 +62,15 @@ export function planOf(topology: Topology): TopologyPlan {
 }
 
 /**
- * The nodes of `topology` added so far and its internal topics (internal:
- * for walks up the DSL graph at build time, e.g. the grace search of
- * `suppress(Suppressed.untilWindowCloses(...))`). Read-only views.
+ * The nodes of `topology` added so far, its internal topics and its stores
+ * (internal: for walks up the DSL graph at build time, e.g. the grace search
+ * of `suppress(Suppressed.untilWindowCloses(...))`, or the versioned-store
+ * check of a stream–table join with a grace period). Read-only views.
  */
-export function graphNodesOf(topology: Topology): { nodes: ReadonlyMap<string, NodeDef>; internalTopics: ReadonlySet<string> } {
+export function graphNodesOf(topology: Topology): { nodes: ReadonlyMap<string, NodeDef>; internalTopics: ReadonlySet<string>; stores: ReadonlyMap<string, StoreDef> } {
   const graph = graphs.get(topology);
   if (graph === undefined) throw new TopologyError('Not a sluice Topology: build one with new Topology() or StreamsBuilder.build()');
-  return { nodes: graph.nodes, internalTopics: graph.internalTopics };
+  return { nodes: graph.nodes, internalTopics: graph.internalTopics, stores: graph.stores };
 }
 
 /**

@@ -7,9 +7,17 @@
 export interface Change<V> {
   readonly newValue: V | null;
   readonly oldValue: V | null;
-  /** False when the update is not the newest version of the key (versioned stores only; always true here). */
+  /**
+   * False when the update is not the newest version of its key: an
+   * out-of-order update of a table materialized on a versioned store
+   * (KIP-914; the store's `put` answered a `validTo`). Timestamped tables
+   * forward only latest changes.
+   */
   readonly isLatest: boolean;
 }
+
+/** Kafka's reason for dropping an out-of-order change of a versioned table in a table-table join (KIP-914). */
+export const OUT_OF_ORDER_VERSIONED = 'out-of-order record from versioned table while performing table-table join';
 
 /** Factories of {@link Change}. */
 export const Change = {

@@ -4,7 +4,9 @@
  * input is a `Change` of the grouping key from the repartition topic; the
  * old value (a row leaving the group, or the row's previous value) is taken
  * out of the aggregate with the subtractor first, then the new value is put
- * in with the adder. The aggregate is stored in a timestamped store and
+ * in with the adder. The aggregate is stored in a timestamped store (or a
+ * versioned one, KIP-914: an aggregate older than the latest is kept as
+ * history and forwarded with `isLatest` false) and
  * forwarded as `Change(newAggregate, oldAggregate)` through the
  * {@link TableTupleForwarder} (old aggregate only when a downstream node
  * asked for old values).
@@ -25,11 +27,14 @@ import type { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
 import { Change } from './change.js';
 import {
   materializedValueGetterSupplier,
+  PUT_IS_LATEST,
   TableTupleForwarder,
+  tableStore,
   type KTableProcessorSupplier,
   type KTableValueGetterSupplier,
-  type TimestampedTableStore,
+  type TableStore,
 } from './ktable-contract.js';
+import { VersionedKeyValueStore } from '../../state/versioned/versioned-key-value-store.js';
 import { syncResult } from './sync-result.js';
 
 /** The new aggregate and its timestamp, from the stored one and the change. */
@@ -89,6 +94,8 @@ export function reduceStep<K, V>(adder: (aggregate: V, value: V) => V, subtracto
  */
 export class KTableAggregateSupplier<K, V, A> implements KTableProcessorSupplier<K, Change<V>, K, A> {
   private sendOldValues = false;
+  /** True when the store is versioned (set by the wiring, as Kafka's `setOutputVersioned`). */
+  outputVersioned = false;
 
   constructor(
     readonly storeName: string,
@@ -100,6 +107,10 @@ export class KTableAggregateSupplier<K, V, A> implements KTableProcessorSupplier
     return true;
   }
 
+  isOutputVersioned(): boolean {
+    return this.outputVersioned;
+  }
+
   view(): KTableValueGetterSupplier<K, A> {
     return materializedValueGetterSupplier<K, A>(this.storeName);
   }
@@ -107,13 +118,13 @@ export class KTableAggregateSupplier<K, V, A> implements KTableProcessorSupplier
   get(): Processor<K, Change<V>, K, Change<A>> {
     const { storeName, sendOldValues, step } = this;
     let context: DslProcessorContext<K, Change<A>>;
-    let store: TimestampedTableStore<K, A>;
+    let store: TableStore<K, A>;
     let forwarder: TableTupleForwarder<K, A>;
     return {
       init(c) {
         context = dslContext(c);
-        store = c.getStateStore<TimestampedTableStore<K, A>>(storeName);
-        forwarder = new TableTupleForwarder(store, context, sendOldValues);
+        store = tableStore<K, A>(c, storeName);
+        forwarder = new TableTupleForwarder(store.store, context, sendOldValues);
       },
       process(record) {
         if (record.key === null || record.key === undefined) {
@@ -121,11 +132,13 @@ export class KTableAggregateSupplier<K, V, A> implements KTableProcessorSupplier
           return;
         }
         // 1. the stored aggregate; 2. the new one; 3. store it; 4. forward (new <- old)
+        // (a versioned store, Kafka's KeyValueStoreWrapper: not put, not forwarded either; not the latest: isLatest false)
         const previous = store.get(record.key);
         const { aggregate, timestamp } = step(record, previous);
-        store.put(record.key, aggregate === null ? null : { value: aggregate, timestamp });
+        const put = store.put(record.key, aggregate, timestamp);
+        if (put === VersionedKeyValueStore.PUT_RETURN_CODE_NOT_PUT) return;
         const oldAgg = sendOldValues && previous !== null ? previous.value : null;
-        forwarder.maybeForward(record.withValue(Change.of<A>(aggregate, oldAgg)).withTimestamp(timestamp));
+        forwarder.maybeForward(record.withValue(Change.of<A>(aggregate, oldAgg, put === PUT_IS_LATEST)).withTimestamp(timestamp));
       },
     };
   }

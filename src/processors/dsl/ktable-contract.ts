@@ -58,6 +58,23 @@ export interface KTableProcessorSupplier<KIn, VIn, KOut, VOut> extends KTableNod
 export interface KTableNodeSupplier<K, V> {
   view(): KTableValueGetterSupplier<K, V>;
   enableSendingOldValues(forceMaterialization: boolean): boolean;
+  /**
+   * Optional (Kafka's `GraphNode.isOutputVersioned()`, resolved as
+   * `InternalStreamsBuilder.isVersionedOrVersionedUpstream`): true when the
+   * node's changes come from a versioned store, its own or, for a node
+   * without a store, its parents' (all of them versioned). Absent: false.
+   */
+  isOutputVersioned?(): boolean;
+}
+
+/**
+ * True when `table`'s changes are versioned (see
+ * {@link KTableNodeSupplier.isOutputVersioned}): the downstream KTable
+ * processors then use Kafka's versioned semantics (KIP-914: an out-of-order
+ * change, `isLatest` false, is not joined, grouped or aggregated).
+ */
+export function isOutputVersioned(table: { readonly supplier?: { isOutputVersioned?(): boolean } } | undefined): boolean {
+  return table?.supplier?.isOutputVersioned?.() ?? false;
 }
 
 /** A timestamped key-value store as KTable processors use it. */
@@ -207,7 +224,9 @@ export class TableNodeOutput<K, V> {
     const { newValue } = record.value;
     const put = this.store.put(record.key, newValue, record.timestamp);
     if (put === VersionedKeyValueStore.PUT_RETURN_CODE_NOT_PUT) return;
-    this.forwarder.maybeForward(put === PUT_IS_LATEST ? record : record.withValue(Change.of<V>(newValue, record.value.oldValue, false)));
+    // Kafka: `new Change<>(newValue, oldValue, putReturnCode == PUT_RETURN_CODE_IS_LATEST)`: the node's own store answers
+    const isLatest = put === PUT_IS_LATEST;
+    this.forwarder.maybeForward(record.value.isLatest === isLatest ? record : record.withValue(Change.of<V>(newValue, record.value.oldValue, isLatest)));
   }
 }
 

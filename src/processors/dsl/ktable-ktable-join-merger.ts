@@ -21,7 +21,14 @@ export class KTableKTableJoinMerger<K, V> implements KTableProcessorSupplier<K, 
     private readonly parent2: KTableProcessorSupplier<K, unknown, K, V>,
     /** The store of the joined table, when it is materialized. */
     readonly queryableName: string | undefined,
+    /** True when that store is versioned (Kafka: the join's output is versioned only then). */
+    private readonly versionedStore = false,
   ) {}
+
+  /** Kafka's `kTableKTableJoinNode.setOutputVersioned(materialized with a versioned supplier)`. */
+  isOutputVersioned(): boolean {
+    return this.queryableName !== undefined && this.versionedStore;
+  }
 
   view(): KTableValueGetterSupplier<K, V> {
     // if the result KTable is materialized, use the materialized store to return getter value;

@@ -12,7 +12,9 @@
  *
  * Each change of the processed table (`new`, `old`) joined with the other
  * table's current value gives the change forwarded:
- *   1. a null key is dropped (logged, counted as skipped);
+ *   1. a null key is dropped (logged, counted as skipped); so is, when the
+ *      processed table is versioned (KIP-914), an out-of-order change
+ *      (`isLatest` false);
  *   2. the other table's current value of the key is read;
  *   3. the change is dropped when that value is missing and the kind needs it
  *      (inner, right), or when it is missing and the change carries no value
@@ -26,8 +28,8 @@ import type { ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';
 import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
-import { Change } from './change.js';
-import type { KTableProcessorSupplier, KTableValueGetter, KTableValueGetterSupplier } from './ktable-contract.js';
+import { Change, OUT_OF_ORDER_VERSIONED } from './change.js';
+import { isOutputVersioned, type KTableProcessorSupplier, type KTableValueGetter, type KTableValueGetterSupplier } from './ktable-contract.js';
 import type { KTableParent } from './ktable-ops.js';
 import { syncResult } from './sync-result.js';
 
@@ -60,6 +62,8 @@ export class KTableKTableJoinSide<K, V1, V2, VOut> implements KTableProcessorSup
   private readonly valueGetterSupplier2: KTableValueGetterSupplier<K, V2>;
   /** True once a downstream node asked for old values. */
   sendOldValues = false;
+  /** Kafka's `useVersionedSemantics`: the processed table (this side's parent) is versioned (KIP-914). */
+  readonly useVersionedSemantics: boolean;
 
   constructor(
     readonly kind: KTableJoinSideKind,
@@ -68,6 +72,7 @@ export class KTableKTableJoinSide<K, V1, V2, VOut> implements KTableProcessorSup
     private readonly joiner: SideJoiner<K, V1, V2, VOut>,
   ) {
     this.rule = RULES[kind];
+    this.useVersionedSemantics = isOutputVersioned(table1);
     // As Kafka's constructor: the views are taken here, which materializes an unmaterialized source table.
     this.valueGetterSupplier1 = table1.valueGetterSupplier();
     this.valueGetterSupplier2 = table2.valueGetterSupplier();
@@ -92,7 +97,7 @@ export class KTableKTableJoinSide<K, V1, V2, VOut> implements KTableProcessorSup
 
   /** The processor of this side's table changes. */
   get() {
-    const { rule, sendOldValues } = this;
+    const { rule, sendOldValues, useVersionedSemantics } = this;
     const join = (v1: V1 | null, v2: V2 | null, key: K): VOut | null => this.apply(v1, v2, key);
     const getter = this.valueGetterSupplier2.get();
     let context: DslProcessorContext<K, Change<VOut>>;
@@ -108,8 +113,13 @@ export class KTableKTableJoinSide<K, V1, V2, VOut> implements KTableProcessorSup
           context.recordDropped('null key');
           return;
         }
-        // 2. the other table's current value
+        // drop out-of-order records from versioned tables (cf. KIP-914)
         const change = record.value;
+        if (useVersionedSemantics && !change.isLatest) {
+          context.recordDropped(OUT_OF_ORDER_VERSIONED);
+          return;
+        }
+        // 2. the other table's current value
         const other = getter.get(record.key);
         const value2 = ValueAndTimestamp.getValueOrNull(other);
         // 3. nothing to join

@@ -4,6 +4,12 @@
  * change; materialized when a store name is given, else computed on the fly
  * through the parent's view.
  *
+ * Versioned (KIP-914): over a versioned parent the filter forwards every
+ * change, a delete of a key already without value too (Kafka's
+ * `useVersionedSemantics` turns the skip off); the `isLatest` flag is passed
+ * on (a materialized node: its own store's put answers it), and the view
+ * answers as of a time through the parent's view.
+ *
  * Null rule: the mapper and predicate are never called for a missing value
  * (null); a mapper returning `undefined` or `null` makes the key's value
  * `null` (a delete), so changes and views carry `null`, never `undefined`.
@@ -12,13 +18,22 @@ import type { ProcessorContext } from '../processor.js';
 import type { Record } from '../record.js';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
 import { Change } from './change.js';
-import { materializedValueGetterSupplier, TableNodeOutput, type KTableProcessorSupplier, type KTableValueGetterSupplier } from './ktable-contract.js';
+import {
+  isOutputVersioned,
+  materializedValueGetterSupplier,
+  TableNodeOutput,
+  type KTableNodeSupplier,
+  type KTableProcessorSupplier,
+  type KTableValueGetterSupplier,
+} from './ktable-contract.js';
 import { syncResult } from './sync-result.js';
 
 /** The parent a KTable node computes from: its view and its old-values switch. */
 export interface KTableParent<K, V> {
   valueGetterSupplier(): KTableValueGetterSupplier<K, V>;
   enableSendingOldValues(forceMaterialization: boolean): boolean;
+  /** The parent's own supplier (read only for {@link isOutputVersioned}; a KTable has it). */
+  readonly supplier?: KTableNodeSupplier<K, V>;
 }
 
 /**
@@ -27,11 +42,25 @@ export interface KTableParent<K, V> {
  */
 abstract class ComputedTable<K, V, VR> implements KTableProcessorSupplier<K, Change<V>, K, VR> {
   protected sendOldValues = false;
+  /** Kafka's `useVersionedSemantics`: the parent's changes are versioned (KIP-914). */
+  readonly useVersionedSemantics: boolean;
 
   constructor(
     protected readonly parent: KTableParent<K, V>,
     protected readonly queryableName: string | undefined,
-  ) {}
+    /**
+     * Kafka's `maybeSetOutputVersioned`: with a `Materialized` (named or not),
+     * whether its store supplier is versioned; undefined without one (the
+     * node's output is then versioned when its parent's is).
+     */
+    private readonly materializedVersioned: boolean | undefined,
+  ) {
+    this.useVersionedSemantics = isOutputVersioned(parent);
+  }
+
+  isOutputVersioned(): boolean {
+    return this.materializedVersioned ?? this.useVersionedSemantics;
+  }
 
   /** The node's value of `key` from the parent's value (null: none). */
   protected abstract compute(key: K, value: V | null): VR | null;
@@ -58,12 +87,10 @@ abstract class ComputedTable<K, V, VR> implements KTableProcessorSupplier<K, Cha
         const getter = parentView.get();
         return {
           init: (c) => getter.init(c),
-          get: (key) => {
-            const vt: ValueAndTimestamp<V> | null = getter.get(key);
-            if (vt === null) return null;
-            const value = this.compute(key, vt.value);
-            return value === null ? null : { value, timestamp: vt.timestamp };
-          },
+          get: (key) => this.computeRow(key, getter.get(key)),
+          // a versioned parent's view answers as of a time; so does this node's (Kafka's get(key, asOfTimestamp))
+          getAsOf: (key, asOf) => this.computeRow(key, getter.getAsOf !== undefined ? getter.getAsOf(key, asOf) : getter.get(key)),
+          isVersioned: () => getter.isVersioned?.() ?? false,
           close: () => getter.close?.(),
         };
       },
@@ -71,9 +98,17 @@ abstract class ComputedTable<K, V, VR> implements KTableProcessorSupplier<K, Cha
     };
   }
 
+  /** The node's row computed from the parent's row (null: none). */
+  private computeRow(key: K, vt: ValueAndTimestamp<V> | null): ValueAndTimestamp<VR> | null {
+    if (vt === null) return null;
+    const value = this.compute(key, vt.value);
+    return value === null ? null : { value, timestamp: vt.timestamp };
+  }
+
   get() {
     const compute = (key: K, value: V | null): VR | null => this.compute(key, value);
-    const skipEmpty = this.skipEmpty();
+    // Kafka's KTableFilter: over a versioned parent, duplicate deletes are forwarded too (the optimization is off)
+    const skipEmpty = this.skipEmpty() && !this.useVersionedSemantics;
     const { sendOldValues } = this;
     const output = new TableNodeOutput<K, VR>(this.queryableName, sendOldValues);
     return {
@@ -87,8 +122,8 @@ abstract class ComputedTable<K, V, VR> implements KTableProcessorSupplier<K, Cha
         let oldValue: VR | null = null;
         if (sendOldValues) oldValue = output.store !== undefined ? (output.store.get(key)?.value ?? null) : compute(key, change.oldValue);
         if (sendOldValues && oldValue === null && newValue === null && skipEmpty) return;
-        // materialized: Kafka forwards the store's put result (always the latest); unmaterialized: the input's flag
-        output.emit(record.withValue(Change.of<VR>(newValue, oldValue, output.store !== undefined || change.isLatest)));
+        // materialized: the store's put answers isLatest (TableNodeOutput.emit); unmaterialized: the input's flag
+        output.emit(record.withValue(Change.of<VR>(newValue, oldValue, change.isLatest)));
       },
     };
   }
@@ -101,8 +136,9 @@ export class KTableFilterSupplier<K, V> extends ComputedTable<K, V, V> {
     private readonly predicate: (key: K, value: V) => boolean,
     private readonly filterNot: boolean,
     queryableName: string | undefined,
+    materializedVersioned?: boolean,
   ) {
-    super(parent, queryableName);
+    super(parent, queryableName, materializedVersioned);
     // If upstream is already materialized, send old values to avoid unnecessary tombstones (as Kafka).
     this.sendOldValues = parent.enableSendingOldValues(false);
   }
@@ -124,8 +160,9 @@ export class KTableMapValuesSupplier<K, V, VR> extends ComputedTable<K, V, VR> {
     parent: KTableParent<K, V>,
     private readonly mapper: (value: V, key: K) => VR,
     queryableName: string | undefined,
+    materializedVersioned?: boolean,
   ) {
-    super(parent, queryableName);
+    super(parent, queryableName, materializedVersioned);
   }
 
   protected compute(key: K, value: V | null): VR | null {

@@ -11,7 +11,9 @@
  * skipped. Keys are equal when `===` (Object.is) holds, as Java's `equals`
  * for strings and numbers and its identity for objects without `equals`.
  *
- * The parent must send old values: `KTable.groupBy` turns them on.
+ * The parent must send old values: `KTable.groupBy` turns them on. Over a
+ * versioned table (KIP-914) an out-of-order change (`isLatest` false) is
+ * skipped: the aggregate holds the latest-by-timestamp rows only.
  */
 import { IllegalStateError, TopologyError } from '../../errors.js';
 import type { KeyValue } from '../../records/key-value.js';
@@ -19,7 +21,7 @@ import type { Processor } from '../processor.js';
 import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import type { Record } from '../record.js';
 import { Change } from './change.js';
-import type { KTableValueGetterSupplier } from './ktable-contract.js';
+import { isOutputVersioned, type KTableValueGetterSupplier } from './ktable-contract.js';
 import type { KTableParent } from './ktable-ops.js';
 import { syncResult } from './sync-result.js';
 
@@ -49,10 +51,15 @@ function selectPair<K, V, KR, VR>(selector: TableGroupSelector<K, V, KR, VR>, ke
  * is no `KTableProcessorSupplier`: a grouped table is not a table.
  */
 export class KTableRepartitionMapSupplier<K, V, KR, VR> {
+  /** Kafka's `useVersionedSemantics`: the parent table is versioned (KIP-914). */
+  readonly useVersionedSemantics: boolean;
+
   constructor(
     private readonly parent: KTableParent<K, V>,
     private readonly selector: TableGroupSelector<K, V, KR, VR>,
-  ) {}
+  ) {
+    this.useVersionedSemantics = isOutputVersioned(parent);
+  }
 
   /** Kafka: "KTableRepartitionMap should always require sending old values." */
   enableSendingOldValues(): boolean {
@@ -84,7 +91,7 @@ export class KTableRepartitionMapSupplier<K, V, KR, VR> {
   }
 
   get(): Processor<K, Change<V>, KR, Change<VR>> {
-    const selector = this.selector;
+    const { selector, useVersionedSemantics } = this;
     let context: DslProcessorContext<KR, Change<VR>>;
     return {
       init(c) {
@@ -96,11 +103,14 @@ export class KTableRepartitionMapSupplier<K, V, KR, VR> {
           context.recordDropped('null key');
           return;
         }
-        // 2. the pairs of the new and the old value
+        // 2. skip out-of-order records when aggregating a versioned table, since the aggregate should include
+        //    latest-by-timestamp records only; as an optimization, they do not go to the repartition topic either
+        const isLatest = record.value.isLatest;
+        if (useVersionedSemantics && !isLatest) return;
+        // 3. the pairs of the new and the old value
         const newPair = selectPair(selector, record.key, record.value.newValue);
         const oldPair = selectPair(selector, record.key, record.value.oldValue);
-        const isLatest = record.value.isLatest;
-        // 3. one record when the grouping key is unchanged, else the subtraction first, then the addition
+        // 4. one record when the grouping key is unchanged, else the subtraction first, then the addition
         if (oldPair !== null && newPair !== null && Object.is(oldPair.key, newPair.key)) {
           context.forward(record.withKey(oldPair.key).withValue(Change.of<VR>(newPair.value, oldPair.value, isLatest)));
           return;

@@ -39,7 +39,14 @@ export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V,
     readonly storeName: string,
     /** Called once, when the table becomes materialized: adds the store to the topology. */
     private readonly onMaterialize: () => void,
+    /** True when the store is versioned (a versioned supplier in the `Materialized`): the table's changes are versioned. */
+    private readonly versioned = false,
   ) {}
+
+  /** Kafka's `TableSourceNode.setOutputVersioned(storeSupplier instanceof VersionedBytesStoreSupplier)`. */
+  isOutputVersioned(): boolean {
+    return this.versioned;
+  }
 
   /** True when the table keeps a store. */
   get materialized(): boolean {

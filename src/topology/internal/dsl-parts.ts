@@ -39,6 +39,8 @@ export interface TableParts<K, V> {
   valueGetterSupplier(): KTableValueGetterSupplier<K, V>;
   /** Makes the node send old values (Kafka's `enableSendingOldValues`); returns whether it now does. */
   enableSendingOldValues(forceMaterialization: boolean): boolean;
+  /** The node's processor supplier (optional here: read only for `isOutputVersioned`). */
+  readonly supplier?: KTableNodeSupplier<K, V>;
 }
 
 /** A table node the wiring added: the `KTable` of it is built by the caller (`new KTable(ctx, nodeName, supplier, queryableStoreName, serdes)`). */

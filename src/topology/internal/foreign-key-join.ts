@@ -19,6 +19,7 @@ import { subscriptionSendSupplier } from '../../processors/dsl/foreign-key/subsc
 import { responseWrapperSerde, type SubscriptionResponseWrapper } from '../../processors/dsl/foreign-key/subscription-response-wrapper.js';
 import { subscriptionWrapperSerde } from '../../processors/dsl/foreign-key/subscription-wrapper.js';
 import { KTableSourceSupplier } from '../../processors/dsl/ktable-source.js';
+import { isOutputVersioned } from '../../processors/dsl/ktable-contract.js';
 import type { StreamPartitioner } from '../../processors/processor.js';
 import { Stores } from '../../state/stores.js';
 import { dslKeyValueSupplier } from '../../state/dsl-store-suppliers.js';
@@ -33,7 +34,7 @@ import type { NewTable, TableParts } from './dsl-parts.js';
 import type { AnyValueJoiner } from '../joiners.js';
 import type { ValueMapper, ValueMapperWithKey } from '../value-mappers.js';
 import { resolveJoiner, resolveMapper } from './key-first.js';
-import { materializedName, timestampedStoreBuilder } from './materialize.js';
+import { isVersionedSupplier, materializedName, timestampedStoreBuilder } from './materialize.js';
 
 const FK_JOIN = 'KTABLE-FK-JOIN-';
 const SUBSCRIPTION_REGISTRATION = `${FK_JOIN}SUBSCRIPTION-REGISTRATION-`;
@@ -125,7 +126,7 @@ export function foreignKeyJoin<K, V>(table: TableParts<K, V>, kind: 'inner' | 'l
   const sendName = name('-subscription-registration-processor', SUBSCRIPTION_REGISTRATION);
   topology.addProcessor(
     sendName,
-    subscriptionSendSupplier<K, V, unknown>({ extractor: extractor as (v: V, k: K) => unknown, foreignKeySerializer: foreignKeySerde, foreignKeyTopic: fkTopic, valueSerializer: valueSerde, valueHashTopic, leftJoin }),
+    subscriptionSendSupplier<K, V, unknown>({ extractor: extractor as (v: V, k: K) => unknown, foreignKeySerializer: foreignKeySerde, foreignKeyTopic: fkTopic, valueSerializer: valueSerde, valueHashTopic, leftJoin, useVersionedSemantics: isOutputVersioned(table) }),
     table.nodeName,
   );
   const subscriptionSink = name('-subscription-registration-sink', 'KTABLE-SINK-');
@@ -146,7 +147,7 @@ export function foreignKeyJoin<K, V>(table: TableParts<K, V>, kind: 'inner' | 'l
   topology.addProcessor(joinForeignName, subscriptionJoinSupplier(foreignView), receiveName);
   connectStores(ctx, joinForeignName, foreignView.storeNames());
   const foreignJoinName = name('-foreign-join-subscription', SUBSCRIPTION_PROCESSOR);
-  topology.addProcessor(foreignJoinName, foreignTableJoinSupplier(storeName, keySchema), other.nodeName);
+  topology.addProcessor(foreignJoinName, foreignTableJoinSupplier(storeName, keySchema, isOutputVersioned(other)), other.nodeName);
   topology.connectProcessorAndStateStores(foreignJoinName, storeName);
 
   // 4. subscription response
@@ -181,7 +182,7 @@ export function foreignKeyJoin<K, V>(table: TableParts<K, V>, kind: 'inner' | 'l
   const resultSerdes = { key: (materialized?.keySerde as Serde<K> | undefined) ?? keySerde, value: materialized?.valueSerde };
   const result = new KTableSourceSupplier<K, unknown>(resultStoreName, () => {
     topology.addStateStore(timestampedStoreBuilder(resultStoreName, materialized ?? {}, resultSerdes.key, fallback(resultSerdes.value, 'value')), resultName);
-  });
+  }, isVersionedSupplier(materialized?.storeSupplier));
   topology.addProcessor(resultName, result, resolverName);
   if (queryable !== undefined) result.materialize();
   return { nodeName: resultName, supplier: result, queryableStoreName: queryable, serdes: resultSerdes };

@@ -44,6 +44,16 @@ export function isVersionedSupplier(supplier: MaterializedStoreSupplier | undefi
 }
 
 /**
+ * Kafka's `maybeSetOutputVersioned` for a node that may be given a
+ * `Materialized` (filter, mapValues): undefined without one (the node's
+ * output is versioned when its parent's is), else whether its store supplier
+ * is versioned.
+ */
+export function versionedOutput<K, V>(materialized: Materialized<K, V> | undefined): boolean | undefined {
+  return materialized === undefined ? undefined : isVersionedSupplier(materialized.storeSupplier);
+}
+
+/**
  * The timestamped key-value store builder of `materialized`, named
  * `storeName`; with a versioned supplier, a versioned store (no cache, as
  * Kafka's `KeyValueStoreMaterializer`) when `versionedFor` is undefined (a

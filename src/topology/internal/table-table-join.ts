@@ -22,7 +22,7 @@ import type { BuilderContext } from './builder-context.js';
 import { validateName } from './checks.js';
 import type { NewTable, TableParts } from './dsl-parts.js';
 import { foreignKeyJoin } from './foreign-key-join.js';
-import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './materialize.js';
+import { isVersionedSupplier, materializedName, namedAndMaterialized, timestampedStoreBuilder } from './materialize.js';
 
 /** Which rows a join keeps. */
 export type TableJoinKind = 'inner' | 'left' | 'outer';
@@ -87,7 +87,12 @@ function keyJoin<K, V, VO, VR>(
   const joinOther = new KTableKTableJoinSide<K, VO, V, VR>(otherKind, other, table, reversed);
   const joinThisName = generated(ctx, name, '-join-this', 'KTABLE-JOINTHIS-');
   const joinOtherName = generated(ctx, name, '-join-other', 'KTABLE-JOINOTHER-');
-  const merger = new KTableKTableJoinMerger<K, VR>(joinThis as KTableProcessorSupplier<K, unknown, K, VR>, joinOther as KTableProcessorSupplier<K, unknown, K, VR>, storeName);
+  const merger = new KTableKTableJoinMerger<K, VR>(
+    joinThis as KTableProcessorSupplier<K, unknown, K, VR>,
+    joinOther as KTableProcessorSupplier<K, unknown, K, VR>,
+    storeName,
+    isVersionedSupplier(materialized?.storeSupplier),
+  );
   // 6. the nodes, as KTableKTableJoinNode.writeToTopology
   const topology = ctx.topology;
   topology.addProcessor(joinThisName, joinThis, table.nodeName);

@@ -7,7 +7,7 @@ import type { Serde } from '../../serdes/serde.js';
 import type { Materialized } from '../options.js';
 import type { BuilderContext } from './builder-context.js';
 import type { NewTable } from './dsl-parts.js';
-import { materializedName, timestampedStoreBuilder } from './materialize.js';
+import { isVersionedSupplier, materializedName, timestampedStoreBuilder } from './materialize.js';
 
 /**
  * Adds the KTable source node `name` under `parent`. Its store is named by
@@ -29,7 +29,7 @@ export function addTableSource<K, V>(
   const storeName = queryable ?? generatedStoreName;
   const supplier = new KTableSourceSupplier<K, V>(storeName, () => {
     ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized ?? {}, keySerde, valueSerde), name);
-  });
+  }, isVersionedSupplier(materialized?.storeSupplier));
   ctx.topology.addProcessor(name, supplier, parent);
   if (queryable !== undefined) supplier.materialize();
   return { nodeName: name, supplier, queryableStoreName: queryable, serdes: { key: keySerde, value: valueSerde } };

@@ -29,9 +29,12 @@ export interface FkTopologyOptions {
   rejoin: boolean;
   extractor?: (value: string) => string | null;
   topics?: { left: string; right: string; output: string; rejoinOutput: string };
+  /** Kafka's `leftVersioned` / `rightVersioned`: the table on a versioned store `left` / `right` (history 5 minutes). */
+  leftVersioned?: boolean;
+  rightVersioned?: boolean;
 }
 
-/** Kafka's `getTopology(streamsConfig, queryableStoreName, leftJoin, rejoin, false, false, extractor)`. */
+/** Kafka's `getTopology(streamsConfig, queryableStoreName, leftJoin, rejoin, leftVersioned, rightVersioned, extractor)`. */
 export function foreignKeyJoinTopology(options: FkTopologyOptions): Topology {
   const builder = new StreamsBuilder();
   addForeignKeyJoin(builder, options);
@@ -47,8 +50,9 @@ export function addForeignKeyJoin(builder: StreamsBuilder, options: FkTopologyOp
   const { queryableStoreName, leftJoin, rejoin } = options;
   const extractor = options.extractor ?? defaultExtractor;
   const topics = options.topics ?? { left: LEFT_TABLE, right: RIGHT_TABLE, output: OUTPUT, rejoinOutput: REJOIN_OUTPUT };
-  const left = builder.table<string, string>(topics.left, { keySerde: S, valueSerde: S });
-  const right = builder.table<string, string>(topics.right, { keySerde: S, valueSerde: S });
+  const versioned = (name: string) => M.as<string, string>(Stores.persistentVersionedKeyValueStore(name, 5 * 60_000));
+  const left = builder.table<string, string>(topics.left, { keySerde: S, valueSerde: S }, options.leftVersioned === true ? versioned('left') : undefined);
+  const right = builder.table<string, string>(topics.right, { keySerde: S, valueSerde: S }, options.rightVersioned === true ? versioned('right') : undefined);
   const joiner = (value1: string | null, value2: string | null): string => `(${value1},${value2})`;
   const rejoiner = (value1: string | null, value2: string | null): string => `rejoin(${value1},${value2})`;
   // the cache suppresses some of the unnecessary tombstones we want to make assertions about

@@ -50,13 +50,15 @@ describe('Joined', () => {
     expect(() => Joined.as('j').withOtherValueSerde(null as never)).toThrow("otherValueSerde can't be null");
   });
 
-  it('a grace period of 0 is no grace; above 0 names the join and the fix; a null Joined is refused', () => {
+  it('a grace period (0 too, as Kafka) over a non-versioned table names the join and the fix; a null Joined is refused', () => {
     const builder = new StreamsBuilder();
     const stream = builder.stream('s', C);
     const table = builder.table('t', C);
-    expect(() => stream.join(table, (a, b) => a + b, Joined.as<string, string, string>('zero').withGracePeriod(0))).not.toThrow();
+    expect(topologyError(() => stream.join(table, (a, b) => a + b, Joined.as<string, string, string>('zero').withGracePeriod(0))).message).toMatch(
+      /^KTable must be versioned to use a grace period in a stream table join\. The join after 'KSTREAM-SOURCE-0000000000' has a grace period of 0 ms: .*persistentVersionedKeyValueStore/,
+    );
     expect(topologyError(() => stream.leftJoin(table, (a, b) => a + String(b), Joined.as<string, string, string>('g').withGracePeriod(10))).message).toMatch(
-      /^KTable must be versioned to use a grace period in a stream table join\. .*remove the grace period \(10 ms\)/,
+      /^KTable must be versioned to use a grace period in a stream table join\. .*grace period of 10 ms: .*or remove the grace period from the Joined/,
     );
     expect(() => stream.join(table, (a, b) => a + b, null as never)).toThrow("joined can't be null");
     expect(() => stream.join(table, null as never)).toThrow("joiner can't be null");

@@ -6,8 +6,9 @@
  * - a stream–table join over a versioned table looks the key up as of the stream
  *   record's timestamp, so out-of-order table data joins correctly (a timestamped
  *   table joins whatever arrived last);
- * - an aggregation or a global table cannot be materialized on a versioned store yet
- *   (a TopologyError naming the operation).
+ * - a KGroupedStream aggregation or a global table cannot be materialized on a
+ *   versioned store yet (a TopologyError naming the operation); a KGroupedTable
+ *   aggregation can (test/unit/topology/kafka/ktable/ktable-aggregate.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { Materialized, Serdes, StreamsBuilder, Stores } from '../../../src/index.js';
@@ -63,7 +64,7 @@ describe('a table materialized on a versioned store (KIP-914)', () => {
     });
   });
 
-  it('an aggregation or a global table cannot be materialized on a versioned store yet', () => {
+  it('a KGroupedStream aggregation or a global table cannot be materialized on a versioned store yet', () => {
     const builder = new StreamsBuilder();
     expect(() => builder.stream('in', { keySerde: S, valueSerde: S }).groupByKey().count(Materialized.as(Stores.persistentVersionedKeyValueStore('c', 1000))))
       .toThrow("A KGroupedStream aggregation (store 'c'): a versioned store supplier cannot materialize it yet");

@@ -8,7 +8,7 @@ import type { Processor } from '../../processor.js';
 import { dslContext, type DslProcessorContext } from '../../dsl-context.js';
 import type { TimestampedKeyValueStore } from '../../../state/timestamped-key-value-store.js';
 import { Serdes } from '../../../serdes/serdes.js';
-import type { Change } from '../change.js';
+import { OUT_OF_ORDER_VERSIONED, type Change } from '../change.js';
 import type { CombinedKeySchema } from './combined-key.js';
 import { responseWrapper, type SubscriptionResponseWrapper } from './subscription-response-wrapper.js';
 import type { SubscriptionWrapper } from './subscription-wrapper.js';
@@ -19,6 +19,8 @@ const BYTES = Serdes.Buffer();
 export function foreignTableJoinSupplier<K, KO, VO>(
   storeName: string,
   keySchema: CombinedKeySchema<KO, K>,
+  /** True when the right table is versioned (Kafka's `setUseVersionedSemantics`): an out-of-order change is dropped. */
+  useVersionedSemantics = false,
 ): () => Processor<KO, Change<VO>, K, SubscriptionResponseWrapper<VO>> {
   return () => {
     let context: DslProcessorContext<K, SubscriptionResponseWrapper<VO>>;
@@ -31,6 +33,11 @@ export function foreignTableJoinSupplier<K, KO, VO>(
       process(record) {
         if (record.key === null || record.key === undefined) {
           context.recordDropped('null key');
+          return;
+        }
+        // drop out-of-order records from versioned tables (cf. KIP-914)
+        if (useVersionedSemantics && !record.value.isLatest) {
+          context.recordDropped(OUT_OF_ORDER_VERSIONED);
           return;
         }
         for (const { key, value } of store.prefixScan(keySchema.prefixBytes(record.key), BYTES)) {

@@ -10,7 +10,7 @@ import type { Processor } from '../../processor.js';
 import type { Record } from '../../record.js';
 import { dslContext, type DslProcessorContext } from '../../dsl-context.js';
 import type { Serializer } from '../../../serdes/serde.js';
-import type { Change } from '../change.js';
+import { OUT_OF_ORDER_VERSIONED, type Change } from '../change.js';
 import { syncResult } from '../sync-result.js';
 import { hash128, type Hash128 } from './murmur3.js';
 import { Instruction, subscriptionWrapper, type SubscriptionWrapper } from './subscription-wrapper.js';
@@ -26,11 +26,13 @@ export interface SubscriptionSendOptions<K, V, KO> {
   /** Pseudo topic the left value is serialized under for its hash (Kafka: `<subscription topic>-vh`). */
   readonly valueHashTopic: string;
   readonly leftJoin: boolean;
+  /** True when the left table is versioned (Kafka's `setUseVersionedSemantics`): an out-of-order change is dropped. */
+  readonly useVersionedSemantics?: boolean;
 }
 
 /** The processor supplier; see the file comment. */
 export function subscriptionSendSupplier<K, V, KO>(options: SubscriptionSendOptions<K, V, KO>): () => Processor<K, Change<V>, KO | null, SubscriptionWrapper<K>> {
-  const { extractor, foreignKeySerializer, foreignKeyTopic, valueSerializer, valueHashTopic, leftJoin } = options;
+  const { extractor, foreignKeySerializer, foreignKeyTopic, valueSerializer, valueHashTopic, leftJoin, useVersionedSemantics = false } = options;
   return () => {
     let context: DslProcessorContext<KO | null, SubscriptionWrapper<K>>;
     let recordHash: Hash128 | null | undefined;
@@ -99,6 +101,11 @@ export function subscriptionSendSupplier<K, V, KO>(options: SubscriptionSendOpti
       },
       process(record) {
         recordHash = undefined;
+        // drop out-of-order records from versioned tables (cf. KIP-914)
+        if (useVersionedSemantics && !record.value.isLatest) {
+          context.recordDropped(OUT_OF_ORDER_VERSIONED);
+          return;
+        }
         if (leftJoin) leftJoinInstructions(record);
         else innerJoinInstructions(record);
       },

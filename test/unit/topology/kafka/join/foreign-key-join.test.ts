@@ -3,8 +3,8 @@
  * TopologyTestDriver cases), inputs and expected outputs unchanged. The Java
  * test is parameterized over leftJoin × optimization × materialized × rejoin
  * (× versioned); here over leftJoin × materialized × rejoin (sluice has no
- * topology optimization, and versioned stores are not in sluice: those
- * parameters and `shouldIgnoreOutOfOrderRecordsIffVersioned` are not ported).
+ * topology optimization; the versioned parameters and
+ * `shouldIgnoreOutOfOrderRecordsIffVersioned` are in foreign-key-join-versioned.test.ts).
  * Outputs are read as Kafka's `readKeyValuesToMap` does (a tombstone stays
  * as `key -> null`). The rejoin cases need the key-based table join: they are skipped while it
  * is not there.

@@ -1,11 +1,11 @@
 /**
  * Port of Kafka's `KStreamKTableJoinTest` (streams/src/test/java/org/apache/kafka/streams/kstream/internals/).
- * Inputs and expected outputs are Kafka's. Skipped, because sluice has no
- * versioned key-value stores (tables keep one version per key):
+ * Inputs and expected outputs are Kafka's, the versioned (KIP-914) and
+ * grace-period (KIP-923) cases included: shouldFailIfTableIsNotVersioned(ButMaterializationIsInherited),
  * shouldNotFailIfTableIsVersionedButMaterializationIsInherited,
- * shouldFailIfGracePeriodIsLongerThanHistoryRetention,
- * shouldFailIfGracePeriodIsLongerThanHistoryRetentionAndInheritedStore,
- * shouldDelayJoinByGracePeriod, shouldHandleLateJoinsWithGracePeriod.
+ * shouldFailIfGracePeriodIsLongerThanHistoryRetention(AndInheritedStore),
+ * shouldDelayJoinByGracePeriod, shouldHandleLateJoinsWithGracePeriod
+ * (Kafka checks the stores of a grace join in builder.build(); sluice at the join).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Consumed, Joined, Materialized, Serdes, Stores, StreamsBuilder, TopologyError, type KStream, type KTable } from '../../../../../src/index.js';
@@ -63,7 +63,7 @@ describe('KStreamKTableJoinTest', () => {
   });
 
   // KStreamKTableJoinTest.shouldFailIfTableIsNotVersionedButMaterializationIsInherited
-  // (Kafka throws from builder.build(); sluice at the join already: no table is ever versioned)
+  // (Kafka throws from builder.build(); sluice at the join already)
   it('shouldFailIfTableIsNotVersionedButMaterializationIsInherited', () => {
     const builder = new StreamsBuilder();
     const streamA = builder.stream('topic', Consumed.with(Serdes.String(), Serdes.String()));
@@ -73,6 +73,97 @@ describe('KStreamKTableJoinTest', () => {
     expect(() =>
       streamA.join(tableB, (value1, value2) => value1 + value2, Joined.with(Serdes.String(), Serdes.String(), Serdes.String(), 'first-join', 6)).to('out-one'),
     ).toThrow('KTable must be versioned to use a grace period in a stream table join.');
+  });
+
+  // KStreamKTableJoinTest.shouldNotFailIfTableIsVersionedButMaterializationIsInherited
+  it('shouldNotFailIfTableIsVersionedButMaterializationIsInherited', () => {
+    const builder = new StreamsBuilder();
+    const streamA = builder.stream('topic', Consumed.with(Serdes.String(), Serdes.String()));
+    const source = builder.table('topic2', Consumed.with(Serdes.String(), Serdes.String()), Materialized.as<string, string>(Stores.persistentVersionedKeyValueStore('tableB', 5 * 60_000)));
+    const tableB = source.filter(() => true);
+    // the filter operation forces the table materialization to be inherited
+    streamA.join(tableB, (value1, value2) => value1 + value2, Joined.with(Serdes.String(), Serdes.String(), Serdes.String(), 'first-join', 6)).to('out-one');
+    //should not throw an error
+    expect(() => builder.build()).not.toThrow();
+    // sluice: the join holds its buffer store first-join-Buffer, the table's store through the filter
+    expect(planOf(builder.build()).stores.has('first-join-Buffer')).toBe(true);
+  });
+
+  // KStreamKTableJoinTest.shouldFailIfGracePeriodIsLongerThanHistoryRetention
+  it('shouldFailIfGracePeriodIsLongerThanHistoryRetention', () => {
+    const builder = new StreamsBuilder();
+    const streamA = builder.stream('topic', Consumed.with(Serdes.String(), Serdes.String()));
+    const tableB = builder.table('topic2', Consumed.with(Serdes.String(), Serdes.String()), Materialized.as<string, string>(Stores.persistentVersionedKeyValueStore('tableB', 5 * 60_000)));
+    expect(() =>
+      streamA.join(tableB, (value1, value2) => value1 + value2, Joined.with(Serdes.String(), Serdes.String(), Serdes.String(), 'first-join', 6 * 60_000)).to('out-one'),
+    ).toThrow('History retention must be at least grace period.');
+  });
+
+  // KStreamKTableJoinTest.shouldFailIfGracePeriodIsLongerThanHistoryRetentionAndInheritedStore
+  it('shouldFailIfGracePeriodIsLongerThanHistoryRetentionAndInheritedStore', () => {
+    const builder = new StreamsBuilder();
+    const streamA = builder.stream('topic', Consumed.with(Serdes.String(), Serdes.String()));
+    const source = builder.table('topic2', Consumed.with(Serdes.String(), Serdes.String()), Materialized.as<string, string>(Stores.persistentVersionedKeyValueStore('V-grace', 0)));
+    const tableB = source.filter(() => true);
+    // the filter operation forces the table materialization to be inherited
+    expect(() =>
+      streamA.join(tableB, (value1, value2) => value1 + value2, Joined.with(Serdes.String(), Serdes.String(), Serdes.String(), 'first-join', 6)).to('out-one'),
+    ).toThrow('History retention must be at least grace period.');
+  });
+
+  describe('with a grace period (makeJoin)', () => {
+    /** Kafka's `makeJoin(grace)`: the stream joined with a table on the versioned store V-grace (5 minutes), join named Grace. */
+    const makeJoin = (grace: number): void => {
+      driver.close();
+      builder = new StreamsBuilder();
+      const consumed = Consumed.with(Serdes.Int32(), Serdes.String());
+      const stream = builder.stream(streamTopic, consumed);
+      const table = builder.table('tableTopic2', consumed, Materialized.as<number, string>(Stores.persistentVersionedKeyValueStore('V-grace', 5 * 60_000)));
+      processor = captureProcessor<number, string>();
+      stream.join(table, TOSTRING_JOINER, Joined.with(Serdes.Int32(), Serdes.String(), Serdes.String(), 'Grace', grace)).process(processor.supplier);
+      driver = new TopologyTestDriver(builder.build(), { defaultKeySerde: Serdes.Int32() as never, defaultValueSerde: Serdes.String() as never });
+      inputStreamTopic = driver.createInputTopic(streamTopic, Serdes.Int32(), Serdes.String(), { startTimestampMs: 0, autoAdvanceMs: 0 });
+      inputTableTopic = driver.createInputTopic('tableTopic2', Serdes.Int32(), Serdes.String(), { startTimestampMs: 0, autoAdvanceMs: 0 });
+    };
+    const pushToTableNonRandom = (messageCount: number, valuePrefix: string): void => {
+      for (let i = 0; i < messageCount; i++) inputTableTopic.pipeInput(expectedKeys[i]!, valuePrefix + expectedKeys[i], 0);
+    };
+
+    // KStreamKTableJoinTest.shouldDelayJoinByGracePeriod
+    it('shouldDelayJoinByGracePeriod', () => {
+      makeJoin(2);
+      // push four items to the table. this should not produce any item.
+      pushToTableNonRandom(4, 'Y');
+      processor.checkAndClearProcessResult(...EMPTY);
+      // push all four items to the primary stream. this should produce two items.
+      pushToStream(4, 'X');
+      processor.checkAndClearProcessResult(kvt(0, 'X0+Y0', 0), kvt(1, 'X1+Y1', 1));
+      // push all items to the table. this should not produce any item
+      pushToTableNonRandom(4, 'YY');
+      processor.checkAndClearProcessResult(...EMPTY);
+      // push all four items to the primary stream. this should produce two items.
+      pushToStream(4, 'X');
+      processor.checkAndClearProcessResult(kvt(0, 'X0+YY0', 0), kvt(1, 'X1+YY1', 1));
+      inputStreamTopic.pipeInput(5, 'test', 7);
+      processor.checkAndClearProcessResult(kvt(2, 'X2+YY2', 2), kvt(2, 'X2+YY2', 2), kvt(3, 'X3+YY3', 3), kvt(3, 'X3+YY3', 3));
+      // push all items to the table. this should not produce any item
+      pushToTableNonRandom(4, 'YYY');
+      processor.checkAndClearProcessResult(...EMPTY);
+    });
+
+    // KStreamKTableJoinTest.shouldHandleLateJoinsWithGracePeriod
+    it('shouldHandleLateJoinsWithGracePeriod', () => {
+      makeJoin(2);
+      // push four items to the table. this should not produce any item.
+      pushToTableNonRandom(4, 'Y');
+      processor.checkAndClearProcessResult(...EMPTY);
+      // push 4 records into the buffer and evict the first two
+      pushToStream(4, 'X');
+      processor.checkAndClearProcessResult(kvt(0, 'X0+Y0', 0), kvt(1, 'X1+Y1', 1));
+      //should be processed immediately and not evict any other records
+      pushToStream(1, 'X');
+      processor.checkAndClearProcessResult(kvt(0, 'X0+Y0', 0));
+    });
   });
 
   // KStreamKTableJoinTest.shouldReuseRepartitionTopicWithGeneratedName

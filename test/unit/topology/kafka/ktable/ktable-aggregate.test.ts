@@ -4,13 +4,14 @@
  * value subtracted before the new one is added, and the timestamps of
  * Kafka's `KTableAggregate`.
  *
- * Not ported: `testAggOfVersionedStore` and `testCountOfVersionedStore`
- * (sluice has no versioned stores) and `testShouldSendTransientStateWhenUpgrading`
+ * The versioned cases (KIP-914) are ported too: `testAggOfVersionedStore`,
+ * `testCountOfVersionedStore` (out-of-order updates of a versioned source are
+ * not aggregated). Not ported: `testShouldSendTransientStateWhenUpgrading`
  * (sluice has no `upgrade.from` config: it always sends one record when the
  * grouping key is unchanged, which `testShouldNotSendTransientStateIfNotUpgrading` checks).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { KeyValue, Materialized, Serdes, StreamsBuilder, type Serde } from '../../../../../src/index.js';
+import { KeyValue, Materialized, Serdes, Stores, StreamsBuilder, type Serde } from '../../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
 import { kvt, recorder, type Recorder } from '../../../../helpers/ktable/t-group.js';
 
@@ -123,6 +124,93 @@ describe('KTableAggregateTest', () => {
       kvt('4', '0+4-4', 23),
       kvt('7', '0+7', 22),
     ]);
+  });
+
+  /** KTableAggregateTest.testAggOfVersionedStore */
+  it('testAggOfVersionedStore', () => {
+    const builder = new StreamsBuilder();
+    const supplier = recorder<string, unknown>();
+    const versionedMaterialize = Materialized.as<string, string>(Stores.persistentVersionedKeyValueStore('versioned', 5 * 60_000));
+    const table1 = builder.table('topic1', consumed, versionedMaterialize);
+    const table2 = table1
+      .groupBy<string | null, string>((key, value) => {
+        switch (key) {
+          case 'null':
+            return KeyValue.pair(null, value);
+          case 'NULL':
+            return null;
+          default:
+            return KeyValue.pair(value, value);
+        }
+      }, stringSerialized as never)
+      .aggregate(STRING_INIT, TOSTRING_ADDER, TOSTRING_REMOVER, Materialized.as<string | null, string>('topic1-Canonized').withValueSerde(stringSerde));
+    table2.toStream().process(supplier.supplier as never);
+
+    const inputTopic = start(builder).createInputTopic('topic1', stringSerde, stringSerde, { startTimestampMs: 0 });
+    inputTopic.pipeInput('A', '1', 10);
+    inputTopic.pipeInput('A', null, 15);
+    inputTopic.pipeInput('A', '1', 12); // out-of-order record will be ignored
+    inputTopic.pipeInput('B', '2', 20);
+    inputTopic.pipeInput('null', '3', 25);
+    inputTopic.pipeInput('B', '4', 23);
+    inputTopic.pipeInput('NULL', '5', 24);
+    inputTopic.pipeInput('B', '7', 22); // out-of-order record will be ignored
+
+    expect(supplier.processed).toEqual([kvt('1', '0+1', 10), kvt('1', '0+1-1', 15), kvt('2', '0+2', 20), kvt('2', '0+2-2', 23), kvt('4', '0+4', 23)]);
+  });
+
+  /** KTableAggregateTest.testCountOfVersionedStore */
+  it('testCountOfVersionedStore', () => {
+    const builder = new StreamsBuilder();
+    const supplier = recorder<string, unknown>();
+    const input = 'count-test-input';
+    const versionedMaterialize = Materialized.as<string, string>(Stores.persistentVersionedKeyValueStore('versioned', 5 * 60_000));
+    builder
+      .table(input, consumed, versionedMaterialize)
+      .groupBy((_k, v) => KeyValue.pair(v, v), stringSerialized)
+      .count()
+      .toStream()
+      .process(supplier.supplier);
+
+    const inputTopic = start(builder).createInputTopic(input, stringSerde, stringSerde, { startTimestampMs: 0 });
+    inputTopic.pipeInput('A', 'green', 10);
+    inputTopic.pipeInput('B', 'green', 9);
+    inputTopic.pipeInput('A', 'blue', 12);
+    inputTopic.pipeInput('A', 'blue', 11); // out-of-order record will be ignored
+    inputTopic.pipeInput('C', 'yellow', 15);
+    inputTopic.pipeInput('D', 'green', 11);
+
+    expect(supplier.processed).toEqual([
+      kvt('green', 1, 10),
+      kvt('green', 2, 10),
+      kvt('green', 1, 12),
+      kvt('blue', 1, 12),
+      kvt('yellow', 1, 15),
+      kvt('green', 2, 12),
+    ]);
+  });
+
+  /** sluice (Kafka's KeyValueStoreMaterializer allows it): the aggregation result on a versioned store keeps its history. */
+  it('an aggregation may be materialized on a versioned store; its history is queryable as of a time', () => {
+    const builder = new StreamsBuilder();
+    const supplier = recorder<string, unknown>();
+    builder
+      .table('colors', consumed)
+      .groupBy((_k, v) => KeyValue.pair(v, v), stringSerialized)
+      .count(Materialized.as<string, number>(Stores.persistentVersionedKeyValueStore('color-counts', 60_000)))
+      .toStream()
+      .process(supplier.supplier);
+    const d = start(builder);
+    const inputTopic = d.createInputTopic('colors', stringSerde, stringSerde, { startTimestampMs: 0 });
+    inputTopic.pipeInput('A', 'green', 10);
+    inputTopic.pipeInput('B', 'green', 20);
+    inputTopic.pipeInput('A', 'blue', 30);
+    expect(supplier.processed).toEqual([kvt('green', 1, 10), kvt('green', 2, 20), kvt('green', 1, 30), kvt('blue', 1, 30)]);
+    const store = d.getVersionedKeyValueStore<string, number>('color-counts');
+    expect(store).not.toBeNull();
+    if (store === null) return;
+    expect(store.get('green', 25)).toMatchObject({ value: 2, timestamp: 20 });
+    expect(store.get('green')).toMatchObject({ value: 1, timestamp: 30 });
   });
 
   /** KTableAggregateTest.testCount */

@@ -3,7 +3,7 @@
  * unchanged). Caching is disabled at the config level, as the Java setUp.
  */
 import { describe, expect, it } from 'vitest';
-import { Materialized, Serdes, StreamsBuilder } from '../../../../../src/index.js';
+import { Materialized, Serdes, Stores, StreamsBuilder } from '../../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
 import type { KTable } from '../../../../../src/topology/dsl-interfaces.js';
 import { addValueGetterProbe, change, kvt, RecordingProcessorSupplier } from '../../../../helpers/ktable/recording-processor.js';
@@ -281,6 +281,34 @@ describe('KTableFilterTest', () => {
     const table1 = builder.table(topic1, { keySerde: S, valueSerde: S });
     const table2 = table1.filter((_key, value) => value.toLowerCase() === 'accept', Materialized.as('store2'));
     impl(table2).enableSendingOldValues(true);
+    doTestSkipNullOnMaterialization(builder, table1, table2, topic1, true);
+  });
+
+  /**
+   * KTableFilterTest.shouldNotSkipNullIfVersionedUpstream: stateful downstream operation enables
+   * sendOldValues, but duplicate nulls will still be sent because the source table is versioned
+   * (groupBy(...).reduce(...) as in Kafka).
+   */
+  it('shouldNotSkipNullIfVersionedUpstream', () => {
+    const builder = new StreamsBuilder();
+    const versionedMaterialize = Materialized.as<string, string>(Stores.persistentVersionedKeyValueStore('versioned', 5 * 60_000));
+    const table1 = builder.table(topic1, { keySerde: S, valueSerde: S }, versionedMaterialize);
+    const table2 = table1.filter((_key, value) => value.toLowerCase() === 'accept');
+    table2.groupBy((key, value) => ({ key, value }), { keySerde: S, valueSerde: S }).reduce((a, b) => a + b, (a, b) => a + b);
+    doTestSkipNullOnMaterialization(builder, table1, table2, topic1, false);
+  });
+
+  /**
+   * KTableFilterTest.shouldSkipNullIfVersionedDownstream: materializing the result of the filter as a
+   * versioned store does not prevent duplicate tombstones from being sent, as it's whether the input
+   * table is versioned or not that determines whether the optimization is enabled.
+   */
+  it('shouldSkipNullIfVersionedDownstream', () => {
+    const builder = new StreamsBuilder();
+    const versionedMaterialize = Materialized.as<string, string>(Stores.persistentVersionedKeyValueStore('versioned', 5 * 60_000));
+    const table1 = builder.table(topic1, { keySerde: S, valueSerde: S }, Materialized.as('store'));
+    const table2 = table1.filter((_key, value) => value.toLowerCase() === 'accept', versionedMaterialize);
+    table2.groupBy((key, value) => ({ key, value }), { keySerde: S, valueSerde: S }).reduce((a, b) => a + b, (a, b) => a + b);
     doTestSkipNullOnMaterialization(builder, table1, table2, topic1, true);
   });
 

@@ -7,9 +7,9 @@
  * cache).
  *
  * Differences, by case:
- * - window stores have no record-cache layer in sluice: `withCachingEnabled()`
- *   is accepted and writes go straight to the store. The driver flushes after
- *   every record, so outputs are the same;
+ * - with cache the window store has its record-cache layer; the driver
+ *   flushes after every record, so outputs are the same as without (as in
+ *   Kafka's test);
  * - Kafka's `dropped-records` / `record-lateness` / `window-aggregate-final-emit`
  *   metrics have no TopologyTestDriver counterpart: the log lines (DEBUG, with
  *   Kafka's text) and the outputs are checked.

@@ -5,12 +5,10 @@
  * and without caching (Kafka's `@MethodSource("data")`), plus the stores the
  * aggregations materialize and the null-argument checks.
  *
- * Window stores have no record-cache layer in sluice (see the module comment
- * of `window-store-builders.ts`): `withCachingEnabled()` is accepted, writes
- * go straight to the store. The forwarded records are the same either way
- * (the driver flushes after every record); reading a store differs: Kafka's
- * caching store still returns windows the underlying store expired, so the
- * `withCache` expectations of the `shouldMaterialize*` cases are not ported.
+ * The forwarded records are the same with and without caching (the driver
+ * flushes after every record); reading a store differs: the caching store
+ * still returns windows the underlying store expired (Kafka's `withCache`
+ * expectations of the `shouldMaterialize*` cases).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -149,51 +147,98 @@ describe.each(data)('TimeWindowedKStreamImplTest [%s, withCache=%s]', (type, wit
     }
   });
 
-  if (!withCache) {
-    // TimeWindowedKStreamImplTest.shouldMaterializeCount (without cache)
-    it('shouldMaterializeCount', () => {
-      setup();
-      windowedStream.emitStrategy(strategyOf(type)).count(setMaterializedCache(Materialized.as<string, number>('count-store').withKeySerde(str).withValueSerde(Serdes.Long())));
-      const d = processData(builder);
-      const data = storeOf(d.getWindowStore<string, number>('count-store')).fetch('1', '2', 0, 1000);
-      const timestamped = storeOf(d.getTimestampedWindowStore<string, number>('count-store')).fetch('1', '2', 0, 1000);
-      if (!emitFinal) {
-        // without cache, we get only non-expired record from underlying store.
-        expect(data).toEqual([{ key: KEY_2_WINDOW_2, value: 1 }]);
-        expect(timestamped).toEqual([{ key: KEY_2_WINDOW_2, value: { value: 1, timestamp: 1000 } }]);
-      } else {
-        expect(data).toEqual([
-          { key: KEY_1_WINDOW_1, value: 1 },
-          { key: KEY_2_WINDOW_1, value: 2 },
-          { key: KEY_2_WINDOW_2, value: 1 },
-        ]);
-        expect(timestamped).toEqual([
-          { key: KEY_1_WINDOW_1, value: { value: 1, timestamp: 500 } },
-          { key: KEY_2_WINDOW_1, value: { value: 2, timestamp: 550 } },
-          { key: KEY_2_WINDOW_2, value: { value: 1, timestamp: 1000 } },
-        ]);
-      }
-    });
+  // TimeWindowedKStreamImplTest.shouldMaterializeCount
+  it('shouldMaterializeCount', () => {
+    setup();
+    windowedStream.emitStrategy(strategyOf(type)).count(setMaterializedCache(Materialized.as<string, number>('count-store').withKeySerde(str).withValueSerde(Serdes.Long())));
+    const d = processData(builder);
+    const data = storeOf(d.getWindowStore<string, number>('count-store')).fetch('1', '2', 0, 1000);
+    const timestamped = storeOf(d.getTimestampedWindowStore<string, number>('count-store')).fetch('1', '2', 0, 1000);
+    if (withCache) {
+      // with cache returns all records (expired from underneath as well) as part of the merge process
+      expect(data).toEqual([
+        { key: KEY_1_WINDOW_0, value: 2 },
+        { key: KEY_1_WINDOW_1, value: 1 },
+        { key: KEY_2_WINDOW_1, value: 2 },
+        { key: KEY_2_WINDOW_2, value: 1 },
+      ]);
+      expect(timestamped).toEqual([
+        { key: KEY_1_WINDOW_0, value: { value: 2, timestamp: 15 } },
+        { key: KEY_1_WINDOW_1, value: { value: 1, timestamp: 500 } },
+        { key: KEY_2_WINDOW_1, value: { value: 2, timestamp: 550 } },
+        { key: KEY_2_WINDOW_2, value: { value: 1, timestamp: 1000 } },
+      ]);
+    } else if (!emitFinal) {
+      // without cache, we get only non-expired record from underlying store.
+      expect(data).toEqual([{ key: KEY_2_WINDOW_2, value: 1 }]);
+      expect(timestamped).toEqual([{ key: KEY_2_WINDOW_2, value: { value: 1, timestamp: 1000 } }]);
+    } else {
+      expect(data).toEqual([
+        { key: KEY_1_WINDOW_1, value: 1 },
+        { key: KEY_2_WINDOW_1, value: 2 },
+        { key: KEY_2_WINDOW_2, value: 1 },
+      ]);
+      expect(timestamped).toEqual([
+        { key: KEY_1_WINDOW_1, value: { value: 1, timestamp: 500 } },
+        { key: KEY_2_WINDOW_1, value: { value: 2, timestamp: 550 } },
+        { key: KEY_2_WINDOW_2, value: { value: 1, timestamp: 1000 } },
+      ]);
+    }
+  });
 
-    // TimeWindowedKStreamImplTest.shouldMaterializeReduced (without cache)
-    it('shouldMaterializeReduced', () => {
-      setup();
-      windowedStream.reduce(STRING_ADDER, setMaterializedCache(Materialized.as<string, string>('reduced').withKeySerde(str).withValueSerde(str)));
-      const d = processData(builder);
+  // TimeWindowedKStreamImplTest.shouldMaterializeReduced
+  it('shouldMaterializeReduced', () => {
+    setup();
+    windowedStream.reduce(STRING_ADDER, setMaterializedCache(Materialized.as<string, string>('reduced').withKeySerde(str).withValueSerde(str)));
+    const d = processData(builder);
+    const data = storeOf(d.getWindowStore<string, string>('reduced')).fetch('1', '2', 0, 1000);
+    const timestamped = storeOf(d.getTimestampedWindowStore<string, string>('reduced')).fetch('1', '2', 0, 1000);
+    if (withCache) {
+      // with cache returns all records (expired from underneath as well) as part of the merge process
+      expect(data).toEqual([
+        { key: KEY_1_WINDOW_0, value: '1+2' },
+        { key: KEY_1_WINDOW_1, value: '3' },
+        { key: KEY_2_WINDOW_1, value: '10+20' },
+        { key: KEY_2_WINDOW_2, value: '30' },
+      ]);
+      expect(timestamped).toEqual([
+        { key: KEY_1_WINDOW_0, value: { value: '1+2', timestamp: 15 } },
+        { key: KEY_1_WINDOW_1, value: { value: '3', timestamp: 500 } },
+        { key: KEY_2_WINDOW_1, value: { value: '10+20', timestamp: 550 } },
+        { key: KEY_2_WINDOW_2, value: { value: '30', timestamp: 1000 } },
+      ]);
+    } else {
       // actualFrom = observedStreamTime(1500) - retentionPeriod(1000) + 1 = 501: only 1 record is non expired
-      expect(storeOf(d.getWindowStore<string, string>('reduced')).fetch('1', '2', 0, 1000)).toEqual([{ key: KEY_2_WINDOW_2, value: '30' }]);
-      expect(storeOf(d.getTimestampedWindowStore<string, string>('reduced')).fetch('1', '2', 0, 1000)).toEqual([{ key: KEY_2_WINDOW_2, value: { value: '30', timestamp: 1000 } }]);
-    });
+      expect(data).toEqual([{ key: KEY_2_WINDOW_2, value: '30' }]);
+      expect(timestamped).toEqual([{ key: KEY_2_WINDOW_2, value: { value: '30', timestamp: 1000 } }]);
+    }
+  });
 
-    // TimeWindowedKStreamImplTest.shouldMaterializeAggregated (without cache)
-    it('shouldMaterializeAggregated', () => {
-      setup();
-      windowedStream.aggregate(STRING_INIT, TOSTRING_ADDER, setMaterializedCache(Materialized.as<string, string>('aggregated').withKeySerde(str).withValueSerde(str)));
-      const d = processData(builder);
-      expect(storeOf(d.getWindowStore<string, string>('aggregated')).fetch('1', '2', 0, 1000)).toEqual([{ key: KEY_2_WINDOW_2, value: '0+30' }]);
-      expect(storeOf(d.getTimestampedWindowStore<string, string>('aggregated')).fetch('1', '2', 0, 1000)).toEqual([{ key: KEY_2_WINDOW_2, value: { value: '0+30', timestamp: 1000 } }]);
-    });
-  }
+  // TimeWindowedKStreamImplTest.shouldMaterializeAggregated
+  it('shouldMaterializeAggregated', () => {
+    setup();
+    windowedStream.aggregate(STRING_INIT, TOSTRING_ADDER, setMaterializedCache(Materialized.as<string, string>('aggregated').withKeySerde(str).withValueSerde(str)));
+    const d = processData(builder);
+    const data = storeOf(d.getWindowStore<string, string>('aggregated')).fetch('1', '2', 0, 1000);
+    const timestamped = storeOf(d.getTimestampedWindowStore<string, string>('aggregated')).fetch('1', '2', 0, 1000);
+    if (withCache) {
+      expect(data).toEqual([
+        { key: KEY_1_WINDOW_0, value: '0+1+2' },
+        { key: KEY_1_WINDOW_1, value: '0+3' },
+        { key: KEY_2_WINDOW_1, value: '0+10+20' },
+        { key: KEY_2_WINDOW_2, value: '0+30' },
+      ]);
+      expect(timestamped).toEqual([
+        { key: KEY_1_WINDOW_0, value: { value: '0+1+2', timestamp: 15 } },
+        { key: KEY_1_WINDOW_1, value: { value: '0+3', timestamp: 500 } },
+        { key: KEY_2_WINDOW_1, value: { value: '0+10+20', timestamp: 550 } },
+        { key: KEY_2_WINDOW_2, value: { value: '0+30', timestamp: 1000 } },
+      ]);
+    } else {
+      expect(data).toEqual([{ key: KEY_2_WINDOW_2, value: '0+30' }]);
+      expect(timestamped).toEqual([{ key: KEY_2_WINDOW_2, value: { value: '0+30', timestamp: 1000 } }]);
+    }
+  });
 
   // TimeWindowedKStreamImplTest.shouldThrowNullPointerOnAggregateIfInitializerIsNull
   it('shouldThrowNullPointerOnAggregateIfInitializerIsNull', () => {

@@ -90,7 +90,7 @@ export interface QueryServerOptions<K = string> {
   token?: string;
   /** Serializer of the store's keys, for the key's partition; default `Serdes.String()`. */
   keySerde?: Serializer<K>;
-  /** Turns the URL's (decoded) key text into a store key; default: the text itself (string keys). */
+  /** Turns the URL's (decoded) key text, and a range's `from`/`to`/`keyFrom`/`keyTo`, into a store key; default: the text itself (string keys). */
   parseKey?: (text: string) => K;
   /** Renders a key or value as JSON; default: bigint as a decimal string, bytes as `{ base64 }` (see the module comment). */
   valueFormat?: (value: unknown) => unknown;

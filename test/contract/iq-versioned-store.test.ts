@@ -12,6 +12,9 @@
  * `shouldHandleRaceCondition`: the multi-version answer is a snapshot: a new
  * value at the oldest timestamp, picked up by the store meanwhile, does not
  * change the versions already returned.
+ * Besides the port: two instances of a versioned table over four partitions;
+ * every key's `?asOf=` and `/versions` answers through either instance's
+ * endpoint come from the key's owner (forwarded, one hop).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +33,8 @@ import { uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import type { BackendContext } from './backends.js';
 import { describeOnEachBackend } from './support/handler-suite.js';
 import { freePort, getJson } from './support/query-client.js';
+import { partitionFor } from '../../src/records/partitioner.js';
+import { KeyQueryMetadata } from '../../src/runtime/streams-metadata.js';
 
 const STORE_NAME = 'versioned-store';
 const HISTORY_RETENTION = 24 * 60 * 60 * 1000;
@@ -202,6 +207,80 @@ await describeOnEachBackend('IQv2VersionedStoreIntegrationTest port (versioned s
       await server?.close();
       await app?.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('two instances: every key of a versioned table answers its versions from its owner through either endpoint', { timeout }, async () => {
+    const input = uniqueTopic(`versioned-two-${backend.name}`);
+    const applicationId = uniqueGroup(`iq-versioned-two-${backend.name}`);
+    const partitions = 4;
+    const keys = Array.from({ length: 12 }, (_, i) => `key-${i}`);
+    const S = Serdes.String();
+    const apps: KafkaStreams[] = [];
+    const servers: QueryServer[] = [];
+    const hosts: string[] = [];
+    const dirs: string[] = [];
+    try {
+      await ctx().admin.createTopic(input, { partitions });
+      for (let n = 0; n < 2; n++) {
+        const port = await freePort();
+        const host = `127.0.0.1:${port}`;
+        const builder = new StreamsBuilder();
+        builder.table(input, { keySerde: S, valueSerde: S }, Materialized.as(Stores.inMemoryVersionedKeyValueStore('ver', HISTORY_RETENTION)));
+        const dir = mkdtempSync(join(tmpdir(), 'sluice-iq-versioned-two-'));
+        dirs.push(dir);
+        const app = new KafkaStreams(builder.build(), { cluster: ctx().cluster, ...ctx().consumerTiming, applicationId, stateDir: dir, commitIntervalMs: 100, applicationServer: host });
+        apps.push(app);
+        await app.start();
+        servers.push(await serveQueries(app, { port, host: '127.0.0.1', applicationServer: host, forwardTimeoutMs: 3000 }));
+        hosts.push(host);
+      }
+      // two versions of every key: 'v1' at 1000, 'v2' at 2000, in the default partitioner's partition
+      const producer = ctx().cluster.producer({});
+      await producer.connect();
+      try {
+        for (const key of keys) {
+          const records = [1000, 2000].map((t) => ({ key: Buffer.from(key), value: Buffer.from(`v${t / 1000}`), headers: {}, timestamp: t }));
+          await producer.produce({ topic: input, partition: partitionFor(Buffer.from(key), partitions), records });
+        }
+      } finally {
+        await producer.close();
+      }
+      const ownerOf = (key: string): number => {
+        const metas = apps.map((a) => a.queryMetadataForKey('ver', key, S));
+        if (metas.some((m) => m === KeyQueryMetadata.NOT_AVAILABLE)) return -1;
+        const owners = new Set(metas.map((m) => `${m.activeHost.host}:${m.activeHost.port}`));
+        return owners.size === 1 ? hosts.indexOf([...owners][0]!) : -1;
+      };
+      const latest = (n: number, key: string): string | undefined => {
+        try {
+          return apps[n]!.store({ storeName: 'ver', queryableStoreType: QueryableStoreTypes.versionedKeyValueStore<string, string>() }).get(key)?.value;
+        } catch {
+          return undefined;
+        }
+      };
+      await waitFor(() => apps.every((a) => a.state === 'RUNNING') && keys.every((k) => ownerOf(k) >= 0 && latest(ownerOf(k), k) === 'v2'), {
+        timeoutMs: ctx().patienceMs * 3,
+        intervalMs: 100,
+        message: 'both instances agree on every key and its owner has both versions',
+      });
+      expect(new Set(keys.map((k) => ownerOf(k))).size, 'both instances own keys').toBe(2);
+      for (const host of hosts) {
+        for (const key of keys) {
+          const owner = hosts[ownerOf(key)];
+          const asOf = await getJson(`http://${host}/stores/ver/keys/${key}?asOf=1500`);
+          expect(asOf.status, `${key} via ${host}: ${JSON.stringify(asOf.body)}`).toBe(200);
+          expect(asOf.body).toMatchObject({ key, value: 'v1', timestamp: 1000, validTo: 2000, host: owner });
+          const versions = await getJson(`http://${host}/stores/ver/keys/${key}/versions?order=asc`);
+          expect(versions.body.versions).toEqual([{ value: 'v1', timestamp: 1000, validTo: 2000 }, { value: 'v2', timestamp: 2000 }]);
+          expect(versions.body.host).toBe(owner);
+          expect((await getJson(`http://${host}/stores/ver/keys/${key}?asOf=999`)).status).toBe(404);
+        }
+      }
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+      await Promise.all(apps.map((a) => a.close()));
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     }
   });
 });

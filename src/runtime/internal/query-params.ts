@@ -48,14 +48,20 @@ export function timeParam(params: URLSearchParams, name: string, fallback: numbe
   return { ok: value };
 }
 
-/** The time range `fromName`..`toName` (defaults 0 and {@link MAX_TIME}), lower bound not after the upper. */
-export function timeRange(params: URLSearchParams, fromName: string, toName: string): Checked<{ from: number; to: number }> {
+/** The time bounds `fromName` and `toName` (defaults 0 and {@link MAX_TIME}), in any order. */
+export function timeBounds(params: URLSearchParams, fromName: string, toName: string): Checked<{ from: number; to: number }> {
   const from = timeParam(params, fromName, 0);
   if ('reply' in from) return from;
   const to = timeParam(params, toName, MAX_TIME);
   if ('reply' in to) return to;
-  if (from.ok > to.ok) return { reply: badParam(fromName, `(${from.ok}) is after '${toName}' (${to.ok}); give ${fromName} <= ${toName}`) };
   return { ok: { from: from.ok, to: to.ok } };
+}
+
+/** {@link timeBounds}, the lower bound not after the upper. */
+export function timeRange(params: URLSearchParams, fromName: string, toName: string): Checked<{ from: number; to: number }> {
+  const bounds = timeBounds(params, fromName, toName);
+  if ('reply' in bounds || bounds.ok.from <= bounds.ok.to) return bounds;
+  return { reply: badParam(fromName, `(${bounds.ok.from}) is after '${toName}' (${bounds.ok.to}); give ${fromName} <= ${toName}`) };
 }
 
 /** `order`: `asc` or `desc` (absent: `fallback`). */

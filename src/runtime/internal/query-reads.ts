@@ -25,7 +25,7 @@ import type { ReadOnlyKeyValueStore } from '../interactive-queries.js';
 import { MultiVersionedKeyQuery, type ReadOnlyVersionedKeyValueStore } from '../versioned-queries.js';
 import { keyValueStore, viewOf, type QueryContext } from './query-context.js';
 import type { Reply } from './query-http.js';
-import { limitParam, MAX_TIME, orderParam, timeParam, timeRange, unknownParam } from './query-params.js';
+import { limitParam, MAX_TIME, orderParam, timeBounds, timeParam, timeRange, unknownParam, type Checked } from './query-params.js';
 import { badKey } from './query-errors.js';
 import { compareRenderedKeys, renderedKeyId } from './query-render.js';
 
@@ -62,21 +62,28 @@ function limited<T>(items: T[], limit: number): { items: T[]; truncated?: true }
   return items.length > limit ? { items: items.slice(0, limit), truncated: true } : { items };
 }
 
-/** The checked parameters of a list route: unknown names, the time range, order and limit. */
-function listParams(params: URLSearchParams, route: string, names: readonly string[], times: [string, string], order: 'asc' | 'desc', ordered = true) {
-  const unknown = unknownParam(params, [...names, times[0], times[1], 'order', 'limit'], route);
+/** What a list route was asked. */
+interface ListParams {
+  from: number;
+  to: number;
+  descending: boolean;
+  limit: number;
+}
+
+/**
+ * The checked parameters of a list route: no unknown names, the time bounds `times` (`ordered`: the first not
+ * after the second; a session's earliestSessionEnd may well be after its latestSessionStart), order and limit.
+ */
+function listParams(params: URLSearchParams, route: string, names: readonly string[], times: [string, string], order: 'asc' | 'desc', ordered = true): Checked<ListParams> {
+  const unknown = unknownParam(params, [...names, ...times, 'order', 'limit'], route);
   if (unknown) return { reply: unknown };
-  const range = ordered ? timeRange(params, times[0], times[1]) : undefined;
-  if (range && 'reply' in range) return range;
-  const lo = range ? { ok: range.ok.from } : timeParam(params, times[0], 0);
-  if ('reply' in lo) return lo;
-  const hi = range ? { ok: range.ok.to } : timeParam(params, times[1], MAX_TIME);
-  if ('reply' in hi) return hi;
+  const bounds = ordered ? timeRange(params, ...times) : timeBounds(params, ...times);
+  if ('reply' in bounds) return bounds;
   const o = orderParam(params, order);
   if ('reply' in o) return o;
   const limit = limitParam(params);
   if ('reply' in limit) return limit;
-  return { ok: { from: lo.ok, to: hi.ok, descending: o.ok === 'desc', limit: limit.ok } };
+  return { ok: { ...bounds.ok, descending: o.ok === 'desc', limit: limit.ok } };
 }
 
 /** The read of `GET /stores/<store>/keys/<key>[/<sub>]`, or the 400 refusing its parameters. */

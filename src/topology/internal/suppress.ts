@@ -14,6 +14,7 @@
  * 5. the processor and its buffer store.
  */
 import { TopologyError } from '../../errors.js';
+import { isOutputVersioned } from '../../processors/dsl/ktable-contract.js';
 import { SuppressBufferBuilder } from '../../processors/dsl/suppress-buffer.js';
 import { KTableSuppressSupplier, type SuppressSettings } from '../../processors/dsl/suppress-processor.js';
 import type { Serde } from '../../serdes/serde.js';
@@ -22,6 +23,9 @@ import type { NewTable, TableParts } from './dsl-parts.js';
 import { findAndVerifyWindowGrace } from './window-grace.js';
 
 const SUPPRESS_NAME = 'KTABLE-SUPPRESS-';
+
+/** Kafka's message when a versioned table is suppressed. */
+export const SUPPRESS_VERSIONED = 'suppress() is only supported for non-versioned KTables';
 
 type Settings = Omit<SuppressSettings, 'storeName'>;
 
@@ -55,6 +59,8 @@ export function suppressTable<K, V>(table: TableParts<K, V>, suppressed: Suppres
   if (typeof suppressed !== 'object' || (suppressed.kind !== 'untilTimeLimit' && suppressed.kind !== 'untilWindowCloses')) {
     throw new TopologyError('KTable.suppress: give Suppressed.untilTimeLimit(ms, bufferConfig) or Suppressed.untilWindowCloses(bufferConfig)');
   }
+  // Kafka: "suppress() is only supported for non-versioned KTables" (KIP-914; checked at build time for an inherited one)
+  if (isOutputVersioned(table)) throw new TopologyError(`${SUPPRESS_VERSIONED} (note that version semantics might be inherited from upstream): suppress the table before it is versioned, or materialize it on a non-versioned store`);
   const { ctx } = table;
   // 1. node name
   const name = suppressed.name ?? ctx.newName(SUPPRESS_NAME);

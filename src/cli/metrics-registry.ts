@@ -16,7 +16,7 @@ export interface MetricsSource {
 
 const STATES = ['CREATED', 'REBALANCING', 'RUNNING', 'PENDING_SHUTDOWN', 'NOT_RUNNING', 'PENDING_ERROR', 'ERROR'];
 
-type Totals = 'recordsProcessed' | 'recordsSkipped' | 'recordsProduced' | 'droppedRecords' | 'commits' | 'aborts';
+type Totals = 'recordsProcessed' | 'recordsSkipped' | 'recordsProduced' | 'droppedRecords' | 'commits' | 'aborts' | 'enforcedProcessing';
 const COUNTERS: Array<[Totals, string, string]> = [
   ['recordsProcessed', 'records_processed', 'Input records consumed (processed or skipped by a handler).'],
   ['recordsSkipped', 'records_skipped', 'Input records skipped because a deserialization or processing handler answered CONTINUE.'],
@@ -24,6 +24,7 @@ const COUNTERS: Array<[Totals, string, string]> = [
   ['droppedRecords', 'dropped_records', 'Output records dropped because the production exception handler answered CONTINUE.'],
   ['commits', 'commits', 'Committed transactions (exactly_once) or offset commits (at_least_once).'],
   ['aborts', 'aborts', 'Aborted transactions.'],
+  ['enforcedProcessing', 'enforced_processing', "Records processed although an input partition of their task had nothing buffered, after max.task.idle.ms (Kafka's enforced-processing-total)."],
 ];
 
 /**

@@ -1,8 +1,10 @@
 /**
  * The TaskProcessor implementation: the nodes of one sub-topology for one
- * partition, processing records in offset order: synchronously, or, when a
- * processor returns a promise, by chaining the rest of the record's work after
- * it (internal/node-runner.ts).
+ * partition, processing the records its executor hands it (in timestamp
+ * order across its partitions, offset order within one; the runtime's
+ * partition group decides): synchronously, or, when a processor returns a
+ * promise, by chaining the rest of the record's work after it
+ * (internal/node-runner.ts).
  */
 import type { Logger } from 'pino';
 import { componentLogger } from '../internal/logger.js';

@@ -11,7 +11,9 @@
  *   comes: the join sees no customer (this is what makes the first case
  *   prove something);
  * - `maxTaskIdleMs` 1000 and no table update: the stream record is processed
- *   once the idle time passed (enforced processing, counted in the metrics).
+ *   once the idle time passed (enforced processing, counted in the metrics);
+ * - commits while a record waits: the committed offset of its partition stays
+ *   before it (a commit covers processed records only), also at the clean close.
  * Every case first loads a customer (timestamp 0) before the app starts and
  * waits until it is processed: the empty orders partition holds it for
  * `maxTaskIdleMs`, as in Kafka. As in Kafka's `PartitionGroup`, a partition
@@ -34,7 +36,7 @@ await describeOnEachBackend('task input order and maxTaskIdleMs (KIP-695)', (bac
     for (const app of apps.splice(0)) await app.close();
   });
 
-  async function setup(maxTaskIdleMs: number) {
+  async function setup(maxTaskIdleMs: number, before?: (produce: (topic: 'orders' | 'customers', key: string, value: string, timestamp: number) => Promise<void>) => Promise<void>) {
     const ctx = fx.ctx;
     const [orders, customers, output] = [uniqueTopic('idle-orders'), uniqueTopic('idle-customers'), uniqueTopic('idle-out')];
     for (const topic of [orders, customers, output]) await ctx.admin.createTopic(topic, { partitions: 1 });
@@ -52,8 +54,10 @@ await describeOnEachBackend('task input order and maxTaskIdleMs (KIP-695)', (bac
     builder.stream(orders, Consumed.with(S, S)).leftJoin(table, (order, name) => `${order}:${name ?? 'none'}`).to(output, { keySerde: S, valueSerde: S });
     // a customer before the start, processed once the empty orders partition was waited for
     await produce(customers, 'c0', 'Zed', 0);
+    await before?.((topic, key, value, timestamp) => produce(topic === 'orders' ? orders : customers, key, value, timestamp));
+    const applicationId = uniqueGroup('idle');
     const app = new KafkaStreams(builder.build(), {
-      cluster: ctx.cluster, ...ctx.consumerTiming, applicationId: uniqueGroup('idle'), processingGuarantee: 'exactly_once', commitIntervalMs: 100,
+      cluster: ctx.cluster, ...ctx.consumerTiming, applicationId, processingGuarantee: 'exactly_once', commitIntervalMs: 100,
       statestoreCacheMaxBytes: 0, maxTaskIdleMs,
     });
     apps.push(app);
@@ -61,7 +65,7 @@ await describeOnEachBackend('task input order and maxTaskIdleMs (KIP-695)', (bac
     await waitFor(() => app.metrics().recordsProcessed === 1, { timeoutMs: ctx.patienceMs + Math.max(0, maxTaskIdleMs), intervalMs: 50 });
     const joined = async () => (await ctx.read(output)).map((r) => `${r.key?.toString()}=${r.value?.toString()}`);
     const eventually = (count: number, timeoutMs = ctx.patienceMs) => waitFor(async () => ((await joined()).length >= count ? joined() : false), { timeoutMs, intervalMs: 100 });
-    return { app, produce, orders, customers, eventually };
+    return { app, produce, orders, customers, eventually, applicationId };
   }
 
   it(
@@ -102,6 +106,22 @@ await describeOnEachBackend('task input order and maxTaskIdleMs (KIP-695)', (bac
       expect(Date.now() - sentAt).toBeGreaterThanOrEqual(1000);
       // the customer waited for the orders partition, the order for the customers partition
       expect(app.metrics().enforcedProcessing).toBe(2);
+    },
+    timeout,
+  );
+
+  it(
+    'commits while a record waits for the idle time: its partition\'s committed offset stays before it, also at the clean close',
+    async () => {
+      // the order (timestamp 1000) is there at the start with the customer (timestamp 0): the customer is processed, the order waits 60 s
+      const { app, orders, customers, applicationId } = await setup(60_000, (produce) => produce('orders', 'c1', 'o1', 1000));
+      const admin = fx.ctx.admin;
+      await waitFor(async () => (await admin.committedOffsets(applicationId, customers))[0] === 1, { timeoutMs: fx.ctx.patienceMs, intervalMs: 100 });
+      expect(app.metrics().recordsProcessed).toBe(1);
+      expect((await admin.committedOffsets(applicationId, orders))[0] ?? -1).toBeLessThanOrEqual(0);
+      await app.close();
+      expect((await admin.committedOffsets(applicationId, orders))[0] ?? -1).toBeLessThanOrEqual(0);
+      expect((await admin.committedOffsets(applicationId, customers))[0]).toBe(1);
     },
     timeout,
   );

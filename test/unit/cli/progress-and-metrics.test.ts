@@ -13,7 +13,7 @@ function snapshot(processed: number, extra: Partial<KafkaStreamsMetrics> = {}): 
     droppedRecords: 3,
     commits: 7,
     aborts: 2,
-    enforcedProcessing: 0,
+    enforcedProcessing: 4,
     taskRestarts: 0,
     rebalances: 1,
     consumerLag: 120,
@@ -59,6 +59,7 @@ describe('Prometheus metrics', () => {
     expect(first).toContain('sluice_dropped_records_total 3');
     expect(first).toContain('sluice_commits_total 7');
     expect(first).toContain('sluice_aborts_total 2');
+    expect(first).toContain('sluice_enforced_processing_total 4');
     expect(first).toContain('sluice_consumer_lag 120');
     expect(first).toContain('sluice_task_records_processed_total{task="0_0"} 10');
     expect(first).toContain('sluice_partition_lag{task="0_0",partition="orders-0"} 120');

@@ -150,9 +150,10 @@ export class KGroupedStream<K, V> {
   /**
    * Starts a cogroup (Kafka's `cogroup`, KIP-150): this grouped stream, whose
    * values `aggregator(key, value, aggregate)` folds, and more grouped streams
-   * of the same key type added by `CogroupedKStream.cogroup(other,
-   * otherAggregator)`, each with its own aggregator, all aggregated into one
-   * table by `aggregate(initializer)` (or `windowedBy(windows).aggregate(...)`).
+   * of the same key type added by
+   * `CogroupedKStream.cogroup(other, otherAggregator)`, each with its own
+   * aggregator, all aggregated into one table by `aggregate(initializer)` (or
+   * `windowedBy(windows).aggregate(...)`).
    */
   cogroup<VOut>(aggregator: Aggregator<K, V, VOut>): CogroupedKStream<K, VOut> {
     requireFunction(aggregator, 'aggregator');

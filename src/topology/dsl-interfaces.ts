@@ -498,7 +498,7 @@ export interface CogroupedKStream<K, VOut> {
    * Aggregates the records of all the grouped streams per key, starting from
    * `initializer()`, into a table backed by a timestamped key-value store
    * (persistent, changelogged and cached by default). As Kafka's overloads,
-   * `named` (a {@link Named} or a string) names the nodes
+   * `named` (a `Named` or a string) names the nodes
    * (`<name>-cogroup-agg-<i>`, `<name>-cogroup-merge`), `materialized` the
    * store (else `COGROUPKSTREAM-AGGREGATE-STATE-STORE-<n>`) and its serdes:
    * the key serde defaults to the first grouped stream's, the value serde
@@ -507,12 +507,12 @@ export interface CogroupedKStream<K, VOut> {
    */
   aggregate(initializer: Initializer<VOut>, named?: Named | string | Materialized<K, VOut>, materialized?: Materialized<K, VOut>): KTable<K, VOut>;
   /**
-   * Windows the cogroup: by `TimeWindows` (tumbling, hopping),
+   * Windows the cogroup by `TimeWindows` (tumbling, hopping),
    * `UnlimitedWindows` or `SlidingWindows` into a
-   * {@link TimeWindowedCogroupedKStream}, by `SessionWindows` into a
-   * {@link SessionWindowedCogroupedKStream}.
+   * {@link TimeWindowedCogroupedKStream}.
    */
   windowedBy(windows: Windows | SlidingWindows): TimeWindowedCogroupedKStream<K, VOut>;
+  /** Windows the cogroup by `SessionWindows` into a {@link SessionWindowedCogroupedKStream}. */
   windowedBy(windows: SessionWindows): SessionWindowedCogroupedKStream<K, VOut>;
 }
 

@@ -22,6 +22,7 @@ import type { TaskStateManager } from './state-manager.js';
 import { buildTaskParts } from './task-parts.js';
 import { resetOffsets } from './offset-reset.js';
 import { TaskInput } from './task-input.js';
+import { moveDrained, processReady } from './task-processing.js';
 
 export type { TaskExecutorDeps, TaskProducerFactory } from './task-deps.js';
 
@@ -194,7 +195,7 @@ export class TaskExecutor {
   processBatch(batch: FetchedBatch, generation: number): Promise<void> {
     if (this.state !== 'RUNNING' || generation !== this.#generation) return Promise.resolve();
     if (!this.#input.add(batch)) return Promise.resolve();
-    if (this.#input.group.numBuffered(batch) === 0) this.#moveDrained(tpKey(batch));
+    if (this.#input.group.numBuffered(batch) === 0 && moveDrained(this.#input, this.#position, tpKey(batch))) this.#dirty = true;
     return this.processBuffered();
   }
 
@@ -203,16 +204,7 @@ export class TaskExecutor {
     return this.#input.group.numBuffered() > 0;
   }
 
-  /**
-   * Processes buffered records in the task queue (one such job queued at a time):
-   * 1. ask the input whether the task may take a record now (`maxTaskIdleMs`, see `partition-group.ts`);
-   * 2. take the head record with the lowest timestamp across the task's partitions;
-   * 3. while more outputs than `maxPendingOutputRecordsPerTask` are unacknowledged, wait until half of them are;
-   * 4. process it (an async processor: wait for it, in order) and move that partition's position past it;
-   *    a drained partition moves on to the end of its fetches (control records); a paused one resumes
-   *    once its buffer is back at the bound;
-   * 5. again from 1 until nothing is ready; then the lag metrics.
-   */
+  /** Processes buffered records in the task queue (`task-processing.ts`); one such job is queued at a time. */
   processBuffered(): Promise<void> {
     if (this.#processJob) return this.#processJob;
     const generation = this.#generation;
@@ -220,62 +212,16 @@ export class TaskExecutor {
     const job = this.#queue.add(async () => {
       started = true;
       this.#processJob = undefined;
-      if (this.state !== 'RUNNING' || generation !== this.#generation) return;
-      const input = this.#input;
-      const group = input.group;
-      if (group.numBuffered() === 0) return;
-      const processor = this.#liveProcessor;
-      const collector = this.#liveCollector;
-      const metrics = this.deps.metrics;
-      const bound = this.deps.config.maxPendingOutputRecordsPerTask;
-      const now = Date.now();
-      collector.checkHealthy();
-      // 1.
-      while (input.ready(now)) {
-        // 2.
-        const record = group.nextRecord();
-        if (record === undefined) break;
-        const key = group.lastPartitionKey;
-        const tp = defined(group.lastPartition, 'partition of the record taken');
-        input.taken(key, group.lastPartitionBuffered, tp);
-        // 3.
-        if (collector.pending > bound) {
-          // Resume at half the bound, not at the bound: waking at the first acknowledged batch would refill the
-          // buffer one acknowledgement at a time, and batches would shrink to a few records each.
-          await collector.waitForPendingAtMost(bound >> 1);
-          if (this.state !== 'RUNNING' || generation !== this.#generation) return;
-          collector.checkHealthy();
-        }
-        // 4.
-        let outcome = processor.process(record);
-        if (typeof outcome !== 'string') outcome = await outcome;
-        if (this.state !== 'RUNNING') return;
-        collector.checkHealthy();
-        this.#position.set(key, record.offset + 1);
-        this.#dirty = true;
-        metrics.recordsProcessed++;
-        if (outcome === 'skipped') metrics.recordsSkipped++;
-        if (group.lastPartitionBuffered === 0) this.#moveDrained(key);
-      }
-      // 5.
-      for (const tp of this.partitions) {
-        const key = tpKey(tp);
-        const hw = input.highWatermark(key);
-        if (hw !== undefined) metrics.lag[key] = Math.max(0, hw - (this.#position.get(key) ?? 0));
-      }
+      const running = (): boolean => this.state === 'RUNNING' && generation === this.#generation;
+      if (!running()) return;
+      await processReady({
+        input: this.#input, processor: this.#liveProcessor, collector: this.#liveCollector, metrics: this.deps.metrics,
+        maxPendingOutputs: this.deps.config.maxPendingOutputRecordsPerTask, partitions: this.partitions, position: this.#position,
+        running, markDirty: () => void (this.#dirty = true),
+      });
     });
     if (!started) this.#processJob = job;
     return job;
-  }
-
-  /** A partition with nothing buffered (the caller checked) moves past the control and aborted records its fetches covered. */
-  #moveDrained(key: string): void {
-    const end = this.#input.fetchedEnd(key);
-    const position = this.#position.get(key);
-    if (end !== undefined && position !== undefined && end > position) {
-      this.#position.set(key, end);
-      this.#dirty = true;
-    }
   }
 
   /** Resolves once the task's unacknowledged outputs are within the configured bound. */

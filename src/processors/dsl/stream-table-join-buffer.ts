@@ -21,9 +21,9 @@
  */
 import { IllegalStateError } from '../../errors.js';
 import type { Serde } from '../../serdes/serde.js';
-import type { StateStore, StoreBuilder } from '../../state/state-store.js';
-import { changelogTopicName, type ChangelogRecord, type ManagedStateStore, type StoreInitContext } from '../../state/store-contract.js';
-import { bufferValue, decodeBufferValue, encodeBufferValue, recordSize, type BufferRecordContext, type BufferValue } from './suppress-buffer-value.js';
+import type { ChangelogRecord } from '../../state/store-contract.js';
+import { LoggedBufferBuilder, LoggedBufferStore, type LoggedEntry } from './logged-buffer.js';
+import { bufferValue, decodeBufferValue, recordSize, type BufferRecordContext, type BufferValue } from './suppress-buffer-value.js';
 
 /** One held record: its store key (time first) and value. */
 interface Entry {
@@ -50,43 +50,27 @@ function storeKeyOf(key: Buffer, timestamp: number, seqnum: number): Buffer {
 }
 
 /** The buffer store; see the module comment. Built per task by {@link StreamTableJoinBufferBuilder}. */
-export class TimeOrderedKeyValueBuffer<K, V> implements StateStore, ManagedStateStore {
-  readonly persistent = false;
-  readonly changelogConfig: Readonly<Record<string, string>>;
+export class TimeOrderedKeyValueBuffer<K, V> extends LoggedBufferStore {
   /** Entries in store-key order (timestamp first). */
   #sorted: Entry[] = [];
   readonly #dirty = new Map<string, { storeKey: Buffer; entry: Entry | undefined }>();
   #observedStreamTime = -1;
   #seqnum = 0;
   #bytes = 0;
-  #context: StoreInitContext | undefined;
-  #topic = '';
-  #open = false;
 
   constructor(
-    readonly name: string,
+    name: string,
     private readonly gracePeriodMs: number,
     private readonly keySerde: Serde<K>,
     private readonly valueSerde: Serde<V>,
-    readonly loggingEnabled: boolean,
+    loggingEnabled: boolean,
     logConfig: Readonly<Record<string, string>>,
   ) {
-    this.changelogConfig = loggingEnabled ? { 'cleanup.policy': 'compact', ...logConfig } : {};
-  }
-
-  init(context: StoreInitContext): void {
-    if (this.#open) throw new IllegalStateError(`Stream-table join buffer '${this.name}' is already initialised`);
-    this.#context = context;
-    this.#topic = changelogTopicName(context.applicationId, this.name);
-    this.#open = true;
-  }
-
-  checkpoint(): number | undefined {
-    return undefined;
+    super(name, loggingEnabled, logConfig, 'Stream-table join buffer');
   }
 
   restoreBatch(records: readonly ChangelogRecord[]): void {
-    this.#ready('restoreBatch');
+    this.ready('restoreBatch');
     for (const record of records) {
       const id = record.key.toString('hex');
       if (record.value === null) {
@@ -104,14 +88,14 @@ export class TimeOrderedKeyValueBuffer<K, V> implements StateStore, ManagedState
 
   /** Holds `value` of `key` at `timestamp` unless it is older than `stream time - grace` (then false: join it now). */
   put(key: K, value: V, timestamp: number, context: BufferRecordContext): boolean {
-    this.#ready('put');
+    this.ready('put');
     if (this.#observedStreamTime - this.gracePeriodMs > timestamp) return false;
     this.#observedStreamTime = Math.max(this.#observedStreamTime, timestamp);
-    const keyBytes = this.keySerde.serialize(this.#topic, key);
+    const keyBytes = this.keySerde.serialize(this.topic, key);
     if (keyBytes === null) throw new IllegalStateError(`Stream-table join buffer '${this.name}': the key serde turned key ${String(key)} into null`);
     this.#seqnum = (this.#seqnum + 1) & 0x7fffffff;
     const storeKey = storeKeyOf(keyBytes, timestamp, this.#seqnum);
-    const entry: Entry = { storeKey, id: storeKey.toString('hex'), time: timestamp, value: bufferValue(null, null, this.valueSerde.serialize(this.#topic, value), context) };
+    const entry: Entry = { storeKey, id: storeKey.toString('hex'), time: timestamp, value: bufferValue(null, null, this.valueSerde.serialize(this.topic, value), context) };
     this.#insert(entry);
     if (this.loggingEnabled) this.#dirty.set(entry.id, { storeKey, entry });
     return true;
@@ -119,13 +103,13 @@ export class TimeOrderedKeyValueBuffer<K, V> implements StateStore, ManagedState
 
   /** Hands `callback` every held record up to `stream time - grace`, oldest first, removing each. */
   evictWhile(predicate: () => boolean, callback: (record: BufferedStreamRecord<K, V>) => void): void {
-    this.#ready('evictWhile');
+    this.ready('evictWhile');
     const until = this.#observedStreamTime - this.gracePeriodMs;
     while (this.#sorted.length > 0 && predicate()) {
       const next = this.#sorted[0] as Entry;
       if (next.time > until) return;
-      const key = this.keySerde.deserialize(this.#topic, next.storeKey.subarray(8, next.storeKey.length - 4));
-      const value = this.valueSerde.deserialize(this.#topic, next.value.new);
+      const key = this.keySerde.deserialize(this.topic, next.storeKey.subarray(8, next.storeKey.length - 4));
+      const value = this.valueSerde.deserialize(this.topic, next.value.new);
       this.#remove(next.id);
       if (this.loggingEnabled) this.#dirty.set(next.id, { storeKey: next.storeKey, entry: undefined });
       callback({ key, value, context: next.value.context });
@@ -146,37 +130,17 @@ export class TimeOrderedKeyValueBuffer<K, V> implements StateStore, ManagedState
     return this.#bytes;
   }
 
-  /** Commit step 5: logs every record put (its entry) or evicted (a tombstone) since the last flush. */
-  flush(): void {
-    if (!this.#open) return;
-    const sink = this.#context?.changelog;
-    if (sink !== undefined && this.loggingEnabled) {
-      const now = Math.max(0, this.#context?.recordContext().timestamp ?? 0);
-      for (const { storeKey, entry } of this.#dirty.values()) {
-        if (entry === undefined) sink.send(this.name, storeKey, null, now);
-        else sink.send(this.name, storeKey, encodeBufferValue(entry.time, entry.value), Math.max(0, entry.value.context.timestamp));
-      }
-    }
+  protected *dirtyEntries(): Iterable<readonly [Buffer, LoggedEntry | undefined]> {
+    for (const { storeKey, entry } of this.#dirty.values()) yield [storeKey, entry];
+  }
+
+  protected clearDirty(): void {
     this.#dirty.clear();
   }
 
-  commit(): void {
-    // In memory: nothing to make durable; the changelog is the copy.
-  }
-
-  close(): void {
-    this.#open = false;
+  protected clearEntries(): void {
     this.#sorted = [];
-    this.#dirty.clear();
     this.#bytes = 0;
-  }
-
-  isOpen(): boolean {
-    return this.#open;
-  }
-
-  #ready(method: string): void {
-    if (!this.#open) throw new IllegalStateError(`Stream-table join buffer '${this.name}' is not open: ${method}() needs init() first (or the store was closed)`);
   }
 
   #insert(entry: Entry): void {
@@ -200,40 +164,17 @@ export class TimeOrderedKeyValueBuffer<K, V> implements StateStore, ManagedState
 }
 
 /** Builds one buffer per task (Kafka's `RocksDBTimeOrderedKeyValueBuffer.Builder`); never cached. */
-export class StreamTableJoinBufferBuilder<K, V> implements StoreBuilder<TimeOrderedKeyValueBuffer<K, V>> {
-  loggingEnabled = true;
-  logConfig: Readonly<Record<string, string>> = {};
-  readonly cachingEnabled = false;
-
+export class StreamTableJoinBufferBuilder<K, V> extends LoggedBufferBuilder<TimeOrderedKeyValueBuffer<K, V>> {
   constructor(
-    readonly name: string,
+    name: string,
     private readonly gracePeriodMs: number,
     private readonly keySerde: Serde<K>,
     private readonly valueSerde: Serde<V>,
-  ) {}
+  ) {
+    super(name);
+  }
 
   build(): TimeOrderedKeyValueBuffer<K, V> {
     return new TimeOrderedKeyValueBuffer(this.name, this.gracePeriodMs, this.keySerde, this.valueSerde, this.loggingEnabled, this.logConfig);
-  }
-
-  withLoggingEnabled(config: Record<string, string> = {}): this {
-    this.loggingEnabled = true;
-    this.logConfig = { ...config };
-    return this;
-  }
-
-  withLoggingDisabled(): this {
-    this.loggingEnabled = false;
-    this.logConfig = {};
-    return this;
-  }
-
-  /** The buffer has no cache (Kafka's builder ignores it too). */
-  withCachingEnabled(): this {
-    return this;
-  }
-
-  withCachingDisabled(): this {
-    return this;
   }
 }

@@ -13,10 +13,10 @@
  */
 import { IllegalStateError } from '../../errors.js';
 import type { Serde } from '../../serdes/serde.js';
-import type { StateStore, StoreBuilder } from '../../state/state-store.js';
-import { changelogTopicName, type ChangelogRecord, type ManagedStateStore, type StoreInitContext } from '../../state/store-contract.js';
+import type { ChangelogRecord } from '../../state/store-contract.js';
 import { Change } from './change.js';
-import { bufferValue, decodeBufferValue, encodeBufferValue, recordSize, type BufferRecordContext, type BufferValue } from './suppress-buffer-value.js';
+import { LoggedBufferBuilder, LoggedBufferStore, type LoggedEntry } from './logged-buffer.js';
+import { bufferValue, decodeBufferValue, recordSize, type BufferRecordContext, type BufferValue } from './suppress-buffer-value.js';
 
 /** One buffered key in time order. */
 interface Entry {
@@ -38,41 +38,25 @@ function compareEntries(a: Entry, b: Entry): number {
 }
 
 /** The buffer store; see the module comment. Built per task by {@link SuppressBufferBuilder}. */
-export class InMemoryTimeOrderedChangeBuffer<K, V> implements StateStore, ManagedStateStore {
-  readonly persistent = false;
-  readonly changelogConfig: Readonly<Record<string, string>>;
+export class InMemoryTimeOrderedChangeBuffer<K, V> extends LoggedBufferStore {
   /** Entries ordered by (buffer time, key bytes). */
   #sorted: Entry[] = [];
   readonly #index = new Map<string, Entry>();
   readonly #dirty = new Map<string, Buffer>();
   #bytes = 0;
-  #context: StoreInitContext | undefined;
-  #topic = '';
-  #open = false;
 
   constructor(
-    readonly name: string,
+    name: string,
     private readonly keySerde: Serde<K>,
     private readonly valueSerde: Serde<V>,
-    readonly loggingEnabled: boolean,
+    loggingEnabled: boolean,
     logConfig: Readonly<Record<string, string>>,
   ) {
-    this.changelogConfig = loggingEnabled ? { 'cleanup.policy': 'compact', ...logConfig } : {};
-  }
-
-  init(context: StoreInitContext): void {
-    if (this.#open) throw new IllegalStateError(`Suppression buffer '${this.name}' is already initialised`);
-    this.#context = context;
-    this.#topic = changelogTopicName(context.applicationId, this.name);
-    this.#open = true;
-  }
-
-  checkpoint(): number | undefined {
-    return undefined;
+    super(name, loggingEnabled, logConfig, 'Suppression buffer');
   }
 
   restoreBatch(records: readonly ChangelogRecord[]): void {
-    this.#ready('restoreBatch');
+    this.ready('restoreBatch');
     for (const record of records) {
       if (record.value === null) {
         this.#remove(record.key.toString('hex'));
@@ -85,11 +69,11 @@ export class InMemoryTimeOrderedChangeBuffer<K, V> implements StateStore, Manage
 
   /** Holds `change` of `key` (buffer time `time` unless the key is held already). */
   put(time: number, key: K, change: Change<V>, context: BufferRecordContext): void {
-    this.#ready('put');
-    const keyBytes = this.keySerde.serialize(this.#topic, key);
+    this.ready('put');
+    const keyBytes = this.keySerde.serialize(this.topic, key);
     if (keyBytes === null) throw new IllegalStateError(`Suppression buffer '${this.name}': the key serde turned key ${String(key)} into null`);
-    const oldBytes = this.valueSerde.serialize(this.#topic, change.oldValue);
-    const newBytes = this.valueSerde.serialize(this.#topic, change.newValue);
+    const oldBytes = this.valueSerde.serialize(this.topic, change.oldValue);
+    const newBytes = this.valueSerde.serialize(this.topic, change.newValue);
     const id = keyBytes.toString('hex');
     const held = this.#index.get(id);
     const prior = held === undefined ? oldBytes : held.value.prior;
@@ -99,11 +83,11 @@ export class InMemoryTimeOrderedChangeBuffer<K, V> implements StateStore, Manage
 
   /** Kafka's `priorValueForBuffered`: `undefined` when `key` is not held, else its value before the held updates (null: none). */
   priorValueForBuffered(key: K): { value: V | null } | undefined {
-    this.#ready('priorValueForBuffered');
-    const keyBytes = this.keySerde.serialize(this.#topic, key);
+    this.ready('priorValueForBuffered');
+    const keyBytes = this.keySerde.serialize(this.topic, key);
     const held = keyBytes === null ? undefined : this.#index.get(keyBytes.toString('hex'));
     if (held === undefined) return undefined;
-    return { value: held.value.prior === null ? null : this.valueSerde.deserialize(this.#topic, held.value.prior) };
+    return { value: held.value.prior === null ? null : this.valueSerde.deserialize(this.topic, held.value.prior) };
   }
 
   /** The smallest buffer time held (`Infinity` when empty). */
@@ -122,52 +106,30 @@ export class InMemoryTimeOrderedChangeBuffer<K, V> implements StateStore, Manage
 
   /** Evicts the oldest entries, one by one, while `predicate()` holds, handing each to `callback` before removing it. */
   evictWhile(predicate: () => boolean, callback: (eviction: Eviction<K, V>) => void): void {
-    this.#ready('evictWhile');
+    this.ready('evictWhile');
     while (this.#sorted.length > 0 && predicate()) {
       const next = this.#sorted[0] as Entry;
-      const key = this.keySerde.deserialize(this.#topic, next.key);
-      const newValue = next.value.new === null ? null : this.valueSerde.deserialize(this.#topic, next.value.new);
-      const oldValue = next.value.old === null ? null : this.valueSerde.deserialize(this.#topic, next.value.old);
+      const key = this.keySerde.deserialize(this.topic, next.key);
+      const newValue = next.value.new === null ? null : this.valueSerde.deserialize(this.topic, next.value.new);
+      const oldValue = next.value.old === null ? null : this.valueSerde.deserialize(this.topic, next.value.old);
       callback({ key, value: Change.of<V>(newValue, oldValue), context: next.value.context });
       this.#remove(next.id);
       if (this.loggingEnabled) this.#dirty.set(next.id, next.key);
     }
   }
 
-  /** Commit step 5: logs every dirty key (its entry, or a tombstone once evicted). */
-  flush(): void {
-    if (!this.#open) return;
-    const sink = this.#context?.changelog;
-    if (sink !== undefined && this.loggingEnabled) {
-      // An entry is logged with the timestamp of its last update, a tombstone with the current record's (never negative).
-      const now = Math.max(0, this.#context?.recordContext().timestamp ?? 0);
-      for (const [id, key] of this.#dirty) {
-        const entry = this.#index.get(id);
-        if (entry === undefined) sink.send(this.name, key, null, now);
-        else sink.send(this.name, key, encodeBufferValue(entry.time, entry.value), Math.max(0, entry.value.context.timestamp));
-      }
-    }
+  protected *dirtyEntries(): Iterable<readonly [Buffer, LoggedEntry | undefined]> {
+    for (const [id, key] of this.#dirty) yield [key, this.#index.get(id)];
+  }
+
+  protected clearDirty(): void {
     this.#dirty.clear();
   }
 
-  commit(): void {
-    // In memory: nothing to make durable; the changelog is the copy.
-  }
-
-  close(): void {
-    this.#open = false;
+  protected clearEntries(): void {
     this.#sorted = [];
     this.#index.clear();
-    this.#dirty.clear();
     this.#bytes = 0;
-  }
-
-  isOpen(): boolean {
-    return this.#open;
-  }
-
-  #ready(method: string): void {
-    if (!this.#open) throw new IllegalStateError(`Suppression buffer '${this.name}' is not open: ${method}() needs init() first (or the store was closed)`);
   }
 
   /** Kafka's `cleanPut`: a held key keeps its place, a new one is inserted in time order. */
@@ -203,39 +165,16 @@ export class InMemoryTimeOrderedChangeBuffer<K, V> implements StateStore, Manage
 }
 
 /** Builds one buffer per task (Kafka's `InMemoryTimeOrderedKeyValueChangeBuffer.Builder`); never cached. */
-export class SuppressBufferBuilder<K, V> implements StoreBuilder<InMemoryTimeOrderedChangeBuffer<K, V>> {
-  loggingEnabled = true;
-  logConfig: Readonly<Record<string, string>> = {};
-  readonly cachingEnabled = false;
-
+export class SuppressBufferBuilder<K, V> extends LoggedBufferBuilder<InMemoryTimeOrderedChangeBuffer<K, V>> {
   constructor(
-    readonly name: string,
+    name: string,
     private readonly keySerde: Serde<K>,
     private readonly valueSerde: Serde<V>,
-  ) {}
+  ) {
+    super(name);
+  }
 
   build(): InMemoryTimeOrderedChangeBuffer<K, V> {
     return new InMemoryTimeOrderedChangeBuffer(this.name, this.keySerde, this.valueSerde, this.loggingEnabled, this.logConfig);
-  }
-
-  withLoggingEnabled(config: Record<string, string> = {}): this {
-    this.loggingEnabled = true;
-    this.logConfig = { ...config };
-    return this;
-  }
-
-  withLoggingDisabled(): this {
-    this.loggingEnabled = false;
-    this.logConfig = {};
-    return this;
-  }
-
-  /** The buffer has no cache (Kafka's builder ignores it too). */
-  withCachingEnabled(): this {
-    return this;
-  }
-
-  withCachingDisabled(): this {
-    return this;
   }
 }

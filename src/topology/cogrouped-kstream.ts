@@ -21,7 +21,7 @@ import type { CogroupedKStream, KGroupedStream, KTable, SessionWindowedCogrouped
 import { requireFunction, requireNonNull } from './internal/checks.js';
 import { COGROUP_AGGREGATE_NAME, CogroupAggregateBuilder, type CogroupPattern, type CogroupSource } from './internal/cogroup-builder.js';
 import { newStoreName } from './internal/kafka-names.js';
-import { materializedName, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
+import { isVersionedSupplier, materializedName, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
 import { tableOf, type DslContext } from './ktable.js';
 import type { Materialized, Named } from './options.js';
 import { SessionWindows } from './session-windows.js';
@@ -62,7 +62,7 @@ export class CogroupedKStreamImpl<K, VOut> implements CogroupedKStream<K, VOut> 
   /**
    * Steps (Kafka's `doAggregate`):
    * 1. the store name: `materialized`'s, else `COGROUPKSTREAM-AGGREGATE-STATE-STORE-<n>`;
-   * 2. the store (checked before the graph changes; no versioned store);
+   * 2. the store (checked before the graph changes; a versioned one allowed, as Kafka's);
    * 3. the nodes (internal/cogroup-builder.ts) and the table over the merge node.
    */
   aggregate(initializer: Initializer<VOut>, named?: Named | string | Materialized<K, VOut>, materialized?: Materialized<K, VOut>): KTable<K, VOut> {
@@ -75,14 +75,19 @@ export class CogroupedKStreamImpl<K, VOut> implements CogroupedKStream<K, VOut> 
     // 2. store
     const keySerde = this.state.keySerde(m);
     const valueSerde: Serde<VOut> = m.valueSerde ?? Serdes.Json<VOut>();
-    const store = timestampedStoreBuilder(storeName, m, keySerde, valueSerde, 'A cogrouped aggregation');
+    const store = timestampedStoreBuilder(storeName, m, keySerde, valueSerde);
+    const versioned = isVersionedSupplier(m.storeSupplier);
     // 3. nodes and table
     const table = this.state.builder.build<K, K, VOut>({
       patterns: this.state.patterns,
       named: split.named,
       storeName,
       stores: [store],
-      makeSupplier: (aggregator) => aggregateSupplier<K, unknown, VOut>(storeName, initializer, aggregator),
+      makeSupplier: (aggregator) => {
+        const supplier = aggregateSupplier<K, unknown, VOut>(storeName, initializer, aggregator);
+        supplier.outputVersioned = versioned;
+        return supplier;
+      },
       keySerde,
       valueSerde,
       queryableStoreName: storeName,

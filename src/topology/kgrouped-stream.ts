@@ -3,14 +3,13 @@
  * KTable backed by a timestamped key-value store per task (persistent,
  * changelogged and cached by default, as Kafka Streams).
  */
-import { aggregateSupplier, reduceSupplier } from '../processors/dsl/aggregate.js';
-import type { KTableProcessorSupplier } from '../processors/dsl/ktable-contract.js';
+import { aggregateSupplier, reduceSupplier, type StreamAggregationSupplier } from '../processors/dsl/aggregate.js';
 import type { Serde } from '../serdes/serde.js';
 import { Serdes } from '../serdes/serdes.js';
 import { requireFunction, requireNonNull, validateName } from './internal/checks.js';
 import type { StreamSerdes } from './internal/builder-context.js';
 import { addRepartition } from './internal/repartition.js';
-import { namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
+import { isVersionedSupplier, namedAndMaterialized, timestampedStoreBuilder } from './internal/materialize.js';
 import type { CogroupedKStream, KGroupedStream, KTable, SessionWindowedKStream, TimeWindowedKStream } from './dsl-interfaces.js';
 import { KTableImpl, type DslContext } from './ktable.js';
 import type { Materialized, Named } from './options.js';
@@ -68,7 +67,7 @@ export class KGroupedStreamImpl<K, V> implements KGroupedStream<K, V> {
 
   private materialize<A>(
     prefix: string,
-    supplier: (storeName: string) => KTableProcessorSupplier<K, V, K, A>,
+    supplier: (storeName: string) => StreamAggregationSupplier<K, V, A>,
     materialized: Materialized<K, A>,
     defaultValueSerde: Serde<A>,
     givenName?: string,
@@ -80,8 +79,10 @@ export class KGroupedStreamImpl<K, V> implements KGroupedStream<K, V> {
     const valueSerde = materialized.valueSerde ?? defaultValueSerde;
     const parent = this.parentFor(storeName);
     const tableSupplier = supplier(storeName);
+    // Kafka's GroupedStreamAggregateBuilder setOutputVersioned: a versioned store supplier is allowed (KIP-914)
+    tableSupplier.outputVersioned = isVersionedSupplier(materialized.storeSupplier);
     this.ctx.topology.addProcessor(processorName, tableSupplier, parent);
-    this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde, 'A KGroupedStream aggregation'), processorName);
+    this.ctx.topology.addStateStore(timestampedStoreBuilder(storeName, materialized, keySerde, valueSerde), processorName);
     return new KTableImpl<K, A>(this.ctx, processorName, tableSupplier, storeName, { key: keySerde, value: valueSerde });
   }
 

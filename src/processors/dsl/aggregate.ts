@@ -18,14 +18,28 @@
  * otherwise `process()` forwards each update at once. What is forwarded is a
  * `Change` (the new aggregate, and the old one when a downstream node asked
  * for old values): the aggregation is a KTable node.
+ *
+ * The store may be versioned (KIP-914, as Kafka's `KStreamAggregate` through
+ * its `KeyValueStoreWrapper`): each aggregate is put as a new version at its
+ * timestamp; an update the store does not put (older than its history
+ * retention) is not forwarded either.
  */
 import type { Processor } from '../processor.js';
 import type { Record } from '../record.js';
 import { dslContext, type DslProcessorContext } from '../dsl-context.js';
 import type { StateStore } from '../../state/state-store.js';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp.js';
+import { VersionedKeyValueStore } from '../../state/versioned/versioned-key-value-store.js';
 import { Change } from './change.js';
-import { materializedValueGetterSupplier, TableTupleForwarder, type KTableProcessorSupplier, type KTableValueGetterSupplier } from './ktable-contract.js';
+import {
+  materializedValueGetterSupplier,
+  PUT_IS_LATEST,
+  tableStore,
+  TableTupleForwarder,
+  type KTableProcessorSupplier,
+  type KTableValueGetterSupplier,
+  type TableStore,
+} from './ktable-contract.js';
 import { syncResult } from './sync-result.js';
 
 const NULL_KEY_OR_VALUE = 'null key or value';
@@ -43,9 +57,14 @@ function dropsNull(context: DslProcessorContext<unknown, unknown>, key: unknown,
   return true;
 }
 
-/** One update step: the previous aggregate and timestamp of the key, the new aggregate; stores and forwards `Change(new, old)` stamped with the max timestamp. */
+/**
+ * One update step: 1. the previous aggregate and timestamp of the key; 2. the
+ * new aggregate, stamped with the max timestamp; 3. store it; 4. forward
+ * `Change(new, old)` unless the store did not put it (a versioned store's
+ * `isLatest` with it).
+ */
 function update<K, V, A>(
-  store: TimestampedAggregateStore<K, A>,
+  store: TableStore<K, A>,
   forwarder: TableTupleForwarder<K, A>,
   sendOldValues: boolean,
   record: Record<K, V>,
@@ -54,16 +73,19 @@ function update<K, V, A>(
   const previous = store.get(record.key);
   const aggregate = next(previous === null ? null : previous.value);
   const timestamp = previous === null ? record.timestamp : Math.max(record.timestamp, previous.timestamp);
-  store.put(record.key, { value: aggregate, timestamp });
-  forwarder.maybeForward(record.withValue(Change.of<A>(aggregate, sendOldValues ? previous?.value : null)).withTimestamp(timestamp));
+  const put = store.put(record.key, aggregate, timestamp);
+  if (put === VersionedKeyValueStore.PUT_RETURN_CODE_NOT_PUT) return;
+  forwarder.maybeForward(record.withValue(Change.of<A>(aggregate, sendOldValues ? previous?.value : null, put === PUT_IS_LATEST)).withTimestamp(timestamp));
 }
 
 /**
  * A stream aggregation as a KTable node (Kafka's `KStreamAggProcessorSupplier`):
  * its view is its store; it sends old values once asked.
  */
-class StreamAggregationSupplier<K, V, A> implements KTableProcessorSupplier<K, V, K, A> {
+export class StreamAggregationSupplier<K, V, A> implements KTableProcessorSupplier<K, V, K, A> {
   private sendOldValues = false;
+  /** True when the store is versioned (set by the wiring, as Kafka's `setOutputVersioned`). */
+  outputVersioned = false;
 
   constructor(
     private readonly storeName: string,
@@ -79,16 +101,20 @@ class StreamAggregationSupplier<K, V, A> implements KTableProcessorSupplier<K, V
     return materializedValueGetterSupplier<K, A>(this.storeName);
   }
 
+  isOutputVersioned(): boolean {
+    return this.outputVersioned;
+  }
+
   get(): Processor<K, V, K, Change<A>> {
     const { storeName, sendOldValues, step } = this;
     let context: DslProcessorContext<K, Change<A>>;
-    let store: TimestampedAggregateStore<K, A>;
+    let store: TableStore<K, A>;
     let forwarder: TableTupleForwarder<K, A>;
     return {
       init(c) {
         context = dslContext(c);
-        store = c.getStateStore<TimestampedAggregateStore<K, A>>(storeName);
-        forwarder = new TableTupleForwarder(store, context, sendOldValues);
+        store = tableStore<K, A>(c, storeName);
+        forwarder = new TableTupleForwarder(store.store, context, sendOldValues);
       },
       process(record) {
         if (dropsNull(context, record.key, record.value)) return;
@@ -103,7 +129,7 @@ export function aggregateSupplier<K, V, A>(
   storeName: string,
   initializer: () => A,
   aggregator: (key: K, value: V, aggregate: A) => A,
-): KTableProcessorSupplier<K, V, K, A> {
+): StreamAggregationSupplier<K, V, A> {
   return new StreamAggregationSupplier<K, V, A>(storeName, (record, previous) => {
     const initial = previous === null ? syncResult('aggregate', 'initializer', initializer()) : previous;
     return syncResult('aggregate', 'aggregator', aggregator(record.key, record.value, initial));
@@ -111,7 +137,7 @@ export function aggregateSupplier<K, V, A>(
 }
 
 /** Reduces into `storeName`: the first value as is, then `reducer(previous, value)`. */
-export function reduceSupplier<K, V>(storeName: string, reducer: (aggregate: V, value: V) => V): KTableProcessorSupplier<K, V, K, V> {
+export function reduceSupplier<K, V>(storeName: string, reducer: (aggregate: V, value: V) => V): StreamAggregationSupplier<K, V, V> {
   return new StreamAggregationSupplier<K, V, V>(storeName, (record, previous) =>
     previous === null ? record.value : syncResult('reduce', 'reducer', reducer(previous, record.value)),
   );

@@ -8,7 +8,8 @@
  * - asked to send old values, it asks every aggregation (they keep the store,
  *   so they always can) and answers true;
  * - for `suppress(untilWindowCloses)`, a windowed cogroup's grace is found
- *   through its parents (window-grace.ts walks every parent of a node).
+ *   through its parents (window-grace.ts walks every parent of a node);
+ * - its output is versioned when the shared store is (KIP-914).
  */
 import { IllegalStateError } from '../../errors.js';
 import type { Processor, ProcessorContext } from '../processor.js';
@@ -26,6 +27,11 @@ export class CogroupPassThroughSupplier<K, V> implements KTableProcessorSupplier
   enableSendingOldValues(): boolean {
     for (const parent of this.parents) parent.enableSendingOldValues(true);
     return true;
+  }
+
+  /** Versioned when the aggregations' shared store is (Kafka's `setOutputVersioned` on the cogroup's nodes). */
+  isOutputVersioned(): boolean {
+    return this.parents.some((parent) => parent.isOutputVersioned?.() === true);
   }
 
   view(): KTableValueGetterSupplier<K, V> {

@@ -3,7 +3,8 @@
  * kafka/cogroup/): the record cache in front of the shared store (the merge
  * node forwards what the cache writes down), the table's view through the
  * merge node, suppression finding a windowed cogroup's grace through it, the
- * store kinds and names on the test driver, and the errors of a misuse.
+ * store kinds and names on the test driver, a versioned store (KIP-914), and
+ * the errors of a misuse.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -23,6 +24,7 @@ import {
   type KGroupedStream,
 } from '../../../src/index.js';
 import { TopologyTestDriver } from '../../../src/testing.js';
+import { impl } from '../../helpers/dsl-impl.js';
 
 const S = Serdes.String();
 const L = Serdes.Long();
@@ -135,7 +137,7 @@ describe('cogroup', () => {
     }
   });
 
-  it('refuses what is not a grouped stream of the same builder, and a versioned store', () => {
+  it('refuses what is not a grouped stream of the same builder', () => {
     const builder = new StreamsBuilder();
     const [clicks] = twoGrouped(builder);
     const cogrouped = clicks.cogroup((_k, _v, n: number) => n + 1);
@@ -146,8 +148,27 @@ describe('cogroup', () => {
     expect(() => cogrouped.cogroup({} as never, (_k, _v, n: number) => n)).toThrow(/give a KGroupedStream/);
     expect(() => clicks.cogroup('not a function' as never)).toThrow(IllegalArgumentError);
     expect(() => cogrouped.windowedBy({} as never)).toThrow(/windowedBy: give TimeWindows/);
-    expect(() => cogrouped.aggregate(() => 0, Materialized.as<string, number>(Stores.persistentVersionedKeyValueStore('versioned', 60_000)))).toThrow(
-      /A cogrouped aggregation \(store 'versioned'\): a versioned store supplier cannot materialize it yet/,
-    );
+  });
+
+  it('a versioned store holds the cogrouped aggregate as versions (KIP-914, as Kafka), and the table is versioned', () => {
+    const builder = new StreamsBuilder();
+    const [clicks, views] = twoGrouped(builder);
+    const totals = clicks
+      .cogroup((_k, _v, n: number) => n + 1)
+      .cogroup(views, (_k, _v, n: number) => n + 1000)
+      .aggregate(() => 0, Materialized.as<string, number>(Stores.persistentVersionedKeyValueStore('versioned', 60_000)).withValueSerde(L));
+    expect(impl(totals).supplier.isOutputVersioned?.()).toBe(true);
+    totals.toStream().to('totals', { keySerde: S, valueSerde: L });
+    const driver = new TopologyTestDriver(builder.build());
+    try {
+      driver.createInputTopic('clicks', S, S).pipeInput('k', 'c', 10);
+      driver.createInputTopic('views', S, S).pipeInput('k', 'v', 20);
+      expect(driver.createOutputTopic('totals', S, L).readValuesToList()).toEqual([1, 1001]);
+      const store = driver.getVersionedKeyValueStore<string, number>('versioned');
+      expect(store?.get('k', 15)).toMatchObject({ value: 1, timestamp: 10 });
+      expect(store?.get('k')).toMatchObject({ value: 1001, timestamp: 20 });
+    } finally {
+      driver.close();
+    }
   });
 });

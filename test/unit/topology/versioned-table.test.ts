@@ -6,9 +6,11 @@
  * - a stream–table join over a versioned table looks the key up as of the stream
  *   record's timestamp, so out-of-order table data joins correctly (a timestamped
  *   table joins whatever arrived last);
- * - a KGroupedStream aggregation or a global table cannot be materialized on a
- *   versioned store yet (a TopologyError naming the operation); a KGroupedTable
- *   aggregation can (test/unit/topology/kafka/ktable/ktable-aggregate.test.ts).
+ * - a KGroupedStream aggregation may be materialized on a versioned store, as
+ *   Kafka's (KIP-914): each aggregate is a new version at its (max) timestamp;
+ *   a KGroupedTable aggregation can too
+ *   (test/unit/topology/kafka/ktable/ktable-aggregate.test.ts); a global table
+ *   cannot (Kafka: "GlobalTables cannot be versioned.").
  */
 import { describe, expect, it } from 'vitest';
 import { Materialized, Serdes, StreamsBuilder, Stores } from '../../../src/index.js';
@@ -64,10 +66,30 @@ describe('a table materialized on a versioned store (KIP-914)', () => {
     });
   });
 
-  it('a KGroupedStream aggregation or a global table cannot be materialized on a versioned store yet', () => {
+  it('a KGroupedStream count on a versioned store keeps each count as a version at its timestamp (the max seen for the key)', () => {
     const builder = new StreamsBuilder();
-    expect(() => builder.stream('in', { keySerde: S, valueSerde: S }).groupByKey().count(Materialized.as(Stores.persistentVersionedKeyValueStore('c', 1000))))
-      .toThrow("A KGroupedStream aggregation (store 'c'): a versioned store supplier cannot materialize it yet");
+    const counts = builder.stream('in', { keySerde: S, valueSerde: S }).groupByKey().count(Materialized.as(Stores.persistentVersionedKeyValueStore('c', 1000)));
+    counts.toStream().to('counts', { keySerde: S, valueSerde: Serdes.Long() });
+    const driver = new TopologyTestDriver(builder.build());
+    try {
+      const input = driver.createInputTopic('in', S, S);
+      input.pipeInput('a', 'x', 10);
+      input.pipeInput('a', 'x', 20);
+      input.pipeInput('a', 'x', 15); // stamped max(15, 20) = 20: replaces the version at 20
+      input.pipeInput('b', 'x', 5);
+      const out = driver.createOutputTopic('counts', S, Serdes.Long()).readKeyValuesToList();
+      expect(out.map(({ key, value }) => `${key}=${value}`)).toEqual(['a=1', 'a=2', 'a=3', 'b=1']);
+      const store = driver.getVersionedKeyValueStore<string, number>('c');
+      expect(store?.get('a')).toEqual({ value: 3, timestamp: 20 });
+      expect(store?.get('a', 15)).toMatchObject({ value: 1, timestamp: 10 });
+      expect(store?.get('a', 9)).toBeNull();
+      expect(store?.get('b', 5)).toMatchObject({ value: 1, timestamp: 5 });
+    } finally {
+      driver.close();
+    }
+  });
+
+  it('a global table cannot be materialized on a versioned store (as Kafka)', () => {
     expect(() => new StreamsBuilder().globalTable('g', { keySerde: S, valueSerde: S }, Materialized.as(Stores.persistentVersionedKeyValueStore('g-store', 1000))))
       .toThrow("A global table (store 'g-store'): a versioned store supplier cannot materialize it yet");
   });

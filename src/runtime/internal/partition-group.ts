@@ -71,7 +71,8 @@ class RecordQueue {
 
   poll(): ConsumedRecord {
     const record = this.records[this.head] as ConsumedRecord;
-    this.records[this.head] = undefined as unknown as ConsumedRecord; // let it be collected
+    // a slot behind the head is never read again: cleared so the record can be collected, without widening the hot array's type
+    this.records[this.head] = undefined as unknown as ConsumedRecord;
     this.head++;
     if (this.head === this.records.length) {
       this.records = [];

@@ -36,6 +36,7 @@ function migrated(storeName: string): InvalidStateStoreError {
 function storesOf<S extends object>(params: StoreQueryParameters<unknown>, local: LocalStores, kinds: readonly StoreKind[], asked: string): Array<{ store: S; kind: StoreKind }> {
   return availableStores(params.storeName, local).map(({ store, kind }) => {
     if (!kinds.includes(kind)) throw wrongStoreType(params.storeName, kind, asked);
+    // the registry keeps stores untyped; the kind check above proved which store interface S it is
     const guarded = new Proxy(store as unknown as S, {
       get(target, property) {
         const member = Reflect.get(target, property, target) as unknown;
@@ -93,6 +94,7 @@ export function windowView<K, V>(params: StoreQueryParameters<unknown>, local: L
     all: () => each((s) => s.all()),
     backwardAll: () => each((s) => s.backwardAll()),
   };
+  // overloaded methods of the public store interfaces: one implementation takes the union of their arguments, which TypeScript cannot check against the overload list
   return view as unknown as ReadOnlyWindowStore<K, V>;
 }
 
@@ -102,7 +104,9 @@ export function sessionView<K, V>(params: StoreQueryParameters<unknown>, local: 
   const each = (read: (s: ReadOnlySessionStore<K, V>) => KeyValue<Windowed<K>, V>[]): KeyValue<Windowed<K>, V>[] => stores().flatMap(read);
   type Find = (...a: unknown[]) => KeyValue<Windowed<K>, V>[];
   const view = {
+    // overloaded methods of the public store interfaces: one implementation takes the union of their arguments, which TypeScript cannot check against the overload list
     findSessions: (...args: unknown[]) => each((s) => (s.findSessions as unknown as Find)(...args)),
+    // overloaded methods of the public store interfaces: one implementation takes the union of their arguments, which TypeScript cannot check against the overload list
     backwardFindSessions: (...args: unknown[]) => each((s) => (s.backwardFindSessions as unknown as Find)(...args)),
     fetchSession(key: K, sessionStartTime: number, sessionEndTime: number): V | null {
       for (const store of stores()) {
@@ -111,9 +115,12 @@ export function sessionView<K, V>(params: StoreQueryParameters<unknown>, local: 
       }
       return null;
     },
+    // overloaded methods of the public store interfaces: one implementation takes the union of their arguments, which TypeScript cannot check against the overload list
     fetch: (...args: unknown[]) => each((s) => (s.fetch as unknown as Find)(...args)),
+    // overloaded methods of the public store interfaces: one implementation takes the union of their arguments, which TypeScript cannot check against the overload list
     backwardFetch: (...args: unknown[]) => each((s) => (s.backwardFetch as unknown as Find)(...args)),
   };
+  // overloaded methods of the public store interfaces: one implementation takes the union of their arguments, which TypeScript cannot check against the overload list
   return view as unknown as ReadOnlySessionStore<K, V>;
 }
 

@@ -9,43 +9,14 @@
 import { describe, expect, it } from 'vitest';
 import { Joined, Materialized, Serdes, Stores, StreamsBuilder } from '../../../../../src/index.js';
 import { TopologyTestDriver } from '../../../../../src/testing.js';
+import { ANY_UNIQUE_KEY, INPUT_TOPIC_LEFT, INPUT_TOPIC_RIGHT, input } from '../../../../helpers/ktable/abstract-join-input.js';
 
 const L = Serdes.Int64();
 const S = Serdes.String();
-const INPUT_TOPIC_LEFT = 'inputTopicLeft';
-const INPUT_TOPIC_RIGHT = 'inputTopicRight';
 const OUTPUT_TOPIC = 'outputTopic';
-const ANY_UNIQUE_KEY = 0n;
 const STORE_NAME = 'table-store';
 const APP_ID = 'stream-table-join-integration-test';
 const JOINED = Joined.with(L, S, S, 'Grace', 2);
-
-/** AbstractJoinIntegrationTest.input: [topic, value, timestamp], all under ANY_UNIQUE_KEY. */
-const input: [string, string | null, number][] = [
-  [INPUT_TOPIC_LEFT, null, 1],
-  [INPUT_TOPIC_RIGHT, null, 2],
-  [INPUT_TOPIC_LEFT, 'A', 3],
-  [INPUT_TOPIC_RIGHT, 'a', 4],
-  [INPUT_TOPIC_LEFT, 'B', 5],
-  [INPUT_TOPIC_RIGHT, 'b', 6],
-  [INPUT_TOPIC_LEFT, null, 7],
-  [INPUT_TOPIC_RIGHT, null, 8],
-  [INPUT_TOPIC_LEFT, 'C', 9],
-  [INPUT_TOPIC_RIGHT, 'c', 10],
-  [INPUT_TOPIC_RIGHT, null, 11],
-  [INPUT_TOPIC_LEFT, null, 12],
-  [INPUT_TOPIC_RIGHT, null, 13],
-  [INPUT_TOPIC_RIGHT, 'd', 7], // out-of-order data with null as latest
-  [INPUT_TOPIC_LEFT, 'D', 6],
-  [INPUT_TOPIC_LEFT, null, 2],
-  [INPUT_TOPIC_RIGHT, null, 3],
-  [INPUT_TOPIC_RIGHT, 'e', 14],
-  [INPUT_TOPIC_LEFT, 'E', 15],
-  [INPUT_TOPIC_LEFT, null, 10], // out-of-order data with non-null as latest
-  [INPUT_TOPIC_RIGHT, null, 9],
-  [INPUT_TOPIC_LEFT, 'F', 4],
-  [INPUT_TOPIC_RIGHT, 'f', 3],
-];
 
 type Expected = [string, number] | null;
 const _ = null;

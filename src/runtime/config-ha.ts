@@ -5,6 +5,7 @@
  * validated in one place. Every problem is a {@link ConfigError} naming the key.
  */
 import { ConfigError } from '../errors.js';
+import { wholeNumberConfig } from './config-number.js';
 
 /** The HA keys as a user writes them. */
 export interface HighAvailabilityConfig {
@@ -54,21 +55,13 @@ export const DEFAULT_PROBING_REBALANCE_INTERVAL_MS = 600_000;
 /** Validates the HA keys of a config object. */
 export function resolveHighAvailability(config: Record<string, unknown>): ResolvedHighAvailabilityConfig {
   return {
-    numStandbyReplicas: wholeNumber(config, 'numStandbyReplicas', 0, 0, 'standby replicas per stateful task; 0 turns them off'),
-    maxWarmupReplicas: wholeNumber(config, 'maxWarmupReplicas', DEFAULT_MAX_WARMUP_REPLICAS, 1, 'warm-up replicas assigned at once'),
-    probingRebalanceIntervalMs: wholeNumber(config, 'probingRebalanceIntervalMs', DEFAULT_PROBING_REBALANCE_INTERVAL_MS, 1, 'ms between probing rebalances while warm-ups exist'),
+    numStandbyReplicas: wholeNumberConfig(config, 'numStandbyReplicas', 0, 0, 'standby replicas per stateful task; 0 turns them off'),
+    maxWarmupReplicas: wholeNumberConfig(config, 'maxWarmupReplicas', DEFAULT_MAX_WARMUP_REPLICAS, 1, 'warm-up replicas assigned at once'),
+    probingRebalanceIntervalMs: wholeNumberConfig(config, 'probingRebalanceIntervalMs', DEFAULT_PROBING_REBALANCE_INTERVAL_MS, 1, 'ms between probing rebalances while warm-ups exist'),
     groupInstanceId: groupInstanceIdOf(config.groupInstanceId),
   };
 }
 
-function wholeNumber(config: Record<string, unknown>, key: string, fallback: number, min: number, what: string): number {
-  const value = config[key];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new ConfigError(`Config '${key}' must be a whole number >= ${min} (${what}), got ${String(value)}`);
-  }
-  return value;
-}
 
 /** The optional `groupInstanceId` (static membership). */
 export function groupInstanceIdOf(value: unknown): string | undefined {

@@ -5,7 +5,7 @@
  * record with the lowest timestamp, and how much it buffers per partition.
  * Every problem is a {@link ConfigError} naming the key.
  */
-import { ConfigError } from '../errors.js';
+import { wholeNumberConfig } from './config-number.js';
 
 /** The task-input keys as a user writes them. */
 export interface TaskInputConfig {
@@ -39,16 +39,8 @@ export const DEFAULT_BUFFERED_RECORDS_PER_PARTITION = 1000;
 /** Validates the task-input keys of a config object. */
 export function resolveTaskInput(config: Record<string, unknown>): ResolvedTaskInputConfig {
   return {
-    maxTaskIdleMs: wholeNumber(config, 'maxTaskIdleMs', 0, -1, 'ms a task waits for an empty, caught-up input partition; 0 waits only for records already on the broker, -1 never waits'),
-    bufferedRecordsPerPartition: wholeNumber(config, 'bufferedRecordsPerPartition', DEFAULT_BUFFERED_RECORDS_PER_PARTITION, 1, 'records buffered per input partition before its fetching pauses'),
+    maxTaskIdleMs: wholeNumberConfig(config, 'maxTaskIdleMs', 0, -1, 'ms a task waits for an empty, caught-up input partition; 0 waits only for records already on the broker, -1 never waits'),
+    bufferedRecordsPerPartition: wholeNumberConfig(config, 'bufferedRecordsPerPartition', DEFAULT_BUFFERED_RECORDS_PER_PARTITION, 1, 'records buffered per input partition before its fetching pauses'),
   };
 }
 
-function wholeNumber(config: Record<string, unknown>, key: string, fallback: number, min: number, what: string): number {
-  const value = config[key];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new ConfigError(`Config '${key}' must be a whole number >= ${min} (${what}), got ${String(value)}`);
-  }
-  return value;
-}

@@ -152,6 +152,9 @@ export type {
   StreamPartitioner,
   ConnectedStoreProvider,
 } from './processors/processor.js';
+// asynchronous steps per key, exactly once (issue 33)
+export { asyncProcessor } from './processors/async-processor.js';
+export type { AsyncOptions, AsyncProcessorOptions } from './processors/async-processor.js';
 export { FixedKeyRecord } from './processors/fixed-key-record.js';
 export type { FixedKeyProcessor, FixedKeyProcessorContext, FixedKeyProcessorSupplier } from './processors/fixed-key-processor.js';
 export type { ValueTransformerWithKey, ValueTransformerWithKeySupplier } from './processors/dsl/ktable-transform-values-types.js';

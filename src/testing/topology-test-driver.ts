@@ -266,6 +266,7 @@ export class TopologyTestDriver {
 
   /**
    * A commit of every task, each after the previous one settled:
+   * 0. wait for the task's async calls (`drainAsync`: async steps run one record at a time here);
    * 1. flush the stores (the cache forwards and logs its dirty entries; a
    *    forward into an async processor makes it a promise);
    * 2. commit the stores (step 6 of the store lifecycle);
@@ -274,6 +275,8 @@ export class TopologyTestDriver {
   private commit(index = 0): Pending {
     for (let i = index; i < this.tasks.length; i++) {
       const task = defined(this.tasks[i], `task ${i}`);
+      const drained = task.drainAsync?.(); // 0. the calls of async steps finish first (as the runtime's commit)
+      if (drained !== undefined) return drained.then(() => this.commit(i));
       task.flushStores(); // 1.
       const flushed = task.whenIdle?.();
       const rest = (): Pending => {

@@ -246,12 +246,19 @@ export class TaskExecutor {
     });
   }
 
-  /** Runs due wall-clock punctuators (at most one punctuation is queued at a time). */
+  /**
+   * Forwards the outputs of finished async calls, then runs due wall-clock
+   * punctuators (at most one such job is queued at a time).
+   */
   punctuate(now: number): Promise<void> {
     if (this.#punctuateQueued) return Promise.resolve();
     this.#punctuateQueued = true;
     return this.#queue.add(async () => {
       this.#punctuateQueued = false;
+      if (this.state !== 'RUNNING') return;
+      // the outputs of async calls that finished since the last record (a promise only when a child is async)
+      const pumped = this.#liveProcessor.pumpAsync?.();
+      if (pumped) await pumped;
       if (this.state !== 'RUNNING') return;
       const punctuated = this.#liveProcessor.punctuateWallClock(Math.max(now, Date.now()));
       if (punctuated) await punctuated; // a promise only when a punctuator is async
@@ -301,6 +308,9 @@ export class TaskExecutor {
 
   /**
    * The commit sequence (DESIGN.md §6 step 4); throws on any failure, the task manager aborts and recovers:
+   * 0. drain async calls: wait until no call of an async processor is in flight and every output of
+   *    the calls is forwarded (bounded by `asyncCallTimeoutMs`; a call still running then is a processing
+   *    error), so the offsets below never pass a record whose call has not finished;
    * 1. nothing consumed and no transaction open: only reset the interval;
    * 2. flush the task's state stores;
    * 3. `producer.flush()`: wait for every send and its callback (handler decisions, dead letters);
@@ -313,6 +323,9 @@ export class TaskExecutor {
    */
   async #commitNow(): Promise<void> {
     const producer = this.#liveProducer;
+    // 0.
+    const draining = this.#liveProcessor.drainAsync?.();
+    if (draining) await draining;
     const offsets = this.#dirty
       ? this.partitions.map((tp) => ({ ...tp, offset: defined(this.#position.get(tpKey(tp)), `position of ${tpKey(tp)}`) })).filter((o) => o.offset !== this.#committed.get(tpKey(o)))
       : [];

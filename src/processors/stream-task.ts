@@ -96,7 +96,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.stores = [...this.storeByName.values()];
     this.handling = new TaskHandling(this.label, collector, handlers, options.onDroppedRecord);
     this.runner = new NodeRunner(this.nodes, this.handling);
-    this.asyncNodes = new AsyncNodes(this.ordered, this.handling, this.runner, options.asyncCallTimeoutMs ?? 30_000, this.clock);
+    this.asyncNodes = new AsyncNodes(this.ordered, this.handling, this.runner, options.asyncCallTimeoutMs ?? 30_000, this.clock, options.onAsyncSkipped);
     this.input = new SourceInput(this.label, this.ordered, graph.sourceByTopic, this.handling, options.defaultTimestampExtractor);
   }
 

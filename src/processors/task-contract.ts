@@ -110,6 +110,12 @@ export interface TaskOptions {
    * app's `asyncCallTimeoutMs`, default 30 000).
    */
   asyncCallTimeoutMs?: number;
+  /**
+   * Called once for each record of an async step whose failed call the
+   * processing handler answered CONTINUE for (the runtime counts it in
+   * `recordsSkipped`, as a synchronous record's 'skipped' outcome).
+   */
+  onAsyncSkipped?: () => void;
 }
 
 /** The metrics of one async processor node (summed over a task's or an app's tasks). */

@@ -89,7 +89,7 @@ await describeOnEachBackend('async steps per key, exactly once', (backend, fx) =
         },
         { timeoutMs: ctx().patienceMs + 30_000, intervalMs: 100, message: `${expected} outputs of ${name} committed` },
       );
-      return { out };
+      return { out, skipped: app.metrics().recordsSkipped };
     } finally {
       await app.close();
     }
@@ -111,7 +111,7 @@ await describeOnEachBackend('async steps per key, exactly once', (backend, fx) =
 
     // 2. the async step over 2,000 records
     const concurrent = fakeService();
-    const { out } = await run('async', RECORDS, (b, input, output) =>
+    const { out, skipped } = await run('async', RECORDS, (b, input, output) =>
       b
         .stream<string, string>(input, { keySerde: S, valueSerde: S })
         .mapValuesAsync((v: string) => concurrent.call(v), { concurrency: 64 })
@@ -126,6 +126,7 @@ await describeOnEachBackend('async steps per key, exactly once', (backend, fx) =
     for (const r of out) got.set(r.key!.toString(), [...(got.get(r.key!.toString()) ?? []), r.value!.toString()]);
     expect(out).toHaveLength(RECORDS - 1);
     expect(got).toEqual(want);
+    expect(skipped).toBe(1);
     expect(concurrent.span.calls).toBeGreaterThanOrEqual(RECORDS);
 
     // 4. the speed-up

@@ -42,6 +42,7 @@ export class AsyncNodes {
     private readonly runner: NodeRunner,
     private readonly timeoutMs: number,
     clock: () => number,
+    private readonly onSkipped: (() => void) | undefined,
   ) {
     for (const node of ordered) {
       if (!(node.processor instanceof AsyncProcessor)) continue;
@@ -134,7 +135,9 @@ export class AsyncNodes {
     let pending: Pending;
     try {
       if (call.error !== undefined) {
+        state.skipped = false;
         state.onNodeError(node.def.name, call.record, call.error);
+        if (state.skipped) this.onSkipped?.();
       } else {
         for (const { record, childName } of call.outputs) {
           const children = childName === undefined ? node.children : [defined(node.children.find((c) => c.def.name === childName), `child ${childName} of ${node.def.name}`)];

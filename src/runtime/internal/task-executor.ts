@@ -12,7 +12,7 @@ import PQueue from 'p-queue';
 import type { FetchedBatch, TopicPartition, TopicPartitionOffset } from '../../cluster/port.js';
 import type { TaskRecordCollector } from '../../eos/record-collector.js';
 import type { StreamsProducer } from '../../eos/streams-producer.js';
-import type { ManagedStateStore, TaskProcessor } from '../../processors/task-contract.js';
+import type { AsyncNodeStats, ManagedStateStore, TaskProcessor } from '../../processors/task-contract.js';
 import type { StateMachine } from '../../internal/state-machine.js';
 import { createTaskStateMachine, type TaskState } from './task-state.js';
 import { topicPartitionKey as tpKey } from '../../records/topic-partition.js';
@@ -93,6 +93,11 @@ export class TaskExecutor {
   /** Adds the records each node of this task received to `into`, by node name (the live UI's node rates). */
   nodeRecordCounts(into: Map<string, number>): void {
     this.#processor?.nodeRecordCounts?.(into);
+  }
+
+  /** Adds the metrics of this task's async steps to `into`, by node name. */
+  asyncStats(into: Map<string, AsyncNodeStats>): void {
+    this.#processor?.asyncStats?.(into);
   }
 
   /** Outputs sent and not yet acknowledged. */

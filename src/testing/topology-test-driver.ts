@@ -280,11 +280,15 @@ export class TopologyTestDriver {
       task.flushStores(); // 1.
       const flushed = task.whenIdle?.();
       const rest = (): Pending => {
+        const again = task.drainAsync?.(); // the flush admitted async calls: drain them, flush again
+        if (again !== undefined) return again.then(() => this.commit(i));
         this.storeSide.commitStores(task); // 2.
         task.clearCommitRequest(); // 3.
         return this.commit(i + 1);
       };
       if (flushed !== undefined) return flushed.then(rest);
+      const again = task.drainAsync?.();
+      if (again !== undefined) return again.then(() => this.commit(i));
       this.storeSide.commitStores(task);
       task.clearCommitRequest();
     }

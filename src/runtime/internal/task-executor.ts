@@ -317,7 +317,7 @@ export class TaskExecutor {
    *    the calls is forwarded (bounded by `asyncCallTimeoutMs`; a call still running then is a processing
    *    error), so the offsets below never pass a record whose call has not finished;
    * 1. nothing consumed and no transaction open: only reset the interval;
-   * 2. flush the task's state stores;
+   * 2. flush the task's state stores; when that forwarded into an async step, drain it and flush again;
    * 3. `producer.flush()`: wait for every send and its callback (handler decisions, dead letters);
    * 4. stop if the collector recorded a failure (FAIL, a throwing handler, fencing, an unknown outcome);
    * 5. exactly_once: `sendOffsetsToTransaction` with the next offsets of every consumed input record
@@ -341,10 +341,15 @@ export class TaskExecutor {
       this.#processor?.clearCommitRequest();
       return;
     }
-    // 2.
-    this.#liveProcessor.flushStores();
-    const forwarding = this.#liveProcessor.whenIdle?.();
-    if (forwarding) await forwarding; // a flush that forwarded into an async processor
+    // 2. (again after a drain: a flush that forwarded into an async step admitted calls whose outputs may reach a cache)
+    for (;;) {
+      this.#liveProcessor.flushStores();
+      const forwarding = this.#liveProcessor.whenIdle?.();
+      if (forwarding) await forwarding; // a flush that forwarded into an async processor
+      const drainingAgain = this.#liveProcessor.drainAsync?.();
+      if (!drainingAgain) break;
+      await drainingAgain;
+    }
     // 3.
     await producer.flush();
     // 4.

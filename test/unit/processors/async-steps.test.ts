@@ -333,4 +333,25 @@ describe('the other async steps', () => {
       driver.close();
     }
   });
+
+  it('a cache flushed at the commit into an async step: its calls are drained before the commit ends (the driver drains, flushes again)', async () => {
+    const b = new StreamsBuilder();
+    b.stream<string, string>('in', { keySerde: S, valueSerde: S })
+      .groupByKey()
+      .count()
+      .toStream()
+      .mapValuesAsync(async (n: number) => (await sleep(10), `count ${n}`))
+      .to('out', { keySerde: S, valueSerde: S });
+    const driver = new TopologyTestDriver(b.build(), { statestoreCacheMaxBytes: 1024 * 1024 });
+    try {
+      const input = driver.createInputTopic('in', S, S);
+      input.pipeInput('k', 'x');
+      input.pipeInput('k', 'y');
+      await vi.advanceTimersByTimeAsync(50);
+      await driver.settle();
+      expect(driver.createOutputTopic('out', S, S).readValuesToList()).toEqual(['count 1', 'count 2']);
+    } finally {
+      driver.close();
+    }
+  });
 });

@@ -62,6 +62,12 @@ export interface TopologyTestDriverConfig {
    * disables), as Kafka's `statestore.cache.max.bytes`. The driver flushes the
    * cache after every piped record, so outputs equal those without a cache.
    */
+  /**
+   * The bound (ms) of one call of an async step (`mapValuesAsync`, `asyncProcessor`, ...), as the
+   * app's `asyncCallTimeoutMs` (default 30 000): a call over it is a processing error
+   * `ASYNC_CALL_TIMEOUT`. Use a small value with fake timers to test a hanging call.
+   */
+  asyncCallTimeoutMs?: number;
   statestoreCacheMaxBytes?: number;
 }
 
@@ -136,7 +142,10 @@ export class TopologyTestDriver {
     for (const sub of runtime.subtopologies) {
       const taskId = formatTaskId({ subtopology: sub.id, partition: 0 });
       const onDroppedRecord = (): void => this.sensors.recordDropped(taskId);
-      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, { clock: () => this.wallClockMs, globalStore, outerJoinEmitIntervalMs: 0, windowedAggregationEmitIntervalMs: 0, onDroppedRecord });
+      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, {
+        clock: () => this.wallClockMs, globalStore, outerJoinEmitIntervalMs: 0, windowedAggregationEmitIntervalMs: 0, onDroppedRecord,
+        ...(config.asyncCallTimeoutMs !== undefined ? { asyncCallTimeoutMs: config.asyncCallTimeoutMs } : {}),
+      });
       this.tasks.push(task);
       for (const topic of sub.sourceTopics) this.taskByTopic.set(topic, task);
     }

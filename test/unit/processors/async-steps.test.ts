@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { asyncProcessor, Serdes, StreamsBuilder, Topology, ValueMapperWithKey, type ErrorHandlerContext, type ProcessorContext } from '../../../src/index.js';
-import { TopologyTestDriver } from '../../../src/testing.js';
+import { DRIVER_THREAD_ID, TopologyTestDriver } from '../../../src/testing.js';
 import { toRuntime } from '../../../src/topology/topology-runtime.js';
 import type { OutputRecord, TaskProcessor } from '../../../src/processors/task-contract.js';
 import type { HandlerResponse as ProcessingExceptionHandlerResponse } from '../../../src/handlers/types.js';
@@ -350,6 +350,29 @@ describe('the other async steps', () => {
       await vi.advanceTimersByTimeAsync(50);
       await driver.settle();
       expect(driver.createOutputTopic('out', S, S).readValuesToList()).toEqual(['count 1', 'count 2']);
+    } finally {
+      driver.close();
+    }
+  });
+
+  it('the TopologyTestDriver: asyncCallTimeoutMs bounds a hanging call; CONTINUE drops that record and counts it', async () => {
+    const b = new StreamsBuilder();
+    b.stream<string, string>('in', { keySerde: S, valueSerde: S })
+      .mapValuesAsync((v: string) => (v === 'hang' ? new Promise<string>(() => undefined) : v))
+      .to('out', { keySerde: S, valueSerde: S });
+    const codes: unknown[] = [];
+    const driver = new TopologyTestDriver(b.build(), {
+      asyncCallTimeoutMs: 100,
+      processingExceptionHandler: { handle: (_c, _r, e) => (codes.push((e as { code?: unknown }).code), 'CONTINUE') },
+    });
+    try {
+      driver.createInputTopic('in', S, S).pipeValueList(['a', 'hang', 'b']);
+      await vi.advanceTimersByTimeAsync(100);
+      await driver.settle();
+      expect(driver.createOutputTopic('out', S, S).readValuesToList()).toEqual(['a', 'b']);
+      expect(codes).toEqual(['ASYNC_CALL_TIMEOUT']);
+      const dropped = { name: 'dropped-records-total', group: 'stream-task-metrics', description: 'The total number of dropped records', tags: { 'thread-id': DRIVER_THREAD_ID, 'task-id': '0_0' } };
+      expect(driver.metrics().get(dropped)?.metricValue()).toBe(1);
     } finally {
       driver.close();
     }

@@ -153,7 +153,7 @@ export type {
   ConnectedStoreProvider,
 } from './processors/processor.js';
 // asynchronous steps per key, exactly once (issue 33)
-export { asyncProcessor } from './processors/async-processor.js';
+export { asyncFixedKeyProcessor, asyncProcessor } from './processors/async-processor.js';
 export type { AsyncOptions, AsyncProcessorOptions } from './processors/async-processor.js';
 export { FixedKeyRecord } from './processors/fixed-key-record.js';
 export type { FixedKeyProcessor, FixedKeyProcessorContext, FixedKeyProcessorSupplier } from './processors/fixed-key-processor.js';

@@ -12,6 +12,7 @@ import type { Processor, ProcessorContext, ProcessorSupplier } from './processor
 import { supplyProcessor } from './processor.js';
 import type { Record } from './record.js';
 import { AsyncProcessor } from './internal/async-processor.js';
+import { ASYNC_CONCURRENCY, type FixedKeyProcessor, type FixedKeyProcessorSupplier } from './fixed-key-processor.js';
 
 /** The default `concurrency` of an async step. */
 export const DEFAULT_ASYNC_CONCURRENCY = 16;
@@ -81,6 +82,30 @@ export function asyncProcessor<KIn, VIn, KOut = never, VOut = never>(
     get: (): Processor<KIn, VIn, KOut, VOut> =>
       new AsyncProcessor(supplyProcessor(supplier) as Processor<unknown, unknown, unknown, unknown>, concurrency) as unknown as Processor<KIn, VIn, KOut, VOut>,
   };
+  return typeof supplier.stores === 'function' ? { ...wrapped, stores: supplier.stores.bind(supplier) } : wrapped;
+}
+
+/**
+ * The fixed-key form of {@link asyncProcessor}, for `KStream.processValues`:
+ * the supplier's processors run as an async step (per key in input order,
+ * across keys concurrently, up to `concurrency` per task), with the same
+ * rules; what they forward keeps the input's key.
+ *
+ * @example
+ * ```ts
+ * stream.processValues(asyncFixedKeyProcessor(() => new EnrichValues(db), { concurrency: 64 }));
+ * ```
+ */
+export function asyncFixedKeyProcessor<KIn, VIn, VOut = never>(
+  supplier: FixedKeyProcessorSupplier<KIn, VIn, VOut>,
+  options: AsyncProcessorOptions = {},
+): FixedKeyProcessorSupplier<KIn, VIn, VOut> {
+  if (supplier === null || (typeof supplier !== 'function' && typeof supplier?.get !== 'function')) {
+    throw new IllegalArgumentError('asyncFixedKeyProcessor needs a fixed-key processor supplier (a function returning a processor, or an object with get())');
+  }
+  const concurrency = checkedConcurrency(options);
+  const get = (): FixedKeyProcessor<KIn, VIn, VOut> => (typeof supplier === 'function' ? supplier() : supplier.get());
+  const wrapped = { get, [ASYNC_CONCURRENCY]: concurrency };
   return typeof supplier.stores === 'function' ? { ...wrapped, stores: supplier.stores.bind(supplier) } : wrapped;
 }
 

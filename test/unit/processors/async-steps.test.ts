@@ -6,7 +6,7 @@
  * timeout goes to the processing exception handler.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { asyncProcessor, Serdes, StreamsBuilder, Topology, ValueMapperWithKey, type ErrorHandlerContext, type ProcessorContext } from '../../../src/index.js';
+import { asyncFixedKeyProcessor, asyncProcessor, Serdes, type FixedKeyProcessorContext, StreamsBuilder, Topology, ValueMapperWithKey, type ErrorHandlerContext, type ProcessorContext } from '../../../src/index.js';
 import { DRIVER_THREAD_ID, TopologyTestDriver } from '../../../src/testing.js';
 import { toRuntime } from '../../../src/topology/topology-runtime.js';
 import type { OutputRecord, TaskProcessor } from '../../../src/processors/task-contract.js';
@@ -376,5 +376,46 @@ describe('the other async steps', () => {
     } finally {
       driver.close();
     }
+  });
+
+  it('asyncFixedKeyProcessor: processValues runs as an async step (keys concurrently, one key in order; no repartition)', async () => {
+    const b = new StreamsBuilder();
+    let running = 0;
+    let peak = 0;
+    b.stream<string, string>('in', { keySerde: S, valueSerde: S })
+      .processValues(
+        asyncFixedKeyProcessor<string, string, string>(
+          () => {
+            let ctx: FixedKeyProcessorContext<string, string>;
+            return {
+              init: (c) => void (ctx = c),
+              async process(r) {
+                peak = Math.max(peak, ++running);
+                await sleep(10);
+                running--;
+                ctx.forward(r.withValue(r.value.toUpperCase()));
+              },
+            };
+          },
+          { concurrency: 3 },
+        ),
+      )
+      .to('out', { keySerde: S, valueSerde: S });
+    const sent: string[] = [];
+    const task = toRuntime(b.build()).createTask({ subtopology: 0, partition: 0 }, { send: (o) => void sent.push(`${String(o.key)}=${String(o.value)}`) }, {
+      deserialization: { handle: () => 'FAIL' },
+      processing: { handle: () => 'FAIL' },
+    });
+    task.init();
+    task.process(rec('a', 'x1', 0));
+    task.process(rec('b', 'y1', 1));
+    task.process(rec('a', 'x2', 2));
+    const drained = task.drainAsync?.();
+    await vi.advanceTimersByTimeAsync(20);
+    await drained;
+    expect(peak).toBe(2); // a and b together; the second a after the first
+    expect(sent.filter((s) => s.startsWith('a'))).toEqual(['a=X1', 'a=X2']);
+    expect(sent.sort()).toEqual(['a=X1', 'a=X2', 'b=Y1']);
+    task.close();
   });
 });

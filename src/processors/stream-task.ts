@@ -190,6 +190,10 @@ export class StreamTask implements TaskProcessor, ContextHost {
     return work;
   }
 
+  abandonAsync(): void {
+    this.asyncNodes.close();
+  }
+
   asyncStats(into: Map<string, AsyncNodeStats>): void {
     this.asyncNodes.stats(into);
   }

@@ -212,6 +212,12 @@ export interface TaskProcessor {
    * is in flight. The executor awaits it before every commit.
    */
   drainAsync?(): Promise<void> | undefined;
+  /**
+   * Optional (added with async processors): abandons every async call in
+   * flight at once (the task failed: nothing of them will be committed); a
+   * `process()` waiting for a free slot then resolves.
+   */
+  abandonAsync?(): void;
   /** Optional (added with async processors): adds the metrics of this task's async nodes to `into`, by node name. */
   asyncStats?(into: Map<string, AsyncNodeStats>): void;
   /** Calls `close` on every processor and store. */

@@ -273,7 +273,10 @@ export class TaskExecutor {
 
   /** Marks the task failed (synchronously, so concurrent batches stop). False if it already was failed or closed. */
   markFailed(): boolean {
-    return this.#sm.tryTransition('FAILED');
+    const failed = this.#sm.tryTransition('FAILED');
+    // a record waiting for an async step's free slot must not hold up the dirty close until a call ends
+    if (failed) this.#processor?.abandonAsync?.();
+    return failed;
   }
 
   /** Clean close (revocation, app close): commit, then close. A failing commit falls back to a dirty close and rethrows. */

@@ -254,6 +254,25 @@ describe('mapValuesAsync at the task seam', () => {
   });
 });
 
+describe('a failed task', () => {
+  it('abandonAsync(): a record waiting for a free slot is released at once, nothing of the calls is forwarded', async () => {
+    const { task, sent } = taskOf((b) =>
+      b
+        .stream<string, string>('in', { keySerde: S, valueSerde: S })
+        .mapValuesAsync(() => new Promise<string>(() => undefined), { concurrency: 1 })
+        .to('out', { keySerde: S, valueSerde: S }),
+    );
+    task.process(rec('a', 'x', 0));
+    const waiting = task.process(rec('b', 'y', 1));
+    expect(waiting).toBeInstanceOf(Promise);
+    task.abandonAsync?.();
+    await expect(waiting).resolves.toBe('processed');
+    expect(task.drainAsync?.()).toBeUndefined();
+    expect(sent).toEqual([]);
+    task.close();
+  });
+});
+
 describe('the other async steps', () => {
   it('flatMapValuesAsync, filterAsync and foreachAsync', async () => {
     const seen: string[] = [];

@@ -174,20 +174,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   drainAsync(): Promise<void> | undefined {
     if (!this.asyncNodes.busy || this.lifecycle.state !== 'RUNNING') return undefined;
     this.guardIdle('drainAsync');
-    this.inFlight = true;
-    const work = this.asyncNodes.drain().then(
-      () => {
-        this.inFlight = false;
-        this.handling.current = NO_RECORD;
-      },
-      (error: unknown) => {
-        this.inFlight = false;
-        this.handling.current = NO_RECORD;
-        throw unwrapPropagating(error);
-      },
-    );
-    this.inFlightWork = work;
-    return work;
+    return this.track(handled(this.asyncNodes.drain()));
   }
 
   abandonAsync(): void {

@@ -204,6 +204,13 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
   DESERIALIZATION_FAILED: { kind: 'fatal', reaction: 'policy' },
   PROCESSING_FAILED: { kind: 'fatal', reaction: 'policy' },
   /**
+   * A call of an async step (`KStream.mapValuesAsync`, `asyncProcessor`) did
+   * not settle within `asyncCallTimeoutMs` (or was still running when a
+   * commit's drain ran out of that bound): a processing error of that one
+   * record, handed to the processing exception handler like a throw.
+   */
+  ASYNC_CALL_TIMEOUT: { kind: 'record' },
+  /**
    * A source's timestamp extractor threw (not a StreamsError) or returned no
    * whole number of ms: the task fails, naming the extractor, the source and
    * the record (Kafka's "Fatal user code error in TimestampExtractor callback").

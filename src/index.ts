@@ -64,7 +64,7 @@ export type { HighAvailabilityConfig } from './runtime/config-ha.js';
 export type { TaskInputConfig } from './runtime/config-task-input.js';
 export type { ClientConfig, ClientConfigValue } from './runtime/config-clients.js';
 export type { ConnectionSecurityConfig, SaslConfig, SaslPasswordConfig, SaslOAuthBearerConfig, SslConfig } from './runtime/config-connection.js';
-export type { KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
+export type { AsyncProcessorMetrics, KafkaStreamsMetrics, TaskMetrics } from './runtime/metrics.js';
 export { QueryableStoreTypes, InvalidStateStoreError } from './runtime/interactive-queries.js';
 export type { QueryableStoreType, ReadOnlyKeyValueStore, StoreQueryParameters, TimestampedValue } from './runtime/interactive-queries.js';
 // versioned-store queries (KIP-960/968) on app.store(QueryableStoreTypes.versionedKeyValueStore())
@@ -152,6 +152,9 @@ export type {
   StreamPartitioner,
   ConnectedStoreProvider,
 } from './processors/processor.js';
+// asynchronous steps per key, exactly once (issue 33)
+export { asyncFixedKeyProcessor, asyncProcessor } from './processors/async-processor.js';
+export type { AsyncOptions, AsyncProcessorOptions } from './processors/async-processor.js';
 export { FixedKeyRecord } from './processors/fixed-key-record.js';
 export type { FixedKeyProcessor, FixedKeyProcessorContext, FixedKeyProcessorSupplier } from './processors/fixed-key-processor.js';
 export type { ValueTransformerWithKey, ValueTransformerWithKeySupplier } from './processors/dsl/ktable-transform-values-types.js';

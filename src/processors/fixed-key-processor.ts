@@ -7,6 +7,7 @@ import { IllegalArgumentError } from '../errors.js';
 import { FixedKeyRecord } from './fixed-key-record.js';
 import type { Cancellable, ConnectedStoreProvider, Processor, ProcessorContext, ProcessorSupplier, PunctuationType, Punctuator, RecordMetadata } from './processor.js';
 import type { Record } from './record.js';
+import { AsyncProcessor } from './internal/async-processor.js';
 import type { StateStore } from '../state/state-store.js';
 import type { TaskId } from './task-contract.js';
 
@@ -62,6 +63,9 @@ export type FixedKeyProcessorSupplier<KIn, VIn, VOut = never> = (
   | { get(): FixedKeyProcessor<KIn, VIn, VOut> }
 ) &
   ConnectedStoreProvider;
+
+/** @internal Set by `asyncFixedKeyProcessor` on its supplier: the concurrency its processors run with as an async step. */
+export const ASYNC_CONCURRENCY: unique symbol = Symbol('sluice.asyncConcurrency');
 
 /** The fixed-key view of a processor's context. */
 class FixedKeyContext<K, VOut> implements FixedKeyProcessorContext<K, VOut> {
@@ -133,8 +137,11 @@ class FixedKeyProcessorAdapter<K, VIn, VOut> implements Processor<K, VIn, K, VOu
  */
 export function adaptFixedKeySupplier<K, VIn, VOut>(supplier: FixedKeyProcessorSupplier<K, VIn, VOut>): ProcessorSupplier<K, VIn, K, VOut> {
   const supply = (): FixedKeyProcessor<K, VIn, VOut> => (typeof supplier === 'function' ? supplier() : supplier.get());
+  const concurrency = (supplier as { [ASYNC_CONCURRENCY]?: number })[ASYNC_CONCURRENCY];
+  const adapt = (): Processor<K, VIn, K, VOut> => new FixedKeyProcessorAdapter<K, VIn, VOut>(supply());
   return {
-    get: () => new FixedKeyProcessorAdapter<K, VIn, VOut>(supply()),
+    // a supplier of `asyncFixedKeyProcessor`: its processors run as an async step
+    get: concurrency === undefined ? adapt : () => new AsyncProcessor(adapt() as Processor<unknown, unknown, unknown, unknown>, concurrency) as unknown as Processor<K, VIn, K, VOut>,
     stores: () => (typeof supplier.stores === 'function' ? supplier.stores() : undefined),
   };
 }

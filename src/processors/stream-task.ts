@@ -23,6 +23,7 @@ import { PunctuationQueue } from './internal/punctuation-queue.js';
 import { handled, type Pending } from './internal/pending.js';
 import { DropLog } from './internal/drop-log.js';
 import { NodeRunner } from './internal/node-runner.js';
+import { AsyncNodes } from './internal/async-nodes.js';
 import { SourceInput } from './internal/source-input.js';
 import { NO_RECORD, TaskHandling } from './internal/task-handling.js';
 import { defined } from '../internal/defined.js';
@@ -33,6 +34,7 @@ import {
   type ProcessOutcome,
   type RecordCollector,
   type TaskHandlers,
+  type AsyncNodeStats,
   type TaskId,
   type TaskOptions,
   type TaskProcessor,
@@ -58,6 +60,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
   private readonly label: string;
   private readonly handling: TaskHandling;
   private readonly runner: NodeRunner;
+  private readonly asyncNodes: AsyncNodes;
   private streamTimeMs = -1;
   private commitFlag = false;
   /** True while `flushStores()` runs: caching stores may forward (see {@link forwardFromCache}). */
@@ -93,6 +96,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.stores = [...this.storeByName.values()];
     this.handling = new TaskHandling(this.label, collector, handlers, options.onDroppedRecord);
     this.runner = new NodeRunner(this.nodes, this.handling);
+    this.asyncNodes = new AsyncNodes(this.ordered, this.handling, this.runner, options.asyncCallTimeoutMs ?? 30_000, this.clock, options.onAsyncSkipped);
     this.input = new SourceInput(this.label, this.ordered, graph.sourceByTopic, this.handling, options.defaultTimestampExtractor);
   }
 
@@ -104,6 +108,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
 
   /**
    * Processes one record:
+   * 0. forward the outputs of async calls that finished meanwhile (`internal/async-nodes.ts`);
    * 1. find its source, deserialize key and value (a failure goes to the
    *    deserialization handler) and extract its timestamp (a negative one:
    *    dropped, logged and counted; see internal/source-input.ts);
@@ -115,6 +120,11 @@ export class StreamTask implements TaskProcessor, ContextHost {
   process(record: ConsumedRecord): ProcessOutcome | Promise<ProcessOutcome> {
     this.lifecycle.guard('process');
     this.guardIdle('process');
+    // 0.
+    if (this.asyncNodes.any) {
+      const emitted = this.runEmit();
+      if (emitted !== undefined) return emitted.then(() => this.process(record));
+    }
     const state = this.handling;
     state.current = { ...record };
     state.skipped = false;
@@ -149,6 +159,37 @@ export class StreamTask implements TaskProcessor, ContextHost {
     let pending: Pending;
     try {
       pending = this.runner.runDue(this.wallQueue, nowMs);
+    } catch (error) {
+      throw unwrapPropagating(error);
+    }
+    return pending === undefined ? undefined : this.track(pending);
+  }
+
+  pumpAsync(): void | Promise<void> {
+    if (!this.asyncNodes.any || this.lifecycle.state !== 'RUNNING') return undefined;
+    this.guardIdle('pumpAsync');
+    return this.runEmit();
+  }
+
+  drainAsync(): Promise<void> | undefined {
+    if (!this.asyncNodes.busy || this.lifecycle.state !== 'RUNNING') return undefined;
+    this.guardIdle('drainAsync');
+    return this.track(handled(this.asyncNodes.drain()));
+  }
+
+  abandonAsync(): void {
+    this.asyncNodes.close();
+  }
+
+  asyncStats(into: Map<string, AsyncNodeStats>): void {
+    this.asyncNodes.stats(into);
+  }
+
+  /** Forwards the finished async calls' outputs (step 0 of {@link process}); a promise while a child runs async. */
+  private runEmit(): Promise<void> | undefined {
+    let pending: Pending;
+    try {
+      pending = this.asyncNodes.emit();
     } catch (error) {
       throw unwrapPropagating(error);
     }
@@ -197,6 +238,7 @@ export class StreamTask implements TaskProcessor, ContextHost {
     this.lifecycle.transition('CLOSED');
     this.streamQueue.clear();
     this.wallQueue.clear();
+    this.asyncNodes.close(); // in-flight calls are abandoned: not committed, they run again
     let first: unknown;
     for (const node of wasRunning ? this.ordered : []) {
       try {

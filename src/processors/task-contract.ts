@@ -104,6 +104,34 @@ export interface TaskOptions {
    * TopologyTestDriver's `metrics()` counts them.
    */
   onDroppedRecord?: () => void;
+  /**
+   * The bound (ms) of one call of an async processor (`asyncProcessor`,
+   * `KStream.mapValuesAsync`, ...) and of the drain before a commit (the
+   * app's `asyncCallTimeoutMs`, default 30 000).
+   */
+  asyncCallTimeoutMs?: number;
+  /**
+   * Called once for each record of an async step whose failed call the
+   * processing handler answered CONTINUE for (the runtime counts it in
+   * `recordsSkipped`, as a synchronous record's 'skipped' outcome).
+   */
+  onAsyncSkipped?: () => void;
+}
+
+/** The metrics of one async processor node (summed over a task's or an app's tasks). */
+export interface AsyncNodeStats {
+  /** Calls admitted and not finished (running, or waiting behind an earlier call of their key). */
+  inFlight: number;
+  /** Calls finished (settled, failed or timed out). */
+  calls: number;
+  /** Calls that rejected, threw or timed out. */
+  failed: number;
+  /** Sum of the finished calls' durations, ms (start to settle). */
+  totalLatencyMs: number;
+  /** The longest call, ms. */
+  maxLatencyMs: number;
+  /** Sum of the time finished calls waited behind an earlier call of their key, ms. */
+  totalQueueMs: number;
 }
 
 /** The handlers a task applies while processing. */
@@ -171,6 +199,27 @@ export interface TaskProcessor {
    * received since the task was created to `into`, by node name.
    */
   nodeRecordCounts?(into: Map<string, number>): void;
+  /**
+   * Optional (added with async processors): forwards the outputs of the async
+   * calls that finished since (the executor calls it on its tick, in the
+   * task's queue); a promise when a child went async.
+   */
+  pumpAsync?(): void | Promise<void>;
+  /**
+   * Optional (added with async processors): waits until no async call is in
+   * flight and every output is forwarded (at most `asyncCallTimeoutMs`; calls
+   * still running then fail as processing errors); `undefined` when nothing
+   * is in flight. The executor awaits it before every commit.
+   */
+  drainAsync?(): Promise<void> | undefined;
+  /**
+   * Optional (added with async processors): abandons every async call in
+   * flight at once (the task failed: nothing of them will be committed); a
+   * `process()` waiting for a free slot then resolves.
+   */
+  abandonAsync?(): void;
+  /** Optional (added with async processors): adds the metrics of this task's async nodes to `into`, by node name. */
+  asyncStats?(into: Map<string, AsyncNodeStats>): void;
   /** Calls `close` on every processor and store. */
   close(): void;
 }

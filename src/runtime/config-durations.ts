@@ -24,6 +24,7 @@ export const DURATION_KEYS: readonly string[] = [
   'stateCleanupDelayMs',
   'probingRebalanceIntervalMs',
   'repartitionPurgeIntervalMs',
+  'asyncCallTimeoutMs',
 ];
 
 /** Keys of {@link DURATION_KEYS} whose smallest value is not 1 ms. */

@@ -2,6 +2,7 @@
  * The metrics shape returned by `KafkaStreams.metrics()`.
  */
 import type { RestoreMetrics } from './state-restore-listener.js';
+import type { AsyncNodeStats } from '../processors/task-contract.js';
 
 /** Counters of one task (kept across restarts and re-acquisitions of the task on this instance). */
 export interface TaskMetrics {
@@ -55,6 +56,43 @@ export interface KafkaStreamsMetrics {
    * applied since each opened, and the sum of its changelog positions (what the assignor is told).
    */
   standbyTasks?: Record<string, { recordsApplied: number; offsetSum: number }>;
+  /**
+   * The async steps (`KStream.mapValuesAsync`, `asyncProcessor`, ...), by processor name, summed over
+   * the tasks running now (counted since each task was created on this instance); absent without async steps.
+   */
+  asyncProcessors?: Record<string, AsyncProcessorMetrics>;
+}
+
+/** The metrics of one async step (see {@link KafkaStreamsMetrics.asyncProcessors}). */
+export interface AsyncProcessorMetrics {
+  /** Records admitted and not finished: calls running, or waiting behind an earlier call of their key. */
+  inFlight: number;
+  /** Calls finished (settled, failed or timed out). */
+  calls: number;
+  /** Calls that rejected, threw or timed out. */
+  failed: number;
+  /** Mean call latency (start to settle), ms. */
+  avgLatencyMs: number;
+  /** Longest call, ms. */
+  maxLatencyMs: number;
+  /** Mean time a call waited behind an earlier call of its key before it started, ms. */
+  avgQueueMs: number;
+}
+
+/** The public shape of summed async-node counters. */
+export function asyncProcessorMetrics(stats: ReadonlyMap<string, AsyncNodeStats>): Record<string, AsyncProcessorMetrics> {
+  const result: Record<string, AsyncProcessorMetrics> = {};
+  for (const [name, s] of stats) {
+    result[name] = {
+      inFlight: s.inFlight,
+      calls: s.calls,
+      failed: s.failed,
+      avgLatencyMs: s.calls === 0 ? 0 : s.totalLatencyMs / s.calls,
+      maxLatencyMs: s.maxLatencyMs,
+      avgQueueMs: s.calls === 0 ? 0 : s.totalQueueMs / s.calls,
+    };
+  }
+  return result;
 }
 
 /** Creates zeroed task counters. */

@@ -111,6 +111,7 @@ export function uiSnapshot(deps: UiSourceDeps, now = Date.now()): UiSnapshot {
     topicLag,
     nodes: Object.fromEntries(deps.nodeRecordCounts()),
     decisions: deps.decisions.list(),
+    ...(m.asyncProcessors ? { asyncNodes: m.asyncProcessors } : {}),
   };
 }
 

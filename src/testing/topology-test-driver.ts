@@ -62,6 +62,12 @@ export interface TopologyTestDriverConfig {
    * disables), as Kafka's `statestore.cache.max.bytes`. The driver flushes the
    * cache after every piped record, so outputs equal those without a cache.
    */
+  /**
+   * The bound (ms) of one call of an async step (`mapValuesAsync`, `asyncProcessor`, ...), as the
+   * app's `asyncCallTimeoutMs` (default 30 000): a call over it is a processing error
+   * `ASYNC_CALL_TIMEOUT`. Use a small value with fake timers to test a hanging call.
+   */
+  asyncCallTimeoutMs?: number;
   statestoreCacheMaxBytes?: number;
 }
 
@@ -136,7 +142,10 @@ export class TopologyTestDriver {
     for (const sub of runtime.subtopologies) {
       const taskId = formatTaskId({ subtopology: sub.id, partition: 0 });
       const onDroppedRecord = (): void => this.sensors.recordDropped(taskId);
-      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, { clock: () => this.wallClockMs, globalStore, outerJoinEmitIntervalMs: 0, windowedAggregationEmitIntervalMs: 0, onDroppedRecord });
+      const task = runtime.createTask({ subtopology: sub.id, partition: 0 }, collector, handlers, {
+        clock: () => this.wallClockMs, globalStore, outerJoinEmitIntervalMs: 0, windowedAggregationEmitIntervalMs: 0, onDroppedRecord,
+        ...(config.asyncCallTimeoutMs !== undefined ? { asyncCallTimeoutMs: config.asyncCallTimeoutMs } : {}),
+      });
       this.tasks.push(task);
       for (const topic of sub.sourceTopics) this.taskByTopic.set(topic, task);
     }
@@ -266,6 +275,7 @@ export class TopologyTestDriver {
 
   /**
    * A commit of every task, each after the previous one settled:
+   * 0. wait for the task's async calls (`drainAsync`: async steps run one record at a time here);
    * 1. flush the stores (the cache forwards and logs its dirty entries; a
    *    forward into an async processor makes it a promise);
    * 2. commit the stores (step 6 of the store lifecycle);
@@ -274,14 +284,20 @@ export class TopologyTestDriver {
   private commit(index = 0): Pending {
     for (let i = index; i < this.tasks.length; i++) {
       const task = defined(this.tasks[i], `task ${i}`);
+      const drained = task.drainAsync?.(); // 0. the calls of async steps finish first (as the runtime's commit)
+      if (drained !== undefined) return drained.then(() => this.commit(i));
       task.flushStores(); // 1.
       const flushed = task.whenIdle?.();
       const rest = (): Pending => {
+        const again = task.drainAsync?.(); // the flush admitted async calls: drain them, flush again
+        if (again !== undefined) return again.then(() => this.commit(i));
         this.storeSide.commitStores(task); // 2.
         task.clearCommitRequest(); // 3.
         return this.commit(i + 1);
       };
       if (flushed !== undefined) return flushed.then(rest);
+      const again = task.drainAsync?.();
+      if (again !== undefined) return again.then(() => this.commit(i));
       this.storeSide.commitStores(task);
       task.clearCommitRequest();
     }

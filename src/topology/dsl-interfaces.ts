@@ -12,6 +12,7 @@ import type { KeyValue } from '../records/key-value.js';
 import type { ValueTransformerWithKeySupplier } from '../processors/dsl/ktable-transform-values-types.js';
 import type { FixedKeyProcessorSupplier } from '../processors/fixed-key-processor.js';
 import type { ProcessorSupplier, TopicNameExtractor } from '../processors/processor.js';
+import type { AsyncOptions } from '../processors/async-processor.js';
 import type { Windowed } from '../state/window-types.js';
 import type { Aggregator, Initializer, Merger, Reducer } from './aggregation-functions.js';
 import type { EmitStrategy } from './emit-strategy.js';
@@ -80,6 +81,44 @@ export interface KStream<K, V> {
    * must be synchronous.
    */
   foreach(action: (key: K, value: V) => unknown, named?: Named | string): void;
+
+  /**
+   * Replaces the value with what `mapper(value)` resolves to, running the
+   * calls of different keys at the same time (up to `options.concurrency`
+   * records in flight per task, default 16) while calls of one key run one
+   * after another; outputs go downstream per key in input order, each with
+   * its input's timestamp and headers. Exactly-once is kept: a commit waits
+   * for the calls in flight (at most `asyncCallTimeoutMs`), so no offset
+   * passes an unfinished record. A rejection goes to the processing exception
+   * handler (CONTINUE drops only that record); a call that does not settle
+   * within `asyncCallTimeoutMs` is a processing error (`ASYNC_CALL_TIMEOUT`).
+   * The key-taking form is key first: `ValueMapperWithKey.of(async (readOnlyKey, value) => …)`.
+   * See `asyncProcessor` for what a call may do with state stores.
+   *
+   * @example
+   * ```ts
+   * stream.mapValuesAsync(async (order) => ({ ...order, customer: await crm.lookup(order.customerId) }), { concurrency: 64 });
+   * ```
+   */
+  mapValuesAsync<VR>(mapper: ValueMapper<V, VR | PromiseLike<VR>> | ValueMapperWithKey<K, V, VR | PromiseLike<VR>>, options?: AsyncOptions): KStream<K, VR>;
+
+  /** As {@link mapValuesAsync}, each value turned into the zero or more values `mapper(value)` resolves to (an array; `null` is a processing error). */
+  flatMapValuesAsync<VR>(
+    mapper: ValueMapper<V, Iterable<VR> | PromiseLike<Iterable<VR>>> | ValueMapperWithKey<K, V, Iterable<VR> | PromiseLike<Iterable<VR>>>,
+    options?: AsyncOptions,
+  ): KStream<K, VR>;
+
+  /** As {@link mapValuesAsync}, keeping the records for which `predicate(key, value)` resolves to true. */
+  filterAsync(predicate: (key: K, value: V) => boolean | PromiseLike<boolean>, options?: AsyncOptions): KStream<K, V>;
+
+  /**
+   * Calls `action(key, value)` for each record (terminal) as an async step
+   * (see {@link mapValuesAsync}): calls of different keys run concurrently,
+   * of one key in input order; a commit waits for them, so each input's call
+   * has finished before its offset commits (after a crash, calls not
+   * committed run again: at least once for the action's own effects).
+   */
+  foreachAsync(action: (key: K, value: V) => unknown, options?: AsyncOptions): void;
 
   /**
    * Prints each record (terminal), as Kafka's `print(Printed)`: a line

@@ -5,6 +5,7 @@ import { TopologyError } from '../errors.js';
 import * as dsl from '../processors/dsl/stateless.js';
 import type { KeyValue } from '../records/key-value.js';
 import type { ProcessorSupplier, StreamPartitioner, TopicNameExtractor } from '../processors/processor.js';
+import * as async from '../processors/async-processor.js';
 import type { FixedKeyProcessorSupplier } from '../processors/fixed-key-processor.js';
 import { processStream, processStreamValues } from './internal/process.js';
 import type { Serde } from '../serdes/serde.js';
@@ -111,6 +112,31 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
   foreach(action: (key: K, value: V) => unknown, named?: Named | string): void {
     requireFunction(action, 'action');
     this.add('KSTREAM-FOREACH-', dsl.peekSupplier(action, false), named, this.serdes, this.keyChanged);
+  }
+
+  mapValuesAsync<VR>(mapper: ValueMapper<V, VR | PromiseLike<VR>> | ValueMapperWithKey<K, V, VR | PromiseLike<VR>>, options?: async.AsyncOptions): KStream<K, VR> {
+    const resolved = resolveMapper(mapper, 'valueMapper');
+    const supplier = async.mapValuesAsyncSupplier(resolved, async.checkedConcurrency(options));
+    return this.add('KSTREAM-MAPVALUES-ASYNC-', supplier, options?.named, { key: this.serdes.key }, this.keyChanged);
+  }
+
+  flatMapValuesAsync<VR>(
+    mapper: ValueMapper<V, Iterable<VR> | PromiseLike<Iterable<VR>>> | ValueMapperWithKey<K, V, Iterable<VR> | PromiseLike<Iterable<VR>>>,
+    options?: async.AsyncOptions,
+  ): KStream<K, VR> {
+    const resolved = resolveMapper(mapper, 'valueMapper');
+    const supplier = async.flatMapValuesAsyncSupplier(resolved, async.checkedConcurrency(options));
+    return this.add('KSTREAM-FLATMAPVALUES-ASYNC-', supplier, options?.named, { key: this.serdes.key }, this.keyChanged);
+  }
+
+  filterAsync(predicate: (key: K, value: V) => boolean | PromiseLike<boolean>, options?: async.AsyncOptions): KStream<K, V> {
+    requireFunction(predicate, 'predicate');
+    return this.add('KSTREAM-FILTER-ASYNC-', async.filterAsyncSupplier(predicate, async.checkedConcurrency(options)), options?.named, this.serdes, this.keyChanged);
+  }
+
+  foreachAsync(action: (key: K, value: V) => unknown, options?: async.AsyncOptions): void {
+    requireFunction(action, 'action');
+    this.add('KSTREAM-FOREACH-ASYNC-', async.foreachAsyncSupplier(action, async.checkedConcurrency(options)), options?.named, this.serdes, this.keyChanged);
   }
 
   print(printed: Printed<K, V>): void {

@@ -123,6 +123,8 @@ export interface UiSnapshot {
   readonly nodes: Readonly<Record<string, number>>;
   /** The last handler decisions, oldest first. */
   readonly decisions: readonly UiHandlerDecision[];
+  /** The async steps by processor name (absent without any): calls in flight, mean call latency and queue time (ms). */
+  readonly asyncNodes?: Readonly<Record<string, { readonly inFlight: number; readonly avgLatencyMs: number; readonly avgQueueMs: number; readonly failed: number }>>;
 }
 
 /** Where the UI server reads from; every method must be cheap (called about once a second). */

@@ -8,6 +8,7 @@
  *
  *   npm run soak                                   # own broker, 200 000 records, 100 kills, a broker restart
  *   npx tsx test/soak/soak.ts --brokers 127.0.0.1:9092 --records 5000 --kills 10
+ *   npx tsx test/soak/soak.ts --brokers 127.0.0.1:9092 --records 5000 --kills 10 --async-step   # the data branch as mapValuesAsync
  *
  * Steps of {@link runSoak}:
  * 1. a broker: the given one, or a private one on a free port (only that one may be restarted);
@@ -58,6 +59,8 @@ export interface SoakOptions {
   commitIntervalMs: number;
   sessionTimeoutMs: number;
   store: SoakStoreType;
+  /** The stateless branch as an async step (`mapValuesAsync`, concurrency 32): data is checked in per-key order. */
+  asyncStep?: boolean;
   minKillGapMs: number;
   maxKillGapMs: number;
   seed: number;
@@ -110,7 +113,7 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRep
   await createTopics(brokers, Object.values(topics), o.partitions);
   const stateRoot = mkdtempSync(join(tmpdir(), 'sluice-soak-'));
   const slots = Array.from({ length: o.workers }, (_, slot) => new WorkerSlot(slot, {
-    slot, brokers, applicationId, topics, groups: o.groups, store: o.store, stateDir: join(stateRoot, `slot-${slot}`),
+    slot, brokers, applicationId, topics, groups: o.groups, store: o.store, asyncStep: o.asyncStep === true, stateDir: join(stateRoot, `slot-${slot}`),
     commitIntervalMs: o.commitIntervalMs, sessionTimeoutMs: o.sessionTimeoutMs,
   }));
   // on an abrupt exit of the driver (Ctrl-C): SIGKILL the workers, stop the private broker (synchronously)
@@ -227,7 +230,7 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRep
       unexpectedExits: slots.flatMap((s) => s.unexpectedExits),
       stateDir: slots.some((s) => s.stateDir === 'unsupported') ? ('unsupported' as const) : ('used' as const),
       inputProblems: truth.inputProblems,
-      data: checkData(input.partitions, data.partitions),
+      data: checkData(input.partitions, data.partitions, o.asyncStep ? 'key' : 'partition'),
       counts: checkAggregate(truth.count, count.partitions),
       sums: checkAggregate(truth.sum, sum.partitions),
       repartitionedCounts: checkAggregate(truth.repartitionedCount, rekeyed.partitions),
@@ -270,6 +273,7 @@ async function main(): Promise<void> {
       brokers: { type: 'string' }, records: { type: 'string' }, keys: { type: 'string' }, kills: { type: 'string' },
       'broker-restart': { type: 'boolean' }, store: { type: 'string' }, seed: { type: 'string' }, quiet: { type: 'boolean' },
       'commit-interval-ms': { type: 'string' }, 'wait-ms': { type: 'string' }, 'keep-broker': { type: 'boolean' },
+      'async-step': { type: 'boolean' },
     },
   });
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
@@ -277,6 +281,7 @@ async function main(): Promise<void> {
     brokers: values.brokers?.split(',').map((s) => s.trim()).filter(Boolean),
     records: num(values.records), keys: num(values.keys), kills: num(values.kills), brokerRestart: values['broker-restart'],
     store: values.store as SoakStoreType | undefined, seed: num(values.seed), commitIntervalMs: num(values['commit-interval-ms']), waitMs: num(values['wait-ms']), keepBrokerOnFailure: values['keep-broker'],
+    asyncStep: values['async-step'],
     log: values.quiet ? undefined : (line: string) => process.stderr.write(`[soak] ${line}\n`),
   }).filter(([, v]) => v !== undefined));
   const report = await runSoak(options);

@@ -10,6 +10,10 @@
  *   `<applicationId>-rekey-repartition`) `.count() → repartitioned-count`.
  *
  * Numbers use `Serdes.Long()` (8-byte big-endian) so every value is exact.
+ *
+ * With `asyncStep` (`--async-step`, issue 33) the stateless branch is an async
+ * step instead: `mapValuesAsync(identity after a 0-3 ms wait, { concurrency: 32 })`;
+ * its outputs keep per-key input order only (the check compares per key).
  */
 import { Serdes } from '../../src/serdes/serdes.js';
 import { Stores } from '../../src/state/stores.js';
@@ -57,12 +61,17 @@ function materialized(type: SoakStoreType, name: string): Materialized<string, n
 }
 
 /** Builds the soak topology (see the module comment); `groups` = R, the number of re-keyed groups. */
-export function soakTopology(topics: SoakTopics, options: { groups: number; store: SoakStoreType }): Topology {
+export function soakTopology(topics: SoakTopics, options: { groups: number; store: SoakStoreType; asyncStep?: boolean }): Topology {
   const builder = new StreamsBuilder();
   const out = { keySerde: Serdes.String(), valueSerde: Serdes.Long() };
   const input = builder.stream<string, number>(topics.input, out);
   // stateless branch
-  input.mapValues((v) => v).to(topics.data, out);
+  if (options.asyncStep) {
+    const wait = (v: number) => new Promise<number>((resolve) => setTimeout(() => resolve(v), v % 4));
+    input.mapValuesAsync((v: number) => wait(v), { concurrency: 32, named: 'soak-async-identity' }).to(topics.data, out);
+  } else {
+    input.mapValues((v) => v).to(topics.data, out);
+  }
   // stateful branch: count and sum per key
   const byKey = input.groupByKey();
   byKey.count(materialized(options.store, SOAK_STORES.count)).toStream().to(topics.count, out);

@@ -40,6 +40,16 @@ describe('soak verifier', () => {
     expect(swapped.examples[0]).toBe('data p0: record #0 is a=2, input p0 has a=1 there');
   });
 
+  it("data in per-key order (an async step, --async-step): keys may interleave differently; a key's own reordering still fails", () => {
+    const mixed = [[rec(0, 0, 'a', 1), rec(0, 1, 'c', 1), rec(0, 2, 'a', 2)]];
+    const interleaved = [[rec(0, 0, 'c', 1), rec(0, 1, 'a', 1), rec(0, 2, 'a', 2)]];
+    expect(checkData(mixed, interleaved, 'key').ok).toBe(true);
+    expect(checkData(mixed, interleaved).ok).toBe(false);
+    const swapped = checkData(mixed, [[rec(0, 0, 'a', 2), rec(0, 1, 'c', 1), rec(0, 2, 'a', 1)]], 'key');
+    expect(swapped).toMatchObject({ ok: false, outOfOrderPartitions: 1 });
+    expect(swapped.examples[0]).toMatch(/^data p0: key a is \[a=2 a=1 \.\.\.\]/);
+  });
+
   it('aggregates: increasing to the truth passes (also with cached, skipped updates); a reset, a repeat, an overshoot fail', () => {
     const truth = new Map([['a', 3], ['b', 2]]);
     expect(checkAggregate(truth, renumber([[['a', 1], ['a', 2], ['a', 3]], [['b', 1], ['b', 2]]])).ok).toBe(true);

@@ -81,7 +81,7 @@ export function truthOf(input: SoakRecord[][], groups: number): Truth {
 }
 
 /** Check 1 (see the module comment). */
-export function checkData(input: SoakRecord[][], data: SoakRecord[][]): DataCheck {
+export function checkData(input: SoakRecord[][], data: SoakRecord[][], order: 'partition' | 'key' = 'partition'): DataCheck {
   const expected = new Map<string, number>();
   for (const partition of input) for (const r of partition) expected.set(id(r), (expected.get(id(r)) ?? 0) + 1);
   const seen = new Map<string, number>();
@@ -110,6 +110,16 @@ export function checkData(input: SoakRecord[][], data: SoakRecord[][]): DataChec
   for (let p = 0; p < partitions; p++) {
     const want = input[p] ?? [];
     const got = data[p] ?? [];
+    if (order === 'key') {
+      // an async step keeps input order per key only: compare each key's sequence in this partition
+      const keys = new Set([...want, ...got].map((r) => r.key));
+      const ofKey = (rs: SoakRecord[], k: string) => rs.filter((r) => r.key === k).map(id);
+      const wrong = [...keys].find((k) => firstDifference(ofKey(want, k), ofKey(got, k)) !== undefined);
+      if (wrong === undefined) continue;
+      check.outOfOrderPartitions += 1;
+      example(`data p${p}: key ${wrong} is [${ofKey(got, wrong).slice(0, 5).join(' ')} ...], input has [${ofKey(want, wrong).slice(0, 5).join(' ')} ...]`);
+      continue;
+    }
     const at = firstDifference(want.map(id), got.map(id));
     if (at === undefined) continue;
     check.outOfOrderPartitions += 1;

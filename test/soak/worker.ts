@@ -31,6 +31,8 @@ export interface WorkerConfig {
   topics: SoakTopics;
   groups: number;
   store: SoakStoreType;
+  /** The stateless branch as an async step (`--async-step`). */
+  asyncStep?: boolean;
   /** This slot's own state directory (kept across restarts of the slot). */
   stateDir: string;
   commitIntervalMs: number;
@@ -84,7 +86,7 @@ const base: KafkaStreamsConfig = {
   repartitionPurgeIntervalMs: 2_147_483_647,
   logger,
 };
-const topology = () => soakTopology(config.topics, { groups: config.groups, store: config.store });
+const topology = () => soakTopology(config.topics, { groups: config.groups, store: config.store, asyncStep: config.asyncStep === true });
 let app: KafkaStreams;
 let stateDir: 'used' | 'unsupported' = 'used';
 try {

@@ -88,6 +88,7 @@ export const KEY_RULES: Readonly<Record<string, KeyRule>> = {
   'num.stream.threads': { sluice: 'numStreamThreads', parse: (r, k) => r.int(k, 1) },
   'max.task.idle.ms': { sluice: 'maxTaskIdleMs', parse: (r, k) => r.int(k, -1) },
   'buffered.records.per.partition': ms('bufferedRecordsPerPartition'),
+  'async.call.timeout.ms': ms('asyncCallTimeoutMs'),
   'repartition.purge.interval.ms': ms('repartitionPurgeIntervalMs', 0),
   'default.dsl.store': fixed(['rocksdb'], "sluice's DSL stores are lmdb by default; for in-memory ones set dslStoreSuppliers: BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers in the module's config, or Materialized.withStoreType('in_memory') per store"),
   ...CONSUMER_RULES,

@@ -33,6 +33,7 @@ export type TaskSettings = Pick<
   | 'maxPendingOutputRecordsPerTask'
   | 'maxTaskIdleMs'
   | 'bufferedRecordsPerPartition'
+  | 'asyncCallTimeoutMs'
   | 'autoOffsetReset'
   | 'uncaughtExceptionPolicy'
   | 'taskRestartBackoffMs'

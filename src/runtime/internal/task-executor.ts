@@ -12,7 +12,7 @@ import PQueue from 'p-queue';
 import type { FetchedBatch, TopicPartition, TopicPartitionOffset } from '../../cluster/port.js';
 import type { TaskRecordCollector } from '../../eos/record-collector.js';
 import type { StreamsProducer } from '../../eos/streams-producer.js';
-import type { ManagedStateStore, TaskProcessor } from '../../processors/task-contract.js';
+import type { AsyncNodeStats, ManagedStateStore, TaskProcessor } from '../../processors/task-contract.js';
 import type { StateMachine } from '../../internal/state-machine.js';
 import { createTaskStateMachine, type TaskState } from './task-state.js';
 import { topicPartitionKey as tpKey } from '../../records/topic-partition.js';
@@ -93,6 +93,11 @@ export class TaskExecutor {
   /** Adds the records each node of this task received to `into`, by node name (the live UI's node rates). */
   nodeRecordCounts(into: Map<string, number>): void {
     this.#processor?.nodeRecordCounts?.(into);
+  }
+
+  /** Adds the metrics of this task's async steps to `into`, by node name. */
+  asyncStats(into: Map<string, AsyncNodeStats>): void {
+    this.#processor?.asyncStats?.(into);
   }
 
   /** Outputs sent and not yet acknowledged. */
@@ -246,12 +251,19 @@ export class TaskExecutor {
     });
   }
 
-  /** Runs due wall-clock punctuators (at most one punctuation is queued at a time). */
+  /**
+   * Forwards the outputs of finished async calls, then runs due wall-clock
+   * punctuators (at most one such job is queued at a time).
+   */
   punctuate(now: number): Promise<void> {
     if (this.#punctuateQueued) return Promise.resolve();
     this.#punctuateQueued = true;
     return this.#queue.add(async () => {
       this.#punctuateQueued = false;
+      if (this.state !== 'RUNNING') return;
+      // the outputs of async calls that finished since the last record (a promise only when a child is async)
+      const pumped = this.#liveProcessor.pumpAsync?.();
+      if (pumped) await pumped;
       if (this.state !== 'RUNNING') return;
       const punctuated = this.#liveProcessor.punctuateWallClock(Math.max(now, Date.now()));
       if (punctuated) await punctuated; // a promise only when a punctuator is async
@@ -261,7 +273,10 @@ export class TaskExecutor {
 
   /** Marks the task failed (synchronously, so concurrent batches stop). False if it already was failed or closed. */
   markFailed(): boolean {
-    return this.#sm.tryTransition('FAILED');
+    const failed = this.#sm.tryTransition('FAILED');
+    // a record waiting for an async step's free slot must not hold up the dirty close until a call ends
+    if (failed) this.#processor?.abandonAsync?.();
+    return failed;
   }
 
   /** Clean close (revocation, app close): commit, then close. A failing commit falls back to a dirty close and rethrows. */
@@ -301,8 +316,11 @@ export class TaskExecutor {
 
   /**
    * The commit sequence (DESIGN.md §6 step 4); throws on any failure, the task manager aborts and recovers:
+   * 0. drain async calls: wait until no call of an async processor is in flight and every output of
+   *    the calls is forwarded (bounded by `asyncCallTimeoutMs`; a call still running then is a processing
+   *    error), so the offsets below never pass a record whose call has not finished;
    * 1. nothing consumed and no transaction open: only reset the interval;
-   * 2. flush the task's state stores;
+   * 2. flush the task's state stores; when that forwarded into an async step, drain it and flush again;
    * 3. `producer.flush()`: wait for every send and its callback (handler decisions, dead letters);
    * 4. stop if the collector recorded a failure (FAIL, a throwing handler, fencing, an unknown outcome);
    * 5. exactly_once: `sendOffsetsToTransaction` with the next offsets of every consumed input record
@@ -313,6 +331,9 @@ export class TaskExecutor {
    */
   async #commitNow(): Promise<void> {
     const producer = this.#liveProducer;
+    // 0.
+    const draining = this.#liveProcessor.drainAsync?.();
+    if (draining) await draining;
     const offsets = this.#dirty
       ? this.partitions.map((tp) => ({ ...tp, offset: defined(this.#position.get(tpKey(tp)), `position of ${tpKey(tp)}`) })).filter((o) => o.offset !== this.#committed.get(tpKey(o)))
       : [];
@@ -323,10 +344,15 @@ export class TaskExecutor {
       this.#processor?.clearCommitRequest();
       return;
     }
-    // 2.
-    this.#liveProcessor.flushStores();
-    const forwarding = this.#liveProcessor.whenIdle?.();
-    if (forwarding) await forwarding; // a flush that forwarded into an async processor
+    // 2. (again after a drain: a flush that forwarded into an async step admitted calls whose outputs may reach a cache)
+    for (;;) {
+      this.#liveProcessor.flushStores();
+      const forwarding = this.#liveProcessor.whenIdle?.();
+      if (forwarding) await forwarding; // a flush that forwarded into an async processor
+      const drainingAgain = this.#liveProcessor.drainAsync?.();
+      if (!drainingAgain) break;
+      await drainingAgain;
+    }
     // 3.
     await producer.flush();
     // 4.

@@ -9,9 +9,9 @@ import type { Logger } from 'pino';
 import type { FetchedBatch, GroupConsumerPort, TopicPartition } from '../../cluster/port.js';
 import { errorKindOf } from '../../errors.js';
 import { recoverFailedTask } from './task-recovery.js';
-import { formatTaskId, type TopologyRuntime } from '../../processors/task-contract.js';
+import { formatTaskId, type AsyncNodeStats, type TopologyRuntime } from '../../processors/task-contract.js';
 import type { TaskSettings } from './app-settings.js';
-import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMetrics } from '../metrics.js';
+import { aggregateMetrics, asyncProcessorMetrics, newTaskMetrics, type KafkaStreamsMetrics, type TaskMetrics } from '../metrics.js';
 import { componentLogger } from '../../internal/logger.js';
 import { TaskExecutor, type TaskProducerFactory } from './task-executor.js';
 import type { StateRuntime } from './state-manager.js';
@@ -223,6 +223,9 @@ export class TaskManager {
       const entry = result.tasks[id];
       if (entry) entry.pendingOutputs = task.pendingOutputs;
     }
+    const asyncStats = new Map<string, AsyncNodeStats>();
+    for (const task of this.#tasks.values()) task.asyncStats(asyncStats);
+    if (asyncStats.size > 0) result.asyncProcessors = asyncProcessorMetrics(asyncStats);
     const standbys = this.deps.standbys;
     if (standbys) {
       const applied = standbys.appliedRecords();

@@ -44,7 +44,11 @@ export function buildTaskParts(
   });
   // a standby of this task on this instance brings its processors and stores (promotion, ./standby-handover.ts)
   const promoted = deps.state.takeOverStandby?.(id);
-  const processor = promoted?.processor ?? deps.topology.createTask(taskId, collector, { deserialization, processing }, { logger });
+  const processor = promoted?.processor ?? deps.topology.createTask(taskId, collector, { deserialization, processing }, {
+    logger,
+    asyncCallTimeoutMs: config.asyncCallTimeoutMs,
+    onAsyncSkipped: () => void deps.metrics.recordsSkipped++,
+  });
   const state = new TaskStateManager({
     taskId, id, stores: processor.stores, collector, runtime: deps.state, exactlyOnce: options.exactlyOnce,
     recordContext: () => processor.recordContext(), logger, stopped: options.restorationStopped,

@@ -25,4 +25,11 @@ describe('task-input config keys (max.task.idle.ms, buffered.records.per.partiti
     expect(() => resolveConfig({ ...base, ...extra } as never)).toThrow(ConfigError);
     expect(() => resolveConfig({ ...base, ...extra } as never)).toThrow(message);
   });
+
+  it('asyncCallTimeoutMs: default 30000; a value that is no whole number of ms >= 1 is a ConfigError naming the key', () => {
+    expect(resolveConfig(base).asyncCallTimeoutMs).toBe(30_000);
+    expect(resolveConfig({ ...base, asyncCallTimeoutMs: 500 }).asyncCallTimeoutMs).toBe(500);
+    expect(() => resolveConfig({ ...base, asyncCallTimeoutMs: 0 })).toThrow(/'asyncCallTimeoutMs'/);
+    expect(() => resolveConfig({ ...base, asyncCallTimeoutMs: 2.5 })).toThrow(ConfigError);
+  });
 });

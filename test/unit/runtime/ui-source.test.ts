@@ -66,6 +66,33 @@ describe('app.serveUi() data', () => {
     await expect(fetch(ui.url)).rejects.toThrow(); // closed with the app
   });
 
+  it('async steps: in-flight calls, latency and queue time in app.metrics().asyncProcessors and the snapshot', async () => {
+    cluster = new EmbeddedKafkaCluster();
+    for (const t of ['in', 'out']) await cluster.createTopic(t, { partitions: 1 });
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const builder = new StreamsBuilder();
+    builder
+      .stream<string, string>('in', { keySerde: S, valueSerde: S })
+      .mapValuesAsync(async (v: string) => (await gate, v.toUpperCase()), { concurrency: 8, named: 'enrich' })
+      .to('out', { keySerde: S, valueSerde: S });
+    const app = new KafkaStreams(builder.build(), { applicationId: 'ui-async', cluster, logger: silent, commitIntervalMs: 50, asyncCallTimeoutMs: 20_000 });
+    const ui = await app.serveUi({ port: 0 });
+    try {
+      await app.start();
+      await cluster.produce('in', ['a', 'b', 'a'].map((key, i) => ({ key, value: `v${i}` })));
+      await waitFor(() => app.metrics().asyncProcessors?.enrich?.inFlight === 3, { timeoutMs: 20_000 });
+      const snap = await json<UiSnapshot>(ui, 'snapshot');
+      expect(snap.asyncNodes?.enrich).toMatchObject({ inFlight: 3, failed: 0 });
+      open();
+      await waitFor(async () => (await cluster!.readCommitted('out')).length === 3, { timeoutMs: 20_000 });
+      expect(app.metrics().asyncProcessors?.enrich).toMatchObject({ inFlight: 0, calls: 3, failed: 0 });
+      expect(app.metrics().asyncProcessors?.enrich?.avgQueueMs).toBeGreaterThan(0); // the second 'a' waited behind the first
+    } finally {
+      await app.close();
+    }
+  });
+
   it('stays up after an error shutdown (showing ERROR and the FAIL decision) until close()', async () => {
     cluster = new EmbeddedKafkaCluster();
     for (const t of ['in', 'out']) await cluster.createTopic(t, { partitions: 1 });

@@ -45,6 +45,7 @@ const SAMPLES: Record<string, string> = {
   'num.stream.threads': '1',
   'max.task.idle.ms': '0',
   'buffered.records.per.partition': '1000',
+  'async.call.timeout.ms': '30000',
   'repartition.purge.interval.ms': '0',
   'default.dsl.store': 'rocksDB',
   'session.timeout.ms': '45000',

@@ -172,7 +172,10 @@ export class TaskExecutor {
       // 5. restore
       await defined(this.#state, `state manager of task ${this.id}`).initializeAndRestore();
       if (this.state !== 'RESTORING') return;
-      // 6. init processors, resume
+      // 6. prepare the sink serializers (Schema Registry: register / look up), init processors, resume
+      const preparing = this.#liveProcessor.prepareOutput?.();
+      if (preparing) await preparing;
+      if (this.state !== 'RESTORING') return;
       this.#liveProcessor.init();
       const { consumer } = this.deps;
       for (const tp of this.partitions) consumer.seek({ ...tp, offset: defined(this.#position.get(tpKey(tp)), `position of ${tpKey(tp)}`) });
@@ -193,6 +196,14 @@ export class TaskExecutor {
    * partition stays buffered, and the fetch goes on meanwhile.
    */
   processBatch(batch: FetchedBatch, generation: number): Promise<void> {
+    if (this.state !== 'RUNNING' || generation !== this.#generation) return Promise.resolve();
+    // the source deserializers' I/O (Schema Registry: unknown schema ids) before the batch is buffered; a promise only then
+    const resolving = this.#processor?.resolveInput?.(batch.records);
+    if (resolving) return resolving.then(() => this.#takeBatch(batch, generation));
+    return this.#takeBatch(batch, generation);
+  }
+
+  #takeBatch(batch: FetchedBatch, generation: number): Promise<void> {
     if (this.state !== 'RUNNING' || generation !== this.#generation) return Promise.resolve();
     if (!this.#input.add(batch)) return Promise.resolve();
     if (this.#input.group.numBuffered(batch) === 0 && moveDrained(this.#input, this.#position, tpKey(batch))) this.#dirty = true;

@@ -9,7 +9,8 @@ import { ConfigError } from '../../errors.js';
 import type { Serde } from '../serde.js';
 import type { SchemaReference, SchemaType } from './registry-store.js';
 import { dropMockScope, registryClient } from './internal/registry-client.js';
-import { RegistrySerde, type SubjectNameStrategy } from './internal/registry-serde.js';
+import { RegistrySerde } from './internal/registry-serde.js';
+import type { SubjectNameStrategy } from './subject-name-strategy.js';
 
 /**
  * Configuration of a Schema Registry serde (Confluent's `schema.registry.url`,

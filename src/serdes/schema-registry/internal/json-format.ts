@@ -4,7 +4,7 @@
  * A reference is added to ajv under its name, which `$ref` uses.
  */
 import { Ajv } from 'ajv';
-import type { ParsedSchema, ResolvedReference } from './formats.js';
+import type { ParsedSchema, ResolvedReference } from './schema-types.js';
 
 function describeErrors(validate: { errors?: Array<{ instancePath: string; message?: string }> | null }): string {
   return (validate.errors ?? []).map((e) => `${e.instancePath === '' ? '(root)' : e.instancePath} ${e.message ?? 'is invalid'}`).join('; ');

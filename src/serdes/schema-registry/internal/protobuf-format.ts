@@ -7,7 +7,7 @@
  * strings, defaults filled in); a protobufjs message instance is encoded as it is.
  */
 import protobuf from 'protobufjs';
-import type { ParsedSchema, ResolvedReference } from './formats.js';
+import type { ParsedSchema, ResolvedReference } from './schema-types.js';
 
 const PARSE = { keepCase: true };
 const TO_OBJECT: protobuf.IConversionOptions = { longs: String, enums: String, defaults: true };

@@ -23,8 +23,7 @@ import { chain, RegistryUnreachableError, type Maybe, type RegistryClient } from
 /** How long a registry's refusal (unknown id, incompatible schema) is remembered before asking again. */
 export const NEGATIVE_TTL_MS = 30_000;
 
-/** Subject name strategies (Confluent's TopicNameStrategy, RecordNameStrategy, TopicRecordNameStrategy). */
-export type SubjectNameStrategy = 'topic' | 'record' | 'topic-record';
+import type { SubjectNameStrategy } from '../subject-name-strategy.js';
 
 /** The checked settings of one serde. */
 export interface SerdeSettings {

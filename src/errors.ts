@@ -134,12 +134,14 @@ export class SchemaRegistryError extends SerializationError {
 }
 
 /**
- * True for an error that no handler may drop: a retriable Schema Registry
- * failure (registry down, a schema not fetched yet). The task fails and is
- * retried after `taskRestartBackoffMs` from its last commit, so nothing is lost.
+ * True for an error that no handler may drop: a Schema Registry failure that
+ * is not about the record (the registry is down or a schema not fetched yet:
+ * retriable, the task retries from its last commit after
+ * `taskRestartBackoffMs`, nothing is lost; the registry refused the
+ * credentials: fatal, the uncaught-exception policy decides).
  */
 export function bypassesRecordHandlers(error: unknown): boolean {
-  return error instanceof SchemaRegistryError && error.kind === 'retriable';
+  return error instanceof SchemaRegistryError && error.kind !== 'record';
 }
 
 /** A record is larger than the topic's `max.message.bytes` or the producer's max request size. */

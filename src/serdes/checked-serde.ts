@@ -42,7 +42,7 @@ function wrap(
   serde: unknown,
 ): SerializationError {
   if (error instanceof SerializationError && made.has(error)) return error;
-  // A registry that is down or a schema not fetched yet: no handler may drop the record, the task retries.
+  // A registry that is down, a schema not fetched yet, refused credentials: no handler may drop the record, the task fails.
   if (bypassesRecordHandlers(error)) return error as SerializationError;
   const part = origin === 'KEY' ? 'key' : 'value';
   return mark(

@@ -206,13 +206,14 @@ export class RegistrySerde<T> implements Serde<T> {
 
   /**
    * Runs `load` and stores its outcome in `cache` under `key`: the entry, or a
-   * record-level refusal (kept {@link NEGATIVE_TTL_MS}); a retriable failure is
+   * record-level refusal (kept {@link NEGATIVE_TTL_MS}); any other failure
+   * (retriable: the registry is down; fatal: it refused the credentials) is
    * not stored and is rethrown (a promise rejects).
    */
   #settle<K>(cache: Map<K, Entry>, key: K, load: () => Maybe<{ id: number; parsed: ParsedSchema }>, where: Where): Maybe<void> {
     const fail = (error: unknown): void => {
       const failure = this.#classify(error, where);
-      if (failure.kind === 'retriable') throw failure;
+      if (failure.kind !== 'record') throw failure; // retriable (down) or fatal (refused): the task fails, no handler decides
       cache.set(key, { error: failure, until: Date.now() + NEGATIVE_TTL_MS });
     };
     let result: Maybe<{ id: number; parsed: ParsedSchema }>;

@@ -145,7 +145,7 @@ describe('HTTP serdes against the in-process registry', () => {
       const port = (server.address() as AddressInfo).port;
       for (const config of [{ url: `http://127.0.0.1:${port}`, auth: { username: 'app', password: 'pa55-secret' } }, { url: `http://app:pa55-secret@127.0.0.1:${port}` }]) {
         const serde = SchemaRegistrySerdes.avro({ ...config, schema: ORDER });
-        const error = await serde.prepare!('t').then(
+        const error = await Promise.resolve(serde.prepare!('t')).then(
           () => undefined,
           (e: unknown) => e as SchemaRegistryError,
         );

@@ -106,7 +106,11 @@ export class RegistrySerde<T> implements Serde<T> {
   /** Fetches the schema of `data`'s id when not cached; a promise only for an HTTP registry. */
   resolve(_topic: string, data: Buffer | null, _headers?: Headers): Promise<void> | undefined {
     if (data === null || data.length < WIRE_HEADER || data[0] !== 0) return undefined;
-    return this.#fetchId(data.readInt32BE(1));
+    const fetching = this.#fetchId(data.readInt32BE(1));
+    // an Avro reader schema with references: fetch them too (once)
+    const own = this.#s.format === 'AVRO' && this.#s.schema !== undefined && this.#own === undefined ? this.#parseOwn() : undefined;
+    if (!(own instanceof Promise)) return fetching;
+    return fetching === undefined ? own.then(() => undefined) : Promise.all([fetching, own]).then(() => undefined);
   }
 
   deserialize(topic: string, data: Buffer | null, _headers?: Headers): T {
@@ -130,6 +134,7 @@ export class RegistrySerde<T> implements Serde<T> {
     try {
       return this.#decode(id, entry.parsed, payload) as T;
     } catch (error) {
+      if (error instanceof SchemaRegistryError) throw error;
       throw this.#error(`the payload does not match schema ${id}: ${message(error)}`, 'SERIALIZATION', { topic, schemaId: id, cause: error });
     }
   }
@@ -183,7 +188,7 @@ export class RegistrySerde<T> implements Serde<T> {
   #parseOwn(): Maybe<ParsedSchema> {
     const schema = this.#s.schema;
     if (schema === undefined) throw new Error('no schema configured');
-    return chain(this.#s.client.references(schema.references), (refs) => {
+    return chain(schema.references.length === 0 ? [] : this.#s.client.references(schema.references), (refs) => {
       try {
         this.#own = parseSchema(schema, refs, this.#s.messageType === undefined ? {} : { messageType: this.#s.messageType });
       } catch (error) {
@@ -222,11 +227,13 @@ export class RegistrySerde<T> implements Serde<T> {
     } catch (error) {
       return fail(error);
     }
-    if (!(result instanceof Promise)) {
-      cache.set(key, result);
-      return undefined;
-    }
-    return result.then((entry) => void cache.set(key, entry), fail);
+    // a schema this serde writes with is one it can read too (a store reading back what it wrote)
+    const keep = (entry: { id: number; parsed: ParsedSchema }): void => {
+      cache.set(key, entry);
+      if (!this.#byId.has(entry.id)) this.#byId.set(entry.id, entry);
+    };
+    if (!(result instanceof Promise)) return keep(result);
+    return result.then(keep, fail);
   }
 
   #fresh(entry: Entry | undefined): boolean {

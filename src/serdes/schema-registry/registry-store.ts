@@ -7,9 +7,9 @@
  * MockSchemaRegistryClient) and served over HTTP by `InProcessSchemaRegistry`
  * (sluice/testing). Errors carry Confluent's status and error code.
  */
-import { avroBackwardProblem, parseSchema, type RegistrySchema, type ResolvedReference, type SchemaReference, type SchemaType } from './internal/formats.js';
+import { avroBackwardProblem, parseSchema, type RegistrySchema, type ResolvedReference, type SchemaReference, type SchemaType } from '../internal/schema-registry/formats.js';
 
-export type { RegistrySchema, SchemaReference, SchemaType } from './internal/formats.js';
+export type { RegistrySchema, SchemaReference, SchemaType } from '../internal/schema-registry/formats.js';
 
 /** An error answer of the registry: HTTP status, Confluent error code and message. */
 export class RegistryAnswerError extends Error {

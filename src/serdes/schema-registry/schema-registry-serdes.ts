@@ -2,14 +2,14 @@
  * `SchemaRegistrySerdes`: Avro, JSON Schema and Protobuf serdes in the
  * Confluent wire format, against a registry with Confluent's REST API or
  * `mock://scope` (in memory). The registry I/O happens before records are
- * processed (`resolve`/`prepare`, see ./internal/registry-serde.ts), never
+ * processed (`resolve`/`prepare`, see ../internal/schema-registry/registry-serde.ts), never
  * per record.
  */
 import { ConfigError } from '../../errors.js';
 import type { Serde } from '../serde.js';
 import type { SchemaReference, SchemaType } from './registry-store.js';
-import { dropMockScope, registryClient } from './internal/registry-client.js';
-import { RegistrySerde } from './internal/registry-serde.js';
+import { dropMockScope, registryClient } from '../internal/schema-registry/registry-client.js';
+import { RegistrySerde } from '../internal/schema-registry/registry-serde.js';
 import type { SubjectNameStrategy } from './subject-name-strategy.js';
 
 /**

@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import avro from 'avsc';
 import protobuf from 'protobufjs';
 import { ConfigError, SchemaRegistryError, SchemaRegistrySerdes } from '../../../../src/index.js';
-import { mockScope } from '../../../../src/serdes/schema-registry/internal/registry-client.js';
-import { readMessageIndexes, writeMessageIndexes } from '../../../../src/serdes/schema-registry/internal/protobuf-format.js';
+import { mockScope } from '../../../../src/serdes/internal/schema-registry/registry-client.js';
+import { readMessageIndexes, writeMessageIndexes } from '../../../../src/serdes/internal/schema-registry/protobuf-format.js';
 
 const ORDER_V1 = { type: 'record', name: 'Order', namespace: 'shop', fields: [{ name: 'id', type: 'string' }, { name: 'qty', type: 'int' }] };
 const ORDER_V2 = { ...ORDER_V1, fields: [...ORDER_V1.fields, { name: 'note', type: 'string', default: 'none' }] };

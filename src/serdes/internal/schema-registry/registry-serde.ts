@@ -16,14 +16,14 @@
 import { SchemaRegistryError } from '../../../errors.js';
 import type { Headers } from '../../../records/types.js';
 import type { Serde } from '../../serde.js';
-import { RegistryAnswerError } from '../registry-store.js';
+import { RegistryAnswerError } from '../../schema-registry/registry-store.js';
 import { parseSchema, type ParsedSchema, type RegistrySchema, type SchemaType } from './formats.js';
 import { chain, RegistryUnreachableError, type Maybe, type RegistryClient } from './registry-client.js';
 
 /** How long a registry's refusal (unknown id, incompatible schema) is remembered before asking again. */
 export const NEGATIVE_TTL_MS = 30_000;
 
-import type { SubjectNameStrategy } from '../subject-name-strategy.js';
+import type { SubjectNameStrategy } from '../../schema-registry/subject-name-strategy.js';
 
 /** The checked settings of one serde. */
 export interface SerdeSettings {

@@ -5,7 +5,7 @@
  * `Maybe<T>` is `T` for the first and a promise for the second, so a `mock://`
  * serde never allocates a promise.
  */
-import { RegistryAnswerError, RegistryStore, schemaTypeOf, type RegistrySchema, type SchemaReference } from '../registry-store.js';
+import { RegistryAnswerError, RegistryStore, schemaTypeOf, type RegistrySchema, type SchemaReference } from '../../schema-registry/registry-store.js';
 import type { ResolvedReference } from './formats.js';
 
 /** A value, or a promise of it (HTTP registries). */

@@ -52,6 +52,8 @@ export class RegistrySerde<T> implements Serde<T> {
   readonly #byTopic = new Map<string, Entry>();
   readonly #preparing = new Map<string, Promise<void>>();
   readonly #resolvers = new Map<number, unknown>();
+  /** Objects this serde decoded with their writer's schema (no reader schema): written back with that schema and id. */
+  readonly #decodedWith = new WeakMap<object, { id: number; parsed: ParsedSchema }>();
   #own: ParsedSchema | undefined;
 
   constructor(settings: SerdeSettings) {
@@ -85,19 +87,26 @@ export class RegistrySerde<T> implements Serde<T> {
 
   serialize(topic: string, data: T | null, _headers?: Headers): Buffer | null {
     if (data === null || data === undefined) return null;
+    // a generic record this serde read (e.g. a table's store writing what its source read): its own schema and id, no I/O
+    const decoded = typeof data === 'object' && !this.#s.useLatestVersion && this.#s.schema === undefined ? this.#decodedWith.get(data) : undefined;
+    if (decoded !== undefined) return this.#encode(topic, decoded, data);
     const entry = this.#byTopic.get(topic);
     if (!this.#fresh(entry)) this.#startOrThrow(this.prepare(topic), `the schema of topic '${topic}' is being registered/looked up`, { topic });
     const ready = this.#byTopic.get(topic);
     if (ready === undefined) throw this.#error(`no schema for topic '${topic}'`, 'SCHEMA_NOT_RESOLVED', { topic });
     if ('error' in ready) throw ready.error;
+    return this.#encode(topic, ready, data);
+  }
+
+  #encode(topic: string, schema: { id: number; parsed: ParsedSchema }, data: unknown): Buffer {
     let payload: Buffer;
     try {
-      payload = ready.parsed.encode(data);
+      payload = schema.parsed.encode(data);
     } catch (error) {
-      throw this.#error(`the value does not match schema ${ready.id}: ${message(error)}`, 'SERIALIZATION', { topic, schemaId: ready.id, cause: error });
+      throw this.#error(`the value does not match schema ${schema.id}: ${message(error)}`, 'SERIALIZATION', { topic, schemaId: schema.id, cause: error });
     }
     const header = Buffer.alloc(WIRE_HEADER);
-    header.writeInt32BE(ready.id, 1);
+    header.writeInt32BE(schema.id, 1);
     return Buffer.concat([header, payload]);
   }
 
@@ -143,7 +152,11 @@ export class RegistrySerde<T> implements Serde<T> {
 
   #decode(id: number, writer: ParsedSchema, payload: Buffer): unknown {
     const reader = this.#s.format === 'AVRO' && this.#s.schema !== undefined ? this.#ownSync() : undefined;
-    if (reader?.avroType === undefined || writer.avroType === undefined) return writer.decode(payload);
+    if (reader?.avroType === undefined || writer.avroType === undefined) {
+      const value = writer.decode(payload);
+      if (value !== null && typeof value === 'object') this.#decodedWith.set(value, { id, parsed: writer });
+      return value;
+    }
     let resolver = this.#resolvers.get(id);
     if (resolver === undefined) this.#resolvers.set(id, (resolver = reader.avroType.createResolver(writer.avroType)));
     return reader.avroType.fromBuffer(payload, resolver as Parameters<typeof reader.avroType.fromBuffer>[1]);

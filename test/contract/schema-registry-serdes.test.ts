@@ -8,8 +8,13 @@
  * - a record with an unknown schema id goes to the dead-letter queue with the
  *   id in `sluice.error.schema.id`, and a registry that is down when the app
  *   starts and while it reads only delays it: every good record is written
- *   exactly once (read_committed), none lost.
+ *   exactly once (read_committed), none lost;
+ * - a global table read with a generic serde restores while the registry is
+ *   down (the global task waits for it) and a stream joins it.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import avro from 'avsc';
 import protobuf from 'protobufjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -174,6 +179,47 @@ for (const backend of await backends()) {
       expect(restartsWhileDown, 'the tasks were retried while the registry was down').toBeGreaterThan(0);
       expect(await ctx.read(output, 'read_uncommitted'), 'no aborted duplicate').toHaveLength(N);
       console.info(`[schema-registry-down ${backend.name}] ${N} outputs, 1 dead letter, ${restartsWhileDown} task restarts while down, ${Date.now() - started} ms`);
+    });
+
+    it('a global table restores while the registry is down (waiting, not failing) and a stream joins it', async () => {
+      const url = registry.url;
+      const customers = uniqueTopic(`sr-global-c-${backend.name}`);
+      const ordersTopic = uniqueTopic(`sr-global-o-${backend.name}`);
+      const output = uniqueTopic(`sr-global-out-${backend.name}`);
+      for (const name of [customers, ordersTopic, output]) await ctx.admin.createTopic(name, { partitions: 1, config: {} });
+      const writer = SchemaRegistrySerdes.jsonSchema<{ name: string }>({ url, schema: { title: 'Customer', type: 'object', properties: { name: { type: 'string' } } } });
+      await produce(ctx, customers, await encodeAll(writer, customers, [{ name: 'Ada' }, { name: 'Grace' }]));
+      const builder = new StreamsBuilder();
+      const table = builder.globalTable<string, { name: string }>(customers, { keySerde: Serdes.String(), valueSerde: SchemaRegistrySerdes.jsonSchema({ url }) });
+      builder
+        .stream<string, string>(ordersTopic, { keySerde: Serdes.String(), valueSerde: Serdes.String() })
+        .join(table, (_id, customer) => customer, (customer, c) => `${customer}=${c.name}`)
+        .to(output, { keySerde: Serdes.String(), valueSerde: Serdes.String() });
+      const applicationId = uniqueGroup(`sr-global-${backend.name}`);
+      const dir = mkdtempSync(join(tmpdir(), 'sluice-sr-global-'));
+      try {
+        registry.setAvailable(false);
+        app = new KafkaStreams(builder.build(), {
+          cluster: await ctx.appCluster({ applicationId, inputTopics: [customers, ordersTopic], outputTopics: [output] }),
+          ...ctx.consumerTiming, applicationId, commitIntervalMs: 100, processingGuarantee: 'exactly_once_v2', stateDir: dir,
+        });
+        const starting = app.start();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(app.state, 'waiting for the registry, not failed').not.toBe('ERROR');
+        registry.setAvailable(true);
+        await starting;
+        await produce(ctx, ordersTopic, [Buffer.from('k0'), Buffer.from('k1')]); // keys k0, k1 are the customers' keys
+        const out = await waitFor(async () => {
+          const read = await ctx.read(output);
+          return read.length >= 2 && read;
+        }, { timeoutMs: ctx.patienceMs * 3, intervalMs: 100, message: 'two joined orders' });
+        expect(out.map((r) => r.value?.toString())).toEqual(['k0=Ada', 'k1=Grace']);
+        expect(app.state).toBe('RUNNING');
+      } finally {
+        await app?.close();
+        app = undefined;
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 }

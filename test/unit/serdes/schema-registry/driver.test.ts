@@ -70,4 +70,25 @@ describe('Schema Registry serdes in the TopologyTestDriver (mock://)', () => {
       driver.close();
     }
   });
+
+  it('a sink schema the registry refuses as incompatible (409) is a record-level production error: CONTINUE drops the record', () => {
+    const url = `mock://${SCOPE}`;
+    SchemaRegistrySerdes.avro({ url, schema: TOTAL }).serialize('totals', { id: 'x', items: 1 }); // version 1 of totals-value
+    const incompatible = { ...TOTAL, fields: [...TOTAL.fields, { name: 'required', type: 'string' }] };
+    const builder = new StreamsBuilder();
+    builder
+      .stream<string, string>('in', { keySerde: Serdes.String(), valueSerde: Serdes.String() })
+      .mapValues((v) => ({ id: v, items: 1, required: 'r' }))
+      .to('totals', { keySerde: Serdes.String(), valueSerde: SchemaRegistrySerdes.avro({ url, schema: incompatible }) });
+    const driver = new TopologyTestDriver(builder.build(), { productionExceptionHandler: deadLetterQueueHandler({ topic: 'dlq', logLevel: 'silent' }) });
+    try {
+      driver.createInputTopic('in', Serdes.String(), Serdes.String()).pipeValueList(['a', 'b']);
+      expect(driver.createOutputTopic('totals', Serdes.String(), Serdes.Buffer()).isEmpty()).toBe(true);
+      const dead = driver.createOutputTopic('dlq', Serdes.Buffer(), Serdes.Buffer()).readRecordsToList();
+      expect(dead.map((d) => String((d.headers as Record<string, unknown>)[DeadLetterHeaders.ERROR_STAGE]))).toEqual(['serialization', 'serialization']);
+      expect(String((dead[0]!.headers as Record<string, unknown>)[DeadLetterHeaders.ERROR_MESSAGE])).toMatch(/409.*incompatible/);
+    } finally {
+      driver.close();
+    }
+  });
 });

@@ -259,3 +259,26 @@ describe('configuration', () => {
     expect(thrown(() => SchemaRegistrySerdes.avro({ url }).serialize('t', { a: 1 })).message).toMatch(/needs a schema.*useLatestVersion/);
   });
 });
+
+describe('references of JSON Schema and Protobuf (mock://)', () => {
+  it('a JSON Schema $ref to a referenced schema and a .proto importing another are registered with their references and read back', () => {
+    const url = scope();
+    const store = mockScope(url.slice(7));
+    const address = { $id: 'address.json', type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    store.register('address', { schema: JSON.stringify(address), schemaType: 'JSON', references: [] });
+    const person = { title: 'Person', type: 'object', properties: { home: { $ref: 'address.json' } }, required: ['home'] };
+    const json = SchemaRegistrySerdes.jsonSchema({ url, schema: person, references: [{ name: 'address.json', subject: 'address', version: 1 }] });
+    const bytes = json.serialize('people', { home: { city: 'Oslo' } })!;
+    expect(store.schemaById(bytes.readInt32BE(1)).references).toEqual([{ name: 'address.json', subject: 'address', version: 1 }]);
+    expect(SchemaRegistrySerdes.jsonSchema({ url }).deserialize('people', bytes)).toEqual({ home: { city: 'Oslo' } });
+    expect(thrown(() => json.serialize('people', { home: { town: 'x' } })).message).toMatch(/city/);
+
+    store.register('money.proto', { schema: 'syntax = "proto3";\npackage shop;\nmessage Money { int64 cents = 1; }\n', schemaType: 'PROTOBUF', references: [] });
+    const priced = 'syntax = "proto3";\npackage shop;\nimport "money.proto";\nmessage Priced { string sku = 1; Money price = 2; }\n';
+    const proto = SchemaRegistrySerdes.protobuf({ url, schema: priced, references: [{ name: 'money.proto', subject: 'money.proto', version: 1 }] });
+    const pb = proto.serialize('prices', { sku: 's', price: { cents: '250' } })!;
+    expect(pb.subarray(5, 6)).toEqual(Buffer.from([0])); // Priced is the first message of its own file, whatever money.proto holds
+    expect(SchemaRegistrySerdes.protobuf({ url }).deserialize('prices', pb)).toEqual({ sku: 's', price: { cents: '250' } });
+  });
+});
+

@@ -125,7 +125,9 @@ export class TaskExecutor {
    * 4. create the processors, their stores and the record collector (state RESTORING);
    * 5. restore the state stores from their changelogs (`TaskStateManager`:
    *    lock the task folder, init the stores, read each changelog to its end);
-   * 6. call the processors' `init`, seek again to the positions of step 3 and
+   * 6. prepare the sink serializers (`TaskProcessor.prepareOutput`: a Schema
+   *    Registry serde registers or looks up its schema; a promise only then),
+   *    call the processors' `init`, seek again to the positions of step 3 and
    *    resume the partitions (state RUNNING).
    */
   initialize(): Promise<void> {
@@ -189,7 +191,10 @@ export class TaskExecutor {
   }
 
   /**
-   * Takes a fetched batch: buffers it in the task's input (`task-input.ts`;
+   * Takes a fetched batch: first the I/O its sources' deserializers need
+   * (`TaskProcessor.resolveInput`: unknown Schema Registry ids; awaited only
+   * when it returns a promise, and the state and generation are checked again
+   * after it), then buffers it in the task's input (`task-input.ts`;
    * stale or late batches are ignored), then processes what is ready
    * ({@link processBuffered}). Resolves once the records that may be processed
    * now are, not when every record of the batch is: one waiting for another

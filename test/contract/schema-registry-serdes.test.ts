@@ -221,5 +221,42 @@ for (const backend of await backends()) {
         rmSync(dir, { recursive: true, force: true });
       }
     });
+
+    it('a sink whose topic is chosen per record: the first record of a new topic restarts the task once (retriable), nothing lost or doubled', async () => {
+      const url = registry.url;
+      const input = uniqueTopic(`sr-dyn-in-${backend.name}`);
+      const outs = [uniqueTopic(`sr-dyn-a-${backend.name}`), uniqueTopic(`sr-dyn-b-${backend.name}`)];
+      for (const name of [input, ...outs]) await ctx.admin.createTopic(name, { partitions: 1, config: {} });
+      await produce(ctx, input, await encodeAll(SchemaRegistrySerdes.avro<Order>({ url, schema: ORDER }), input, orders('d')));
+      const builder = new StreamsBuilder();
+      builder
+        .stream<string, Order>(input, { keySerde: Serdes.String(), valueSerde: SchemaRegistrySerdes.avro<Order>({ url }) })
+        .mapValues((o): Total => ({ id: o.id, items: o.qty }))
+        .to((_k, v) => outs[v.items % 2]!, { keySerde: Serdes.String(), valueSerde: SchemaRegistrySerdes.avro<Total>({ url, schema: TOTAL }) });
+      const applicationId = uniqueGroup(`sr-dyn-${backend.name}`);
+      app = new KafkaStreams(builder.build(), {
+        cluster: await ctx.appCluster({ applicationId, inputTopics: [input], outputTopics: outs }),
+        ...ctx.consumerTiming, applicationId, commitIntervalMs: 100, processingGuarantee: 'exactly_once_v2', taskRestartBackoffMs: 100,
+      });
+      await app.start();
+      const written = await waitFor(async () => {
+        const [a, b] = await Promise.all(outs.map((t) => ctx.read(t)));
+        return a!.length + b!.length >= N && [a!, b!];
+      }, { timeoutMs: ctx.patienceMs * 3, intervalMs: 100, message: `${N} outputs over two topics` });
+      expect(written.map((w) => w.length)).toEqual([N / 2, N / 2]);
+      const restarts = Object.values(app.metrics().tasks).reduce((sum, t) => sum + (t.restarts ?? 0), 0);
+      expect(restarts, 'one restart per topic whose schema was not registered yet').toBeGreaterThanOrEqual(1);
+      expect(restarts).toBeLessThanOrEqual(2);
+      const reader = SchemaRegistrySerdes.avro<Total>({ url });
+      const ids = [];
+      for (const [i, w] of written.entries()) {
+        for (const r of w) {
+          await reader.resolve?.(outs[i]!, r.value);
+          ids.push(reader.deserialize(outs[i]!, r.value).id);
+        }
+      }
+      expect(ids.sort(), 'every order once (read_committed)').toEqual(orders('d').map((o) => o.id).sort());
+      expect(app.state).toBe('RUNNING');
+    });
   });
 }

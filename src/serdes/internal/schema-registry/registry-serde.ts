@@ -19,6 +19,7 @@ import type { Serde } from '../../serde.js';
 import { RegistryAnswerError } from '../../schema-registry/registry-store.js';
 import { parseSchema, type ParsedSchema, type RegistrySchema, type SchemaType } from './formats.js';
 import { chain, RegistryUnreachableError, type Maybe, type RegistryClient } from './registry-client.js';
+import { answerCode, message } from './registry-errors.js';
 
 /** How long a registry's refusal (unknown id, incompatible schema) is remembered before asking again. */
 export const NEGATIVE_TTL_MS = 30_000;
@@ -287,16 +288,4 @@ export class RegistrySerde<T> implements Serde<T> {
 interface Where {
   topic?: string;
   schemaId?: number;
-}
-
-function answerCode(error: RegistryAnswerError): string {
-  if (error.status === 404) return 'SCHEMA_NOT_FOUND';
-  if (error.status === 409) return 'SCHEMA_INCOMPATIBLE';
-  if (error.status === 422) return 'SCHEMA_INVALID';
-  if (error.status === 408 || error.status === 429 || error.status >= 500) return 'SCHEMA_REGISTRY_UNAVAILABLE';
-  return 'SCHEMA_REGISTRY_REFUSED';
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

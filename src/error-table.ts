@@ -287,6 +287,24 @@ export const CLIENT_ERRORS: Readonly<Record<string, ErrorClass>> = {
    * such a member as having no state; a member keeps its previous key metadata and logs it.
    */
   ASSIGNMENT_USER_DATA_INVALID: { kind: 'fatal', reaction: 'policy' },
+  /**
+   * Schema Registry serdes (`SchemaRegistryError`). The registry cannot be reached (network error, timeout,
+   * HTTP 5xx/408/429): retriable, the task retries the batch after `taskRestartBackoffMs`, nothing is lost.
+   */
+  SCHEMA_REGISTRY_UNAVAILABLE: retriable,
+  /**
+   * A schema id (or a sink topic's schema) was not fetched before a synchronous (de)serialization needed it
+   * (a store or a topic chosen per record): the fetch has started; the task retries the record once it is there.
+   */
+  SCHEMA_NOT_RESOLVED: retriable,
+  /** The registry has no such schema id or subject (40401/40402/40403): one record, the handler decides (a dead letter carries the id). */
+  SCHEMA_NOT_FOUND: record,
+  /** The registry refused to register the schema as incompatible (409): one record, the production handler decides. */
+  SCHEMA_INCOMPATIBLE: record,
+  /** The registry or the format library rejected the schema (42201, a parse error): one record, the handler decides. */
+  SCHEMA_INVALID: record,
+  /** The registry refused the request (401/403, another 4xx): the credentials or the URL are wrong; the policy decides. */
+  SCHEMA_REGISTRY_REFUSED: { kind: 'fatal', reaction: 'policy' },
   ILLEGAL_STATE: { kind: 'usage' },
   /** An interactive query on a store that is restoring, not local, or of an app that is not running. */
   INVALID_STATE_STORE: { kind: 'usage' },

@@ -105,6 +105,45 @@ export class SerializationError extends StreamsError {
   }
 }
 
+/**
+ * A Schema Registry serde failed (`SchemaRegistrySerdes`): the code says why
+ * and its row in the classification table what happens. Record-level
+ * (`SCHEMA_NOT_FOUND`, `SCHEMA_INCOMPATIBLE`, `SCHEMA_INVALID`, or
+ * `SERIALIZATION` for a payload that does not match its schema): the
+ * deserialization or production handler decides, and a dead letter carries
+ * the schema id. Retriable (`SCHEMA_REGISTRY_UNAVAILABLE`,
+ * `SCHEMA_NOT_RESOLVED`): never handed to a handler; the task waits and
+ * retries the batch, nothing is lost.
+ */
+export class SchemaRegistryError extends SerializationError {
+  /** The schema id of the record (when known). */
+  readonly schemaId: number | undefined;
+  /** The subject concerned (when known). */
+  readonly subject: string | undefined;
+  /** The registry's error code (`40403` schema not found, `409` incompatible, ...), when it answered one. */
+  readonly registryErrorCode: number | undefined;
+  constructor(
+    message: string,
+    options: StreamsErrorOptions & { schemaId?: number; subject?: string; registryErrorCode?: number; origin?: 'KEY' | 'VALUE'; topic?: string } = {},
+  ) {
+    super(message, { code: 'SERIALIZATION', ...options });
+    this.schemaId = options.schemaId;
+    this.subject = options.subject;
+    this.registryErrorCode = options.registryErrorCode;
+  }
+}
+
+/**
+ * True for an error that no handler may drop: a Schema Registry failure that
+ * is not about the record (the registry is down or a schema not fetched yet:
+ * retriable, the task retries from its last commit after
+ * `taskRestartBackoffMs`, nothing is lost; the registry refused the
+ * credentials: fatal, the uncaught-exception policy decides).
+ */
+export function bypassesRecordHandlers(error: unknown): boolean {
+  return error instanceof SchemaRegistryError && error.kind !== 'record';
+}
+
 /** A record is larger than the topic's `max.message.bytes` or the producer's max request size. */
 export class RecordTooLargeError extends StreamsError {
   constructor(message: string, options: StreamsErrorOptions = {}) {

@@ -8,6 +8,7 @@ export {
   ConfigError,
   TopologyError,
   SerializationError,
+  SchemaRegistryError,
   RecordTooLargeError,
   InvalidRecordError,
   InvalidTimestampError,
@@ -213,6 +214,10 @@ export { WindowStoreBuilder, TimestampedWindowStoreBuilder, SessionStoreBuilder 
 export { formatTaskId, parseTaskId } from './records/task-id.js';
 export type { TaskId } from './records/task-id.js';
 export { Serdes } from './serdes/serdes.js';
+// ---- Schema Registry serdes (issue 34) ----
+export { SchemaRegistrySerdes } from './serdes/schema-registry/schema-registry-serdes.js';
+export type { SchemaRegistrySerdeConfig } from './serdes/schema-registry/schema-registry-serdes.js';
+export type { SubjectNameStrategy } from './serdes/schema-registry/subject-name-strategy.js';
 // ---- the sluice CLI's app modules (issue #8) ----
 export { defineApp } from './cli/define-app.js';
 export type { AppDefinition, AppContext, AppSetupContext, TopologySource } from './cli/define-app.js';

@@ -22,3 +22,5 @@ export { MockProcessorContext } from './testing/mock-processor-context.js';
 export type { CapturedForward, CapturedPunctuator, MockProcessorContextOptions } from './testing/mock-processor-context.js';
 export { DriverMetrics, DRIVER_THREAD_ID } from './testing/driver-metrics.js';
 export type { DriverMetric, MetricName, MetricQuery } from './testing/driver-metrics.js';
+export { InProcessSchemaRegistry } from './testing/schema-registry.js';
+export type { InProcessSchemaRegistryOptions } from './testing/schema-registry.js';

@@ -23,7 +23,7 @@
  *    (NONE): one that cannot be written fails the task, naming its handler.
  */
 import type { Logger } from 'pino';
-import { StreamsError, UnknownTopicError, errorKindOf } from '../errors.js';
+import { StreamsError, UnknownTopicError, bypassesRecordHandlers, errorKindOf } from '../errors.js';
 import type { DeadLetterRecord, ErrorHandlerContext, FailedOutputRecord, ProductionExceptionHandler } from '../handlers/types.js';
 import type { OutputRecord, RecordCollector } from '../processors/task-contract.js';
 import type { ProducerRecord, RecordMetadata, SendCallback } from './producer-types.js';
@@ -121,7 +121,11 @@ export class TaskRecordCollector implements RecordCollector {
     }
     // 1. serialize; 2. partition
     const prepared = prepareOutput(record, this.options.partitionCount);
-    if (!prepared.ok) return this.#onRecordError(context, prepared.failed, prepared.error, true);
+    if (!prepared.ok) {
+      // a registry that is down or a schema not fetched yet: the task fails and retries, no handler drops the record
+      if (bypassesRecordHandlers(prepared.error)) throw prepared.error;
+      return this.#onRecordError(context, prepared.failed, prepared.error, true);
+    }
     const { record: collected, failed } = prepared;
     // 3. send; 4. the callback asks the handler
     this.#send(collected, this.options.sendOption, (error) => {

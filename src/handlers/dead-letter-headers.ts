@@ -9,6 +9,8 @@ export const DeadLetterHeaders = {
   ERROR_CODE: 'sluice.error.code',
   ERROR_STAGE: 'sluice.error.stage',
   ERROR_ORIGIN: 'sluice.error.origin',
+  /** The Confluent schema id of a record a Schema Registry serde failed on (unknown id, payload not matching it). */
+  ERROR_SCHEMA_ID: 'sluice.error.schema.id',
   INPUT_TOPIC: 'sluice.input.topic',
   INPUT_PARTITION: 'sluice.input.partition',
   INPUT_OFFSET: 'sluice.input.offset',

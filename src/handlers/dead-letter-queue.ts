@@ -16,7 +16,8 @@
  * Headers: the failing record's own headers (unless `includeOriginalHeaders:
  * false`), then `sluice.error.class`, `sluice.error.message`,
  * `sluice.error.code` (for sluice errors), `sluice.error.stage`,
- * `sluice.error.origin` (KEY/VALUE, serialization only), `sluice.input.topic`,
+ * `sluice.error.origin` (KEY/VALUE, serialization only), `sluice.error.schema.id`
+ * (the Confluent schema id, when a Schema Registry serde failed), `sluice.input.topic`,
  * `sluice.input.partition`, `sluice.input.offset`, `sluice.processor.node`,
  * `sluice.task.id`, `sluice.output.topic` (production/serialization),
  * `sluice.dlq.payload` and `sluice.record.timestamp`. The timestamp is the

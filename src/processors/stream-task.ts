@@ -295,6 +295,23 @@ export class StreamTask implements TaskProcessor, ContextHost {
     if (pending.length > 0) void handled(this.track(handled(Promise.all(pending).then(() => undefined))));
   }
 
+  resolveInput(records: readonly ConsumedRecord[]): Promise<void> | undefined {
+    return this.input.resolve(records);
+  }
+
+  prepareOutput(): Promise<void> | undefined {
+    let waits: Array<Promise<void>> | undefined;
+    for (const node of this.ordered) {
+      const def = node.def;
+      if (def.kind !== 'sink' || typeof def.topic !== 'string') continue;
+      for (const serializer of [def.keySerializer, def.valueSerializer]) {
+        const wait = serializer.prepare?.(def.topic);
+        if (wait !== undefined) (waits ??= []).push(wait);
+      }
+    }
+    return waits === undefined ? undefined : Promise.all(waits).then(() => undefined);
+  }
+
   whenIdle(): Promise<void> | undefined {
     return this.inFlight ? this.inFlightWork : undefined;
   }

@@ -220,6 +220,21 @@ export interface TaskProcessor {
   abandonAsync?(): void;
   /** Optional (added with async processors): adds the metrics of this task's async nodes to `into`, by node name. */
   asyncStats?(into: Map<string, AsyncNodeStats>): void;
+  /**
+   * Optional (added with the Schema Registry serdes): the I/O the source
+   * deserializers need before `records` (a fetched batch) are processed
+   * (`Deserializer.resolve`): a promise only when there is some. The executor
+   * awaits it before buffering the batch; a rejection fails the task (a
+   * retriable one is retried from the last commit).
+   */
+  resolveInput?(records: readonly ConsumedRecord[]): Promise<void> | undefined;
+  /**
+   * Optional (added with the Schema Registry serdes): the I/O the sink
+   * serializers of fixed topics need before the task processes
+   * (`Serializer.prepare`): a promise only when there is some. The executor
+   * awaits it when the task starts.
+   */
+  prepareOutput?(): Promise<void> | undefined;
   /** Calls `close` on every processor and store. */
   close(): void;
 }

@@ -8,7 +8,7 @@
  * (through {@link checkedSerializer}), so the runtime and the driver check the same.
  */
 import type { Headers } from '../records/types.js';
-import { SerializationError } from '../errors.js';
+import { SerializationError, bypassesRecordHandlers } from '../errors.js';
 import type { Deserializer, Serializer } from './serde.js';
 
 /** The display name of a serde: its `name`, its class name, or `anonymous`. */
@@ -42,6 +42,8 @@ function wrap(
   serde: unknown,
 ): SerializationError {
   if (error instanceof SerializationError && made.has(error)) return error;
+  // A registry that is down, a schema not fetched yet, refused credentials: no handler may drop the record, the task fails.
+  if (bypassesRecordHandlers(error)) return error as SerializationError;
   const part = origin === 'KEY' ? 'key' : 'value';
   return mark(
     new SerializationError(`Failed to ${verb} ${part} for topic '${topic}' with serde ${serdeName(serde)}: ${describe(error)}`, {

@@ -4,6 +4,7 @@
  * `sluice.*` headers describing the failure.
  */
 import type { Headers } from '../../records/types.js';
+import { SchemaRegistryError } from '../../errors.js';
 import type {
   DeadLetterRecord,
   ErrorHandlerContext,
@@ -80,6 +81,14 @@ function payloadOf(stage: FailureStage, context: ErrorHandlerContext, record: An
   }
 }
 
+/** The schema id of a Schema Registry serde failure in `error`'s cause chain (the runtime wraps serde errors). */
+function schemaIdOf(error: unknown): number | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof SchemaRegistryError && e.schemaId !== undefined) return e.schemaId;
+  }
+  return undefined;
+}
+
 /** Options for {@link buildDeadLetterRecord}. */
 export interface BuildDeadLetterOptions {
   topic: string;
@@ -105,6 +114,8 @@ export function buildDeadLetterRecord(
   if (typeof code === 'string' || typeof code === 'number') headers[DeadLetterHeaders.ERROR_CODE] = String(code);
   headers[DeadLetterHeaders.ERROR_STAGE] = stage;
   if (options.origin) headers[DeadLetterHeaders.ERROR_ORIGIN] = options.origin;
+  const schemaId = schemaIdOf(error);
+  if (schemaId !== undefined) headers[DeadLetterHeaders.ERROR_SCHEMA_ID] = String(schemaId);
   headers[DeadLetterHeaders.INPUT_TOPIC] = input.topic;
   headers[DeadLetterHeaders.INPUT_PARTITION] = String(input.partition);
   headers[DeadLetterHeaders.INPUT_OFFSET] = String(input.offset);

@@ -4,7 +4,7 @@
  * timestamp (./timestamp-extraction.ts), as Kafka's `RecordQueue` does
  * before a record reaches its source node.
  */
-import { IllegalStateError } from '../../errors.js';
+import { IllegalStateError, bypassesRecordHandlers } from '../../errors.js';
 import type { ConsumedRecord } from '../../records/types.js';
 import { checkedDeserialize } from '../../serdes/checked-serde.js';
 import type { SourceNodeDef } from '../plan.js';
@@ -60,6 +60,7 @@ export class SourceInput {
       key = checkedDeserialize(def.keyDeserializer, raw.topic, raw.key, raw.headers, 'KEY');
       value = checkedDeserialize(def.valueDeserializer, raw.topic, raw.value, raw.headers, 'VALUE');
     } catch (error) {
+      if (bypassesRecordHandlers(error)) throw error; // retriable: the task retries the record, no handler drops it
       this.handling.onDeserializationError(def.name, raw, error);
       return { skipped: 'deserialization' };
     }
@@ -70,6 +71,27 @@ export class SourceInput {
     source.processed++;
     this.handling.current = { ...this.handling.current, timestamp: stamp.timestamp };
     return { source, record: new Record(key, value, stamp.timestamp, raw.headers) };
+  }
+
+  /**
+   * The I/O the sources' deserializers need before `records` can be read
+   * synchronously (`Deserializer.resolve`: a Schema Registry serde fetching
+   * unknown schema ids): a promise only when there is some, else undefined.
+   * No cost for sources whose deserializers have no `resolve`.
+   */
+  resolve(records: readonly ConsumedRecord[]): Promise<void> | undefined {
+    let waits: Array<Promise<void>> | undefined;
+    for (const raw of records) {
+      const source = this.sourceByTopic.get(raw.topic) ?? this.patternSource(raw.topic);
+      if (source === undefined) continue;
+      const { keyDeserializer: k, valueDeserializer: v } = source.def as SourceNodeDef;
+      if (k.resolve === undefined && v.resolve === undefined) continue;
+      const key = k.resolve?.(raw.topic, raw.key, raw.headers);
+      const value = v.resolve?.(raw.topic, raw.value, raw.headers);
+      if (key !== undefined) (waits ??= []).push(key);
+      if (value !== undefined) (waits ??= []).push(value);
+    }
+    return waits === undefined ? undefined : Promise.all(waits).then(() => undefined);
   }
 
   /** The pattern source whose pattern matches `topic` (a topic first met after the plan was built: the test driver), cached. */

@@ -8,6 +8,7 @@ import type { ConsumedRecord, Headers } from '../../records/types.js';
 import type { DeadLetterRecord, ErrorHandlerContext } from '../../handlers/types.js';
 import { invokeDeserializationHandler, invokeProcessingHandler } from '../../handlers/invoke.js';
 import { failedByHandler, PropagatingError } from '../handler-calls.js';
+import { bypassesRecordHandlers } from '../../errors.js';
 import type { SinkNodeDef } from '../plan.js';
 import type { Record } from '../record.js';
 import type { OutputRecord, RecordCollector, TaskHandlers } from '../task-contract.js';
@@ -56,6 +57,7 @@ export class TaskHandling {
   /** A node's throw or rejection: a PropagatingError passes on, anything else goes to the processing handler. */
   onNodeError(nodeName: string, record: Record<unknown, unknown>, error: unknown): undefined {
     if (error instanceof PropagatingError) throw error;
+    if (bypassesRecordHandlers(error)) throw new PropagatingError(error); // e.g. a store's schema not fetched yet: the task retries
     this.onProcessingError(nodeName, record, error);
     return undefined;
   }

@@ -31,7 +31,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { TopicPartition } from '../../cluster/port.js';
-import { StreamsError } from '../../errors.js';
+import { StreamsError, bypassesRecordHandlers, errorKindOf } from '../../errors.js';
+import { sleep } from '../../internal/backoff.js';
 import type { ManagedStateStore, TaskHandlers, TaskProcessor, TopologyRuntime } from '../../processors/task-contract.js';
 import type { StateStore } from '../../state/state-store.js';
 import type { RestoreProgress } from './restore-progress.js';
@@ -186,19 +187,51 @@ export class GlobalStateManager {
     if (total > 0) logger.info({ store: p.store, partition: p.key, from: start, to: end, restored: total }, `restored global store '${p.store}' from ${p.key}: ${total} records`);
   }
 
-  /** Applies every record of `batch` through the task, in order, moving `p`'s position past each (stops when the state stops). */
+  /**
+   * Applies every record of `batch` through the task, in order, moving `p`'s position past each (stops when the state stops).
+   * First the deserializers' I/O (`TaskProcessor.resolveInput`: Schema Registry ids not cached yet); a registry that is
+   * down (retriable) is waited for with back-off rather than failing the global loop.
+   */
   async #apply(p: Partition, batch: ChangelogBatch): Promise<{ count: number; lastOffset: number }> {
+    for (let attempt = 0; !this.#stopped; attempt++) {
+      const resolving = this.task.resolveInput?.(batch.records);
+      if (resolving === undefined) break;
+      try {
+        await resolving;
+        break;
+      } catch (error) {
+        if (errorKindOf(error) !== 'retriable') throw error;
+        await sleep(Math.min(100 * 2 ** attempt, 2_000), { unref: true });
+      }
+    }
     let count = 0;
     let lastOffset = -1;
     for (const record of batch.records) {
       if (this.#stopped) break;
-      const outcome = this.task.process(record);
-      if (typeof outcome !== 'string') await outcome;
+      await this.#processWaitingForRegistry(record);
       p.position = record.offset + 1;
       lastOffset = record.offset;
       count++;
     }
     return { count, lastOffset };
+  }
+
+  /**
+   * Processes one record; a Schema Registry failure that is not about the record (`bypassesRecordHandlers`:
+   * the registry is down, a store's schema not registered yet) threw before the store changed, so the
+   * record is processed again after a back-off instead of failing the global loop.
+   */
+  async #processWaitingForRegistry(record: ChangelogBatch['records'][number]): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const outcome = this.task.process(record);
+        if (typeof outcome !== 'string') await outcome;
+        return;
+      } catch (error) {
+        if (!bypassesRecordHandlers(error) || errorKindOf(error) !== 'retriable' || this.#stopped) throw error;
+        await sleep(Math.min(100 * 2 ** attempt, 2_000), { unref: true });
+      }
+    }
   }
 
   /** One round of the update loop for `p`: read what is new, apply it, move past what the read covered. */

@@ -130,7 +130,9 @@ export class TaskExecutor {
    * 4. create the processors, their stores and the record collector (state RESTORING);
    * 5. restore the state stores from their changelogs (`TaskStateManager`:
    *    lock the task folder, init the stores, read each changelog to its end);
-   * 6. call the processors' `init`, seek again to the positions of step 3 and
+   * 6. prepare the sink serializers (`TaskProcessor.prepareOutput`: a Schema
+   *    Registry serde registers or looks up its schema; a promise only then),
+   *    call the processors' `init`, seek again to the positions of step 3 and
    *    resume the partitions (state RUNNING).
    */
   initialize(): Promise<void> {
@@ -177,7 +179,10 @@ export class TaskExecutor {
       // 5. restore
       await defined(this.#state, `state manager of task ${this.id}`).initializeAndRestore();
       if (this.state !== 'RESTORING') return;
-      // 6. init processors, resume
+      // 6. prepare the sink serializers (Schema Registry: register / look up), init processors, resume
+      const preparing = this.#liveProcessor.prepareOutput?.();
+      if (preparing) await preparing;
+      if (this.state !== 'RESTORING') return;
       this.#liveProcessor.init();
       const { consumer } = this.deps;
       for (const tp of this.partitions) consumer.seek({ ...tp, offset: defined(this.#position.get(tpKey(tp)), `position of ${tpKey(tp)}`) });
@@ -191,13 +196,24 @@ export class TaskExecutor {
   }
 
   /**
-   * Takes a fetched batch: buffers it in the task's input (`task-input.ts`;
+   * Takes a fetched batch: first the I/O its sources' deserializers need
+   * (`TaskProcessor.resolveInput`: unknown Schema Registry ids; awaited only
+   * when it returns a promise, and the state and generation are checked again
+   * after it), then buffers it in the task's input (`task-input.ts`;
    * stale or late batches are ignored), then processes what is ready
    * ({@link processBuffered}). Resolves once the records that may be processed
    * now are, not when every record of the batch is: one waiting for another
    * partition stays buffered, and the fetch goes on meanwhile.
    */
   processBatch(batch: FetchedBatch, generation: number): Promise<void> {
+    if (this.state !== 'RUNNING' || generation !== this.#generation) return Promise.resolve();
+    // the source deserializers' I/O (Schema Registry: unknown schema ids) before the batch is buffered; a promise only then
+    const resolving = this.#processor?.resolveInput?.(batch.records);
+    if (resolving) return resolving.then(() => this.#takeBatch(batch, generation));
+    return this.#takeBatch(batch, generation);
+  }
+
+  #takeBatch(batch: FetchedBatch, generation: number): Promise<void> {
     if (this.state !== 'RUNNING' || generation !== this.#generation) return Promise.resolve();
     if (!this.#input.add(batch)) return Promise.resolve();
     if (this.#input.group.numBuffered(batch) === 0 && moveDrained(this.#input, this.#position, tpKey(batch))) this.#dirty = true;

@@ -29,6 +29,11 @@ export interface JavaWireRecord {
   value: unknown;
   /** Target partition (default: the producer's partitioner). */
   partition?: number;
+  /**
+   * Protobuf: this record's message (default the options' `messageType`). One .proto file has one
+   * schema id whatever the message; the message indexes tell which.
+   */
+  messageType?: string;
 }
 
 /** Options of {@link produceWithJava}. */
@@ -64,24 +69,29 @@ export function javaWireProducerUnavailable(): string | undefined {
 
 let runnable: ReturnType<typeof ensureWireProducer> | undefined;
 
+/** Fetches the jars and compiles the program now (once per process), so that parallel calls do not each wait for it. */
+export async function prepareJavaWireProducer(): Promise<{ java: string; classPath: string }> {
+  runnable ??= ensureWireProducer(kafkaVersion(), { log: (line) => process.stderr.write(`${line}\n`) });
+  return runnable.catch((err: unknown) => {
+    runnable = undefined;
+    throw err;
+  });
+}
+
 /**
  * Produces `records` with the Java program and resolves, in input order, with where each landed and
  * the value bytes Java sent. Throws with the program's standard error when it fails.
  */
 export async function produceWithJava(options: JavaWireProducerOptions): Promise<JavaWrittenRecord[]> {
   // 1. Jars and classes (once per process; once per machine on disk).
-  runnable ??= ensureWireProducer(kafkaVersion(), { log: (line) => process.stderr.write(`${line}\n`) });
-  const { java, classPath } = await runnable.catch((err: unknown) => {
-    runnable = undefined;
-    throw err;
-  });
+  const { java, classPath } = await prepareJavaWireProducer();
   // 2. The schema in a file (any text survives), the records on standard input.
   const dir = mkdtempSync(join(tmpdir(), 'sluice-wire-'));
   const schemaFile = join(dir, 'schema');
   writeFileSync(schemaFile, options.schema);
   const args = ['-Xmx128m', '-XX:TieredStopAtLevel=1', '-cp', classPath, 'WireProducer', options.brokers.join(','), options.topic, options.format, String(options.schemaId), schemaFile];
   if (options.messageType) args.push(options.messageType);
-  const input = options.records.map((r) => JSON.stringify({ key: r.key ?? null, value: r.value, partition: r.partition ?? null })).join('\n');
+  const input = options.records.map((r) => JSON.stringify({ key: r.key ?? null, value: r.value, partition: r.partition ?? null, messageType: r.messageType ?? null })).join('\n');
   try {
     const stdout = await new Promise<string>((resolve, reject) => {
       const child = execFile(java, args, { timeout: 90_000, maxBuffer: 64 * 1024 * 1024 }, (err, out, errOut) => {

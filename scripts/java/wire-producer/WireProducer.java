@@ -18,7 +18,8 @@
 //        <bootstrap> <topic> <avro|json|protobuf> <schemaId> <schemaFile> [<messageType>]
 //
 // Records come on standard input, one JSON object a line: {"key": "k" | null, "value": <plain JSON>,
-// "partition": n (optional)}. Avro values are plain JSON mapped onto the schema (records as objects,
+// "partition": n (optional), "messageType": "..." (optional, Protobuf: another message of the same
+// file, hence the same schema id, as with Confluent)}. Avro values are plain JSON mapped onto the schema (records as objects,
 // a union takes the first branch the value fits, bytes/fixed as ISO-8859-1 strings as in Avro's JSON
 // encoding); Protobuf values are objects keyed by field name (or JSON name), 64-bit integers as numbers
 // or strings, bytes as base64, enums by name or number. Prints "WROTE <partition> <offset> <value hex>"
@@ -72,7 +73,8 @@ public class WireProducer {
         int schemaId = Integer.parseInt(args[3]);
         String schema = Files.readString(Path.of(args[4]), StandardCharsets.UTF_8);
         String messageType = args.length > 5 ? args[5] : null;
-        // 1. The payload encoder of the format, built once from the schema text.
+        // 1. The payload encoder of the format, built once from the schema text (Protobuf: once per message type).
+        Map<String, Payload> protobufPayloads = new HashMap<>();
         Payload payload = switch (format) {
             case "avro" -> avro(schema);
             case "json" -> JSON::writeValueAsBytes;
@@ -87,7 +89,13 @@ public class WireProducer {
             JsonNode record = JSON.readTree(line);
             JsonNode key = record.get("key");
             JsonNode partition = record.get("partition");
-            byte[] value = frame(schemaId, payload.encode(record.get("value")));
+            JsonNode type = record.get("messageType");
+            Payload encoder = payload;
+            if (format.equals("protobuf") && type != null && !type.isNull()) {
+                encoder = protobufPayloads.get(type.asText());
+                if (encoder == null) protobufPayloads.put(type.asText(), encoder = protobuf(schema, type.asText()));
+            }
+            byte[] value = frame(schemaId, encoder.encode(record.get("value")));
             records.add(new ProducerRecord<>(topic, partition == null || partition.isNull() ? null : partition.asInt(),
                     key == null || key.isNull() ? null : key.asText(), value));
         }

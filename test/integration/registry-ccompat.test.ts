@@ -2,7 +2,7 @@
  * The real Schema Registry of the run (Apicurio Registry through its Confluent-compatible API,
  * started by test/setup/registry-setup.ts, or SCHEMA_REGISTRY_URL) answers the REST calls
  * sluice's Schema Registry serdes make, as Confluent's Schema Registry does: register (same schema,
- * same id), look a schema up by id, by subject + schema and as the latest version, schema
+ * same id, also under another subject), look a schema up by id, by subject + schema and as the latest version, schema
  * references, the schema types, and the errors (unknown id 40403, unknown subject 40401,
  * incompatible 409).
  */
@@ -39,6 +39,8 @@ describeRegistry('a real Schema Registry through the Confluent REST API', (url) 
     const id = first.body.id as number;
     expect(Number.isInteger(id)).toBe(true);
     expect((await call(url, 'POST', `/subjects/${subject}/versions`, { schema: ORDER_V1 })).body).toEqual({ id });
+    // the same schema under another subject: the same id (ids name contents, as in Confluent's registry)
+    expect((await call(url, 'POST', `/subjects/${uniqueName('orders-copy')}-value/versions`, { schema: ORDER_V1 })).body).toEqual({ id });
     // 2. by id: the schema text
     const byId = await call(url, 'GET', `/schemas/ids/${id}`);
     expect(byId.status).toBe(200);

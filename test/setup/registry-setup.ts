@@ -7,9 +7,10 @@
  * 1. SCHEMA_REGISTRY_URL set: use it (waits until GET /subjects answers; throws if it never does).
  * 2. A registry started by `npm run registry:start` answers on SCHEMA_REGISTRY_PORT/8081: reuse it (left running).
  * 3. Asked for: REQUIRE_REGISTRY=1, or a selected test file uses `describeRegistry` / `schemaRegistryUrl(`
- *    (a full run whose selection is unknown does not count): start Apicurio Registry
- *    (scripts/registry/server.mjs, in memory, ~5 s; the first time Maven fetches ~140 MB) on a
- *    free port, stop it afterwards.
+ *    (a full `npm test` selects test/integration/registry-ccompat.test.ts, so it does), and not
+ *    SLUICE_SKIP_REGISTRY=1: start Apicurio Registry (scripts/registry/server.mjs, in memory, ~6 s;
+ *    the first time on a machine Maven fetches ~140 MB and unpacks it, ~10 s more) on a free port,
+ *    stop it afterwards.
  * 4. Otherwise registry suites are skipped with the reason, or, with REQUIRE_REGISTRY=1, the run fails here.
  */
 import { readFileSync } from 'node:fs';
@@ -79,6 +80,7 @@ export async function setupRegistry(
   }
 
   // 3. Start one when asked for.
+  if (!required && process.env.SLUICE_SKIP_REGISTRY === '1') return unavailable('SLUICE_SKIP_REGISTRY=1');
   if (!required && !selectionNeedsRegistry(files)) {
     return unavailable('not asked for: set REQUIRE_REGISTRY=1, SCHEMA_REGISTRY_URL, or run `npm run registry:start`', true);
   }

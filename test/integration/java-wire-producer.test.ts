@@ -6,12 +6,13 @@
  * (protobuf-java DynamicMessage, Confluent's message indexes) values. Every byte read back from the
  * broker is checked with the format libraries directly (avsc, protobufjs, JSON.parse): magic byte 0,
  * the 4-byte big-endian id, the message indexes, the payload, and that the payload is exactly what
- * the JavaScript library encodes for the same value.
+ * the JavaScript library encodes for the same value. And the other way: values the JavaScript
+ * libraries write in the wire format are read by Java's (WireDecoder.java).
  */
 import avro from 'avsc';
 import protobuf from 'protobufjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { javaWireProducerUnavailable, prepareJavaWireProducer, produceWithJava, type JavaWireRecord, type JavaWrittenRecord } from '../helpers/java-wire-producer.js';
+import { decodeWithJava, javaWireProducerUnavailable, prepareJavaWireProducer, produceWithJava, type JavaWireRecord, type JavaWrittenRecord } from '../helpers/java-wire-producer.js';
 import { createTopic, describeKafka, readAll, uniqueTopic, type ReadRecord } from '../helpers/index.js';
 
 const AVRO_SCHEMA = JSON.stringify({
@@ -204,6 +205,32 @@ describeKafka('records in Confluent’s wire format written by a Java producer (
       const Line = root.lookupType('shop.Order.Line');
       expect(Line.toObject(Line.decode(messageIndexes(linePayload).rest), toObject)).toEqual({ sku: 'nested', count: 4_000_000_000 });
       expect(produced.get('protobuf')!.read.map((r) => r.key?.toString())).toEqual(['h', 'k-0', 'k-1', 'l']);
+    });
+
+    it('the other way: Java’s readers (WireDecoder: Avro GenericDatumReader, Jackson, protobuf-java at the message indexes) read what avsc, JSON.stringify and protobufjs write in the wire format', async () => {
+      const frame = (id: number, ...parts: Uint8Array[]) => Buffer.concat([Buffer.from([0]), Buffer.from([id >>> 24, (id >>> 16) & 0xff, (id >>> 8) & 0xff, id & 0xff]), ...parts]);
+      const type = avro.Type.forSchema(JSON.parse(AVRO_SCHEMA) as avro.Schema);
+      const root = protobuf.parse(PROTO_SCHEMA).root;
+      const Order = root.lookupType('shop.Order');
+      const Line = root.lookupType('shop.Order.Line');
+      const [avroRead, jsonRead, protoRead] = await Promise.all([
+        decodeWithJava({ format: 'avro', schema: AVRO_SCHEMA, values: AVRO_VALUES.map((v) => frame(IDS.avro, type.toBuffer(v))) }),
+        decodeWithJava({ format: 'json', schema: JSON_SCHEMA, values: JSON_VALUES.map((v) => frame(IDS.json, Buffer.from(JSON.stringify(v)))) }),
+        decodeWithJava({
+          format: 'protobuf',
+          schema: PROTO_SCHEMA,
+          values: [
+            frame(IDS.protobuf, Buffer.from([2, 2]), Order.encode(Order.fromObject(ORDER_VALUES[0]!)).finish()),
+            frame(IDS.protobuf, Buffer.from([4, 2, 0]), Line.encode(Line.fromObject({ sku: 'nested', count: 4_000_000_000 })).finish()),
+            frame(IDS.protobuf, Buffer.from([4, 2, 0]), Buffer.from([0xff])), // a truncated message: an error, not a value
+          ],
+        }),
+      ]);
+      expect(avroRead).toEqual(AVRO_VALUES.map((value) => ({ id: IDS.avro, value })));
+      expect(jsonRead).toEqual(JSON_VALUES.map((value) => ({ id: IDS.json, value })));
+      expect(protoRead[0]).toEqual({ id: IDS.protobuf, indexes: [1], type: 'shop.Order', value: ORDER_VALUES[0] });
+      expect(protoRead[1]).toEqual({ id: IDS.protobuf, indexes: [1, 0], type: 'shop.Order.Line', value: { sku: 'nested', count: 4_000_000_000 } });
+      expect(protoRead[2]!.error).toMatch(/InvalidProtocolBufferException/);
     });
   });
 });

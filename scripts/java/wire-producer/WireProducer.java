@@ -200,11 +200,16 @@ public class WireProducer {
 
     // ---- Protobuf --------------------------------------------------------------------------------
 
-    static Payload protobuf(String schemaText, String messageType) throws Exception {
+    /** The .proto text parsed into a protobuf-java FileDescriptor (Apicurio's parser, Square's wire-schema underneath). */
+    static FileDescriptor fileDescriptor(String schemaText) throws Exception {
         // Apicurio's loader wants the file under its package's folder (as protoc's import paths)
         java.util.regex.Matcher pkg = java.util.regex.Pattern.compile("(?m)^\\s*package\\s+([\\w.]+)\\s*;").matcher(schemaText);
         Optional<String> packageName = pkg.find() ? Optional.of(pkg.group(1)) : Optional.empty();
-        FileDescriptor file = FileDescriptorUtils.protoFileToFileDescriptor(schemaText, "schema.proto", packageName);
+        return FileDescriptorUtils.protoFileToFileDescriptor(schemaText, "schema.proto", packageName);
+    }
+
+    static Payload protobuf(String schemaText, String messageType) throws Exception {
+        FileDescriptor file = fileDescriptor(schemaText);
         List<Integer> indexes = new ArrayList<>();
         Descriptor descriptor = messageType == null ? file.getMessageTypes().get(0) : find(file, messageType, indexes);
         if (messageType == null) indexes.add(0);

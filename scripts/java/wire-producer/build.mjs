@@ -1,9 +1,9 @@
-// Makes scripts/java/wire-producer/WireProducer.java runnable, once per machine:
+// Makes scripts/java/wire-producer/WireProducer.java (and WireDecoder.java) runnable, once per machine:
 // 1. the jars of ./pom.xml (Avro, protobuf-java, Apicurio's .proto parser) fetched by Maven into
 //    <SLUICE_KAFKA_HOME or .kafka>/wire-producer/<hash of pom.xml>/libs, a marker file recording a
 //    complete copy (later calls download nothing);
-// 2. WireProducer.java compiled with javac into .../classes-<hash of the source> (the source launcher
-//    would compile it again on every run);
+// 2. WireProducer.java and WireDecoder.java compiled with javac into .../classes-<hash of the sources>
+//    (the source launcher would compile them again on every run);
 // 3. the class path: those classes, those jars, then the Kafka broker's libs (kafka-clients, Jackson).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -16,10 +16,16 @@ import { checkJava, checkMaven, javaCommand, KafkaSetupError } from '../../kafka
 const here = dirname(fileURLToPath(import.meta.url));
 /** The Maven project naming the jars. */
 export const wirePomFile = join(here, 'pom.xml');
-/** The program. */
+/** The programs: WireProducer (writes) and WireDecoder (reads), compiled together. */
 export const wireProducerSource = join(here, 'WireProducer.java');
+export const wireDecoderSource = join(here, 'WireDecoder.java');
+const sources = [wireProducerSource, wireDecoderSource];
 
-const hash = (file) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 12);
+const hash = (...files) => {
+  const h = createHash('sha256');
+  for (const file of files) h.update(readFileSync(file));
+  return h.digest('hex').slice(0, 12);
+};
 
 /** Folder of this pom's jars (its name changes with pom.xml, so an edited pom fetches again). */
 export function wireLibsDir() {
@@ -68,17 +74,17 @@ async function ensureJars(log) {
 
 /** Step 2: compiled into a temporary folder, then renamed into place (two processes may race). */
 async function ensureClasses(classPath, log) {
-  const dir = join(dirname(wireLibsDir()), `classes-${hash(wireProducerSource)}`);
-  if (existsSync(join(dir, 'WireProducer.class'))) return { dir, compiled: false };
+  const dir = join(dirname(wireLibsDir()), `classes-${hash(...sources)}`);
+  if (existsSync(join(dir, 'WireProducer.class')) && existsSync(join(dir, 'WireDecoder.class'))) return { dir, compiled: false };
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   const javac = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'javac') : 'javac';
-  log(`[wire-producer] compiling ${wireProducerSource}`);
-  const { code, output } = await run(javac, ['-nowarn', '-cp', classPath, '-d', tmp, wireProducerSource]);
+  log(`[wire-producer] compiling ${sources.join(' ')}`);
+  const { code, output } = await run(javac, ['-nowarn', '-cp', classPath, '-d', tmp, ...sources]);
   if (code !== 0) {
     rmSync(tmp, { recursive: true, force: true });
-    throw new KafkaSetupError(`javac could not compile ${wireProducerSource} (exit ${code}):\n${output.slice(0, 2000)}`);
+    throw new KafkaSetupError(`javac could not compile ${sources.join(' ')} (exit ${code}):\n${output.slice(0, 2000)}`);
   }
   try {
     renameSync(tmp, dir);

@@ -3,7 +3,7 @@
 // memory: every start is empty), no authentication, 127.0.0.1 only.
 //
 // Files: the distribution in <SLUICE_KAFKA_HOME or .kafka>/apicurio/<version>/ (fetched once by
-// Maven, scripts/registry/pom.xml); per port a run directory <...>/run/registry-<port>/ with
+// Maven, scripts/registry/pom.xml); per port a run directory <...>/registry-run/<port>/ with
 // state.json and registry.log.
 /* global fetch, AbortSignal -- Node 20 globals */
 import { spawn } from 'node:child_process';
@@ -40,8 +40,11 @@ function distDir(version) {
   return join(kafkaHome, 'apicurio', version);
 }
 
+/** Run directories live apart from the brokers' (.kafka/run/<port>/, whose every entry scripts/kafka reads as a broker). */
+const runRoot = () => join(kafkaHome, 'registry-run');
+
 function runFiles(port) {
-  const dir = join(kafkaHome, 'run', `registry-${port}`);
+  const dir = join(runRoot(), String(port));
   return { dir, state: join(dir, 'state.json'), log: join(dir, 'registry.log') };
 }
 
@@ -145,10 +148,8 @@ export async function stopRegistry({ port } = {}) {
 
 /** Stops registries whose owner process (e.g. a killed vitest run) is gone. */
 async function reapOrphans(log) {
-  const runRoot = join(kafkaHome, 'run');
-  if (!existsSync(runRoot)) return;
-  for (const name of readdirSync(runRoot).filter((n) => n.startsWith('registry-'))) {
-    const port = Number(name.slice('registry-'.length));
+  if (!existsSync(runRoot())) return;
+  for (const port of readdirSync(runRoot()).map(Number).filter((p) => Number.isInteger(p) && p > 0)) {
     const state = readState(port);
     if (state?.ownerPid && !isAlive(state.ownerPid)) {
       log(`[registry] stopping the registry on port ${port}: its owner (pid ${state.ownerPid}) is gone`);

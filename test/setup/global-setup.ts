@@ -12,11 +12,13 @@
  *
  * In parallel, the secure broker (SASL_SSL + mTLS + ACLs, scripts/kafka/secure.mjs) for the
  * suites that use it (`inject('secureKafka')`, read it with test/helpers `secureKafka()`):
- * see secure-setup.ts.
+ * see secure-setup.ts; and a real Schema Registry (Apicurio, scripts/registry/server.mjs) when
+ * asked for (`inject('schemaRegistryUrl')`, test/helpers/registry-env.ts): see registry-setup.ts.
  */
 import { relative, sep } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { brokerStatus, clusterAnswers, jarsCached, kafkaVersion, startBroker, type RunningBroker } from '../../scripts/kafka/broker.mjs';
+import { setupRegistry } from './registry-setup.js';
 import { setupSecureKafka } from './secure-setup.js';
 import { localBrokerPossible } from '../../scripts/kafka/prereq.mjs';
 import { freePort } from '../../scripts/kafka/process.mjs';
@@ -65,10 +67,14 @@ function use(project: TestProject, brokers: string[]): void {
 type Teardown = (() => Promise<void>) | void;
 
 export default async function setup(project: TestProject): Promise<Teardown> {
-  if (process.env.SLUICE_SKIP_KAFKA === '1') return skip(project, 'SLUICE_SKIP_KAFKA=1', true);
-  if (onlyUnitTests(project)) return skip(project, 'only test/unit files selected', true);
-  // The plaintext and the secure broker start in parallel (two JVMs, ~10 s each on an idle machine).
-  const results = await Promise.allSettled([plainKafka(project), setupSecureKafka(project, { required, files: selectedFiles(project), say })]);
+  const noServices = process.env.SLUICE_SKIP_KAFKA === '1' ? 'SLUICE_SKIP_KAFKA=1' : onlyUnitTests(project) ? 'only test/unit files selected' : undefined;
+  if (noServices) {
+    await setupRegistry(project, { files: undefined, say, skipAll: true }); // only a given SCHEMA_REGISTRY_URL
+    return skip(project, noServices, true);
+  }
+  // The plaintext and the secure broker (two JVMs, ~10 s each on an idle machine) and the registry start in parallel.
+  const files = selectedFiles(project);
+  const results = await Promise.allSettled([plainKafka(project), setupSecureKafka(project, { required, files, say }), setupRegistry(project, { files, say })]);
   const stops = results.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
   const teardown = async () => {
     await Promise.all(stops.map((stop) => stop?.()));

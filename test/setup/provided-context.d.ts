@@ -15,5 +15,9 @@ declare module 'vitest' {
     secureKafka: SecureKafkaInfo | null;
     /** Why secure suites are skipped (null when the secure broker is available). */
     secureKafkaSkipReason: string | null;
+    /** Confluent-compatible base URL of the real Schema Registry (e.g. Apicurio's …/apis/ccompat/v7), or null. */
+    schemaRegistryUrl: string | null;
+    /** Why registry suites are skipped (null when a registry is available). */
+    schemaRegistrySkipReason: string | null;
   }
 }

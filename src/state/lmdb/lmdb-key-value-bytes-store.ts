@@ -122,10 +122,12 @@ export class LmdbKeyValueBytesStore implements KeyValueBytesStore {
     // 2. data and checkpoint together
     const db = this.db;
     const writes = this.overlay.range(null, null);
+    const scratch = Buffer.allocUnsafe(db.maxKeyBytes + 1);
     this.transact('commit', () => {
       for (const { key, value } of writes) {
-        if (value === null) void db.data.remove(storedKey(key));
-        else void db.data.put(storedKey(key), value);
+        const stored = tagInto(scratch, key);
+        if (value === null) void db.data.remove(stored);
+        else void db.data.put(stored, value);
       }
       if (changelogNextOffset !== undefined) writeCheckpoint(db, changelogNextOffset);
     });

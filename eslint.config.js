@@ -80,7 +80,7 @@ const layerRuleOptions = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.kafka/', 'coverage/', 'bench/java/', 'bench/.build/'] },
+  { ignores: ['dist/', 'node_modules/', '.kafka/', 'coverage/', 'bench/java/', 'bench/.build/', 'bench/.build-*/'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,6 +6,7 @@
  *   npm run bench -- --compare --records 500000,2000000   (pipeline at both sizes: peak RSS side by side)
  *   npm run bench -- --workload count|restore|windowed|versioned-join|pipeline,count,... [--keys K] [--restore-records N] [--restore-keys K]
  *   --tsx: run the Node contenders through tsx instead of compiling them with tsc first
+ *   --compiled DIR: run the Node contenders of an already compiled tree (a copy of bench/.build made before a change: A/B runs)
  *
  * Default: the stateless pipeline on sluice exactly_once, sluice
  * at_least_once, a plain kafkajs exactly-once loop and @kafkats/flow
@@ -20,7 +21,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureBroker } from './lib/broker.js';
@@ -53,6 +54,7 @@ function options() {
       'profile-all': { type: 'boolean', default: false },
       'timeout-s': { type: 'string' },
       tsx: { type: 'boolean', default: false },
+      compiled: { type: 'string' },
       workload: { type: 'string' },
       keys: { type: 'string', default: String(COUNT_KEYS) },
       'restore-records': { type: 'string', default: String(RESTORE_RECORDS) },
@@ -62,7 +64,7 @@ function options() {
   });
   if (values.help) {
     console.log('usage: npm run bench -- [--records N|N1,N2,...] [--compare] [--rounds R] [--workload pipeline,count,restore,windowed,versioned-join] [--only <ids>] [--keys K] ' +
-      '[--restore-records N] [--restore-keys K] [--profile|--profile-all] [--timeout-s S] [--tsx]\n' +
+      '[--restore-records N] [--restore-keys K] [--profile|--profile-all] [--timeout-s S] [--tsx | --compiled DIR]\n' +
       `contender ids: ${WORKLOADS.map((w) => `${w}: ${WORKLOAD_CONTENDERS[w].join(',')}`).join('; ')}`);
     process.exit(0);
   }
@@ -98,7 +100,7 @@ function options() {
   const restoreTimeoutMs = values['timeout-s'] ? Number(values['timeout-s']) * 1000 : 60_000 + restoreRecords;
   return {
     records, recordSizes, timeoutFor, rounds, keys, restoreRecords, restoreKeys, compare: values.compare, contenders,
-    profile: values['profile-all'] ? 'all' : values.profile ? 'sluice-eos' : undefined, timeoutMs, restoreTimeoutMs, tsx: values.tsx,
+    profile: values['profile-all'] ? 'all' : values.profile ? 'sluice-eos' : undefined, timeoutMs, restoreTimeoutMs, tsx: values.tsx, compiled: values.compiled,
   };
 }
 
@@ -130,7 +132,7 @@ async function main(): Promise<void> {
     }
   }
   const needsNode = o.contenders.some((c) => !isJava(c));
-  const compiledDir = needsNode && !o.tsx ? compileContenders(repoRoot, log) : undefined;
+  const compiledDir = needsNode && !o.tsx ? (o.compiled !== undefined ? resolve(o.compiled) : compileContenders(repoRoot, log)) : undefined;
   const runId = `sluice-bench-${Date.now().toString(36)}`;
   // --profile: sluice exactly_once, round 1; --profile-all: every Node contender, round 1.
   const profileDir = join(benchDir, 'results', 'profiles');

@@ -47,7 +47,8 @@ export const WindowKeySchema = {
 
   /** The store key of `key` (already serialized) for the window starting at `timestamp`, with `seqnum`. */
   toStoreKeyBinary(key: Buffer, timestamp: number, seqnum: number): Buffer {
-    const out = Buffer.alloc(key.length + SUFFIX_SIZE);
+    // every byte is written below: no zero-fill
+    const out = Buffer.allocUnsafe(key.length + SUFFIX_SIZE);
     key.copy(out, 0);
     writeLong(out, key.length, timestamp);
     out.writeInt32BE(seqnum | 0, key.length + TIMESTAMP_SIZE);

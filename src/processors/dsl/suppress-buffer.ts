@@ -18,6 +18,9 @@ import { Change } from './change.js';
 import { LoggedBufferBuilder, LoggedBufferStore, type LoggedEntry } from './logged-buffer.js';
 import { bufferValue, decodeBufferValue, recordSize, type BufferRecordContext, type BufferValue } from './suppress-buffer-value.js';
 
+/** Evicted entries dropped from the front of the time-ordered array at once, at least (see `#removeHead`). */
+const HEAD_COMPACTION = 256;
+
 /** One buffered key in time order. */
 interface Entry {
   time: number;
@@ -41,6 +44,8 @@ function compareEntries(a: Entry, b: Entry): number {
 export class InMemoryTimeOrderedChangeBuffer<K, V> extends LoggedBufferStore {
   /** Entries ordered by (buffer time, key bytes). */
   #sorted: Entry[] = [];
+  /** Entries before it were evicted (dropped from `#sorted` in bulk: one eviction from the front does not move the whole array; issue 32). */
+  #head = 0;
   readonly #index = new Map<string, Entry>();
   readonly #dirty = new Map<string, Buffer>();
   #bytes = 0;
@@ -92,11 +97,11 @@ export class InMemoryTimeOrderedChangeBuffer<K, V> extends LoggedBufferStore {
 
   /** The smallest buffer time held (`Infinity` when empty). */
   minTimestamp(): number {
-    return this.#sorted[0]?.time ?? Infinity;
+    return this.#sorted[this.#head]?.time ?? Infinity;
   }
 
   numRecords(): number {
-    return this.#sorted.length;
+    return this.#sorted.length - this.#head;
   }
 
   /** Kafka's estimate of the bytes held. */
@@ -107,13 +112,14 @@ export class InMemoryTimeOrderedChangeBuffer<K, V> extends LoggedBufferStore {
   /** Evicts the oldest entries, one by one, while `predicate()` holds, handing each to `callback` before removing it. */
   evictWhile(predicate: () => boolean, callback: (eviction: Eviction<K, V>) => void): void {
     this.ready('evictWhile');
-    while (this.#sorted.length > 0 && predicate()) {
-      const next = this.#sorted[0] as Entry;
+    while (this.#sorted.length > this.#head && predicate()) {
+      const next = this.#sorted[this.#head] as Entry;
       const key = this.keySerde.deserialize(this.topic, next.key);
       const newValue = next.value.new === null ? null : this.valueSerde.deserialize(this.topic, next.value.new);
       const oldValue = next.value.old === null ? null : this.valueSerde.deserialize(this.topic, next.value.old);
       callback({ key, value: Change.of<V>(newValue, oldValue), context: next.value.context });
-      this.#remove(next.id);
+      if (this.#sorted[this.#head] === next && this.#index.get(next.id) === next) this.#removeHead(next);
+      else this.#remove(next.id);
       if (this.loggingEnabled) this.#dirty.set(next.id, next.key);
     }
   }
@@ -128,6 +134,7 @@ export class InMemoryTimeOrderedChangeBuffer<K, V> extends LoggedBufferStore {
 
   protected clearEntries(): void {
     this.#sorted = [];
+    this.#head = 0;
     this.#index.clear();
     this.#bytes = 0;
   }
@@ -142,7 +149,7 @@ export class InMemoryTimeOrderedChangeBuffer<K, V> extends LoggedBufferStore {
       return;
     }
     const entry: Entry = { time, key, id, value };
-    let lo = 0;
+    let lo = this.#head;
     let hi = this.#sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
@@ -158,9 +165,20 @@ export class InMemoryTimeOrderedChangeBuffer<K, V> extends LoggedBufferStore {
     const entry = this.#index.get(id);
     if (entry === undefined) return;
     this.#index.delete(id);
-    const at = this.#sorted.indexOf(entry);
+    const at = this.#sorted.indexOf(entry, this.#head);
     if (at >= 0) this.#sorted.splice(at, 1);
     this.#bytes -= recordSize(entry.key, entry.value);
+  }
+
+  /** Removes the first entry, `entry`: the array is compacted once the evicted prefix is large and at least half of it. */
+  #removeHead(entry: Entry): void {
+    this.#index.delete(entry.id);
+    this.#bytes -= recordSize(entry.key, entry.value);
+    this.#head++;
+    if (this.#head === this.#sorted.length || (this.#head >= HEAD_COMPACTION && this.#head * 2 >= this.#sorted.length)) {
+      this.#sorted.splice(0, this.#head);
+      this.#head = 0;
+    }
   }
 }
 

@@ -86,7 +86,14 @@ export function clusterPortOpener(cluster: ClusterPort, clientId: string, connec
 
 /** Turns consumed records into the records a store restores (a keyless one, kept only for global tasks, gets an empty key). */
 export function toChangelogRecords(records: readonly ConsumedRecord[], source?: TopicPartition): ChangelogRecord[] {
-  return records.map((r) => ({ key: r.key ?? Buffer.alloc(0), value: r.value, timestamp: r.timestamp, headers: r.headers, offset: r.offset, ...(source ? { source } : {}) }));
+  // one object literal per record (a spread of `{ source }` would allocate and copy a second one)
+  const out = new Array<ChangelogRecord>(records.length);
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i] as ConsumedRecord;
+    const key = r.key ?? Buffer.alloc(0);
+    out[i] = source ? { key, value: r.value, timestamp: r.timestamp, headers: r.headers, offset: r.offset, source } : { key, value: r.value, timestamp: r.timestamp, headers: r.headers, offset: r.offset };
+  }
+  return out;
 }
 
 /** See the module comment. */

@@ -22,7 +22,7 @@
 import { IllegalStateError } from '../../errors.js';
 import type { BytesFlushListener, BytesStoreLifecycle } from '../bytes-store-contract.js';
 import type { ChangelogRecord, StoreInitContext } from '../store-contract.js';
-import { longBytes, readLong, TIMESTAMP_SIZE } from './window-bytes.js';
+import { readLong, TIMESTAMP_SIZE, writeLong } from './window-bytes.js';
 import { WrappedBytesStore } from './wrapped-bytes-store.js';
 
 /** Options of a change-logging layer. */
@@ -62,7 +62,7 @@ export abstract class ChangeLoggingStore<S extends BytesStoreLifecycle & MaybeCa
   /** Step 3: restored records go below unlogged; timestamped values get their record timestamp back in front. */
   override restoreBatch(records: readonly ChangelogRecord[]): void {
     if (!this.options.timestamped) return this.wrapped.restoreBatch(records);
-    this.wrapped.restoreBatch(records.map((r) => (r.value === null ? r : { ...r, value: Buffer.concat([longBytes(r.timestamp), r.value]) })));
+    this.wrapped.restoreBatch(withTimestampPrefix(records));
   }
 
   /** Passes a flush listener on to a caching store below, if any (Kafka's `WrappedStateStore.setFlushListener`). */
@@ -83,4 +83,30 @@ export abstract class ChangeLoggingStore<S extends BytesStoreLifecycle & MaybeCa
     if (this.logsHeaders) sink.send(this.name, key, logged, timestamp, record.headers);
     else sink.send(this.name, key, logged, timestamp);
   }
+}
+
+/**
+ * The records with `timestamp (8 bytes) | value` as value (tombstones as they
+ * are): every stamped value is a view of ONE buffer allocated for the batch
+ * (no buffer per record; the store below copies or writes what it keeps).
+ */
+export function withTimestampPrefix(records: readonly ChangelogRecord[]): ChangelogRecord[] {
+  let bytes = 0;
+  for (const r of records) if (r.value !== null) bytes += TIMESTAMP_SIZE + r.value.length;
+  const all = Buffer.allocUnsafeSlow(bytes);
+  const out = new Array<ChangelogRecord>(records.length);
+  let at = 0;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i] as ChangelogRecord;
+    if (r.value === null) {
+      out[i] = r;
+      continue;
+    }
+    const start = at;
+    writeLong(all, at, r.timestamp);
+    at += TIMESTAMP_SIZE;
+    at += r.value.copy(all, at);
+    out[i] = { key: r.key, value: all.subarray(start, at), timestamp: r.timestamp, headers: r.headers, offset: r.offset, source: r.source };
+  }
+  return out;
 }

@@ -17,11 +17,21 @@ export const TIMESTAMP_SIZE = 8;
 /** Bytes of a window sequence number (Java `int`). */
 export const SEQNUM_SIZE = 4;
 
+const TWO_32 = 2 ** 32;
+/** High words whose long is a safe integer for sure. */
+const SAFE_HIGH = 2 ** 20;
 const MAX_LONG = 2n ** 63n - 1n;
 const MIN_LONG = -(2n ** 63n);
 
 /** Writes `value` as a big-endian Java long at `offset` (clamped to the long range, fractions truncated). */
 export function writeLong(buf: Buffer, offset: number, value: number): void {
+  if (Number.isSafeInteger(value)) {
+    // Fast path (no BigInt): the high 32 bits signed, the low 32 bits unsigned, two's complement as Java's.
+    const high = Math.floor(value / TWO_32);
+    buf.writeInt32BE(high, offset);
+    buf.writeUInt32BE(value - high * TWO_32, offset + 4);
+    return;
+  }
   let big: bigint;
   if (value >= LONG_MAX_VALUE) big = MAX_LONG;
   else if (value <= -LONG_MAX_VALUE) big = MIN_LONG;
@@ -31,6 +41,9 @@ export function writeLong(buf: Buffer, offset: number, value: number): void {
 
 /** Reads a big-endian Java long at `offset` as a number (`Long.MAX_VALUE` reads as {@link LONG_MAX_VALUE}). */
 export function readLong(buf: Buffer, offset: number): number {
+  const high = buf.readInt32BE(offset);
+  // Fast path (no BigInt) while the value is a safe integer (|high| < 2^21); beyond it BigInt rounds as before.
+  if (high < SAFE_HIGH && high >= -SAFE_HIGH) return high * TWO_32 + buf.readUInt32BE(offset + 4);
   return Number(buf.readBigInt64BE(offset));
 }
 

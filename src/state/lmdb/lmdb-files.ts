@@ -30,8 +30,10 @@ import type { Logger } from 'pino';
 import { StreamsError } from '../../errors.js';
 import { headerDamage, scanInChild, takeSeal, writeSeal } from './lmdb-damage.js';
 
+/** The tag byte in front of every stored key. */
+export const KEY_TAG_BYTE = 0x01;
 /** The tag in front of every stored key. */
-const KEY_TAG = Buffer.from([0x01]);
+const KEY_TAG = Buffer.from([KEY_TAG_BYTE]);
 const CHECKPOINT_KEY = Buffer.from('checkpoint');
 
 /** The opened files of one store. */

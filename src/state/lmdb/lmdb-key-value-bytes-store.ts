@@ -30,6 +30,7 @@ import type { BytesEntry, KeyValueBytesStore } from '../bytes-store-contract.js'
 import type { ChangelogRecord, StoreInitContext } from '../store-contract.js';
 import {
   closeLmdbFiles,
+  KEY_TAG_BYTE,
   openLmdbFiles,
   readCheckpoint,
   storedKey,
@@ -73,17 +74,32 @@ export class LmdbKeyValueBytesStore implements KeyValueBytesStore {
     return readCheckpoint(this.db);
   }
 
-  /** Writes the records and checkpoint = last offset + 1 in one lmdb transaction (restoration bypasses the overlay). */
+  /**
+   * Writes the batch and checkpoint = last offset + 1 in one lmdb transaction
+   * (restoration bypasses the overlay):
+   * 1. every key is checked first (a key too large fails the batch before anything is written);
+   * 2. only the last write of each key in the batch is applied (the earlier ones
+   *    would be overwritten in the same transaction: the result is the same, an
+   *    lmdb write less per repeat; issue 32);
+   * 3. the writes and the checkpoint go in one transaction; keys are tagged in
+   *    one scratch buffer (lmdb copies a key as it writes it).
+   */
   restoreBatch(records: readonly ChangelogRecord[]): void {
     this.lifecycle.ensureOpen('restoreBatch');
     const last = records[records.length - 1];
     if (last === undefined) return;
+    // 1.
     for (const record of records) this.checkKey(record.key);
+    // 2.
+    const latest = lastWritePerKey(records);
+    // 3.
     const db = this.db;
+    const scratch = Buffer.allocUnsafe(db.maxKeyBytes + 1);
     this.transact('restore', () => {
-      for (const record of records) {
-        if (record.value === null) void db.data.remove(storedKey(record.key));
-        else void db.data.put(storedKey(record.key), record.value);
+      for (const record of latest) {
+        const key = tagInto(scratch, record.key);
+        if (record.value === null) void db.data.remove(key);
+        else void db.data.put(key, record.value);
       }
       writeCheckpoint(db, last.offset + 1);
     });
@@ -106,10 +122,12 @@ export class LmdbKeyValueBytesStore implements KeyValueBytesStore {
     // 2. data and checkpoint together
     const db = this.db;
     const writes = this.overlay.range(null, null);
+    const scratch = Buffer.allocUnsafe(db.maxKeyBytes + 1);
     this.transact('commit', () => {
       for (const { key, value } of writes) {
-        if (value === null) void db.data.remove(storedKey(key));
-        else void db.data.put(storedKey(key), value);
+        const stored = tagInto(scratch, key);
+        if (value === null) void db.data.remove(stored);
+        else void db.data.put(stored, value);
       }
       if (changelogNextOffset !== undefined) writeCheckpoint(db, changelogNextOffset);
     });
@@ -244,6 +262,27 @@ export class LmdbKeyValueBytesStore implements KeyValueBytesStore {
   private merged(committed: BytesEntry[], overlay: SortedEntry<Buffer | null>[], descending: boolean): BytesEntry[] {
     return overlay.length === 0 ? committed : mergeOverlay(committed, overlay, descending);
   }
+}
+
+/** The records of `records` that are the last write of their key in it (in reverse order: the keys are distinct, so order does not matter). */
+function lastWritePerKey(records: readonly ChangelogRecord[]): ChangelogRecord[] {
+  const seen = new Set<string>();
+  const out: ChangelogRecord[] = [];
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i] as ChangelogRecord;
+    const id = record.key.toString('latin1');
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push(record);
+  }
+  return out;
+}
+
+/** The stored form of `key` (see `storedKey`) written into `scratch`: a view of it, valid until the next call. */
+function tagInto(scratch: Buffer, key: Buffer): Buffer {
+  scratch[0] = KEY_TAG_BYTE;
+  key.copy(scratch, 1);
+  return scratch.subarray(0, key.length + 1);
 }
 
 /** `; the disk holding <dir> is full (ENOSPC, N bytes free)` when it has less than 1 MiB free, else ''. */

@@ -98,6 +98,24 @@ describe('lmdb bytes store: the uncommitted-write overlay (KIP-892)', () => {
     store.close();
   });
 
+  it('restoreBatch: with a key written many times in one batch (put, delete, put again, keys of every length) only the last write of each key counts', () => {
+    const { store, dir } = openStore();
+    const records = [];
+    const expected = new Map<string, string>();
+    for (let i = 0; i < 500; i++) {
+      const key = `k${i % 37}`.padEnd(1 + (i % 5), 'x');
+      const value = i % 7 === 3 ? null : `v${i}`;
+      records.push(changelogRecord(key, value, 100 + i));
+      if (value === null) expected.delete(key);
+      else expected.set(key, value);
+    }
+    store.restoreBatch(records);
+    const want = [...expected].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect(committedInLmdb(dir, 'store')).toEqual({ entries: want, checkpoint: 600 });
+    expect(strings(store.range(null, null))).toEqual(want);
+    store.close();
+  });
+
   it('a key longer than lmdb accepts is refused at put with an error naming the store, the size and the limit; nothing is written', () => {
     const { store } = openStore('big-keys');
     let error: unknown;

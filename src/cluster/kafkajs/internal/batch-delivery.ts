@@ -41,10 +41,16 @@ export function startHeartbeats(heartbeat: () => Promise<void>, intervalMs: numb
 /** Converts a kafkajs message; repeated header keys keep their last value. */
 export function toConsumedRecord(topic: string, partition: number, m: KafkaMessage): ConsumedRecord {
   const headers: Headers = {};
-  for (const [name, value] of Object.entries(m.headers ?? {})) {
-    const last = Array.isArray(value) ? value[value.length - 1] : value;
-    // A null header value (length -1 on the wire) arrives as null and stays null.
-    if (last !== undefined) headers[name] = last;
+  const from = m.headers;
+  // for..in + hasOwn: Object.entries' array of pairs per record is not needed (most records have no headers)
+  if (from !== undefined) {
+    for (const name in from) {
+      if (!Object.hasOwn(from, name)) continue;
+      const value = from[name];
+      const last = Array.isArray(value) ? value[value.length - 1] : value;
+      // A null header value (length -1 on the wire) arrives as null and stays null.
+      if (last !== undefined) Object.defineProperty(headers, name, { value: last, writable: true, enumerable: true, configurable: true });
+    }
   }
   return {
     topic,

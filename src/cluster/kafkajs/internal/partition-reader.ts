@@ -56,10 +56,13 @@ export function nextOffsetOf(messages: ReaderMessage[], fetchOffset: number): nu
 
 /** The port's result of one decoded Fetch partition (see the module comment). */
 export function readResultOf(tp: TopicPartition, fetchOffset: number, data: ReaderFetchPartition, readCommitted: boolean): PartitionReadResult {
-  const records: ConsumedRecord[] = data.messages
-    .filter((m) => !m.isControlRecord && Number(m.offset) >= fetchOffset)
+  const records: ConsumedRecord[] = [];
+  for (const m of data.messages) {
+    if (m.isControlRecord) continue;
     // kafkajs' decoded message type differs from its public one (Buffer | null fields, a string offset)
-    .map((m) => toConsumedRecord(tp.topic, tp.partition, m as unknown as Parameters<typeof toConsumedRecord>[2]));
+    const record = toConsumedRecord(tp.topic, tp.partition, m as unknown as Parameters<typeof toConsumedRecord>[2]);
+    if (record.offset >= fetchOffset) records.push(record);
+  }
   const endOffset = readCommitted && data.lastStableOffset !== undefined && Number(data.lastStableOffset) >= 0 ? Number(data.lastStableOffset) : Number(data.highWatermark);
   return { records, nextOffset: nextOffsetOf(data.messages, fetchOffset), endOffset };
 }

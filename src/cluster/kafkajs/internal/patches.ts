@@ -9,6 +9,7 @@
  * - a control record standing for each record batch emptied by compaction (`empty-batch-marker.ts`);
  * - Produce request bodies encoded by sluice's record-batch encoder (`produce-request.ts`, from `produce-v8.ts`);
  * - a linear `groupMessagesPerPartition` (kafkajs' is quadratic; `linear-grouping.ts`);
+ * - a record decoder for Fetch without kafkajs' per-record `Long` arithmetic, same records (`fast-record-decoder.ts`);
  * - static membership (`groupInstanceId` on JoinGroup/SyncGroup/Heartbeat, no LeaveGroup on a static
  *   member's close) and rejoin on request (`static-membership.ts`);
  * - a fetch refused by a dead leader's broker refreshes the metadata, and a heartbeat refused by a
@@ -33,6 +34,7 @@ import type * as KafkaJsModule from 'kafkajs';
 import { StreamsError } from '../../../errors.js';
 import { COMPRESSION_MODULE, installCompressionCodecs } from './compression-codecs.js';
 import { installEmptyBatchMarkers } from './empty-batch-marker.js';
+import { installFastRecordDecoder } from './fast-record-decoder.js';
 import { installAbortedTransactionFilter } from './fetch-aborted-filter.js';
 import { installFetchLeaderFailover } from './fetch-leader-failover.js';
 import { registerJoinGenerationCapture, registerSyncAssignmentCapture } from './join-generation.js';
@@ -129,7 +131,7 @@ function shapeMismatch(internals: KafkaJsInternals, shape: Shape): string | unde
 /**
  * Checks a private kafkajs copy and patches it:
  * 1. the version is {@link VERIFIED_KAFKAJS_VERSION};
- * 1'. replace the modules swapped whole (before anything requires them);
+ * 1'. replace the modules swapped whole (before anything requires them): the producer's grouping, the fetch's record decoder;
  * 2. every shape the patches touch is there, with the expected arity;
  * 3. Produce v8, the aborted-transaction filter, the JoinGroup and SyncGroup captures, the empty-batch markers,
  *    static membership, the fetch leader failover, the compression codecs, FindCoordinator refusals.
@@ -146,6 +148,7 @@ export function patchKafkaJs(copy: Pick<PrivatePackage, 'packageJson' | 'load'> 
   if (version !== VERIFIED_KAFKAJS_VERSION) throw unsupported(version, '');
   // 1'. module replacements, before the shape checks load the modules that require them
   installLinearGrouping(internals);
+  installFastRecordDecoder(internals);
   // 2. shapes
   const mismatches = SHAPES.map((shape) => shapeMismatch(internals, shape)).filter((m): m is string => m !== undefined);
   if (mismatches.length > 0) throw unsupported(version, ` with other internals: ${mismatches.join('; ')}`);

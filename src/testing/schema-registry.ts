@@ -24,15 +24,17 @@ const JSON_TYPE = 'application/vnd.schemaregistry.v1+json';
  * versions, ids, references and the BACKWARD compatibility check for Avro
  * (409 on an incompatible schema), with Confluent's error codes (40401
  * subject not found, 40402 version not found, 40403 schema not found, 409
- * incompatible, 42201 invalid schema). Routes: `POST /subjects/{s}/versions`,
- * `POST /subjects/{s}`, `GET /subjects[/{s}/versions[/{v|latest}[/schema]]]`,
- * `GET /schemas/ids/{id}`, `GET|PUT /config`.
+ * incompatible, 42201 invalid schema). Routes: `POST /subjects/<s>/versions`,
+ * `POST /subjects/<s>`, `GET /subjects[/<s>/versions[/<v or latest>[/schema]]]`,
+ * `GET /schemas/ids/<id>`, `GET|PUT /config`.
  *
  * @example
+ * ```ts
  * const registry = await InProcessSchemaRegistry.start();
  * const serde = SchemaRegistrySerdes.avro({ url: registry.url, schema });
  * // ...
  * await registry.close();
+ * ```
  */
 export class InProcessSchemaRegistry {
   readonly #server: Server;

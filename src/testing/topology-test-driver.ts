@@ -58,16 +58,16 @@ export interface TopologyTestDriverConfig {
    */
   dslStoreSuppliers?: DslStoreSuppliers | (new () => DslStoreSuppliers);
   /**
-   * Bytes of the record cache in front of caching stores (default 10 MiB, 0
-   * disables), as Kafka's `statestore.cache.max.bytes`. The driver flushes the
-   * cache after every piped record, so outputs equal those without a cache.
-   */
-  /**
    * The bound (ms) of one call of an async step (`mapValuesAsync`, `asyncProcessor`, ...), as the
    * app's `asyncCallTimeoutMs` (default 30 000): a call over it is a processing error
    * `ASYNC_CALL_TIMEOUT`. Use a small value with fake timers to test a hanging call.
    */
   asyncCallTimeoutMs?: number;
+  /**
+   * Bytes of the record cache in front of caching stores (default 10 MiB, 0
+   * disables), as Kafka's `statestore.cache.max.bytes`. The driver flushes the
+   * cache after every piped record, so outputs equal those without a cache.
+   */
   statestoreCacheMaxBytes?: number;
 }
 

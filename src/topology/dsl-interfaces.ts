@@ -102,18 +102,18 @@ export interface KStream<K, V> {
    */
   mapValuesAsync<VR>(mapper: ValueMapper<V, VR | PromiseLike<VR>> | ValueMapperWithKey<K, V, VR | PromiseLike<VR>>, options?: AsyncOptions): KStream<K, VR>;
 
-  /** As {@link mapValuesAsync}, each value turned into the zero or more values `mapper(value)` resolves to (an array; `null` is a processing error). */
+  /** As {@link KStream.mapValuesAsync}, each value turned into the zero or more values `mapper(value)` resolves to (an array; `null` is a processing error). */
   flatMapValuesAsync<VR>(
     mapper: ValueMapper<V, Iterable<VR> | PromiseLike<Iterable<VR>>> | ValueMapperWithKey<K, V, Iterable<VR> | PromiseLike<Iterable<VR>>>,
     options?: AsyncOptions,
   ): KStream<K, VR>;
 
-  /** As {@link mapValuesAsync}, keeping the records for which `predicate(key, value)` resolves to true. */
+  /** As {@link KStream.mapValuesAsync}, keeping the records for which `predicate(key, value)` resolves to true. */
   filterAsync(predicate: (key: K, value: V) => boolean | PromiseLike<boolean>, options?: AsyncOptions): KStream<K, V>;
 
   /**
    * Calls `action(key, value)` for each record (terminal) as an async step
-   * (see {@link mapValuesAsync}): calls of different keys run concurrently,
+   * (see {@link KStream.mapValuesAsync}): calls of different keys run concurrently,
    * of one key in input order; a commit waits for them, so each input's call
    * has finished before its offset commits (after a crash, calls not
    * committed run again: at least once for the action's own effects).

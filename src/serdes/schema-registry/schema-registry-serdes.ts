@@ -118,8 +118,10 @@ function create<T>(format: SchemaType, config: SchemaRegistrySerdeConfig): Serde
  * registry refuses as incompatible is a record-level production error.
  *
  * @example
+ * ```ts
  * const orders = SchemaRegistrySerdes.avro<Order>({ url: 'http://localhost:8081', schema: orderSchema });
  * builder.stream('orders', { keySerde: Serdes.String(), valueSerde: orders });
+ * ```
  */
 export const SchemaRegistrySerdes = {
   /** An Avro serde (avsc). `schema`: the Avro schema (object or JSON text); with it, records are read into it (schema resolution). */

@@ -11,6 +11,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kafkaHome } from '../kafka/paths.mjs';
+import { mavenErrors, runCaptured } from '../kafka/maven.mjs';
 import { checkJava, checkMaven, javaCommand, KafkaSetupError } from '../kafka/prereq.mjs';
 import { isAlive, portFree, sleep, terminate } from '../kafka/process.mjs';
 
@@ -73,22 +74,9 @@ export async function ensureApicurio(version, { log = console.error } = {}) {
   mkdirSync(dir, { recursive: true });
   log(`[registry] fetching Apicurio Registry ${v} (about 140 MB) from Maven Central into ${dir} (first time only)`);
   const args = ['-B', '-q', '-U', '-Dstyle.color=never', '-f', pomFile, `-Dapicurio.version=${v}`, 'dependency:unpack-dependencies', `-DoutputDirectory=${dir}`, `-DmarkersDirectory=${join(dir, '.markers')}`];
-  const output = [];
-  const code = await new Promise((resolve, reject) => {
-    const child = spawn('mvn', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => output.push(d));
-    child.stderr.on('data', (d) => output.push(d));
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
+  const { code, output } = await runCaptured('mvn', args);
   if (code !== 0 || !runnerJar(v)) {
-    const errors = Buffer.concat(output).toString('utf8')
-      // eslint-disable-next-line no-control-regex -- strip ANSI colours
-      .replace(/\x1b\[[0-9;]*m/g, '')
-      .split('\n')
-      .filter((l) => /^\[ERROR\] \S/.test(l))
-      .slice(0, 5)
-      .join('\n');
+    const errors = mavenErrors(output);
     rmSync(dir, { recursive: true, force: true });
     throw new KafkaSetupError(`mvn could not fetch io.apicurio:apicurio-registry-app:${v}:tar.gz:all (exit ${code}). Is Maven Central reachable?\n${errors}`);
   }

@@ -5,12 +5,12 @@
 // 2. WireProducer.java and WireDecoder.java compiled with javac into .../classes-<hash of the sources>
 //    (the source launcher would compile them again on every run);
 // 3. the class path: those classes, those jars, then the Kafka broker's libs (kafka-clients, Jackson).
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kafkaHome, libsDir } from '../../kafka/paths.mjs';
+import { mavenErrors, runCaptured } from '../../kafka/maven.mjs';
 import { checkJava, checkMaven, javaCommand, KafkaSetupError } from '../../kafka/prereq.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,18 +37,6 @@ export function wireJarsCached() {
   return existsSync(join(wireLibsDir(), '.complete'));
 }
 
-/** Runs a command; resolves with its exit code and its output (stdout + stderr). */
-function run(cmd, args) {
-  return new Promise((resolve, reject) => {
-    const output = [];
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => output.push(d));
-    child.stderr.on('data', (d) => output.push(d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output: Buffer.concat(output).toString('utf8') }));
-  });
-}
-
 /** Step 1. */
 async function ensureJars(log) {
   const dir = wireLibsDir();
@@ -57,14 +45,13 @@ async function ensureJars(log) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   log(`[wire-producer] fetching Avro, protobuf-java and the .proto parser from Maven Central into ${dir} (first time only)`);
-  const { code, output } = await run('mvn', [
+  const { code, output } = await runCaptured('mvn', [
     '-B', '-q', '-U', '-Dstyle.color=never', '-f', wirePomFile,
     'dependency:copy-dependencies', `-DoutputDirectory=${dir}`, '-DincludeScope=runtime',
   ]);
   const jars = readdirSync(dir).filter((f) => f.endsWith('.jar'));
   if (code !== 0 || !jars.some((f) => f.startsWith('avro-')) || !jars.some((f) => f.startsWith('protobuf-java-'))) {
-    // eslint-disable-next-line no-control-regex -- strip ANSI colours
-    const errors = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => /^\[ERROR\] \S/.test(l)).slice(0, 5).join('\n');
+    const errors = mavenErrors(output);
     rmSync(dir, { recursive: true, force: true });
     throw new KafkaSetupError(`mvn could not fetch the jars of ${wirePomFile} (exit ${code}). Is Maven Central reachable?\n${errors}`);
   }
@@ -81,7 +68,7 @@ async function ensureClasses(classPath, log) {
   mkdirSync(tmp, { recursive: true });
   const javac = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'javac') : 'javac';
   log(`[wire-producer] compiling ${sources.join(' ')}`);
-  const { code, output } = await run(javac, ['-nowarn', '-cp', classPath, '-d', tmp, ...sources]);
+  const { code, output } = await runCaptured(javac, ['-nowarn', '-cp', classPath, '-d', tmp, ...sources]);
   if (code !== 0) {
     rmSync(tmp, { recursive: true, force: true });
     throw new KafkaSetupError(`javac could not compile ${sources.join(' ')} (exit ${code}):\n${output.slice(0, 2000)}`);

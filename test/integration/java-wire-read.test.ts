@@ -66,7 +66,8 @@ describeKafka('records written by a Java producer in Confluent’s wire format a
     it('each format: the app reads every Java-written value with the schema the registry gives its id', async () => {
       const builder = new StreamsBuilder();
       const topics = CASES.map((c) => ({ ...c, input: uniqueTopic(`java-wire-${c.format}`), output: uniqueTopic(`java-wire-${c.format}-out`) }));
-      for (const c of topics) {
+      // 1-2 for the three formats at once (one JVM each)
+      await Promise.all(topics.map(async (c) => {
         await createTopic(brokers, c.input);
         await createTopic(brokers, c.output);
         // 1. register the schema as a Java producer's serializer would (subject <topic>-value) and take its id
@@ -78,7 +79,9 @@ describeKafka('records written by a Java producer in Confluent’s wire format a
         expect(id).toBeGreaterThan(0);
         // 2. Java writes the records with that id
         await produceWithJava({ brokers, topic: c.input, format: c.format, schemaId: id, schema: c.schema, messageType: c.messageType, records: c.values.map((value, i) => ({ key: `k${i}`, value, partition: 0 })) });
-        // 3. sluice reads them back, generic: the writer's schema comes from the registry
+      }));
+      // 3. sluice reads them back, generic: the writer's schema comes from the registry
+      for (const c of topics) {
         builder
           .stream<string, unknown>(c.input, { keySerde: Serdes.String(), valueSerde: c.serde(registry.url) as Serde<unknown> })
           .mapValues((v) => JSON.stringify(v))

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kafka as KafkaClient } from 'kafkajs';
-import { childFailure, childNotes, spawnChild } from './child.js';
+import { childFailure, childNotes } from './child.js';
+import { spawnFleet } from './child-fleet.js';
 import type { ContenderSpec, LaunchContext } from './contenders.js';
 import { committedOffsets, createRunTopics, deleteGroups, deleteTopics, deleteTopicsWithPrefix, endOffsetTotal } from './kafka.js';
 import { loadExtra, loadInput } from './loader.js';
@@ -117,8 +118,8 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
     const inputRecords = o.records + (plan?.flush.length ?? 0);
     const target = spec.completion === 'committed' ? inputRecords : expectedOutputs(o.records);
     o.log(`  ${spec.id} r${o.round}: loaded ${o.records} records in ${loadMs} ms`);
-    const { command, args, env } = spec.launch(ctx);
-    const child = spawnChild(command, args, env);
+    // The scaling workload starts several processes in the run's group (child-fleet.ts); every other contender one.
+    const child = spawnFleet(Array.from({ length: spec.instances ?? 1 }, () => spec.launch(ctx)));
     let exited = false;
     void child.exited.then(() => (exited = true));
     let first: number;

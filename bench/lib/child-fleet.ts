@@ -10,17 +10,22 @@ import type { Launch } from './contenders.js';
 import { combineUsage } from './scaling.js';
 
 /**
- * The `metrics` event of a fleet: the commits of every process summed (a
- * process that reported none counts 0); undefined when no process reported one.
+ * The `metrics` event of a fleet: commits, rebalances, records processed
+ * (more than the input when a rebalance made a process redo aborted work) and
+ * aborts of every process summed (a figure a process did not report counts 0);
+ * undefined when no process reported metrics.
  */
 export function combinedMetricsEvent(events: readonly BenchEvent[][]): BenchEvent | undefined {
   const metrics = events.map((es) => es.find((e) => e.event === 'metrics')).filter((e): e is BenchEvent => e !== undefined);
   if (metrics.length === 0) return undefined;
-  const commits = metrics.reduce((sum, e) => {
-    const c = (e['metrics'] as { commits?: unknown } | undefined)?.commits;
-    return sum + (typeof c === 'number' ? c : 0);
+  const sum = (key: string): number => metrics.reduce((total, e) => {
+    const v = (e['metrics'] as Record<string, unknown> | undefined)?.[key];
+    return total + (typeof v === 'number' ? v : 0);
   }, 0);
-  return { event: 'metrics', t: Math.max(...metrics.map((e) => e.t ?? 0)), metrics: { commits, processes: metrics.length } };
+  return {
+    event: 'metrics', t: Math.max(...metrics.map((e) => e.t ?? 0)),
+    metrics: { commits: sum('commits'), rebalances: sum('rebalances'), recordsProcessed: sum('recordsProcessed'), aborts: sum('aborts'), processes: metrics.length },
+  };
 }
 
 /** Starts `launches` (one process each) and returns them as one {@link RunningChild}; one launch: that child itself. */

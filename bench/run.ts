@@ -184,13 +184,13 @@ async function main(): Promise<void> {
             }
             // The CPU profile is of the main size only.
             const { profileFile: _profile, ...unprofiled } = base;
-            results.push(await runPipeline(spec, { kafka, base: main ? base : unprofiled, name: main ? name : `${name}-n${records}`, round, records, keys: o.keys, timeoutMs: o.timeoutFor(records), log }));
+            results.push(await runPipeline(spec, { kafka, base: main ? base : unprofiled, name: main ? name : `${name}-n${records}`, round, records, keys: o.keys, timeoutMs: o.timeoutFor(records), log, ...(broker.pid !== undefined ? { brokerPid: broker.pid } : {}) }));
             savePartial();
           }
         } else if (spec.workload === 'versioned-join') {
           results.push(await runVersionedJoin(spec, { kafka, base, name, round, records: o.records, keys: o.keys, timeoutMs: o.timeoutMs, log }));
         } else {
-          results.push(await runPipeline(spec, { kafka, base, name, round, records: o.records, keys: o.keys, timeoutMs: o.timeoutMs, log }));
+          results.push(await runPipeline(spec, { kafka, base, name, round, records: o.records, keys: o.keys, timeoutMs: o.timeoutMs, log, ...(broker.pid !== undefined ? { brokerPid: broker.pid } : {}) }));
         }
         savePartial();
       }

@@ -31,6 +31,8 @@ export interface Row {
   vsKafkajs?: number;
   vsJava?: number;
   vsBroker?: number;
+  /** CPU seconds of the broker during the processing window, median (when the broker runs on this machine). */
+  brokerCpuSeconds?: number;
   /** scaling: records/s over the records/s of the same family's 1-instance row. */
   speedUp?: number;
   /** count: output records (count updates that reached the output; fewer than the inputs with the record cache); windowed: windows emitted; median. */
@@ -96,11 +98,12 @@ export function aggregate(results: RunResult[]): Row[] {
     const workload = workloadOf(id);
     const outputRecords = workload === 'count' || workload === 'windowed' ? medianOrUndefined(ok.map((r) => r.outputCount)) : undefined;
     const restoreSeconds = workload === 'restore' ? medianOrUndefined(ok.map((r) => r.seconds)) : undefined;
+    const brokerCpuSeconds = medianOrUndefined(ok.map((r) => r.brokerCpuSeconds));
     const toRunningSeconds = workload === 'restore' ? medianOrUndefined(ok.map((r) => (r.toRunningMs === undefined ? undefined : r.toRunningMs / 1000))) : undefined;
     return {
       id, label: LABELS[id] ?? id, workload, runs: all.length, okRuns: ok.length,
       ...(outputRecords !== undefined ? { outputRecords } : {}), ...(restoreSeconds !== undefined ? { restoreSeconds } : {}),
-      ...(toRunningSeconds !== undefined ? { toRunningSeconds } : {}),
+      ...(toRunningSeconds !== undefined ? { toRunningSeconds } : {}), ...(brokerCpuSeconds !== undefined ? { brokerCpuSeconds } : {}),
       status: ok.length === all.length ? 'OK' : ok.length === 0 ? 'FAILED' : `FAILED ${all.length - ok.length}/${all.length}`,
       failures: [...new Set(all.filter((r) => !r.ok).map((r) => shortReason(r.reason)))],
       recordsPerSec: median(rps), spreadPercent: spreadPercent(rps),
@@ -184,6 +187,7 @@ const COLUMNS: Record<Workload, Column[]> = {
     { head: 'instances', cell: (r) => instancesText(r.id) },
     ...rateCells('records/s (median)'), { head: 'speed-up vs 1', cell: (r) => ratio(r.speedUp) }, vsJava,
     cpuSecondsCell, cpuPerRecordCell, { head: 'peak RSS MiB (sum)', cell: (r) => num(r.maxRssMiB) },
+    { head: 'broker CPU s (window)', cell: (r) => num(r.brokerCpuSeconds, 2), show: shownIf((r) => r.brokerCpuSeconds) },
     { head: 'latency p50 / p99 ms', cell: (r) => `${num(r.latencyP50Ms)} / ${num(r.latencyP99Ms)}` },
     { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
   ],
@@ -231,7 +235,7 @@ export const LEGEND = [
   'count: records/s = input records / (first record -> every input offset committed); check: every key\'s last committed count is its true count and no count ever went down; count updates out: output records (the record cache collapses updates between commits).',
   'windowed: records/s = input records / (first record -> every input offset committed, the flush records included); check: every (key, window) of the input emitted exactly once, read_committed, with its true count, nothing else; windows out: output records.',
   'restore: records/s = changelog records restored / (first onRestoreStart -> last onRestoreEnd), fresh state directory; check: exactly every changelog record restored, every partition ended, the store holds every key with its last value.',
-  'scaling: records/s = input records / (first record of any process -> every input offset committed), group joins and rebalances of the instances included; speed-up vs 1: against the 1-instance row of the same family; peak RSS and CPU s: summed over the processes (sluice), one JVM (Java); check: as the pipeline\'s, over every process\'s output.',
+  'scaling: records/s = input records / (first record of any process -> every input offset committed), group joins and rebalances of the instances included; speed-up vs 1: against the 1-instance row of the same family; peak RSS and CPU s: summed over the processes (sluice), one JVM (Java); broker CPU s (window): the local broker process\'s CPU from the first record to complete; check: as the pipeline\'s, over every process\'s output.',
   'versioned-join: records/s = input records / (first record -> every input offset committed), the versioned prices table (40,000 versions, out of order) restored before the first record; check: every input record exactly once, read_committed, joined with the price version valid at its timestamp.',
 ].join('\n');
 

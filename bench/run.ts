@@ -4,7 +4,7 @@
  *   npm run bench [-- --records N] [--rounds R] [--only a,b] [--profile | --profile-all]
  *   npm run bench -- --compare [--records N] [--rounds R]
  *   npm run bench -- --compare --records 500000,2000000   (pipeline at both sizes: peak RSS side by side)
- *   npm run bench -- --workload count|restore|windowed|versioned-join|pipeline,count,... [--keys K] [--restore-records N] [--restore-keys K]
+ *   npm run bench -- --workload count|restore|windowed|versioned-join|scaling|pipeline,count,... [--keys K] [--restore-records N] [--restore-keys K]
  *   --tsx: run the Node contenders through tsx instead of compiling them with tsc first
  *   --compiled DIR: run the Node contenders of an already compiled tree (a copy of bench/.build made before a change: A/B runs)
  *
@@ -13,7 +13,8 @@
  * (exactly_once, at_least_once), 500,000 records, 1 round; then issue 18's
  * goal lines. --compare adds the broker limit (ProducerPerformance /
  * ConsumerPerformance), Java Kafka Streams (EOS v2) and the stateful
- * workloads (count per key; restore throughput; windowed count; versioned-table join), 3 rounds. Every run uses
+ * workloads (count per key; restore throughput; windowed count; versioned-table join) and the
+ * scaling rows (sluice exactly_once on 1, 2, 4 processes; Java with 1, 2, 4 stream threads), 3 rounds. Every run uses
  * fresh topics and its own child process; its output is verified
  * (read_committed, complete, duplicate-free; counts exact; every window once; restore complete)
  * before it counts.
@@ -63,7 +64,7 @@ function options() {
     },
   });
   if (values.help) {
-    console.log('usage: npm run bench -- [--records N|N1,N2,...] [--compare] [--rounds R] [--workload pipeline,count,restore,windowed,versioned-join] [--only <ids>] [--keys K] ' +
+    console.log('usage: npm run bench -- [--records N|N1,N2,...] [--compare] [--rounds R] [--workload pipeline,count,restore,windowed,versioned-join,scaling] [--only <ids>] [--keys K] ' +
       '[--restore-records N] [--restore-keys K] [--profile|--profile-all] [--timeout-s S] [--tsx | --compiled DIR]\n' +
       `contender ids: ${WORKLOADS.map((w) => `${w}: ${WORKLOAD_CONTENDERS[w].join(',')}`).join('; ')}`);
     process.exit(0);
@@ -183,13 +184,13 @@ async function main(): Promise<void> {
             }
             // The CPU profile is of the main size only.
             const { profileFile: _profile, ...unprofiled } = base;
-            results.push(await runPipeline(spec, { kafka, base: main ? base : unprofiled, name: main ? name : `${name}-n${records}`, round, records, keys: o.keys, timeoutMs: o.timeoutFor(records), log }));
+            results.push(await runPipeline(spec, { kafka, base: main ? base : unprofiled, name: main ? name : `${name}-n${records}`, round, records, keys: o.keys, timeoutMs: o.timeoutFor(records), log, ...(broker.pid !== undefined ? { brokerPid: broker.pid } : {}) }));
             savePartial();
           }
         } else if (spec.workload === 'versioned-join') {
           results.push(await runVersionedJoin(spec, { kafka, base, name, round, records: o.records, keys: o.keys, timeoutMs: o.timeoutMs, log }));
         } else {
-          results.push(await runPipeline(spec, { kafka, base, name, round, records: o.records, keys: o.keys, timeoutMs: o.timeoutMs, log }));
+          results.push(await runPipeline(spec, { kafka, base, name, round, records: o.records, keys: o.keys, timeoutMs: o.timeoutMs, log, ...(broker.pid !== undefined ? { brokerPid: broker.pid } : {}) }));
         }
         savePartial();
       }

@@ -11,21 +11,28 @@ export interface BrokerInfo {
   version?: string;
   /** True when this run started it (it is left running). */
   started: boolean;
+  /** The broker's process id when it runs on this machine (scripts/kafka.mjs state): its CPU is sampled per run. */
+  pid?: number;
 }
 
 interface StartBrokerApi {
   startBroker(options?: { port?: number }): Promise<{ bootstrap: string; version: string; reused: boolean }>;
 }
 
-function versionFromState(repoRoot: string, brokers: string[]): string | undefined {
-  const port = /:(\d+)$/.exec(brokers[0] ?? '')?.[1];
-  const state = join(repoRoot, '.kafka', 'run', port ?? '9092', 'state.json');
+/** The run state scripts/kafka.mjs wrote for the broker at `brokers` (under SLUICE_KAFKA_HOME, else the checkout's .kafka), if any. */
+function brokerState(repoRoot: string, brokers: string[]): { version?: string; pid?: number } {
+  const port = /:(\d+)$/.exec(brokers[0] ?? '')?.[1] ?? '9092';
+  const home = process.env['SLUICE_KAFKA_HOME'] || join(repoRoot, '.kafka');
   try {
-    const parsed = JSON.parse(readFileSync(state, 'utf8')) as { version?: string };
-    return parsed.version ?? process.env['KAFKA_VERSION'];
+    return JSON.parse(readFileSync(join(home, 'run', port, 'state.json'), 'utf8')) as { version?: string; pid?: number };
   } catch {
-    return process.env['KAFKA_VERSION'];
+    return {};
   }
+}
+
+/** True when `pid` is a live process on this machine (a state file may outlive its broker). */
+function localPid(pid: number | undefined): pid is number {
+  return pid !== undefined && existsSync(`/proc/${pid}/stat`);
 }
 
 /**
@@ -36,7 +43,11 @@ function versionFromState(repoRoot: string, brokers: string[]): string | undefin
 export async function ensureBroker(repoRoot: string, log: (line: string) => void): Promise<BrokerInfo> {
   const fromEnv = process.env['KAFKA_BROKERS'];
   const brokers = (fromEnv ?? '127.0.0.1:9092').split(',').map((b) => b.trim()).filter(Boolean);
-  if (await clusterAnswers(brokers)) return { brokers, version: versionFromState(repoRoot, brokers), started: false };
+  if (await clusterAnswers(brokers)) {
+    const state = brokerState(repoRoot, brokers);
+    const version = state.version ?? process.env['KAFKA_VERSION'];
+    return { brokers, ...(version ? { version } : {}), started: false, ...(localPid(state.pid) ? { pid: state.pid } : {}) };
+  }
   if (fromEnv) throw new Error(`no Kafka broker answers at KAFKA_BROKERS=${fromEnv}`);
   const api = join(repoRoot, 'scripts', 'kafka', 'broker.mjs');
   if (!existsSync(api)) {
@@ -45,5 +56,6 @@ export async function ensureBroker(repoRoot: string, log: (line: string) => void
   log('no broker at 127.0.0.1:9092: starting one with scripts/kafka/broker.mjs (left running afterwards)');
   const { startBroker } = (await import(pathToFileURL(api).href)) as StartBrokerApi;
   const b = await startBroker();
-  return { brokers: [b.bootstrap], version: b.version, started: !b.reused };
+  const pid = brokerState(repoRoot, [b.bootstrap]).pid;
+  return { brokers: [b.bootstrap], version: b.version, started: !b.reused, ...(localPid(pid) ? { pid } : {}) };
 }

@@ -1,5 +1,6 @@
 /** The contenders of a benchmark run and how each is started. */
 import { join } from 'node:path';
+import { SCALING_IDS, scalingLabel, parseScalingId, type ScalingId } from './scaling.js';
 import { sluiceEosUi } from './ui-contender.js';
 
 /** Identifier of a contender, in the order of a round. */
@@ -9,18 +10,20 @@ export type ContenderId =
   | 'java-count' | 'sluice-count'
   | 'java-windowed-count' | 'sluice-windowed-count'
   | 'java-restore' | 'sluice-restore-memory' | 'sluice-restore-persistent'
-  | 'java-versioned-join' | 'sluice-versioned-join';
+  | 'java-versioned-join' | 'sluice-versioned-join'
+  | ScalingId;
 
 /**
  * What a contender runs: the stateless pipeline (issue #6/#9), count per key
  * (issue #15), restoring a store from its changelog (issue #15) or a
  * suppressed count per key and 1-minute tumbling window (issue 17, windowed-workload.ts), or
- * a stream–table join over a versioned table (issue 30, versioned-join-workload.ts).
+ * a stream–table join over a versioned table (issue 30, versioned-join-workload.ts), or
+ * the stateless exactly-once pipeline on 1, 2 and 4 instances (issue 32, scaling.ts).
  */
-export type Workload = 'pipeline' | 'count' | 'restore' | 'windowed' | 'versioned-join';
+export type Workload = 'pipeline' | 'count' | 'restore' | 'windowed' | 'versioned-join' | 'scaling';
 
 /** Every workload, in the order of a round. */
-export const WORKLOADS: readonly Workload[] = ['pipeline', 'count', 'restore', 'windowed', 'versioned-join'];
+export const WORKLOADS: readonly Workload[] = ['pipeline', 'count', 'restore', 'windowed', 'versioned-join', 'scaling'];
 
 /** Contenders of each workload, in the order of a round (`broker` is the broker limit, run by run-broker.ts). */
 export const WORKLOAD_CONTENDERS: Record<Workload, ContenderId[]> = {
@@ -29,10 +32,11 @@ export const WORKLOAD_CONTENDERS: Record<Workload, ContenderId[]> = {
   restore: ['java-restore', 'sluice-restore-memory', 'sluice-restore-persistent'],
   windowed: ['java-windowed-count', 'sluice-windowed-count'],
   'versioned-join': ['java-versioned-join', 'sluice-versioned-join'],
+  scaling: [...SCALING_IDS],
 };
 
 /** The Java Kafka Streams contender each row is compared with ("vs Java KS"). */
-export const JAVA_REFERENCE: Record<Workload, ContenderId> = { pipeline: 'java-eos', count: 'java-count', restore: 'java-restore', windowed: 'java-windowed-count', 'versioned-join': 'java-versioned-join' };
+export const JAVA_REFERENCE: Record<Workload, ContenderId> = { pipeline: 'java-eos', count: 'java-count', restore: 'java-restore', windowed: 'java-windowed-count', 'versioned-join': 'java-versioned-join', scaling: 'java-eos-t1' };
 
 /** True for the contenders that need bench/java. */
 export function isJava(id: ContenderId): boolean {
@@ -71,6 +75,8 @@ export interface ContenderSpec {
    * `restored` = the child reported the end of every changelog partition's restoration (run-restore.ts).
    */
   completion: 'committed' | 'output' | 'restored';
+  /** Processes started with `launch` for one run, all in the run's group (scaling workload; default 1). */
+  instances?: number;
   launch(ctx: LaunchContext): Launch;
 }
 
@@ -93,6 +99,24 @@ function nodeChild(ctx: LaunchContext, file: string, extra: string[]): Launch {
   };
 }
 
+/** The Java Kafka Streams pipeline; `threads`: its `num.stream.threads` (default 1). */
+function javaPipeline(ctx: LaunchContext, threads?: number): Launch {
+  if (!ctx.javaClasspath) throw new Error('bench/java is not built');
+  return {
+    command: 'java',
+    args: ['-cp', ctx.javaClasspath, 'dev.sluice.bench.KafkaStreamsBench', ctx.brokers.join(','), ctx.group, ctx.input, ctx.output,
+      ...(threads === undefined ? [] : [String(threads)])],
+  };
+}
+
+/** A scaling row: N sluice exactly_once processes in one group, or one JVM with N stream threads. */
+function scalingContender(id: ScalingId): ContenderSpec {
+  const { family, instances } = parseScalingId(id) ?? { family: 'sluice', instances: 1 };
+  return family === 'java'
+    ? { id, label: scalingLabel(id), workload: 'scaling', completion: 'committed', launch: (ctx) => javaPipeline(ctx, instances) }
+    : { id, label: scalingLabel(id), workload: 'scaling', completion: 'committed', instances, launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'exactly_once']) };
+}
+
 /** All pipeline contenders (the broker limit is run by run-broker.ts). */
 export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> = {
   'java-eos': {
@@ -100,13 +124,7 @@ export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> =
     label: 'Java Kafka Streams EOS v2',
     workload: 'pipeline',
     completion: 'committed',
-    launch: (ctx) => {
-      if (!ctx.javaClasspath) throw new Error('bench/java is not built');
-      return {
-        command: 'java',
-        args: ['-cp', ctx.javaClasspath, 'dev.sluice.bench.KafkaStreamsBench', ctx.brokers.join(','), ctx.group, ctx.input, ctx.output],
-      };
-    },
+    launch: (ctx) => javaPipeline(ctx),
   },
   'sluice-eos': {
     id: 'sluice-eos',
@@ -208,6 +226,7 @@ export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> =
     completion: 'restored',
     launch: (ctx) => nodeChild(ctx, 'sluice-restore.ts', ['--store', 'persistent']),
   },
+  ...(Object.fromEntries(SCALING_IDS.map((id) => [id, scalingContender(id)])) as Record<ScalingId, ContenderSpec>),
 };
 
 /** bench/java's KafkaStreamsStateBench: `mode bootstrap applicationId input output|samples stateDir`. */

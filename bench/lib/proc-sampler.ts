@@ -24,6 +24,11 @@ function readSample(pid: number): ProcSample | undefined {
   }
 }
 
+/** CPU seconds (user + system) `pid` has used so far, or undefined when it cannot be read. */
+export function cpuSecondsOf(pid: number): number | undefined {
+  return readSample(pid)?.cpuSeconds;
+}
+
 /** Starts sampling `pid` every `intervalMs`; `stop()` returns the last sample seen. */
 export function sampleProcess(pid: number, intervalMs = 200): { stop: () => ProcSample } {
   let last: ProcSample = { maxRssKb: 0, cpuSeconds: 0 };

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JAVA_REFERENCE, LABELS, WORKLOADS, type Workload } from './contenders.js';
 import type { RunResult } from './result.js';
+import { instancesText, parseScalingId, SCALING_IDS, speedUps } from './scaling.js';
 import { median, spreadPercent } from './stats.js';
 
 /** One table row: a contender over all its rounds. */
@@ -30,6 +31,10 @@ export interface Row {
   vsKafkajs?: number;
   vsJava?: number;
   vsBroker?: number;
+  /** CPU seconds of the broker during the processing window, median (when the broker runs on this machine). */
+  brokerCpuSeconds?: number;
+  /** scaling: records/s over the records/s of the same family's 1-instance row. */
+  speedUp?: number;
   /** count: output records (count updates that reached the output; fewer than the inputs with the record cache); windowed: windows emitted; median. */
   outputRecords?: number;
   /** restore: seconds from the first onRestoreStart to the last onRestoreEnd, median. */
@@ -52,6 +57,7 @@ export function shortReason(reason: string | undefined): string {
 
 /** The workload of a row id (broker rows belong to the pipeline). */
 export function workloadOf(id: string): Workload {
+  if (parseScalingId(id)) return 'scaling';
   if (id.endsWith('-versioned-join')) return 'versioned-join';
   if (id.endsWith('-windowed-count')) return 'windowed';
   if (id.endsWith('-count')) return 'count';
@@ -66,7 +72,7 @@ function commitsOf(metrics: unknown): number | undefined {
 
 const ORDER = ['broker-produce', 'broker-consume', 'java-eos', 'sluice-eos', 'sluice-alos', 'kafkajs', 'kafkats-eos', 'kafkats-alos',
   'java-count', 'sluice-count', 'java-restore', 'sluice-restore-memory', 'sluice-restore-persistent',
-  'java-windowed-count', 'sluice-windowed-count', 'java-versioned-join', 'sluice-versioned-join'];
+  'java-windowed-count', 'sluice-windowed-count', 'java-versioned-join', 'sluice-versioned-join', ...SCALING_IDS];
 
 const finite = (xs: Array<number | undefined>): number[] => xs.filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
 const medianOrUndefined = (xs: Array<number | undefined>): number | undefined => {
@@ -92,11 +98,12 @@ export function aggregate(results: RunResult[]): Row[] {
     const workload = workloadOf(id);
     const outputRecords = workload === 'count' || workload === 'windowed' ? medianOrUndefined(ok.map((r) => r.outputCount)) : undefined;
     const restoreSeconds = workload === 'restore' ? medianOrUndefined(ok.map((r) => r.seconds)) : undefined;
+    const brokerCpuSeconds = medianOrUndefined(ok.map((r) => r.brokerCpuSeconds));
     const toRunningSeconds = workload === 'restore' ? medianOrUndefined(ok.map((r) => (r.toRunningMs === undefined ? undefined : r.toRunningMs / 1000))) : undefined;
     return {
       id, label: LABELS[id] ?? id, workload, runs: all.length, okRuns: ok.length,
       ...(outputRecords !== undefined ? { outputRecords } : {}), ...(restoreSeconds !== undefined ? { restoreSeconds } : {}),
-      ...(toRunningSeconds !== undefined ? { toRunningSeconds } : {}),
+      ...(toRunningSeconds !== undefined ? { toRunningSeconds } : {}), ...(brokerCpuSeconds !== undefined ? { brokerCpuSeconds } : {}),
       status: ok.length === all.length ? 'OK' : ok.length === 0 ? 'FAILED' : `FAILED ${all.length - ok.length}/${all.length}`,
       failures: [...new Set(all.filter((r) => !r.ok).map((r) => shortReason(r.reason)))],
       recordsPerSec: median(rps), spreadPercent: spreadPercent(rps),
@@ -114,12 +121,15 @@ export function aggregate(results: RunResult[]): Row[] {
   const kafkajs = rate('kafkajs');
   const brokerRates = [rate('broker-produce'), rate('broker-consume')].filter((x): x is number => x !== undefined);
   const broker = brokerRates.length === 2 ? Math.min(...brokerRates) : undefined;
+  const scaled = speedUps(rows);
   for (const r of rows) {
     if (r.okRuns === 0) continue;
     const java = rate(JAVA_REFERENCE[r.workload]);
     if (kafkajs && r.workload === 'pipeline') r.vsKafkajs = r.recordsPerSec / kafkajs;
     if (java) r.vsJava = r.recordsPerSec / java;
     if (broker && r.workload !== 'restore') r.vsBroker = r.recordsPerSec / broker;
+    const speedUp = scaled.get(r.id);
+    if (speedUp !== undefined) r.speedUp = speedUp;
   }
   return rows;
 }
@@ -172,6 +182,15 @@ const COLUMNS: Record<Workload, Column[]> = {
     ...rateCells('records/s (median)'), vsJava, vsBroker,
     ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
   ],
+  // Issue 32: instances, records/s, speed-up vs 1, CPU s, CPU µs/rec, peak RSS (summed over the processes).
+  scaling: [
+    { head: 'instances', cell: (r) => instancesText(r.id) },
+    ...rateCells('records/s (median)'), { head: 'speed-up vs 1', cell: (r) => ratio(r.speedUp) }, vsJava,
+    cpuSecondsCell, cpuPerRecordCell, { head: 'peak RSS MiB (sum)', cell: (r) => num(r.maxRssMiB) },
+    { head: 'broker CPU s (window)', cell: (r) => num(r.brokerCpuSeconds, 2), show: shownIf((r) => r.brokerCpuSeconds) },
+    { head: 'latency p50 / p99 ms', cell: (r) => `${num(r.latencyP50Ms)} / ${num(r.latencyP99Ms)}` },
+    { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
+  ],
   restore: [
     ...rateCells('records/s restored (median)'), vsJava,
     { head: 'restore s', cell: (r) => num(r.restoreSeconds, 2) }, { head: 'spawn → RUNNING s', cell: (r) => num(r.toRunningSeconds, 2) },
@@ -186,6 +205,7 @@ export const WORKLOAD_TITLES: Record<Workload, string> = {
   restore: 'Restore a changelog into a fresh instance (empty state directory)',
   windowed: 'Windowed count (1-minute tumbling windows, suppress(untilWindowCloses), exactly-once)',
   'versioned-join': 'Versioned-table join (stream.join(table on persistentVersionedKeyValueStore), each record as of its timestamp, exactly-once)',
+  scaling: 'Scaling: the stateless pipeline, exactly-once, on 1, 2 and 4 sluice processes in one group / Java stream threads in one JVM (8 partitions)',
 };
 
 function formatOne(workload: Workload, rows: Row[]): string {
@@ -215,6 +235,7 @@ export const LEGEND = [
   'count: records/s = input records / (first record -> every input offset committed); check: every key\'s last committed count is its true count and no count ever went down; count updates out: output records (the record cache collapses updates between commits).',
   'windowed: records/s = input records / (first record -> every input offset committed, the flush records included); check: every (key, window) of the input emitted exactly once, read_committed, with its true count, nothing else; windows out: output records.',
   'restore: records/s = changelog records restored / (first onRestoreStart -> last onRestoreEnd), fresh state directory; check: exactly every changelog record restored, every partition ended, the store holds every key with its last value.',
+  'scaling: records/s = input records / (first record of any process -> every input offset committed), group joins and rebalances of the instances included; speed-up vs 1: against the 1-instance row of the same family; peak RSS and CPU s: summed over the processes (sluice), one JVM (Java); broker CPU s (window): the local broker process\'s CPU from the first record to complete; check: as the pipeline\'s, over every process\'s output.',
   'versioned-join: records/s = input records / (first record -> every input offset committed), the versioned prices table (40,000 versions, out of order) restored before the first record; check: every input record exactly once, read_committed, joined with the price version valid at its timestamp.',
 ].join('\n');
 

@@ -16,6 +16,8 @@ export interface RunResult {
   latencyP99Ms?: number;
   maxRssKb: number;
   cpuSeconds: number;
+  /** CPU seconds the broker process used during the processing window (first record → complete), when it runs on this machine. */
+  brokerCpuSeconds?: number;
   /** Records the CPU time was spent on, when not `records` (ProducerPerformance also sends warm-up records). */
   cpuRecords?: number;
   /** Who measured RSS/CPU: the child itself or /proc sampling. */

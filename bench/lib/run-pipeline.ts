@@ -7,8 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kafka as KafkaClient } from 'kafkajs';
-import { childFailure, childNotes, spawnChild } from './child.js';
+import { childFailure, childNotes } from './child.js';
+import { spawnFleet } from './child-fleet.js';
 import type { ContenderSpec, LaunchContext } from './contenders.js';
+import { cpuSecondsOf } from './proc-sampler.js';
 import { committedOffsets, createRunTopics, deleteGroups, deleteTopics, deleteTopicsWithPrefix, endOffsetTotal } from './kafka.js';
 import { loadExtra, loadInput } from './loader.js';
 import { CommittedOffsetWatch, regressionReason, type OffsetRegression } from './offset-watch.js';
@@ -43,6 +45,8 @@ export interface PipelineRunOptions {
   keepTopics?: boolean;
   /** Distinct keys of the count workload (stateful-workload.ts COUNT_KEYS). */
   keys?: number;
+  /** The broker's process id when it runs on this machine: its CPU during the processing window is reported. */
+  brokerPid?: number;
 }
 
 /** After a committed offset went backwards, how long the run may still take to complete (ms): the run has failed already. */
@@ -87,7 +91,8 @@ export async function runPipeline(spec: ContenderSpec, o: PipelineRunOptions): P
   result.wallSeconds = (Date.now() - began) / 1000;
   o.log(`  ${spec.id} r${o.round}: ${result.ok ? 'OK' : `FAILED (${result.reason})`} ${Math.round(result.recordsPerSec)} rec/s, ` +
     `${result.seconds.toFixed(2)} s, p50 ${result.latencyP50Ms ?? '-'} ms, p99 ${result.latencyP99Ms ?? '-'} ms, ` +
-    `RSS ${(result.maxRssKb / 1024).toFixed(0)} MiB, CPU ${result.cpuSeconds.toFixed(2)} s; ` +
+    `RSS ${(result.maxRssKb / 1024).toFixed(0)} MiB, CPU ${result.cpuSeconds.toFixed(2)} s` +
+    `${result.brokerCpuSeconds === undefined ? '' : ` (broker ${result.brokerCpuSeconds.toFixed(2)} s in the window)`}; ` +
     `startup ${result.startupMs ?? '-'} ms, run wall ${result.wallSeconds.toFixed(1)} s`);
   return result;
 }
@@ -117,8 +122,8 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
     const inputRecords = o.records + (plan?.flush.length ?? 0);
     const target = spec.completion === 'committed' ? inputRecords : expectedOutputs(o.records);
     o.log(`  ${spec.id} r${o.round}: loaded ${o.records} records in ${loadMs} ms`);
-    const { command, args, env } = spec.launch(ctx);
-    const child = spawnChild(command, args, env);
+    // The scaling workload starts several processes in the run's group (child-fleet.ts); every other contender one.
+    const child = spawnFleet(Array.from({ length: spec.instances ?? 1 }, () => spec.launch(ctx)));
     let exited = false;
     void child.exited.then(() => (exited = true));
     let first: number;
@@ -128,7 +133,10 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
       const usage = await child.stop(5000);
       return fail(`no record processed: ${childFailure(child) ?? (err instanceof Error ? err.message : String(err))}`, { loadMs, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds });
     }
+    const brokerCpuAtFirst = o.brokerPid === undefined ? undefined : cpuSecondsOf(o.brokerPid);
     const waited = await waitComplete(o.kafka, spec.completion, ctx, target, first + o.timeoutMs, () => exited);
+    const brokerCpuAtEnd = o.brokerPid === undefined ? undefined : cpuSecondsOf(o.brokerPid);
+    const brokerCpuSeconds = brokerCpuAtFirst !== undefined && brokerCpuAtEnd !== undefined ? brokerCpuAtEnd - brokerCpuAtFirst : undefined;
     // Read before stop(): stopping a child that ran past its bound makes it exit too.
     const exitedBeforeStop = exited;
     const stopAt = Date.now();
@@ -140,6 +148,7 @@ async function runPipelineOnce(spec: ContenderSpec, o: PipelineRunOptions): Prom
     const base = {
       ...(metricsEvent ? { childMetrics: metricsEvent['metrics'] } : {}), ...(notes.length > 0 ? { notes } : {}),
       loadMs, startupMs: first - child.spawnedAt, maxRssKb: usage.maxRssKb, cpuSeconds: usage.cpuSeconds,
+      ...(brokerCpuSeconds !== undefined ? { brokerCpuSeconds } : {}),
       usageSource: usage.source, seconds,
     };
     // A committed offset that went backwards fails the run, whatever the output check says (offset-watch.ts).

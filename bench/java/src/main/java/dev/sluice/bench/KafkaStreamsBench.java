@@ -18,8 +18,8 @@ import org.apache.kafka.streams.kstream.Produced;
 
 /**
  * The benchmark pipeline on Java Kafka Streams, exactly_once_v2, default commit interval, one stream
- * thread: parse the JSON value, drop type "ping" (10%), enrich, write.
- * Usage: KafkaStreamsBench bootstrapServers applicationId inputTopic outputTopic
+ * thread (or {@code numStreamThreads}, the scaling workload): parse the JSON value, drop type "ping" (10%), enrich, write.
+ * Usage: KafkaStreamsBench bootstrapServers applicationId inputTopic outputTopic [numStreamThreads]
  * Runs until SIGTERM; prints "BENCH {json}" lines (first record time, usage at exit).
  */
 public final class KafkaStreamsBench {
@@ -55,11 +55,13 @@ public final class KafkaStreamsBench {
         String appId = args[1];
         String input = args[2];
         String output = args[3];
+        int threads = args.length > 4 ? Integer.parseInt(args[4]) : 1;
 
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
         props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("sluice-bench-ks-").toString());
 
         AtomicBoolean first = new AtomicBoolean(false);

@@ -28,6 +28,8 @@ export interface Row {
   /** Transactions (commits) the contender reported, median over rounds. */
   commits?: number;
   vsKafkajs?: number;
+  /** The async workload: against sluice's sequential process(). */
+  vsSequential?: number;
   vsJava?: number;
   vsBroker?: number;
   /** count: output records (count updates that reached the output; fewer than the inputs with the record cache); windowed: windows emitted; median. */
@@ -53,6 +55,7 @@ export function shortReason(reason: string | undefined): string {
 /** The workload of a row id (broker rows belong to the pipeline). */
 export function workloadOf(id: string): Workload {
   if (id.endsWith('-versioned-join')) return 'versioned-join';
+  if (id === 'sluice-async' || id === 'sluice-async-sequential' || id === 'kafkajs-async') return 'async';
   if (id.endsWith('-windowed-count')) return 'windowed';
   if (id.endsWith('-count')) return 'count';
   if (id.includes('-restore')) return 'restore';
@@ -90,7 +93,8 @@ export function aggregate(results: RunResult[]): Row[] {
     const lat = (f: (r: RunResult) => number | undefined): number =>
       median(ok.map(f).filter((x): x is number => typeof x === 'number' && Number.isFinite(x)));
     const workload = workloadOf(id);
-    const outputRecords = workload === 'count' || workload === 'windowed' ? medianOrUndefined(ok.map((r) => r.outputCount)) : undefined;
+    const outputRecords = workload === 'count' || workload === 'windowed' ? medianOrUndefined(ok.map((r) => r.outputCount))
+      : workload === 'async' ? medianOrUndefined(all.map((r) => r.records)) : undefined;
     const restoreSeconds = workload === 'restore' ? medianOrUndefined(ok.map((r) => r.seconds)) : undefined;
     const toRunningSeconds = workload === 'restore' ? medianOrUndefined(ok.map((r) => (r.toRunningMs === undefined ? undefined : r.toRunningMs / 1000))) : undefined;
     return {
@@ -116,8 +120,14 @@ export function aggregate(results: RunResult[]): Row[] {
   const broker = brokerRates.length === 2 ? Math.min(...brokerRates) : undefined;
   for (const r of rows) {
     if (r.okRuns === 0) continue;
-    const java = rate(JAVA_REFERENCE[r.workload]);
+    const reference = JAVA_REFERENCE[r.workload];
+    const java = reference === undefined ? undefined : rate(reference);
     if (kafkajs && r.workload === 'pipeline') r.vsKafkajs = r.recordsPerSec / kafkajs;
+    // the async workload: against its kafkajs loop and against sluice's sequential process()
+    const asyncLoop = rate('kafkajs-async');
+    const sequential = rate('sluice-async-sequential');
+    if (r.workload === 'async' && asyncLoop) r.vsKafkajs = r.recordsPerSec / asyncLoop;
+    if (r.workload === 'async' && sequential) r.vsSequential = r.recordsPerSec / sequential;
     if (java) r.vsJava = r.recordsPerSec / java;
     if (broker && r.workload !== 'restore') r.vsBroker = r.recordsPerSec / broker;
   }
@@ -172,6 +182,12 @@ const COLUMNS: Record<Workload, Column[]> = {
     ...rateCells('records/s (median)'), vsJava, vsBroker,
     ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
   ],
+  async: [
+    ...rateCells('records/s (median)'),
+    { head: 'vs kafkajs loop', cell: (r) => ratio(r.vsKafkajs), show: shownIf((r) => r.vsKafkajs) },
+    { head: 'vs sequential', cell: (r) => ratio(r.vsSequential), show: shownIf((r) => r.vsSequential) },
+    { head: 'records', cell: (r) => num(r.outputRecords) }, checkCell, whyCell,
+  ],
   restore: [
     ...rateCells('records/s restored (median)'), vsJava,
     { head: 'restore s', cell: (r) => num(r.restoreSeconds, 2) }, { head: 'spawn → RUNNING s', cell: (r) => num(r.toRunningSeconds, 2) },
@@ -186,6 +202,7 @@ export const WORKLOAD_TITLES: Record<Workload, string> = {
   restore: 'Restore a changelog into a fresh instance (empty state directory)',
   windowed: 'Windowed count (1-minute tumbling windows, suppress(untilWindowCloses), exactly-once)',
   'versioned-join': 'Versioned-table join (stream.join(table on persistentVersionedKeyValueStore), each record as of its timestamp, exactly-once)',
+  async: 'Async enrichment (a 20 ms service call per record, 100 keys, 2 partitions, exactly-once)',
 };
 
 function formatOne(workload: Workload, rows: Row[]): string {
@@ -216,6 +233,7 @@ export const LEGEND = [
   'windowed: records/s = input records / (first record -> every input offset committed, the flush records included); check: every (key, window) of the input emitted exactly once, read_committed, with its true count, nothing else; windows out: output records.',
   'restore: records/s = changelog records restored / (first onRestoreStart -> last onRestoreEnd), fresh state directory; check: exactly every changelog record restored, every partition ended, the store holds every key with its last value.',
   'versioned-join: records/s = input records / (first record -> every input offset committed), the versioned prices table (40,000 versions, out of order) restored before the first record; check: every input record exactly once, read_committed, joined with the price version valid at its timestamp.',
+  'async: records/s = input records / (first service call -> every input offset committed), a fake service answering after 20 ms, 100 keys, 2 partitions; sluice-async-sequential on 400 records; check: read_committed output holds every input once (sluice rows: per key in input order).',
 ].join('\n');
 
 /** Writes bench/results/<date>.json and returns its path. */

@@ -47,6 +47,10 @@ export class TaskExecutor {
   #punctuateQueued = false;
   /** A prompt pump of async outputs is scheduled (setImmediate) or queued ({@link #onAsyncSettled}). */
   #pumpScheduled = false;
+  /** The processing loop runs (it forwards finished calls before each record itself). */
+  #processing = false;
+  /** A call settled while the processing loop ran: pump once it ends. */
+  #settledWhileProcessing = false;
   /** The error of a prompt pump, rethrown by the next tick's {@link punctuate} (the task manager's failure path). */
   #pumpFailure: { error: unknown } | undefined;
   #generation = 0;
@@ -240,11 +244,21 @@ export class TaskExecutor {
       this.#processJob = undefined;
       const running = (): boolean => this.state === 'RUNNING' && generation === this.#generation;
       if (!running()) return;
-      await processReady({
-        input: this.#input, processor: this.#liveProcessor, collector: this.#liveCollector, metrics: this.deps.metrics,
-        maxPendingOutputs: this.deps.config.maxPendingOutputRecordsPerTask, partitions: this.partitions, position: this.#position,
-        running, markDirty: () => void (this.#dirty = true),
-      });
+      this.#processing = true;
+      try {
+        await processReady({
+          input: this.#input, processor: this.#liveProcessor, collector: this.#liveCollector, metrics: this.deps.metrics,
+          maxPendingOutputs: this.deps.config.maxPendingOutputRecordsPerTask, partitions: this.partitions, position: this.#position,
+          running, markDirty: () => void (this.#dirty = true),
+        });
+      } finally {
+        this.#processing = false;
+        // calls that settled after the last record was taken: their outputs now (step 0 of #onAsyncSettled)
+        if (this.#settledWhileProcessing) {
+          this.#settledWhileProcessing = false;
+          this.#onAsyncSettled();
+        }
+      }
     });
     if (!started) this.#processJob = job;
     return job;
@@ -299,16 +313,22 @@ export class TaskExecutor {
    * queue, instead of at the next tick (up to 50 ms later, the whole tail of
    * calls still running when the input ran dry, or while the task waits for
    * its next batch):
+   * 0. while the processing loop runs, only note it: the loop forwards before
+   *    each record, and the pump follows once it ends;
    * 1. coalesce: one setImmediate for every call settling in the same turn;
    * 2. then queue one pump job (skipped when one is already queued or the task
-   *    stopped running); while the task is processing, the job waits behind it
-   *    (the processing loop forwards before each record anyway) and finds little to do;
+   *    stopped running); behind a commit or a punctuation it waits its turn;
    * 3. the job forwards every finished call (`pumpAsync`: per key in input
    *    order, each output as its own input record's, in the open transaction);
    *    a failure is kept and rethrown by the next tick's {@link punctuate}, so
    *    it takes the task manager's failure path as a tick's pump failure would.
    */
   #onAsyncSettled(): void {
+    // 0.
+    if (this.#processing) {
+      this.#settledWhileProcessing = true;
+      return;
+    }
     // 1.
     if (this.#pumpScheduled) return;
     this.#pumpScheduled = true;

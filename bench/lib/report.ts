@@ -129,7 +129,7 @@ export function aggregate(results: RunResult[]): Row[] {
     if (r.workload === 'async' && asyncLoop) r.vsKafkajs = r.recordsPerSec / asyncLoop;
     if (r.workload === 'async' && sequential) r.vsSequential = r.recordsPerSec / sequential;
     if (java) r.vsJava = r.recordsPerSec / java;
-    if (broker && r.workload !== 'restore') r.vsBroker = r.recordsPerSec / broker;
+    if (broker && r.workload !== 'restore' && r.workload !== 'async') r.vsBroker = r.recordsPerSec / broker;
   }
   return rows;
 }

@@ -13,9 +13,13 @@
  *   with `Promise.all`, then one transaction per batch.
  *
  * Each row: records, seconds from the first call to the last committed
- * offset, records/s, and the read_committed output checked (every input once).
+ * offset, records/s, and the read_committed output checked (every input once;
+ * sluice's rows also per key in input order).
  *
  *   npx tsx bench/async-enrichment.ts --brokers 127.0.0.1:9092 [--records 5000] [--keys 100] [--partitions 2] [--concurrency 64] [--call-ms 20]
+ *     [--only sluice-async,sluice-sequential,kafkajs-promise-all] [--json]
+ *
+ * `--json`: one JSON line of rows on stdout instead of the table (`npm run bench -- --workload async`, bench/lib/run-async.ts).
  */
 import { parseArgs } from 'node:util';
 import kafkajs from 'kafkajs';
@@ -38,7 +42,12 @@ interface Options {
   partitions: number;
   concurrency: number;
   callMs: number;
+  only: string[];
+  json: boolean;
 }
+
+/** The contenders, in the order they run. */
+const ASYNC_CONTENDERS = ['sluice-async', 'sluice-sequential', 'kafkajs-promise-all'] as const;
 
 /** One row of the result. */
 interface Row {
@@ -47,6 +56,7 @@ interface Row {
   seconds: number;
   recordsPerSecond: number;
   verified: string;
+  ok: boolean;
 }
 
 function options(): Options {
@@ -59,6 +69,8 @@ function options(): Options {
       partitions: { type: 'string', default: '2' },
       concurrency: { type: 'string', default: '64' },
       'call-ms': { type: 'string', default: '20' },
+      only: { type: 'string', default: ASYNC_CONTENDERS.join(',') },
+      json: { type: 'boolean', default: false },
     },
   });
   return {
@@ -69,6 +81,8 @@ function options(): Options {
     partitions: Number(values.partitions),
     concurrency: Number(values.concurrency),
     callMs: Number(values['call-ms']),
+    only: values.only.split(',').map((s) => s.trim()),
+    json: values.json,
   };
 }
 
@@ -112,21 +126,35 @@ async function main(): Promise<void> {
     const ends = await admin.fetchTopicOffsets(input);
     for (;;) {
       const [committed] = await admin.fetchOffsets({ groupId: group, topics: [input] });
-      const done = ends.every((e) => Number(committed?.partitions.find((p) => p.partition === e.partition)?.offset ?? -1) >= Number(e.high));
+      const done = ends.every((e) => Number(e.high) === 0 || Number(committed?.partitions.find((p) => p.partition === e.partition)?.offset ?? -1) >= Number(e.high));
       if (done) return performance.now();
       await sleep(20);
     }
   };
 
-  /** 3. the read_committed output: every input value once. */
-  const verify = async (output: string, count: number) => {
+  /**
+   * 3. the read_committed output: every input value once; `perKeyOrder`: each
+   *    key's values in input order (a key is in one partition, read in offset order).
+   */
+  const verify = async (output: string, count: number, perKeyOrder: boolean) => {
     const values = new Map<string, number>();
-    const summary = await readCommitted(kafka, output, (r) => r.value?.toString() ?? '', (v) => void values.set(v, (values.get(v) ?? 0) + 1), 60_000);
+    const lastOfKey = new Map<string, number>();
+    let outOfOrder = 0;
+    const take = (r: { key: Buffer | null; value: Buffer | null }) => ({ key: r.key?.toString() ?? '', value: r.value?.toString() ?? '' });
+    const summary = await readCommitted(kafka, output, take, ({ key, value }) => {
+      values.set(value, (values.get(value) ?? 0) + 1);
+      const i = Number(/^v(\d+)\+enriched$/.exec(value)?.[1] ?? Number.NaN);
+      if (perKeyOrder && !((lastOfKey.get(key) ?? -1) < i)) outOfOrder++;
+      lastOfKey.set(key, i);
+    }, 60_000);
     const missing = Array.from({ length: count }, (_, i) => `v${i}+enriched`).filter((v) => values.get(v) !== 1).length;
-    return summary.complete && missing === 0 && values.size === count ? `ok (${count} once)` : `FAILED (${missing} missing or duplicated)`;
+    const ok = summary.complete && missing === 0 && values.size === count && outOfOrder === 0;
+    const what = perKeyOrder ? `${count} once, per key in order` : `${count} once`;
+    return { ok, verified: ok ? `ok (${what})` : `FAILED (${missing} missing or duplicated, ${outOfOrder} out of key order)` };
   };
 
-  const sluice = async (name: string, count: number, build: (b: StreamsBuilder, input: string, output: string, call: (v: string) => Promise<string>) => void) => {
+  const sluice = async (name: (typeof ASYNC_CONTENDERS)[number], count: number, build: (b: StreamsBuilder, input: string, output: string, call: (v: string) => Promise<string>) => void) => {
+    if (!o.only.includes(name)) return;
     const { input, output, group } = await prepare(name, count);
     const svc = service(o.callMs);
     const builder = new StreamsBuilder();
@@ -136,7 +164,7 @@ async function main(): Promise<void> {
     const end = await committedAll(group, input);
     await app.close();
     const seconds = (end - svc.seen.first) / 1000;
-    rows.push({ contender: name, records: count, seconds, recordsPerSecond: count / seconds, verified: await verify(output, count) });
+    rows.push({ contender: name, records: count, seconds, recordsPerSecond: count / seconds, ...(await verify(output, count, true)) });
   };
 
   // sluice, async step
@@ -154,7 +182,7 @@ async function main(): Promise<void> {
       .to(output, { keySerde: S, valueSerde: S }),
   );
   // kafkajs, Promise.all per batch
-  {
+  if (o.only.includes('kafkajs-promise-all')) {
     const { input, output, group } = await prepare('kafkajs-promise-all', o.records);
     const svc = service(o.callMs);
     const producer = kafka.producer({ transactionalId: `${group}-txn`, idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
@@ -186,11 +214,15 @@ async function main(): Promise<void> {
     await consumer.disconnect();
     await producer.disconnect();
     const seconds = (end - svc.seen.first) / 1000;
-    rows.push({ contender: 'kafkajs-promise-all', records: o.records, seconds, recordsPerSecond: o.records / seconds, verified: await verify(output, o.records) });
+    rows.push({ contender: 'kafkajs-promise-all', records: o.records, seconds, recordsPerSecond: o.records / seconds, ...(await verify(output, o.records, false)) });
   }
   await admin.disconnect();
 
-  // 4. the table
+  // 4. the table (or the rows as JSON)
+  if (o.json) {
+    console.log(JSON.stringify({ options: o, rows }));
+    return;
+  }
   console.log(`async enrichment: ${o.callMs} ms per call, ${o.keys} keys, ${o.partitions} partitions, concurrency ${o.concurrency}`);
   console.log('| contender | records | s (first call to all committed) | records/s | read_committed output |');
   console.log('|---|---|---|---|---|');

@@ -4,7 +4,7 @@
  *   npm run bench [-- --records N] [--rounds R] [--only a,b] [--profile | --profile-all]
  *   npm run bench -- --compare [--records N] [--rounds R]
  *   npm run bench -- --compare --records 500000,2000000   (pipeline at both sizes: peak RSS side by side)
- *   npm run bench -- --workload count|restore|windowed|versioned-join|scaling|pipeline,count,... [--keys K] [--restore-records N] [--restore-keys K]
+ *   npm run bench -- --workload count|restore|windowed|versioned-join|scaling|async|pipeline,count,... [--keys K] [--restore-records N] [--restore-keys K]
  *   --tsx: run the Node contenders through tsx instead of compiling them with tsc first
  *   --compiled DIR: run the Node contenders of an already compiled tree (a copy of bench/.build made before a change: A/B runs)
  *
@@ -36,6 +36,7 @@ import type { RunResult } from './lib/result.js';
 import { runBrokerLimit } from './lib/run-broker.js';
 import { awaitCleanups, runPipeline } from './lib/run-pipeline.js';
 import { awaitVersionedJoinCleanups, runVersionedJoin } from './lib/run-versioned-join.js';
+import { runAsyncWorkload } from './lib/run-async.js';
 import { awaitRestoreCleanups, cleanupRestore, prepareRestore, runRestore, type PreparedRestore } from './lib/run-restore.js';
 import { summarise } from './lib/summary.js';
 import { checkKeys, COUNT_KEYS, RESTORE_KEYS, RESTORE_RECORDS } from './lib/stateful-workload.js';
@@ -64,7 +65,7 @@ function options() {
     },
   });
   if (values.help) {
-    console.log('usage: npm run bench -- [--records N|N1,N2,...] [--compare] [--rounds R] [--workload pipeline,count,restore,windowed,versioned-join,scaling] [--only <ids>] [--keys K] ' +
+    console.log('usage: npm run bench -- [--records N|N1,N2,...] [--compare] [--rounds R] [--workload pipeline,count,restore,windowed,versioned-join,scaling,async] [--only <ids>] [--keys K] ' +
       '[--restore-records N] [--restore-keys K] [--profile|--profile-all] [--timeout-s S] [--tsx | --compiled DIR]\n' +
       `contender ids: ${WORKLOADS.map((w) => `${w}: ${WORKLOAD_CONTENDERS[w].join(',')}`).join('; ')}`);
     process.exit(0);
@@ -187,6 +188,8 @@ async function main(): Promise<void> {
             results.push(await runPipeline(spec, { kafka, base: main ? base : unprofiled, name: main ? name : `${name}-n${records}`, round, records, keys: o.keys, timeoutMs: o.timeoutFor(records), log, ...(broker.pid !== undefined ? { brokerPid: broker.pid } : {}) }));
             savePartial();
           }
+        } else if (spec.workload === 'async') {
+          results.push(runAsyncWorkload(spec, { base, round, timeoutMs: o.timeoutMs, log }));
         } else if (spec.workload === 'versioned-join') {
           results.push(await runVersionedJoin(spec, { kafka, base, name, round, records: o.records, keys: o.keys, timeoutMs: o.timeoutMs, log }));
         } else {

@@ -11,19 +11,21 @@ export type ContenderId =
   | 'java-windowed-count' | 'sluice-windowed-count'
   | 'java-restore' | 'sluice-restore-memory' | 'sluice-restore-persistent'
   | 'java-versioned-join' | 'sluice-versioned-join'
-  | ScalingId;
+  | ScalingId
+  | 'sluice-async' | 'sluice-async-sequential' | 'kafkajs-async';
 
 /**
  * What a contender runs: the stateless pipeline (issue #6/#9), count per key
  * (issue #15), restoring a store from its changelog (issue #15) or a
  * suppressed count per key and 1-minute tumbling window (issue 17, windowed-workload.ts), or
  * a stream–table join over a versioned table (issue 30, versioned-join-workload.ts), or
- * the stateless exactly-once pipeline on 1, 2 and 4 instances (issue 32, scaling.ts).
+ * the stateless exactly-once pipeline on 1, 2 and 4 instances (issue 32, scaling.ts); `async`:
+ * an enrichment calling a 20 ms service per record (issue 33, bench/async-enrichment.ts, run-async.ts).
  */
-export type Workload = 'pipeline' | 'count' | 'restore' | 'windowed' | 'versioned-join' | 'scaling';
+export type Workload = 'pipeline' | 'count' | 'restore' | 'windowed' | 'versioned-join' | 'scaling' | 'async';
 
 /** Every workload, in the order of a round. */
-export const WORKLOADS: readonly Workload[] = ['pipeline', 'count', 'restore', 'windowed', 'versioned-join', 'scaling'];
+export const WORKLOADS: readonly Workload[] = ['pipeline', 'count', 'restore', 'windowed', 'versioned-join', 'scaling', 'async'];
 
 /** Contenders of each workload, in the order of a round (`broker` is the broker limit, run by run-broker.ts). */
 export const WORKLOAD_CONTENDERS: Record<Workload, ContenderId[]> = {
@@ -33,10 +35,11 @@ export const WORKLOAD_CONTENDERS: Record<Workload, ContenderId[]> = {
   windowed: ['java-windowed-count', 'sluice-windowed-count'],
   'versioned-join': ['java-versioned-join', 'sluice-versioned-join'],
   scaling: [...SCALING_IDS],
+  async: ['sluice-async', 'sluice-async-sequential', 'kafkajs-async'],
 };
 
-/** The Java Kafka Streams contender each row is compared with ("vs Java KS"). */
-export const JAVA_REFERENCE: Record<Workload, ContenderId> = { pipeline: 'java-eos', count: 'java-count', restore: 'java-restore', windowed: 'java-windowed-count', 'versioned-join': 'java-versioned-join', scaling: 'java-eos-t1' };
+/** The Java Kafka Streams contender each row is compared with ("vs Java KS"); the async workload has none. */
+export const JAVA_REFERENCE: Partial<Record<Workload, ContenderId>> = { pipeline: 'java-eos', count: 'java-count', restore: 'java-restore', windowed: 'java-windowed-count', 'versioned-join': 'java-versioned-join', scaling: 'java-eos-t1' };
 
 /** True for the contenders that need bench/java. */
 export function isJava(id: ContenderId): boolean {
@@ -117,8 +120,33 @@ function scalingContender(id: ScalingId): ContenderSpec {
     : { id, label: scalingLabel(id), workload: 'scaling', completion: 'committed', instances, launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'exactly_once']) };
 }
 
-/** All pipeline contenders (the broker limit is run by run-broker.ts). */
+/**
+ * The async workload's contenders run bench/async-enrichment.ts (through tsx, whatever
+ * --compiled says) with `--only <its name there>`; run-async.ts reads its JSON line.
+ */
+function asyncChild(ctx: LaunchContext, only: string): Launch {
+  return { command: process.execPath, args: ['--import', 'tsx', join(ctx.benchDir, 'async-enrichment.ts'), '--brokers', ctx.brokers.join(','), '--only', only, '--json'] };
+}
+
+/** The async workload's contenders (issue 33). */
+const ASYNC_CONTENDERS: Record<'sluice-async' | 'sluice-async-sequential' | 'kafkajs-async', ContenderSpec> = {
+  'sluice-async': {
+    id: 'sluice-async', label: 'sluice mapValuesAsync (concurrency 64), exactly_once', workload: 'async', completion: 'committed',
+    launch: (ctx) => asyncChild(ctx, 'sluice-async'),
+  },
+  'sluice-async-sequential': {
+    id: 'sluice-async-sequential', label: 'sluice process() awaiting each call, exactly_once', workload: 'async', completion: 'committed',
+    launch: (ctx) => asyncChild(ctx, 'sluice-sequential'),
+  },
+  'kafkajs-async': {
+    id: 'kafkajs-async', label: 'plain kafkajs EOS loop, Promise.all per batch', workload: 'async', completion: 'committed',
+    launch: (ctx) => asyncChild(ctx, 'kafkajs-promise-all'),
+  },
+};
+
+/** All contenders (the broker limit is run by run-broker.ts). */
 export const CONTENDERS: Record<Exclude<ContenderId, 'broker'>, ContenderSpec> = {
+  ...ASYNC_CONTENDERS,
   'java-eos': {
     id: 'java-eos',
     label: 'Java Kafka Streams EOS v2',
@@ -238,6 +266,7 @@ function javaState(ctx: LaunchContext, mode: 'count' | 'restore' | 'windowed' | 
     args: ['-cp', ctx.javaClasspath, 'dev.sluice.bench.KafkaStreamsStateBench', mode, ctx.brokers.join(','), ctx.group, ctx.input, last || '-', ctx.stateDir],
   };
 }
+
 
 /** Labels of every row id, the broker rows included. */
 export const LABELS: Record<string, string> = {

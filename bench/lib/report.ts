@@ -29,6 +29,8 @@ export interface Row {
   /** Transactions (commits) the contender reported, median over rounds. */
   commits?: number;
   vsKafkajs?: number;
+  /** The async workload: against sluice's sequential process(). */
+  vsSequential?: number;
   vsJava?: number;
   vsBroker?: number;
   /** CPU seconds of the broker during the processing window, median (when the broker runs on this machine). */
@@ -59,6 +61,7 @@ export function shortReason(reason: string | undefined): string {
 export function workloadOf(id: string): Workload {
   if (parseScalingId(id)) return 'scaling';
   if (id.endsWith('-versioned-join')) return 'versioned-join';
+  if (id === 'sluice-async' || id === 'sluice-async-sequential' || id === 'kafkajs-async') return 'async';
   if (id.endsWith('-windowed-count')) return 'windowed';
   if (id.endsWith('-count')) return 'count';
   if (id.includes('-restore')) return 'restore';
@@ -96,7 +99,8 @@ export function aggregate(results: RunResult[]): Row[] {
     const lat = (f: (r: RunResult) => number | undefined): number =>
       median(ok.map(f).filter((x): x is number => typeof x === 'number' && Number.isFinite(x)));
     const workload = workloadOf(id);
-    const outputRecords = workload === 'count' || workload === 'windowed' ? medianOrUndefined(ok.map((r) => r.outputCount)) : undefined;
+    const outputRecords = workload === 'count' || workload === 'windowed' ? medianOrUndefined(ok.map((r) => r.outputCount))
+      : workload === 'async' ? medianOrUndefined(all.map((r) => r.records)) : undefined;
     const restoreSeconds = workload === 'restore' ? medianOrUndefined(ok.map((r) => r.seconds)) : undefined;
     const brokerCpuSeconds = medianOrUndefined(ok.map((r) => r.brokerCpuSeconds));
     const toRunningSeconds = workload === 'restore' ? medianOrUndefined(ok.map((r) => (r.toRunningMs === undefined ? undefined : r.toRunningMs / 1000))) : undefined;
@@ -124,10 +128,16 @@ export function aggregate(results: RunResult[]): Row[] {
   const scaled = speedUps(rows);
   for (const r of rows) {
     if (r.okRuns === 0) continue;
-    const java = rate(JAVA_REFERENCE[r.workload]);
+    const reference = JAVA_REFERENCE[r.workload];
+    const java = reference === undefined ? undefined : rate(reference);
     if (kafkajs && r.workload === 'pipeline') r.vsKafkajs = r.recordsPerSec / kafkajs;
+    // the async workload: against its kafkajs loop and against sluice's sequential process()
+    const asyncLoop = rate('kafkajs-async');
+    const sequential = rate('sluice-async-sequential');
+    if (r.workload === 'async' && asyncLoop) r.vsKafkajs = r.recordsPerSec / asyncLoop;
+    if (r.workload === 'async' && sequential) r.vsSequential = r.recordsPerSec / sequential;
     if (java) r.vsJava = r.recordsPerSec / java;
-    if (broker && r.workload !== 'restore') r.vsBroker = r.recordsPerSec / broker;
+    if (broker && r.workload !== 'restore' && r.workload !== 'async') r.vsBroker = r.recordsPerSec / broker;
     const speedUp = scaled.get(r.id);
     if (speedUp !== undefined) r.speedUp = speedUp;
   }
@@ -191,6 +201,12 @@ const COLUMNS: Record<Workload, Column[]> = {
     { head: 'latency p50 / p99 ms', cell: (r) => `${num(r.latencyP50Ms)} / ${num(r.latencyP99Ms)}` },
     { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
   ],
+  async: [
+    ...rateCells('records/s (median)'),
+    { head: 'vs kafkajs loop', cell: (r) => ratio(r.vsKafkajs), show: shownIf((r) => r.vsKafkajs) },
+    { head: 'vs sequential', cell: (r) => ratio(r.vsSequential), show: shownIf((r) => r.vsSequential) },
+    { head: 'records', cell: (r) => num(r.outputRecords) }, checkCell, whyCell,
+  ],
   restore: [
     ...rateCells('records/s restored (median)'), vsJava,
     { head: 'restore s', cell: (r) => num(r.restoreSeconds, 2) }, { head: 'spawn → RUNNING s', cell: (r) => num(r.toRunningSeconds, 2) },
@@ -206,6 +222,7 @@ export const WORKLOAD_TITLES: Record<Workload, string> = {
   windowed: 'Windowed count (1-minute tumbling windows, suppress(untilWindowCloses), exactly-once)',
   'versioned-join': 'Versioned-table join (stream.join(table on persistentVersionedKeyValueStore), each record as of its timestamp, exactly-once)',
   scaling: 'Scaling: the stateless pipeline, exactly-once, on 1, 2 and 4 sluice processes in one group / Java stream threads in one JVM (8 partitions)',
+  async: 'Async enrichment (a 20 ms service call per record, 100 keys, 2 partitions, exactly-once)',
 };
 
 function formatOne(workload: Workload, rows: Row[]): string {
@@ -237,6 +254,7 @@ export const LEGEND = [
   'restore: records/s = changelog records restored / (first onRestoreStart -> last onRestoreEnd), fresh state directory; check: exactly every changelog record restored, every partition ended, the store holds every key with its last value.',
   'scaling: records/s = input records / (first record of any process -> every input offset committed), group joins and rebalances of the instances included; speed-up vs 1: against the 1-instance row of the same family; peak RSS and CPU s: summed over the processes (sluice), one JVM (Java); broker CPU s (window): the local broker process\'s CPU from the first record to complete; check: as the pipeline\'s, over every process\'s output.',
   'versioned-join: records/s = input records / (first record -> every input offset committed), the versioned prices table (40,000 versions, out of order) restored before the first record; check: every input record exactly once, read_committed, joined with the price version valid at its timestamp.',
+  'async: records/s = input records / (first service call -> every input offset committed), a fake service answering after 20 ms, 100 keys, 2 partitions; sluice-async-sequential on 400 records; check: read_committed output holds every input once (sluice rows: per key in input order).',
 ].join('\n');
 
 /** Writes bench/results/<date>.json and returns its path. */

@@ -171,6 +171,10 @@ export class StreamTask implements TaskProcessor, ContextHost {
     return this.runEmit();
   }
 
+  onAsyncSettled(listener: (() => void) | undefined): void {
+    this.asyncNodes.onSettled(listener);
+  }
+
   drainAsync(): Promise<void> | undefined {
     if (!this.asyncNodes.busy || this.lifecycle.state !== 'RUNNING') return undefined;
     this.guardIdle('drainAsync');

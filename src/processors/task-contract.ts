@@ -206,6 +206,14 @@ export interface TaskProcessor {
    */
   pumpAsync?(): void | Promise<void>;
   /**
+   * Optional (added with async processors): `listener` is called (synchronously,
+   * from the promise callback) each time a call of an async processor settles,
+   * so the executor can queue a {@link TaskProcessor.pumpAsync} in the task's
+   * queue right away instead of at its next tick; `undefined` removes it. The
+   * listener must not forward anything itself.
+   */
+  onAsyncSettled?(listener: (() => void) | undefined): void;
+  /**
    * Optional (added with async processors): waits until no async call is in
    * flight and every output is forwarded (at most `asyncCallTimeoutMs`; calls
    * still running then fail as processing errors); `undefined` when nothing

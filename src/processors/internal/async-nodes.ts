@@ -5,8 +5,9 @@
  * offset, timestamp and headers), in the same transaction as the rest of the
  * task's work:
  *
- * 1. {@link AsyncNodes.emit}: before the task takes a record, and on every
- *    executor tick (`pumpAsync`), each node's finished calls are forwarded in
+ * 1. {@link AsyncNodes.emit}: before the task takes a record, on every
+ *    executor tick (`pumpAsync`), and in a job the executor queues as soon as
+ *    a call settles ({@link AsyncNodes.onSettled}), each node's finished calls are forwarded in
  *    finishing order (per key: input order); a failed call goes to the
  *    processing exception handler instead (CONTINUE drops only that record);
  * 2. {@link AsyncNodes.drain}: before a commit (and a clean close) the task
@@ -54,6 +55,14 @@ export class AsyncNodes {
   /** True when the task has async nodes. */
   get any(): boolean {
     return this.list.length > 0;
+  }
+
+  /**
+   * Calls `listener` whenever a call of any node settled (the executor queues a
+   * pump, coalesced); it runs inside the promise callback and must not forward.
+   */
+  onSettled(listener: (() => void) | undefined): void {
+    for (const { calls } of this.list) calls.onFinished = listener;
   }
 
   /** True while a call is in flight or an output waits to be forwarded. */

@@ -45,6 +45,14 @@ export class TaskExecutor {
   #lastCommitAt = Date.now();
   #commitQueued = false;
   #punctuateQueued = false;
+  /** A prompt pump of async outputs is scheduled (setImmediate) or queued ({@link #onAsyncSettled}). */
+  #pumpScheduled = false;
+  /** The processing loop runs (it forwards finished calls before each record itself). */
+  #processing = false;
+  /** A call settled while the processing loop ran: pump once it ends. */
+  #settledWhileProcessing = false;
+  /** The error of a prompt pump, rethrown by the next tick's {@link punctuate} (the task manager's failure path). */
+  #pumpFailure: { error: unknown } | undefined;
   #generation = 0;
   /** Set at once by a close, so a restoration under way stops at its next batch instead of holding up the close. */
   #closeRequested = false;
@@ -184,6 +192,7 @@ export class TaskExecutor {
       if (preparing) await preparing;
       if (this.state !== 'RESTORING') return;
       this.#liveProcessor.init();
+      this.#liveProcessor.onAsyncSettled?.(() => this.#onAsyncSettled());
       const { consumer } = this.deps;
       for (const tp of this.partitions) consumer.seek({ ...tp, offset: defined(this.#position.get(tpKey(tp)), `position of ${tpKey(tp)}`) });
       this.#generation++;
@@ -235,11 +244,21 @@ export class TaskExecutor {
       this.#processJob = undefined;
       const running = (): boolean => this.state === 'RUNNING' && generation === this.#generation;
       if (!running()) return;
-      await processReady({
-        input: this.#input, processor: this.#liveProcessor, collector: this.#liveCollector, metrics: this.deps.metrics,
-        maxPendingOutputs: this.deps.config.maxPendingOutputRecordsPerTask, partitions: this.partitions, position: this.#position,
-        running, markDirty: () => void (this.#dirty = true),
-      });
+      this.#processing = true;
+      try {
+        await processReady({
+          input: this.#input, processor: this.#liveProcessor, collector: this.#liveCollector, metrics: this.deps.metrics,
+          maxPendingOutputs: this.deps.config.maxPendingOutputRecordsPerTask, partitions: this.partitions, position: this.#position,
+          running, markDirty: () => void (this.#dirty = true),
+        });
+      } finally {
+        this.#processing = false;
+        // calls that settled after the last record was taken: their outputs now (step 0 of #onAsyncSettled)
+        if (this.#settledWhileProcessing) {
+          this.#settledWhileProcessing = false;
+          this.#onAsyncSettled();
+        }
+      }
     });
     if (!started) this.#processJob = job;
     return job;
@@ -277,6 +296,7 @@ export class TaskExecutor {
     return this.#queue.add(async () => {
       this.#punctuateQueued = false;
       if (this.state !== 'RUNNING') return;
+      this.#rethrowPumpFailure();
       // the outputs of async calls that finished since the last record (a promise only when a child is async)
       const pumped = this.#liveProcessor.pumpAsync?.();
       if (pumped) await pumped;
@@ -285,6 +305,58 @@ export class TaskExecutor {
       if (punctuated) await punctuated; // a promise only when a punctuator is async
       this.#liveCollector.checkHealthy();
     });
+  }
+
+  /**
+   * A call of an async step settled (called from its promise callback, so it
+   * forwards nothing itself): its outputs are forwarded soon, from the task's
+   * queue, instead of at the next tick (up to 50 ms later, the whole tail of
+   * calls still running when the input ran dry, or while the task waits for
+   * its next batch):
+   * 0. while the processing loop runs, only note it: the loop forwards before
+   *    each record, and the pump follows once it ends;
+   * 1. coalesce: one setImmediate for every call settling in the same turn;
+   * 2. then queue one pump job (skipped when one is already queued or the task
+   *    stopped running); behind a commit or a punctuation it waits its turn;
+   * 3. the job forwards every finished call (`pumpAsync`: per key in input
+   *    order, each output as its own input record's, in the open transaction);
+   *    a failure is kept and rethrown by the next tick's {@link punctuate}, so
+   *    it takes the task manager's failure path as a tick's pump failure would.
+   */
+  #onAsyncSettled(): void {
+    // 0.
+    if (this.#processing) {
+      this.#settledWhileProcessing = true;
+      return;
+    }
+    // 1.
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => {
+      // 2.
+      if (this.state !== 'RUNNING') {
+        this.#pumpScheduled = false;
+        return;
+      }
+      void this.#queue.add(async () => {
+        this.#pumpScheduled = false;
+        if (this.state !== 'RUNNING' || this.#pumpFailure !== undefined) return;
+        // 3.
+        try {
+          const pumped = this.#liveProcessor.pumpAsync?.();
+          if (pumped) await pumped;
+        } catch (error) {
+          this.#pumpFailure = { error };
+        }
+      });
+    });
+  }
+
+  #rethrowPumpFailure(): void {
+    const failure = this.#pumpFailure;
+    if (failure === undefined) return;
+    this.#pumpFailure = undefined;
+    throw failure.error;
   }
 
   /** Marks the task failed (synchronously, so concurrent batches stop). False if it already was failed or closed. */

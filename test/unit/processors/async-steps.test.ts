@@ -126,6 +126,35 @@ describe('mapValuesAsync at the task seam', () => {
     task.close();
   });
 
+  it('onAsyncSettled: the listener hears each settled call at once (the executor queues a pump then); nothing is forwarded from the callback', async () => {
+    const svc = service((v) => (v === 'a1' ? 20 : 30));
+    const { task, sent } = taskOf((b) =>
+      b
+        .stream<string, string>('in', { keySerde: S, valueSerde: S })
+        .mapValuesAsync(ValueMapperWithKey.of((k: string, v: string) => svc.call(k, v)), { concurrency: 4 })
+        .to('out', { keySerde: S, valueSerde: S }),
+    );
+    const heard: Array<{ at: number; sentSoFar: number }> = [];
+    task.onAsyncSettled?.(() => heard.push({ at: Date.now(), sentSoFar: sent.length }));
+    const t0 = Date.now();
+    task.process(rec('a', 'a1', 0));
+    task.process(rec('b', 'b1', 1));
+    await vi.advanceTimersByTimeAsync(20);
+    expect(heard.map((h) => h.at - t0)).toEqual([20]); // a1 settled at 20 ms: heard then, not at a later tick
+    expect(sent).toEqual([]); // the listener forwards nothing
+    await task.pumpAsync?.();
+    expect(sent.map((s) => s.value)).toEqual(['A1']);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(heard.map((h) => [h.at - t0, h.sentSoFar])).toEqual([[20, 0], [30, 1]]);
+    task.onAsyncSettled?.(undefined); // removed: no more calls
+    task.process(rec('c', 'c1', 2));
+    await vi.advanceTimersByTimeAsync(30);
+    expect(heard).toHaveLength(2);
+    await task.drainAsync?.();
+    expect(sent.map((s) => s.value)).toEqual(['A1', 'B1', 'C1']);
+    task.close();
+  });
+
   it('200 records over 10 keys with concurrency 8: per-key order kept, at most 8 calls at once, ~25x faster than one at a time', async () => {
     const svc = service();
     const { task, sent } = taskOf((b) =>

@@ -133,4 +133,39 @@ await describeOnEachBackend('async steps per key, exactly once', (backend, fx) =
     console.info(`[async-steps ${backend.name}] sequential ${Math.round(sequentialMs)} ms for ${RECORDS} (scaled from ${SEQUENTIAL_SAMPLE}), concurrency 64: ${Math.round(asyncMs)} ms (${(sequentialMs / asyncMs).toFixed(1)}x)`);
     expect(sequentialMs / asyncMs).toBeGreaterThanOrEqual(10);
   });
+
+  it('a task held at its concurrency bound by buffered input still commits about every commitIntervalMs', { timeout }, async () => {
+    // 240 records, all buffered at once; 2 calls of 10 ms at a time per task: ~600 ms of saturated processing per task.
+    const [input, output] = [uniqueTopic(`async-in-cadence-${backend.name}`), uniqueTopic(`async-out-cadence-${backend.name}`)];
+    for (const topic of [input, output]) await ctx().admin.createTopic(topic, { partitions: PARTITIONS });
+    await produce(input, 240);
+    const running: { app?: KafkaStreams } = {};
+    const commitsSeenByCalls = new Set<number>();
+    const builder = new StreamsBuilder();
+    builder
+      .stream<string, string>(input, { keySerde: S, valueSerde: S })
+      .mapValuesAsync(async (v: string) => {
+        commitsSeenByCalls.add(running.app?.metrics().commits ?? -1);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return v;
+      }, { concurrency: 2 })
+      .to(output, { keySerde: S, valueSerde: S });
+    const app = new KafkaStreams(builder.build(), {
+      cluster: ctx().cluster, ...ctx().consumerTiming, applicationId: uniqueGroup(`async-cadence-${backend.name}`),
+      processingGuarantee: 'exactly_once', commitIntervalMs: 100,
+    });
+    running.app = app;
+    try {
+      await app.start();
+      const out = await waitFor(async () => {
+        const records = await ctx().read(output);
+        return records.length >= 240 && records;
+      }, { timeoutMs: ctx().patienceMs + 30_000, intervalMs: 100, message: '240 outputs committed' });
+      expect(out).toHaveLength(240);
+      // commits went on while calls were still being made (the processing loop gives way to a queued commit)
+      expect(commitsSeenByCalls.size, `commit counts seen by the calls: ${[...commitsSeenByCalls].join(', ')}`).toBeGreaterThanOrEqual(4);
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -243,13 +243,13 @@ export class TaskExecutor {
       started = true;
       this.#processJob = undefined;
       const running = (): boolean => this.state === 'RUNNING' && generation === this.#generation;
-      if (!running()) return;
+      if (!running()) return false;
       this.#processing = true;
       try {
-        await processReady({
+        return await processReady({
           input: this.#input, processor: this.#liveProcessor, collector: this.#liveCollector, metrics: this.deps.metrics,
           maxPendingOutputs: this.deps.config.maxPendingOutputRecordsPerTask, partitions: this.partitions, position: this.#position,
-          running, markDirty: () => void (this.#dirty = true),
+          running, markDirty: () => void (this.#dirty = true), commitWaiting: () => this.#commitQueued,
         });
       } finally {
         this.#processing = false;
@@ -260,8 +260,10 @@ export class TaskExecutor {
         }
       }
     });
-    if (!started) this.#processJob = job;
-    return job;
+    // gave way to a queued commit with records still buffered: process again after it (queued behind it)
+    const processed = job.then((yielded) => (yielded === true ? this.processBuffered() : undefined));
+    if (!started) this.#processJob = processed;
+    return processed;
   }
 
   /** Resolves once the task's unacknowledged outputs are within the configured bound. */

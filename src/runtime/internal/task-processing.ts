@@ -28,6 +28,11 @@ export interface ProcessingTarget {
   running(): boolean;
   /** A position moved: the next commit has work. */
   markDirty(): void;
+  /**
+   * True when a commit waits behind this loop in the task's queue: after a record it had to wait for
+   * (an async step at its bound, the output bound), the loop gives way to it (step 5).
+   */
+  commitWaiting?(): boolean;
 }
 
 /**
@@ -38,13 +43,17 @@ export interface ProcessingTarget {
  * 3. while more outputs than `maxPendingOutputRecordsPerTask` are unacknowledged, wait until half of them are;
  * 4. process it (an async processor: wait for it, in order) and move that partition's position past it;
  *    a drained partition moves on to the end of its fetches (control records);
- * 5. again from 1 until nothing is ready; then the lag metrics.
+ * 5. again from 1 until nothing is ready, or until a commit waits after a record the loop had to wait
+ *    for (a loop held by an async step at its bound, or by the output bound, would otherwise keep the
+ *    commit waiting for as long as input keeps coming); then the lag metrics.
+ * @returns true when it gave way to a commit with records still buffered (the caller processes again after it).
  */
-export async function processReady(t: ProcessingTarget): Promise<void> {
+export async function processReady(t: ProcessingTarget): Promise<boolean> {
   const { input, processor, collector, metrics, maxPendingOutputs: bound, position } = t;
   const group = input.group;
-  if (group.numBuffered() === 0) return;
+  if (group.numBuffered() === 0) return false;
   const now = Date.now();
+  let yielded = false;
   collector.checkHealthy();
   // 1.
   while (input.ready(now)) {
@@ -54,30 +63,40 @@ export async function processReady(t: ProcessingTarget): Promise<void> {
     const key = group.lastPartitionKey;
     input.taken(key, group.lastPartitionBuffered, defined(group.lastPartition, 'partition of the record taken'));
     // 3.
+    let waited = false;
     if (collector.pending > bound) {
       // Resume at half the bound, not at the bound: waking at the first acknowledged batch would refill the
       // buffer one acknowledgement at a time, and batches would shrink to a few records each.
       await collector.waitForPendingAtMost(bound >> 1);
-      if (!t.running()) return;
+      waited = true;
+      if (!t.running()) return false;
       collector.checkHealthy();
     }
     // 4.
     let outcome = processor.process(record);
-    if (typeof outcome !== 'string') outcome = await outcome;
-    if (!t.running()) return;
+    if (typeof outcome !== 'string') {
+      outcome = await outcome;
+      waited = true;
+    }
+    if (!t.running()) return false;
     collector.checkHealthy();
     position.set(key, record.offset + 1);
     t.markDirty();
     metrics.recordsProcessed++;
     if (outcome === 'skipped') metrics.recordsSkipped++;
     if (group.lastPartitionBuffered === 0 && moveDrained(input, position, key)) t.markDirty();
+    // 5.
+    if (waited && t.commitWaiting?.() === true && group.numBuffered() > 0) {
+      yielded = true;
+      break;
+    }
   }
-  // 5.
   for (const tp of t.partitions) {
     const key = tpKey(tp);
     const hw = input.highWatermark(key);
     if (hw !== undefined) metrics.lag[key] = Math.max(0, hw - (position.get(key) ?? 0));
   }
+  return yielded;
 }
 
 /**

@@ -59,18 +59,35 @@ describe('a damaged lmdb file: the worker stays alive and restores the store fro
     ['data.mdb truncated to 3 pages', { DAMAGE: 'three-pages' }],
     ...[1, 2, 3, 4].map((seed): [string, Record<string, string>] => [`3 pages overwritten with random bytes (seed ${seed})`, { DAMAGE: 'random', SEED: String(seed) }]),
   ];
+  const damagedWarning = /^Persistent store 'counts' of task 0_0 is damaged \(.+\): wiping .*counts; it restores from its changelog$/;
+  /** Per random seed: whether the damage was detected (the pages drawn may all be free ones, which hold no data). */
+  const randomDetected: boolean[] = [];
   it.each(cases)('%s', async (_name, env) => {
     const { dir, cleanup } = tempStateDir();
     try {
       const run = await runWorker(dir, env);
       expect(run.signal, `the worker died by a signal; stderr: ${run.stderr}`).toBeNull();
       expect(run.code, run.stderr).toBe(0);
-      expect(run.result?.warnings).toEqual([expect.stringMatching(/^Persistent store 'counts' of task 0_0 is damaged \(.+\): wiping .*counts; it restores from its changelog$/)]);
+      // exact counts whatever happened: damage is never read as data
       expect(run.result).toMatchObject({ mismatches: 0, entries: 4000, state: 'RUNNING' });
+      if (env['DAMAGE'] === 'random') {
+        // random pages may all land on free pages (the file's layout depends on how many commits the run made):
+        // then there is nothing to detect and the counts above are the check
+        const warnings = run.result?.warnings ?? [];
+        expect(warnings.length === 0 || (warnings.length === 1 && damagedWarning.test(warnings[0]!)), warnings.join('; ')).toBe(true);
+        randomDetected.push(warnings.length === 1);
+      } else {
+        expect(run.result?.warnings).toEqual([expect.stringMatching(damagedWarning)]);
+      }
     } finally {
       cleanup();
     }
   }, 60_000);
+
+  it('random bytes over pages are detected for most seeds (at least 3 of 4)', () => {
+    expect(randomDetected).toHaveLength(4);
+    expect(randomDetected.filter(Boolean).length).toBeGreaterThanOrEqual(3);
+  });
 
   it('an undamaged store after a clean close starts without warnings and with its data', async () => {
     const { dir, cleanup } = tempStateDir();

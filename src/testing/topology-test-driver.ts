@@ -12,6 +12,7 @@ import type { WindowStore } from '../state/window-store.js';
 import type { SessionStore } from '../state/session-store.js';
 import type { ConsumedRecord, Headers } from '../records/types.js';
 import { IllegalArgumentError, IllegalStateError, TopologyError } from '../errors.js';
+import { durationProblem } from '../internal/durations.js';
 import type {
   DeserializationExceptionHandler,
   ProcessingExceptionHandler,
@@ -120,6 +121,8 @@ export class TopologyTestDriver {
   private state: DriverState = 'RUNNING';
 
   constructor(topology: Topology, config: TopologyTestDriverConfig = {}) {
+    const timeoutProblem = config.asyncCallTimeoutMs === undefined ? undefined : durationProblem(config.asyncCallTimeoutMs);
+    if (timeoutProblem) throw new IllegalArgumentError(`TopologyTestDriver config 'asyncCallTimeoutMs' ${timeoutProblem}`);
     this.wallClockMs = config.initialWallClockTimeMs ?? Date.now();
     this.storeSide = new DriverStores(config.applicationId ?? 'test-driver', config.statestoreCacheMaxBytes, (topic) => this.produced.add(topic));
     const runtime = toRuntime(topology, {

@@ -466,4 +466,12 @@ describe('the other async steps', () => {
     expect(sent.sort()).toEqual(['a=X1', 'a=X2', 'b=Y1']);
     task.close();
   });
+
+  it('the TopologyTestDriver refuses an asyncCallTimeoutMs Node timers cannot wait (it would fire after 1 ms)', () => {
+    const b = new StreamsBuilder();
+    b.stream<string, string>('in', { keySerde: Serdes.String(), valueSerde: Serdes.String() }).mapValuesAsync(async (v: string) => v).to('out', { keySerde: Serdes.String(), valueSerde: Serdes.String() });
+    expect(() => new TopologyTestDriver(b.build(), { asyncCallTimeoutMs: 2 ** 31 })).toThrow(/'asyncCallTimeoutMs' must be a whole number of milliseconds from 1 to 2147483647 \(Node timers cannot wait longer/);
+    expect(() => new TopologyTestDriver(b.build(), { asyncCallTimeoutMs: 0 })).toThrow(/asyncCallTimeoutMs/);
+    new TopologyTestDriver(b.build(), { asyncCallTimeoutMs: 2 ** 31 - 1 }).close();
+  });
 });

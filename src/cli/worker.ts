@@ -5,6 +5,8 @@
  * (for at most `--close-timeout-ms`) before the worker exits; see
  * `internal/process-guards.ts` for what would otherwise kill the process.
  */
+import { resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import type { ClusterPort } from '../cluster/port.js';
 import { createKafkaCluster } from '../cluster/kafkajs/index.js';
@@ -59,6 +61,16 @@ interface Placement {
   embedded: boolean;
 }
 
+/**
+ * With `numStreamThreads` above 1 on Kafka, threads 2..N load the app from
+ * the module `sluice run` was given (its `topology()`, never `setup()`),
+ * unless the config names another `streamThreadModule`.
+ */
+function withStreamThreadModule(config: KafkaStreamsConfig, modulePath: string, cwd: string | undefined, embedded: boolean): KafkaStreamsConfig {
+  if (embedded || (config.numStreamThreads ?? 1) === 1 || config.streamThreadModule !== undefined) return config;
+  return { ...config, streamThreadModule: pathToFileURL(resolvePath(cwd ?? process.cwd(), modulePath)) };
+}
+
 /** Merges CLI options over the config file over the module's config, and decides where the app runs. */
 function placeApp(def: AppDefinition, options: RunOptions, logger: Logger, file: ConfigFile | undefined): Placement {
   const base: Partial<KafkaStreamsConfig> = mergeFileConfig({ ...(def.config ?? {}) }, file);
@@ -105,7 +117,7 @@ export async function runWorker(options: RunOptions, io: WorkerIo, hooks: Worker
   const def = await loadApp(options.modulePath, io.cwd);
   if (file) logConfigFile(log, file);
   const placement = placeApp(def, options, logger, file);
-  const config = withQueryEndpoint(placement.config, options);
+  const config = withStreamThreadModule(withQueryEndpoint(placement.config, options), options.modulePath, io.cwd, placement.embedded);
   const resolved = checkConfig(config, options, file);
   const context = { embedded: placement.embedded, applicationId: config.applicationId, logger };
   const brokers = placement.config.bootstrapServers as string[] | undefined;

@@ -19,12 +19,23 @@ describe('Kafka Streams convenience config keys', () => {
     expect(config.commitIntervalMs).toBe(100);
   });
 
-  it('numStreamThreads: 1 is accepted; anything else is a ConfigError telling to scale with processes', () => {
-    expect(resolveConfig({ applicationId: 'a', cluster, numStreamThreads: 1 }).numStreamThreads).toBe(1);
-    for (const n of [2, 0, 1.5]) {
-      const create = () => resolveConfig({ applicationId: 'a', cluster, numStreamThreads: n });
+  it('numStreamThreads: a whole number from 1 to 64 (default 1); anything else is a ConfigError naming the key and the range', () => {
+    expect(resolveConfig({ applicationId: 'a', cluster }).numStreamThreads).toBe(1);
+    for (const n of [1, 2, 64]) expect(resolveConfig({ applicationId: 'a', cluster, numStreamThreads: n }).numStreamThreads).toBe(n);
+    for (const n of [0, -1, 1.5, 65, Number.NaN, '2']) {
+      const create = () => resolveConfig({ applicationId: 'a', cluster, numStreamThreads: n as number });
       expect(create).toThrow(ConfigError);
-      expect(create).toThrow(/'numStreamThreads' must be 1.*one processing loop per process.*more processes with the same applicationId/);
+      expect(create).toThrow(/'numStreamThreads' must be a whole number from 1 to 64, got .*Kafka's num.stream.threads/);
+    }
+  });
+
+  it('streamThreadModule: a file URL or an absolute path, kept as a file URL; anything else is a ConfigError naming the key', () => {
+    expect(resolveConfig({ applicationId: 'a', cluster }).streamThreadModule).toBeUndefined();
+    expect(resolveConfig({ applicationId: 'a', cluster, streamThreadModule: new URL('file:///srv/app.js') }).streamThreadModule).toBe('file:///srv/app.js');
+    expect(resolveConfig({ applicationId: 'a', cluster, streamThreadModule: '/srv/app.js' }).streamThreadModule).toBe('file:///srv/app.js');
+    expect(resolveConfig({ applicationId: 'a', cluster, streamThreadModule: 'file:///srv/app.js' }).streamThreadModule).toBe('file:///srv/app.js');
+    for (const bad of ['./app.js', '', new URL('https://example.com/app.js'), 42]) {
+      expect(() => resolveConfig({ applicationId: 'a', cluster, streamThreadModule: bad as string })).toThrow(/'streamThreadModule' must be a file URL .* or an absolute path/);
     }
   });
 

@@ -34,7 +34,7 @@ import type { UiServer, UiServerOptions } from '../ui/types.js';
 import { AppBuilder, runtimeTopology } from './internal/app-builder.js';
 import { closeAppParts, type AppParts } from './internal/app-close.js';
 import { createStreamThreads } from './internal/app-threads.js';
-import { identityOf, type StreamThreadIdentity } from './internal/stream-thread-identity.js';
+import { identityOf, refuseNestedThreads, type StreamThreadIdentity } from './internal/stream-thread-identity.js';
 import { mergeThreadMetrics } from './internal/thread-metrics.js';
 import { keyQueryMetadata, localThreads, metadataForStore, storeView, uiSourceOf, type AppQueryView } from './internal/app-queries.js';
 
@@ -68,6 +68,8 @@ export class KafkaStreams {
   readonly #givenConfig: KafkaStreamsConfig;
   readonly #topologyArg: Topology | TopologyRuntime;
   readonly #identity: StreamThreadIdentity | undefined;
+  /** Stream threads 2..N on this event loop (their stores are queryable here). */
+  readonly #inLoopThreads: KafkaStreams[] = [];
 
   /**
    * Validates `config` (a {@link ConfigError} names the offending key) and the
@@ -201,9 +203,14 @@ export class KafkaStreams {
    */
   #startThreads(): void {
     if (this.#identity !== undefined || this.#config.numStreamThreads === 1) return;
+    refuseNestedThreads(this.#config.numStreamThreads);
     const threads = createStreamThreads({
       config: this.#config, given: this.#givenConfig, processId: this.#builder.processId, log: this.#log,
-      inLoop: (config) => new KafkaStreams(this.#topologyArg, config),
+      inLoop: (config) => {
+        const thread = new KafkaStreams(this.#topologyArg, config);
+        this.#inLoopThreads.push(thread);
+        return thread;
+      },
       events: {
         onState: (_index, state) => this.#life.onThreadState(state),
         onFailed: (index, error) => {
@@ -321,7 +328,10 @@ export class KafkaStreams {
 
   /** What the queries (./internal/app-queries.ts) read of the app now. */
   #queryView(): AppQueryView {
-    return { state: this.state, clientId: this.#config.clientId, topology: this.#topology, metadata: this.#metadata, global: this.#parts.global, manager: this.#parts.manager };
+    return {
+      state: this.state, clientId: this.#config.clientId, topology: this.#topology, metadata: this.#metadata, global: this.#parts.global, manager: this.#parts.manager,
+      threadManagers: this.#inLoopThreads.flatMap((thread) => (thread.#parts.manager ? [thread.#parts.manager] : [])),
+    };
   }
 }
 

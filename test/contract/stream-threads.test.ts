@@ -12,7 +12,9 @@
  *    the worker thread (its module's topology tags them) and some by this
  *    one. close() stops both threads.
  * 2. On Kafka: a worker thread that cannot build the app (its module throws)
- *    fails the instance with an error naming the thread and the reason.
+ *    fails the instance with an error naming the thread and the reason; so
+ *    does a module that starts threads again (the main script given as its
+ *    own `streamThreadModule`).
  */
 import { afterEach, expect, it } from 'vitest';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
@@ -24,7 +26,7 @@ import { threadsTopology } from './support/threads-app.js';
 const PARTITIONS = 4;
 const RECORDS = 2000;
 const MODULE = new URL('./support/threads-app.ts', import.meta.url);
-const ENV = ['SLUICE_THREADS_TEST_INPUT', 'SLUICE_THREADS_TEST_OUTPUT'] as const;
+const ENV = ['SLUICE_THREADS_TEST_INPUT', 'SLUICE_THREADS_TEST_OUTPUT', 'SLUICE_THREADS_TEST_APP', 'SLUICE_THREADS_TEST_BROKERS'] as const;
 const apps: KafkaStreams[] = [];
 afterEach(async () => {
   await Promise.all(apps.splice(0).map((a) => a.close()));
@@ -107,6 +109,19 @@ await describeOnEachBackend('stream threads (numStreamThreads: 2)', (backend, fx
       const app = new KafkaStreams(threadsTopology(input, output, 'main'), appConfig(uniqueGroup('threads-bad')));
       apps.push(app);
       await expect(app.start()).rejects.toThrow(/Stream thread 2 failed: .*SLUICE_THREADS_TEST_INPUT and SLUICE_THREADS_TEST_OUTPUT must be set/);
+      expect(app.state).toBe('ERROR');
+    });
+
+    it('a streamThreadModule that starts an app with threads itself is refused on the worker thread, naming the fix', { timeout }, async () => {
+      const input = uniqueTopic('threads-nested-in');
+      const output = uniqueTopic('threads-nested-out');
+      await fx.ctx.admin.createTopic(input, { partitions: 2 });
+      await fx.ctx.admin.createTopic(output, { partitions: 2 });
+      const applicationId = uniqueGroup('threads-nested');
+      Object.assign(process.env, { SLUICE_THREADS_TEST_INPUT: input, SLUICE_THREADS_TEST_OUTPUT: output, SLUICE_THREADS_TEST_APP: applicationId, SLUICE_THREADS_TEST_BROKERS: (kafkaBrokers() ?? []).join(',') });
+      const app = new KafkaStreams(threadsTopology(input, output, 'main'), { ...appConfig(applicationId), streamThreadModule: new URL('./support/threads-main-script.ts', import.meta.url) });
+      apps.push(app);
+      await expect(app.start()).rejects.toThrow(/Stream thread 2 failed: .*numStreamThreads 2 was started on stream thread 2: 'streamThreadModule' must name a module that only defines the app/);
       expect(app.state).toBe('ERROR');
     });
   }

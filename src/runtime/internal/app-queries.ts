@@ -26,6 +26,8 @@ export interface AppQueryView {
   readonly metadata: StreamsMetadataState | undefined;
   readonly global: GlobalStateManager | undefined;
   readonly manager: TaskManager | undefined;
+  /** The task managers of stream threads 2..N on this event loop (`numStreamThreads` without worker threads). */
+  readonly threadManagers?: readonly TaskManager[];
 }
 
 /** Throws an `UnknownStateStoreError` naming the topology's stores when it has no store `storeName` (in every state). */
@@ -51,8 +53,9 @@ export function storeView<T>(view: () => AppQueryView, params: StoreQueryParamet
   checkStoreName(view(), 'store', params.storeName);
   const stale = params.enableStaleStores === true;
   const local: LocalStores = () => {
-    const { state, global, manager } = view();
-    return { appState: state, stores: [...(global?.storesNamed(params.storeName) ?? []), ...(manager?.storesNamed(params.storeName, stale) ?? [])] };
+    const { state, global, manager, threadManagers = [] } = view();
+    const managers = manager ? [manager, ...threadManagers] : threadManagers;
+    return { appState: state, stores: [...(global?.storesNamed(params.storeName) ?? []), ...managers.flatMap((m) => m.storesNamed(params.storeName, stale))] };
   };
   const untyped = params as StoreQueryParameters<unknown>;
   switch (params.queryableStoreType.kind) {

@@ -43,6 +43,6 @@ export function createStreamThreads(setup: ThreadSetup): StreamThreads {
   if (dropped.length > 0) log.info({ keys: dropped }, 'config keys that are not plain values come from the streamThreadModule config on stream threads 2..N');
   const closeTimeoutMs = Math.min(2_147_483_647, config.transactionTimeoutMs + 30_000);
   return new StreamThreads(
-    identities.map((identity) => new WorkerStreamThread(identity.index, { identity, moduleUrl, config: plain, snapshotIntervalMs: SNAPSHOT_INTERVAL_MS }, events, log, closeTimeoutMs)),
+    identities.map((identity) => new WorkerStreamThread(identity.index, { sluiceStreamThread: true, identity, moduleUrl, config: plain, snapshotIntervalMs: SNAPSHOT_INTERVAL_MS }, events, log, closeTimeoutMs)),
   );
 }

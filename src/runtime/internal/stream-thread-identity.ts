@@ -5,6 +5,8 @@
  * key, so it is no config key a user could set, and what the parent sends a
  * worker thread is the plain part of its config ({@link plainConfig}).
  */
+import { isMainThread, workerData } from 'node:worker_threads';
+import { ConfigError } from '../../errors.js';
 import type { KafkaStreamsConfig } from '../config.js';
 import type { KafkaStreamsMetrics } from '../metrics.js';
 import type { ThreadMetadata } from '../streams-metadata.js';
@@ -59,8 +61,24 @@ function isPlain(value: unknown): boolean {
   return (proto === Object.prototype || proto === null) && Object.values(value as object).every(isPlain);
 }
 
+/**
+ * Throws when this code runs on a stream thread's worker and an app there
+ * asks for more threads: the `streamThreadModule` starts an app itself (it is
+ * the main script, not a module that only defines the app), and every thread
+ * would start threads again.
+ */
+export function refuseNestedThreads(numStreamThreads: number): void {
+  if (isMainThread || (workerData as Partial<WorkerThreadData> | null)?.sluiceStreamThread !== true) return;
+  throw new ConfigError(
+    `A KafkaStreams with numStreamThreads ${numStreamThreads} was started on stream thread ${(workerData as WorkerThreadData).identity.index}: ` +
+      `'streamThreadModule' must name a module that only defines the app (export default defineApp({ topology, config })), not the script that starts it`,
+  );
+}
+
 /** What a worker thread is given (`workerData`). */
 export interface WorkerThreadData {
+  /** Marks a sluice stream thread's worker. */
+  readonly sluiceStreamThread: true;
   readonly identity: StreamThreadIdentity;
   /** The module's file URL (`streamThreadModule`). */
   readonly moduleUrl: string;

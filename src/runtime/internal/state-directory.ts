@@ -24,11 +24,12 @@
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { StreamsError } from '../../errors.js';
 import { componentLogger, type Logger } from '../../internal/logger.js';
 import { formatTaskId, parseTaskId, type TaskId } from '../../records/task-id.js';
-import { LOCK_FILE_NAME, releaseLockFile, tryLockFile, type LockHolder } from './task-lock-file.js';
+import { describeBlocker, describeHolder, fixFor, lockedError, stateDirError } from './state-directory-errors.js';
+import { LOCK_FILE_NAME, releaseLockFile, tryLockFile } from './task-lock-file.js';
 
 export { LOCK_FILE_NAME } from './task-lock-file.js';
 
@@ -323,44 +324,7 @@ export class StateDirectory {
   }
 }
 
-/** Why `path` cannot be a directory: the regular file on its way (ENOTDIR), else the system's message. */
-function describeBlocker(path: string, error: unknown): string {
-  if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') {
-    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
-      let stat: ReturnType<typeof statSync>;
-      try {
-        stat = statSync(dir, { throwIfNoEntry: false });
-      } catch {
-        continue; // below the file too
-      }
-      if (stat !== undefined && !stat.isDirectory()) return `${dir} is a file, not a directory (ENOTDIR)`;
-    }
-  }
-  return (error as Error).message;
-}
-
 function isEmptyTaskDir(path: string): boolean {
   if (!existsSync(path)) return true;
   return readdirSync(path).every((n) => n === LOCK_FILE_NAME || n === CHECKPOINT_FILE_NAME || n.startsWith(`${LOCK_FILE_NAME}.`));
-}
-
-function stateDirError(message: string, cause?: unknown): StreamsError {
-  return new StreamsError(`State directory: ${message}`, { code: 'STATE_DIR_ERROR', cause });
-}
-
-function describeHolder(holder: LockHolder, by: 'this-process' | 'other-process' | 'other-host'): string {
-  if (by === 'other-host') return `process ${holder.pid} on host '${holder.hostname}' holds it (since ${holder.lockedAt})`;
-  if (by === 'this-process') return `this process (pid ${process.pid}) holds it already`;
-  return `process ${holder.pid} (running on this host) holds it (since ${holder.lockedAt})`;
-}
-
-function fixFor(holder: LockHolder, by: 'this-process' | 'other-process' | 'other-host', lockPath: string): string {
-  if (by === 'other-host') {
-    return `two hosts share this stateDir: give each instance its own stateDir; if host '${holder.hostname}' is gone, delete ${lockPath}`;
-  }
-  return `another instance with the same applicationId '${holder.applicationId}' and the same stateDir runs on this machine: give each instance its own stateDir`;
-}
-
-function lockedError(dir: string, why: string, fix: string, kind?: 'retriable'): StreamsError {
-  return new StreamsError(`Cannot lock the task state folder ${dir}: ${why}. Fix: ${fix}.`, { code: 'STATE_DIR_LOCKED', ...(kind ? { kind } : {}) });
 }

@@ -4,7 +4,9 @@
  * `processId`, and replicas keep to processes as in Kafka (whose clients are
  * processes): a standby or warm-up never goes to the process running the task
  * as active, two replicas of one task never share a process, and members
- * without a processId count as distinct processes.
+ * without a processId count as distinct processes. Two cases of Kafka's
+ * HighAvailabilityTaskAssignorTest are ported with a client split into
+ * threads (their inputs and expected outputs per process unchanged).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -107,6 +109,34 @@ describe('task assignor: stream threads of one instance share a process', () => 
     const { active, warmup } = run(clients, all, all, { numStandbyReplicas: 0, maxWarmupReplicas: 4 });
     expect(active('a1')).toEqual(all);
     for (const m of ['a2', 'b1', 'b2']) expect(warmup(m)).toHaveLength(1);
+  });
+});
+
+describe('task assignor: HighAvailabilityTaskAssignorTest cases with a client split into stream threads', () => {
+  // Kafka's clients are processes; here each is one or more members (threads) sharing a processId.
+  // Inputs and expected outputs are Kafka's, read per process (the union of its threads' tasks).
+  const ofProcess = (out: ReturnType<typeof run>, members: string[]) => ({
+    active: members.flatMap((m) => out.active(m)).sort(),
+    standby: members.flatMap((m) => out.standby(m)).sort(),
+  });
+
+  // HighAvailabilityTaskAssignorTest.shouldNotAssignWarmupAndStandbyToTheSameClient (client2 as two threads)
+  it('shouldNotAssignWarmupAndStandbyToTheSameClient', () => {
+    const all = tasksOf(4);
+    const clients = [thread('c1', 'PID_1', all, lagsOf(all, 0)), thread('c2a', 'PID_2', [], lagsOf(all, MAX)), thread('c2b', 'PID_2', [], lagsOf(all, MAX))];
+    const out = run(clients, all, all, { acceptableRecoveryLag: 100, maxWarmupReplicas: 1, numStandbyReplicas: 1 });
+    expect(ofProcess(out, ['c1'])).toEqual({ active: all, standby: [] });
+    expect(ofProcess(out, ['c2a', 'c2b'])).toEqual({ active: [], standby: all });
+    expect(out.probing).toBe(true);
+  });
+
+  // HighAvailabilityTaskAssignorTest.shouldNotAssignAnyStandbysWithInsufficientCapacity (client1 as two threads; getConfigWithStandbys)
+  it('shouldNotAssignAnyStandbysWithInsufficientCapacity', () => {
+    const all = tasksOf(2);
+    const clients = [thread('c1a', 'PID_1', ['0_0'], lagsOf(all, 0)), thread('c1b', 'PID_1', ['0_1'], lagsOf(all, 0))];
+    const out = run(clients, all, all, { acceptableRecoveryLag: 100, maxWarmupReplicas: 2, numStandbyReplicas: 1 });
+    expect(ofProcess(out, ['c1a', 'c1b'])).toEqual({ active: all, standby: [] });
+    expect(out.probing).toBe(false);
   });
 });
 

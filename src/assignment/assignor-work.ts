@@ -4,6 +4,10 @@
  * standby and warm-up tasks, the lag of every member on every task, and the
  * small ordering helpers every step uses so that ties break the same way on
  * every group leader (member id, then task id).
+ *
+ * A member is one stream thread; the members of one instance share a
+ * `processId` (Kafka's client is the process). Replicas keep to processes:
+ * {@link processHasCopy} is what the standby and warm-up steps check.
  */
 import { defined } from '../internal/defined.js';
 
@@ -15,6 +19,11 @@ export interface ClientState {
   readonly previousActive: ReadonlySet<string>;
   /** Lag per stateful task it has state for (0 = caught up completely); absent: no state. */
   readonly lags: ReadonlyMap<string, number>;
+  /**
+   * The instance (process) it belongs to, shared by the stream threads of one instance (Kafka's
+   * `processId`); absent (an unreadable subscription): a process of its own.
+   */
+  readonly processId?: string;
 }
 
 /** The mutable state of one assignment (internal to the assignor). */
@@ -35,6 +44,8 @@ export interface Work {
   lag(client: string, task: string): number;
   /** Whether a member is caught up on a task (lag within `acceptableRecoveryLag`). */
   caughtUp(client: string, task: string): boolean;
+  /** The members of a member's process (itself included), ordered by id. */
+  mates(client: string): readonly string[];
 }
 
 /** Builds the working state over `clients` (any order). */
@@ -45,6 +56,12 @@ export function newWork(clients: readonly ClientState[], statefulTasks: Readonly
   // Kafka: acceptable.recovery.lag = Long.MAX_VALUE means every member counts as caught up
   const unbounded = acceptableRecoveryLag >= Number.MAX_SAFE_INTEGER;
   const perMember = (): Map<string, Set<string>> => new Map(sorted.map((c) => [c.id, new Set<string>()]));
+  const byProcess = new Map<string, string[]>();
+  for (const c of sorted) if (c.processId !== undefined) byProcess.set(c.processId, [...(byProcess.get(c.processId) ?? []), c.id]);
+  const mates = (client: string): readonly string[] => {
+    const processId = byId.get(client)?.processId;
+    return processId === undefined ? [client] : (byProcess.get(processId) ?? [client]);
+  };
   return {
     clients: sorted,
     ids: sorted.map((c) => c.id),
@@ -54,6 +71,7 @@ export function newWork(clients: readonly ClientState[], statefulTasks: Readonly
     warmupOf: perMember(),
     lag,
     caughtUp: (client, task) => unbounded || lag(client, task) <= acceptableRecoveryLag,
+    mates,
   };
 }
 
@@ -80,6 +98,20 @@ export function assignedCount(work: Work, client: string): number {
 /** Kafka's `hasAssignedTask`: the member has the task as active or standby. */
 export function hasCopy(work: Work, client: string, task: string): boolean {
   return tasksOf(work, client).has(task) || standbysOf(work, client).has(task);
+}
+
+/**
+ * Whether a member of `client`'s process (`client` included) other than `except` has the task as
+ * active or standby: a replica of the task may go to `client` only when this is false (replicas of a
+ * task, and its active, are on distinct processes, as Kafka's clients).
+ */
+export function processHasCopy(work: Work, client: string, task: string, except?: string): boolean {
+  return work.mates(client).some((m) => m !== except && hasCopy(work, m, task));
+}
+
+/** Whether two members belong to one process. */
+export function sameProcess(work: Work, a: string, b: string): boolean {
+  return work.mates(a).includes(b);
 }
 
 /** Makes `client` the active owner of `task` (taking it from its previous owner). */

@@ -5,16 +5,18 @@
  *
  * 1. for every stateful task in task order, up to `numStandbyReplicas` times:
  *    the least loaded member (active plus standby tasks, ties: member id)
- *    that has no copy of the task yet gets a standby; when no member is left
- *    the missing standbys are counted (Kafka logs them);
+ *    whose process has no copy of the task yet (no member sharing its
+ *    `processId` runs it or has a standby of it) gets a standby; when no
+ *    member is left the missing standbys are counted (Kafka logs them);
  * 2. balance: for every pair of members (source, destination) in id order,
  *    the source's standby tasks (in task order) move to the destination while
  *    the source has at least two tasks more than the destination and the
- *    destination has no copy of the task; repeated until nothing moves.
+ *    destination's process has no copy of the task besides the source's;
+ *    repeated until nothing moves.
  * Members that already hold state for a task are preferred later, by the
  * standby movements of step 4 (`warmup-assignor.ts`), as in Kafka.
  */
-import { assignedCount, cmp, hasCopy, pickOrNone, standbysOf, type Work } from './assignor-work.js';
+import { assignedCount, cmp, pickOrNone, processHasCopy, standbysOf, type Work } from './assignor-work.js';
 import { compareTaskIdText } from './task-ids.js';
 
 /**
@@ -29,7 +31,7 @@ export function assignStandbys(work: Work, statefulTasks: readonly string[], num
     let remaining = numStandbyReplicas;
     while (remaining > 0) {
       const to = pickOrNone(
-        work.ids.filter((c) => !hasCopy(work, c, task)),
+        work.ids.filter((c) => !processHasCopy(work, c, task)),
         (c) => [assignedCount(work, c)],
         cmp,
       );
@@ -58,7 +60,7 @@ function balanceStandbys(work: Work): void {
         if (source === destination) continue;
         for (const task of [...standbysOf(work, source)].sort(compareTaskIdText)) {
           if (!shouldMove(work, source, destination)) break;
-          if (hasCopy(work, destination, task)) continue;
+          if (processHasCopy(work, destination, task, source)) continue;
           standbysOf(work, source).delete(task);
           standbysOf(work, destination).add(task);
           keepBalancing = true;

@@ -5,7 +5,10 @@
  *
  * On the group leader, `assign` (Kafka's `assign(metadata, groupSubscription)`):
  * 1. decode every member's subscription (`user-data.ts`); one that cannot be
- *    decoded counts as a member without state and without host (logged);
+ *    decoded counts as a member without state, without host and with a
+ *    process of its own (logged). The members (stream threads) of one
+ *    instance share its `processId`: standbys and warm-ups never go to the
+ *    process running the task (`task-assignor.ts`);
  * 2. the tasks and their partitions from the topology and the leader's
  *    partition counts (`task-ids.ts`: co-partitioned sources together);
  * 3. the lag of every member on every stateful task (Kafka's
@@ -106,7 +109,7 @@ async function assignGroup(options: StreamsAssignorOptions, members: GroupMember
         if (sum !== undefined) lags.set(task, 0);
       } else lags.set(task, sum === undefined || sum > end ? end : end - sum);
     }
-    return { id: m.memberId, previousActive, lags };
+    return { id: m.memberId, previousActive, lags, ...(info ? { processId: info.processId } : {}) };
   });
   // 4. assign
   const { clients: assignment, probingRebalanceNeeded, unassignedStandbys } = assignTasks({
@@ -119,7 +122,7 @@ async function assignGroup(options: StreamsAssignorOptions, members: GroupMember
   });
   options.logger.debug(
     {
-      clients: clients.map((c) => ({ member: c.id, previousActive: [...c.previousActive], lags: Object.fromEntries(c.lags) })),
+      clients: clients.map((c) => ({ member: c.id, processId: c.processId, previousActive: [...c.previousActive], lags: Object.fromEntries(c.lags) })),
       assignment: Object.fromEntries([...assignment].map(([m, a]) => [m, a])),
       probingRebalanceNeeded,
     },
@@ -128,7 +131,7 @@ async function assignGroup(options: StreamsAssignorOptions, members: GroupMember
   if (unassignedStandbys.size > 0) {
     options.logger.warn(
       { unassignedStandbys: Object.fromEntries(unassignedStandbys), numStandbyReplicas: options.numStandbyReplicas, members: members.length },
-      'some standby tasks could not be assigned: there are too few instances for numStandbyReplicas; run more instances or lower numStandbyReplicas',
+      'some standby tasks could not be assigned: there are too few instances for numStandbyReplicas (a standby never runs in the instance running its task, nor beside another standby of it); run more instances or lower numStandbyReplicas',
     );
   }
   // 5. partitions and user data

@@ -3,8 +3,15 @@
  * active, standby or warm-up, after Kafka Streams' `HighAvailabilityTaskAssignor`
  * (state-aware, sticky, balanced, with standby and warm-up replicas: KIP-441).
  *
- * A member is one sluice instance (Kafka's "client" with one stream thread):
- * every member has the same capacity. Inputs are per member its previous
+ * A member is one stream thread of a sluice instance (its own consumer-group
+ * member): every member has the same capacity. The stream threads of one
+ * instance (`numStreamThreads`) share the instance's `processId` (Kafka's
+ * client is that process); a member without one (an unreadable subscription)
+ * is a process of its own. Replicas keep to processes, as in Kafka: a standby
+ * or warm-up replica of a task never goes to a member of the process running
+ * the task as active, and two replicas of one task never go to members of one
+ * process; when that leaves no member, the standby stays unassigned (as with
+ * too few members). Inputs are per member its previous
  * active tasks and its lag per stateful task (changelog end offsets minus the
  * offsets of the state it has: 0 for a task it runs now, absent when it has
  * no state for the task). A member is *caught up* on a task when its lag is at
@@ -20,14 +27,15 @@
  *    task's *balanced target*;
  * 2. standby tasks (`standby-assignor.ts`, Kafka's `DefaultStandbyTaskAssignor`):
  *    up to `numStandbyReplicas` per stateful task on the least loaded members
- *    without a copy of it, then balanced;
+ *    whose process has no copy of it, then balanced;
  * 3. active task movements (`warmup-assignor.ts`): a stateful task whose
  *    balanced target is not caught up while another member is more caught up
- *    runs on a caught-up member (or the most caught-up one) instead, and the
- *    target gets a warm-up replica, at most `maxWarmupReplicas` in all;
+ *    runs on a caught-up member (or the most caught-up one) of another
+ *    process instead, and the target gets a warm-up replica, at most
+ *    `maxWarmupReplicas` in all;
  * 4. standby task movements (`warmup-assignor.ts`): a standby on a member that
- *    is not caught up moves to a caught-up member without a copy; the first
- *    member keeps a warm-up while the budget lasts;
+ *    is not caught up moves to a caught-up member of another process without
+ *    a copy; the first member keeps a warm-up while the budget lasts;
  * 5. stateless tasks: to their previous owner while its total stays within
  *    `ceil(all tasks / members)`, else to the least loaded member; then
  *    stateless tasks move from the most to the least loaded member until the

@@ -24,10 +24,16 @@
  * the least loaded caught-up member without a copy, else the first member by
  * lag without a copy, gets the standby; D keeps its copy as a warm-up while
  * the budget lasts, else loses it. No such member: nothing moves.
+ * Processes (`processId`: the stream threads of one instance share one, as
+ * Kafka's client is the process): the candidates above are only members of
+ * another process than D's whose process has no copy of the task yet, so a
+ * warm-up never shares the process of the active or of another replica, and
+ * a task never moves between the threads of one instance for their lags
+ * (as in Kafka, where lags are per process). No candidate: the copy stays on
+ * D, and that is no movement.
  * A probing rebalance is needed when any movement of step 3 or 4 happened.
  */
-import { defined } from '../internal/defined.js';
-import { assignedCount, cmp, compareNumbers, dropStandby, give, hasCopy, pickOrNone, standbysOf, tasksOf, warmupsOf, type Work } from './assignor-work.js';
+import { assignedCount, cmp, compareNumbers, dropStandby, give, pickOrNone, processHasCopy, sameProcess, standbysOf, tasksOf, warmupsOf, type Work } from './assignor-work.js';
 import { compareTaskIdText } from './task-ids.js';
 
 /** The warm-up budget shared by steps 3 and 4 (Kafka's `remainingWarmupReplicas`). */
@@ -44,26 +50,35 @@ interface Movement {
 /** Step 3; returns the number of movements (Kafka's `neededActiveTaskMovements`). */
 export function assignActiveTaskMovements(work: Work, statefulTasks: ReadonlySet<string>, budget: WarmupBudget): number {
   const movements = scheduleMovements(work, (client) => [...tasksOf(work, client)].filter((t) => statefulTasks.has(t)));
+  let moved = 0;
   for (const { task, destination } of movements) {
     const caughtUp = (pred: (c: string) => boolean): string | undefined => leastLoaded(work, work.ids.filter((c) => work.caughtUp(c, task) && pred(c)));
+    // candidates: members of another process than D's, with a standby alone in its process (swap) or with no copy in it
+    const other = (c: string): boolean => !sameProcess(work, c, destination);
+    const swappable = (c: string): boolean => other(c) && standbysOf(work, c).has(task) && !processHasCopy(work, c, task, c);
+    const free = (c: string): boolean => other(c) && !processHasCopy(work, c, task);
     // a. a caught-up member with a standby swaps with the destination
-    const standbyHolder = caughtUp((c) => standbysOf(work, c).has(task));
+    const standbyHolder = caughtUp(swappable);
     if (standbyHolder !== undefined) {
       swapStandbyAndActive(work, task, standbyHolder, destination);
+      moved++;
       continue;
     }
     // b. the least loaded caught-up member runs it, the destination warms up
-    const anyCaughtUp = caughtUp(() => true);
+    const anyCaughtUp = caughtUp(free);
     if (anyCaughtUp !== undefined) {
       moveActiveAndTryToWarmUp(work, budget, task, anyCaughtUp, destination);
+      moved++;
       continue;
     }
-    // c. the most caught-up member
-    const mostCaughtUp = defined(mostCaughtUpBefore(work, task, destination, () => true), `a member more caught up on task ${task} than ${destination}`);
+    // c. the most caught-up member (none eligible: the task stays)
+    const mostCaughtUp = mostCaughtUpBefore(work, task, destination, (c) => swappable(c) || free(c));
+    if (mostCaughtUp === undefined) continue;
     if (standbysOf(work, mostCaughtUp).has(task)) swapStandbyAndActive(work, task, mostCaughtUp, destination);
     else moveActiveAndTryToWarmUp(work, budget, task, mostCaughtUp, destination);
+    moved++;
   }
-  return movements.length;
+  return moved;
 }
 
 /** Step 4; returns the number of standbys moved (Kafka's `neededStandbyTaskMovements`). */
@@ -71,9 +86,9 @@ export function assignStandbyTaskMovements(work: Work, budget: WarmupBudget): nu
   const movements = scheduleMovements(work, (client) => [...standbysOf(work, client)].filter((t) => !warmupsOf(work, client).has(t)));
   let moved = 0;
   for (const { task, destination } of movements) {
-    const eligible = (c: string): boolean => !hasCopy(work, c, task);
+    const eligible = (c: string): boolean => !sameProcess(work, c, destination) && !processHasCopy(work, c, task);
     const source = leastLoaded(work, work.ids.filter((c) => work.caughtUp(c, task) && eligible(c))) ?? mostCaughtUpBefore(work, task, destination, eligible);
-    if (source === undefined) continue; // every more caught-up member already has a copy
+    if (source === undefined) continue; // every more caught-up member's process already has a copy
     standbysOf(work, source).add(task);
     if (budget.remaining-- > 0) warmupsOf(work, destination).add(task);
     else dropStandby(work, task, destination);

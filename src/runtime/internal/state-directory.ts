@@ -3,6 +3,13 @@
  * `<stateDir>/<applicationId>/<taskId>/`, one folder per task, holding the
  * task's persistent stores (`<taskDir>/<storeName>/`).
  *
+ * Stream threads (`numStreamThreads`): each thread has its own StateDirectory
+ * (`threadIndex`). Thread 1 uses the application folder itself; thread i >= 2
+ * uses `<stateDir>/<applicationId>/stream-thread-<i>/` as its application
+ * folder (`appDir`: its task folders, checkpoints, locks and `global` live
+ * there). Thread 1's listing and cleaner skip the `stream-thread-*` folders
+ * (they are not tasks); its `clean()` deletes them too.
+ *
  * - `lockTask` creates the task folder and locks it for this process (a lock
  *   file, `task-lock-file.ts`): a folder another live process holds, or one
  *   this process already holds, is refused with `STATE_DIR_LOCKED` (two tasks
@@ -17,11 +24,12 @@
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { StreamsError } from '../../errors.js';
 import { componentLogger, type Logger } from '../../internal/logger.js';
 import { formatTaskId, parseTaskId, type TaskId } from '../../records/task-id.js';
-import { LOCK_FILE_NAME, releaseLockFile, tryLockFile, type LockHolder } from './task-lock-file.js';
+import { describeBlocker, describeHolder, fixFor, lockedError, stateDirError } from './state-directory-errors.js';
+import { LOCK_FILE_NAME, releaseLockFile, tryLockFile } from './task-lock-file.js';
 
 export { LOCK_FILE_NAME } from './task-lock-file.js';
 
@@ -43,7 +51,18 @@ export interface StateDirectoryOptions {
   logger?: Logger;
   /** Clock of the cleanup delay (ms), default `Date.now` (tests move it as Kafka's MockTime). */
   now?: () => number;
+  /**
+   * The stream thread this directory serves (1-based, default 1): thread 1 uses
+   * `<stateDir>/<applicationId>`, thread i >= 2 `<stateDir>/<applicationId>/stream-thread-<i>`.
+   */
+  threadIndex?: number;
 }
+
+/** Prefix of the folder of stream thread i >= 2 inside the application folder (`stream-thread-<i>`). */
+export const STREAM_THREAD_DIR_PREFIX = 'stream-thread-';
+/** Names of the folders of stream threads 2, 3, ... (thread 1 has none of its own). */
+const THREAD_DIR = /^stream-thread-([2-9]|[1-9]\d+)$/;
+
 
 /** A task folder found under the application folder. */
 export interface TaskDirectory {
@@ -60,19 +79,31 @@ const taskName = (taskId: TaskId | string): string => (typeof taskId === 'string
 export class StateDirectory {
   /** The root (`stateDir`). */
   readonly root: string;
-  /** `<root>/<applicationId>`. */
+  /** The folder of this thread's state: `<root>/<applicationId>` (thread 1), `<root>/<applicationId>/stream-thread-<i>` (thread i >= 2). */
   readonly appDir: string;
+  /** `<root>/<applicationId>`, the application folder (the same as `appDir` for thread 1). */
+  readonly applicationDir: string;
+  /** The stream thread served (1-based). */
+  readonly threadIndex: number;
   private readonly applicationId: string;
   private readonly logger: Logger;
+  private readonly parentLogger: Logger | undefined;
   private readonly now: () => number;
   private readonly locked = new Set<string>();
 
   constructor(options: StateDirectoryOptions) {
     if (!options.applicationId) throw new StreamsError('StateDirectory: applicationId must not be empty', { code: 'INVALID_CONFIG' });
+    const threadIndex = options.threadIndex ?? 1;
+    if (!Number.isSafeInteger(threadIndex) || threadIndex < 1) {
+      throw new StreamsError(`StateDirectory: threadIndex must be a whole number of 1 or more, got ${threadIndex}`, { code: 'INVALID_CONFIG' });
+    }
     this.applicationId = options.applicationId;
+    this.threadIndex = threadIndex;
     this.root = resolve(options.stateDir ?? defaultStateDir());
-    this.appDir = join(this.root, options.applicationId);
-    this.logger = componentLogger('state-directory', options.logger, { applicationId: options.applicationId });
+    this.applicationDir = join(this.root, options.applicationId);
+    this.appDir = threadIndex === 1 ? this.applicationDir : join(this.applicationDir, `${STREAM_THREAD_DIR_PREFIX}${threadIndex}`);
+    this.parentLogger = options.logger;
+    this.logger = componentLogger('state-directory', options.logger, { applicationId: options.applicationId, ...(threadIndex === 1 ? {} : { threadIndex }) });
     this.now = options.now ?? Date.now;
   }
 
@@ -101,9 +132,10 @@ export class StateDirectory {
     }
   }
 
-  /** The task's folder, created if needed (root and application folder too). */
+  /** The task's folder, created if needed (root, application folder and thread folder too). */
   getOrCreateDirectoryForTask(taskId: TaskId | string): string {
     this.ensureDirectory(this.root);
+    this.ensureDirectory(this.applicationDir);
     this.ensureDirectory(this.appDir);
     const dir = this.taskDir(taskId);
     this.ensureDirectory(dir);
@@ -156,7 +188,10 @@ export class StateDirectory {
     return this.locked.has(taskName(taskId));
   }
 
-  /** Every task folder of the application (names `<subtopology>_<partition>`); nothing when the folder does not exist. */
+  /**
+   * Every task folder of this thread (names `<subtopology>_<partition>`; other names, such as
+   * the `stream-thread-<i>` folders of other threads, are not tasks); nothing when the folder does not exist.
+   */
   listAllTaskDirectories(): TaskDirectory[] {
     let names: string[];
     try {
@@ -220,11 +255,14 @@ export class StateDirectory {
 
   /**
    * Deletes the application's local state (Kafka's `StateDirectory.clean()`, behind
-   * `KafkaStreams.cleanUp()`); returns the task ids deleted:
+   * `KafkaStreams.cleanUp()`); returns the task ids deleted (those of thread i >= 2, for thread 1, as
+   * `stream-thread-<i>/<taskId>`):
    * 1. each task folder: lock it (a folder another live process holds throws STATE_DIR_LOCKED: nothing of it is
    *    deleted), delete it, release the lock;
    * 2. the global stores' folder `global`;
-   * 3. the application folder when nothing else is left in it (else a warning names what is kept, as Kafka).
+   * 3. (thread 1) the folder of every other stream thread, `stream-thread-<i>`, cleaned the same way
+   *    (its tasks' ids are returned too; one another live process holds throws STATE_DIR_LOCKED);
+   * 4. this thread's folder when nothing else is left in it (else a warning names what is kept, as Kafka).
    */
   clean(): string[] {
     const deleted: string[] = [];
@@ -242,6 +280,8 @@ export class StateDirectory {
     // 2.
     rmSync(join(this.appDir, 'global'), { recursive: true, force: true });
     // 3.
+    if (this.threadIndex === 1) deleted.push(...this.cleanThreadFolders());
+    // 4.
     let left: string[] = [];
     try {
       left = readdirSync(this.appDir);
@@ -254,50 +294,37 @@ export class StateDirectory {
     return deleted;
   }
 
+  /** Step 3 of {@link clean}: cleans the folder of every stream thread i >= 2, in thread order. */
+  private cleanThreadFolders(): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.appDir);
+    } catch {
+      return [];
+    }
+    const indexes = names.flatMap((n) => {
+      const match = THREAD_DIR.exec(n);
+      return match && statSync(join(this.appDir, n), { throwIfNoEntry: false })?.isDirectory() === true ? [Number(match[1])] : [];
+    });
+    const deleted: string[] = [];
+    for (const threadIndex of indexes.sort((a, b) => a - b)) {
+      const thread = new StateDirectory({ applicationId: this.applicationId, stateDir: this.root, threadIndex, logger: this.parentLogger, now: this.now });
+      try {
+        deleted.push(...thread.clean().map((taskId) => `${STREAM_THREAD_DIR_PREFIX}${threadIndex}/${taskId}`));
+      } finally {
+        thread.close();
+      }
+    }
+    return deleted;
+  }
+
   /** Releases every lock this instance holds. */
   close(): void {
     for (const name of [...this.locked]) this.unlockTask(name);
   }
 }
 
-/** Why `path` cannot be a directory: the regular file on its way (ENOTDIR), else the system's message. */
-function describeBlocker(path: string, error: unknown): string {
-  if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') {
-    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
-      let stat: ReturnType<typeof statSync>;
-      try {
-        stat = statSync(dir, { throwIfNoEntry: false });
-      } catch {
-        continue; // below the file too
-      }
-      if (stat !== undefined && !stat.isDirectory()) return `${dir} is a file, not a directory (ENOTDIR)`;
-    }
-  }
-  return (error as Error).message;
-}
-
 function isEmptyTaskDir(path: string): boolean {
   if (!existsSync(path)) return true;
   return readdirSync(path).every((n) => n === LOCK_FILE_NAME || n === CHECKPOINT_FILE_NAME || n.startsWith(`${LOCK_FILE_NAME}.`));
-}
-
-function stateDirError(message: string, cause?: unknown): StreamsError {
-  return new StreamsError(`State directory: ${message}`, { code: 'STATE_DIR_ERROR', cause });
-}
-
-function describeHolder(holder: LockHolder, by: 'this-process' | 'other-process' | 'other-host'): string {
-  if (by === 'other-host') return `process ${holder.pid} on host '${holder.hostname}' holds it (since ${holder.lockedAt})`;
-  if (by === 'this-process') return `this process (pid ${process.pid}) holds it already`;
-  return `process ${holder.pid} (running on this host) holds it (since ${holder.lockedAt})`;
-}
-
-function fixFor(holder: LockHolder, by: 'this-process' | 'other-process' | 'other-host', lockPath: string): string {
-  if (by === 'other-host') {
-    return `two hosts share this stateDir: give each instance its own stateDir; if host '${holder.hostname}' is gone, delete ${lockPath}`;
-  }
-  return `another instance with the same applicationId '${holder.applicationId}' and the same stateDir runs on this machine: give each instance its own stateDir`;
-}
-
-function lockedError(dir: string, why: string, fix: string, kind?: 'retriable'): StreamsError {
-  return new StreamsError(`Cannot lock the task state folder ${dir}: ${why}. Fix: ${fix}.`, { code: 'STATE_DIR_LOCKED', ...(kind ? { kind } : {}) });
 }

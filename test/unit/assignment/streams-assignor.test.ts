@@ -128,6 +128,40 @@ describe('streams assignor', () => {
     expect(result.get('m-b')?.partitions.some((tp) => tp.topic === 'left' && tp.partition === 0)).toBe(false);
   });
 
+  it("passes each member's processId on: stream threads of one instance never get standbys of each other's tasks", async () => {
+    // m-a1 and m-a2 are two threads of instance 'a'; m-b is instance 'b'; m-x sent unreadable user data (a process of its own)
+    const result = await assignor({ numStandbyReplicas: 1 }).assign({
+      members: [
+        member('m-a1', { processId: 'a', previousActive: ['0_0', '0_1', '0_2'], taskOffsetSums: {} }),
+        member('m-a2', { processId: 'a', previousActive: [], taskOffsetSums: { '0_0': 1000, '0_1': 1000, '0_2': 1000 } }),
+        member('m-b', { processId: 'b', previousActive: [], taskOffsetSums: {} }),
+      ],
+      partitionCount: (t) => counts[t],
+    });
+    const infos = new Map([...result].map(([id, r]) => [id, decodeAssignment(r.userData)]));
+    const processOf: Record<string, string> = { 'm-a1': 'a', 'm-a2': 'a', 'm-b': 'b' };
+    for (const task of ['0_0', '0_1', '0_2']) {
+      const owner = [...infos].find(([, i]) => i.activeTasks.includes(task))?.[0] ?? '';
+      const standbys = [...infos].filter(([, i]) => i.standbyTasks.includes(task)).map(([id]) => id);
+      expect(standbys, `standbys of ${task}`).toHaveLength(1);
+      expect(processOf[standbys[0] ?? owner], `standby of ${task}, active on ${owner}`).not.toBe(processOf[owner]);
+    }
+    // one instance with two threads: nothing can take a standby
+    const alone = await assignor({ numStandbyReplicas: 1 }).assign({
+      members: [member('m-a1', { processId: 'a', previousActive: [], taskOffsetSums: {} }), member('m-a2', { processId: 'a', previousActive: [], taskOffsetSums: {} })],
+      partitionCount: (t) => counts[t],
+    });
+    for (const r of alone.values()) expect(decodeAssignment(r.userData).standbyTasks).toEqual([]);
+    // an unreadable subscription counts as another process: it takes the standbys
+    const withUnreadable = await assignor({ numStandbyReplicas: 1 }).assign({
+      members: [member('m-a1', { processId: 'a', previousActive: [], taskOffsetSums: {} }), member('m-a2', { processId: 'a', previousActive: [], taskOffsetSums: {} }), { memberId: 'm-x', topics: ['left', 'right', 'other'], userData: Buffer.from('garbage') }],
+      partitionCount: (t) => counts[t],
+    });
+    const standbysOnX = decodeAssignment(withUnreadable.get('m-x')?.userData ?? Buffer.alloc(0)).standbyTasks;
+    const activeOnX = decodeAssignment(withUnreadable.get('m-x')?.userData ?? Buffer.alloc(0)).activeTasks.filter((t) => t.startsWith('0_'));
+    expect([...standbysOnX, ...activeOnX].sort()).toEqual(['0_0', '0_1', '0_2']);
+  });
+
   it('schedules a probing rebalance on exactly one member (the smallest member id) when warm-ups exist', async () => {
     // m-b ran every stateful task; m-a and m-c are new: the balanced targets warm up instead of taking over
     const result = await assignor().assign({

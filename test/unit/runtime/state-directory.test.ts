@@ -7,11 +7,12 @@
  * `TaskId(0, 0)` are `0_0`; MockTime is the `now` option).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StreamsError, taskReactionTo } from '../../../src/errors.js';
+import { lockGlobalDir, unlockGlobalDir } from '../../../src/runtime/internal/global-state-files.js';
 import { DEFAULT_STATE_CLEANUP_DELAY_MS, LOCK_FILE_NAME, StateDirectory, defaultStateDir } from '../../../src/runtime/internal/state-directory.js';
 
 const applicationId = 'applicationId';
@@ -34,11 +35,11 @@ const lockError = (f: () => unknown): StreamsError => {
 };
 
 /** A second node process that locks `taskDir` through the same module and reports its pid once it holds it. */
-async function lockInChild(taskId: string): Promise<ChildProcess> {
+async function lockInChild(taskId: string, threadIndex = 1): Promise<ChildProcess> {
   const module = new URL('../../../src/runtime/internal/state-directory.ts', import.meta.url).pathname;
   const script = `
     const { StateDirectory } = await import(${JSON.stringify(module)});
-    const d = new StateDirectory({ applicationId: ${JSON.stringify(applicationId)}, stateDir: ${JSON.stringify(stateDir)} });
+    const d = new StateDirectory({ applicationId: ${JSON.stringify(applicationId)}, stateDir: ${JSON.stringify(stateDir)}, threadIndex: ${threadIndex} });
     d.lockTask(${JSON.stringify(taskId)});
     process.stdout.write('locked\\n');
     setInterval(() => {}, 1000);
@@ -335,5 +336,114 @@ describe('StateDirectory: cleanup of obsolete task folders', () => {
     expect(directory.cleanRemovedTasks(60_000)).toEqual([]);
     time += 61_000;
     expect(directory.cleanRemovedTasks(60_000)).toEqual(['0_0']);
+  });
+});
+
+describe('StateDirectory: one folder per stream thread (numStreamThreads)', () => {
+  const threadDir = (i: number) => join(appDir(), `stream-thread-${i}`);
+  const storeIn = (d: StateDirectory, taskId: string) => mkdirSync(join(d.getOrCreateDirectoryForTask(taskId), 'store'));
+
+  it('thread 1 (the default) keeps <stateDir>/<applicationId>; thread i >= 2 uses <stateDir>/<applicationId>/stream-thread-<i>', () => {
+    const thread1 = make({ threadIndex: 1 });
+    const thread3 = make({ threadIndex: 3 });
+    expect(directory.threadIndex).toBe(1);
+    expect(directory.appDir).toBe(appDir());
+    expect(thread1.appDir).toBe(appDir());
+    expect(thread3.appDir).toBe(threadDir(3));
+    expect(thread3.applicationDir).toBe(appDir());
+    expect(thread3.taskDir('0_1')).toBe(join(threadDir(3), '0_1'));
+    expect(thread3.getOrCreateDirectoryForTask('0_1')).toBe(join(threadDir(3), '0_1'));
+    for (const dir of [stateDir, appDir(), threadDir(3), join(threadDir(3), '0_1')]) expect(statSync(dir).mode & 0o777).toBe(0o750);
+  });
+
+  it('a bad threadIndex is refused with INVALID_CONFIG', () => {
+    for (const threadIndex of [0, -1, 1.5, Number.NaN]) expect(lockError(() => make({ threadIndex })).code).toBe('INVALID_CONFIG');
+  });
+
+  it("each thread locks its own task folders (lock files inside its folder) and its own global folder", () => {
+    const thread2 = make({ threadIndex: 2 });
+    try {
+      expect(directory.lockTask('0_0')).toBe(join(appDir(), '0_0'));
+      expect(thread2.lockTask('0_0')).toBe(join(threadDir(2), '0_0'));
+      expect(existsSync(join(threadDir(2), '0_0', LOCK_FILE_NAME))).toBe(true);
+      // a second instance of thread 2 in this process is still refused
+      expect(lockError(() => make({ threadIndex: 2 }).lockTask('0_0')).code).toBe('STATE_DIR_LOCKED');
+      const global1 = lockGlobalDir(directory.appDir, applicationId);
+      const global2 = lockGlobalDir(thread2.appDir, applicationId);
+      expect([global1, global2]).toEqual([join(appDir(), 'global'), join(threadDir(2), 'global')]);
+      unlockGlobalDir(global1);
+      unlockGlobalDir(global2);
+    } finally {
+      thread2.close();
+    }
+  });
+
+  it('a thread folder another live process holds is refused (two processes sharing a stateDir still detect each other)', async () => {
+    const child = await lockInChild('1_0', 2);
+    const e = lockError(() => make({ threadIndex: 2 }).lockTask('1_0'));
+    expect(e.code).toBe('STATE_DIR_LOCKED');
+    expect(e.message).toContain(join(threadDir(2), '1_0'));
+    expect(e.message).toContain(`process ${child.pid}`);
+    // cleanUp() of thread 1 refuses too and keeps the held folder
+    expect(lockError(() => directory.clean()).code).toBe('STATE_DIR_LOCKED');
+    expect(existsSync(join(threadDir(2), '1_0', LOCK_FILE_NAME))).toBe(true);
+  });
+
+  it("thread 1's task listing skips the stream-thread-* folders; each thread lists its own tasks", () => {
+    const thread2 = make({ threadIndex: 2 });
+    const warnings: string[] = [];
+    const logger = { child: () => logger, info: () => {}, debug: () => {}, warn: (_: unknown, m: string) => warnings.push(m) };
+    directory = make({ logger: logger as never });
+    storeIn(directory, '0_0');
+    storeIn(thread2, '0_0');
+    storeIn(thread2, '1_1');
+    thread2.getOrCreateDirectoryForTask('2_2');
+    expect(directory.listAllTaskDirectories()).toEqual([{ taskId: '0_0', path: join(appDir(), '0_0') }]);
+    expect(directory.listNonEmptyTaskDirectories()).toEqual([{ taskId: '0_0', path: join(appDir(), '0_0') }]);
+    expect(thread2.listAllTaskDirectories().map((d) => d.path)).toEqual(['0_0', '1_1', '2_2'].map((t) => join(threadDir(2), t)));
+    expect(thread2.listNonEmptyTaskDirectories().map((d) => d.taskId)).toEqual(['0_0', '1_1']);
+    expect(warnings).toEqual([]);
+  });
+
+  it("thread 1's cleaner never touches the stream-thread-* folders; thread 2's cleaner deletes its own obsolete tasks only", () => {
+    const thread2 = make({ threadIndex: 2 });
+    storeIn(directory, '0_0');
+    storeIn(thread2, '1_0');
+    storeIn(thread2, '2_0');
+    thread2.lockTask('2_0');
+    time += 5000;
+    expect(directory.cleanRemovedTasks(0)).toEqual(['0_0']);
+    expect(existsSync(join(threadDir(2), '1_0', 'store'))).toBe(true);
+    storeIn(directory, '3_0');
+    expect(thread2.cleanRemovedTasks(0)).toEqual(['1_0']);
+    expect(existsSync(join(threadDir(2), '2_0', 'store'))).toBe(true);
+    expect(existsSync(join(appDir(), '3_0'))).toBe(true);
+    thread2.close();
+  });
+
+  it("thread 1's clean() (cleanUp) deletes every thread's folder, tasks, global folder and locks, then the application folder", () => {
+    const thread2 = make({ threadIndex: 2 });
+    const thread10 = make({ threadIndex: 10 });
+    storeIn(directory, '0_0');
+    storeIn(thread2, '0_0');
+    storeIn(thread2, '1_1');
+    thread10.getOrCreateDirectoryForTask('0_1');
+    thread2.lockTask('1_1');
+    thread2.unlockTask('1_1'); // a released lock file is left behind
+    unlockGlobalDir(lockGlobalDir(thread2.appDir, applicationId));
+    expect(directory.clean()).toEqual(['0_0', 'stream-thread-2/0_0', 'stream-thread-2/1_1', 'stream-thread-10/0_1']);
+    expect(existsSync(appDir())).toBe(false);
+  });
+
+  it("clean() keeps what is not a thread's folder (stream-thread-1, stream-thread-x) and so the application folder, with a warning", () => {
+    const warnings: string[] = [];
+    const logger = { child: () => logger, info: () => {}, debug: () => {}, warn: (_: unknown, m: string) => warnings.push(m) };
+    directory = make({ logger: logger as never });
+    mkdirSync(join(appDir(), 'stream-thread-1'), { recursive: true });
+    mkdirSync(join(appDir(), 'stream-thread-x'), { recursive: true });
+    storeIn(make({ threadIndex: 2 }), '0_0');
+    expect(directory.clean()).toEqual(['stream-thread-2/0_0']);
+    expect(readdirSync(appDir()).sort()).toEqual(['stream-thread-1', 'stream-thread-x']);
+    expect(warnings.some((w) => w.includes('not empty'))).toBe(true);
   });
 });

@@ -137,15 +137,18 @@ async function assignGroup(options: StreamsAssignorOptions, members: GroupMember
   // 5. partitions and user data
   const none: ClientAssignment = { active: [], standby: [], warmup: [] };
   const partitionsOf = (taskList: readonly string[]): TopicPartition[] => taskList.flatMap((t) => taskPartitions.get(t) ?? []);
-  const partitionsByHost: HostPartitions[] = [];
-  const standbyPartitionsByHost: HostPartitions[] = [];
+  // one entry per host: the stream threads of one instance are members sharing its applicationServer
+  const activeByHost = new Map<string, TopicPartition[]>();
+  const standbyByHost = new Map<string, TopicPartition[]>();
   for (const m of members) {
     const host = subscriptions.get(m.memberId)?.applicationServer;
     if (host === undefined) continue;
     const mine = assignment.get(m.memberId) ?? none;
-    partitionsByHost.push({ host, partitions: partitionsOf(mine.active) });
-    standbyPartitionsByHost.push({ host, partitions: partitionsOf(mine.standby) });
+    activeByHost.set(host, [...(activeByHost.get(host) ?? []), ...partitionsOf(mine.active)]);
+    standbyByHost.set(host, [...(standbyByHost.get(host) ?? []), ...partitionsOf(mine.standby)]);
   }
+  const partitionsByHost: HostPartitions[] = [...activeByHost].map(([host, partitions]) => ({ host, partitions }));
+  const standbyPartitionsByHost: HostPartitions[] = [...standbyByHost].map(([host, partitions]) => ({ host, partitions }));
   // 6. the probing rebalance, on one member
   const prober = probingRebalanceNeeded ? members.map((m) => m.memberId).sort()[0] : undefined;
   const nextRebalanceMs = (options.now ?? Date.now)() + (options.probingRebalanceIntervalMs ?? DEFAULT_PROBING_REBALANCE_INTERVAL_MS);

@@ -11,7 +11,12 @@
  *    once; `metrics()` sums both threads; on Kafka some outputs were made by
  *    the worker thread (its module's topology tags them) and some by this
  *    one. close() stops both threads.
- * 2. On Kafka: a worker thread that cannot build the app (its module throws)
+ * 2. A count per key (persistent store) on two threads, closed and started
+ *    again on the same state directory: thread 2 keeps its state in
+ *    `<stateDir>/<applicationId>/stream-thread-2`, every count is exact after
+ *    the restart (read_committed), and on the embedded cluster `app.store()`
+ *    answers for the keys of both threads.
+ * 3. On Kafka: a worker thread that cannot build the app (its module throws)
  *    fails the instance with an error naming the thread and the reason; so
  *    does a module that starts threads again (the main script given as its
  *    own `streamThreadModule`).
@@ -21,12 +26,16 @@ import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import type { KafkaStreamsConfig } from '../../src/runtime/config.js';
 import { kafkaBrokers, uniqueGroup, uniqueTopic, waitFor } from '../helpers/index.js';
 import { describeOnEachBackend } from './support/handler-suite.js';
-import { threadsTopology } from './support/threads-app.js';
+import { countTopology, threadsTopology } from './support/threads-app.js';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { QueryableStoreTypes } from '../../src/runtime/interactive-queries.js';
 
 const PARTITIONS = 4;
 const RECORDS = 2000;
 const MODULE = new URL('./support/threads-app.ts', import.meta.url);
-const ENV = ['SLUICE_THREADS_TEST_INPUT', 'SLUICE_THREADS_TEST_OUTPUT', 'SLUICE_THREADS_TEST_APP', 'SLUICE_THREADS_TEST_BROKERS'] as const;
+const ENV = ['SLUICE_THREADS_TEST_KIND', 'SLUICE_THREADS_TEST_INPUT', 'SLUICE_THREADS_TEST_OUTPUT', 'SLUICE_THREADS_TEST_APP', 'SLUICE_THREADS_TEST_BROKERS'] as const;
 const apps: KafkaStreams[] = [];
 afterEach(async () => {
   await Promise.all(apps.splice(0).map((a) => a.close()));
@@ -97,6 +106,63 @@ await describeOnEachBackend('stream threads (numStreamThreads: 2)', (backend, fx
     await app.close();
     expect(app.state).toBe('NOT_RUNNING');
     expect(app.metadataForLocalThreads()[1]!.threadState).toBe('NOT_RUNNING');
+  });
+
+  it('a count per key on two threads survives a restart on the same state directory, each thread in its own folder', { timeout: timeout * 2 }, async () => {
+    const input = uniqueTopic('threads-count-in');
+    const output = uniqueTopic('threads-count-out');
+    await fx.ctx.admin.createTopic(input, { partitions: PARTITIONS });
+    await fx.ctx.admin.createTopic(output, { partitions: PARTITIONS });
+    Object.assign(process.env, { SLUICE_THREADS_TEST_KIND: 'count', SLUICE_THREADS_TEST_INPUT: input, SLUICE_THREADS_TEST_OUTPUT: output });
+    const applicationId = uniqueGroup('threads-count');
+    const stateDir = mkdtempSync(join(tmpdir(), 'sluice-threads-'));
+    const KEYS = 40;
+    const produceRound = async (): Promise<void> => {
+      const producer = fx.ctx.cluster.producer({});
+      await producer.connect();
+      try {
+        for (let p = 0; p < PARTITIONS; p++) {
+          const records = [];
+          for (let i = 0; i < 10 * KEYS; i++) if (i % PARTITIONS === p) records.push({ key: Buffer.from(`key-${i % KEYS}`), value: Buffer.from('x'), headers: {}, timestamp: Date.now() });
+          await producer.produce({ topic: input, partition: p, records });
+        }
+      } finally {
+        await producer.close();
+      }
+    };
+    const run = async (round: number): Promise<KafkaStreams> => {
+      const app = new KafkaStreams(countTopology(input, output), { ...appConfig(applicationId), stateDir });
+      apps.push(app);
+      await app.start();
+      await produceRound();
+      await waitFor(() => app.metrics().recordsProcessed >= 10 * KEYS && app.metrics().commits > 0, { timeoutMs: fx.ctx.patienceMs * 4, message: `round ${round} processed` });
+      return app;
+    };
+    try {
+      const first = await run(1);
+      await first.close();
+      const threadDir = join(stateDir, applicationId, 'stream-thread-2');
+      expect(existsSync(threadDir), 'thread 2 keeps its state in its own folder').toBe(true);
+      expect(readdirSync(threadDir).filter((n) => /^\d+_\d+$/.test(n)).length, 'thread 2 task folders').toBeGreaterThan(0);
+
+      const second = await run(2);
+      const latest = async (): Promise<Map<string, number>> => {
+        const counts = new Map<string, number>();
+        for (const r of await fx.ctx.read(output, 'read_committed')) counts.set(r.key!.toString(), Number(r.value!.readBigInt64BE()));
+        return counts;
+      };
+      await waitFor(async () => [...(await latest()).values()].filter((n) => n === 20).length === KEYS, { timeoutMs: fx.ctx.patienceMs * 4, message: 'every key counted 20 after the restart' });
+      const counts = await latest();
+      expect(counts.size).toBe(KEYS);
+      expect([...counts.values()].every((n) => n === 20)).toBe(true);
+      if (!onKafka) {
+        const store = second.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() });
+        for (let k = 0; k < KEYS; k++) expect(store.get(`key-${k}`), `key-${k}`).toBe(20);
+      }
+      await second.close();
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 
   if (onKafka) {

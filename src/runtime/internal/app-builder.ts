@@ -95,7 +95,9 @@ export class AppBuilder {
 
   directories(): StateDirectory {
     const config: Pick<StateSettings, 'applicationId' | 'stateDir' | 'logger'> = this.#config;
-    return (this.#stateDirectory ??= new StateDirectory({ applicationId: config.applicationId, stateDir: config.stateDir, logger: config.logger }));
+    return (this.#stateDirectory ??= new StateDirectory({
+      applicationId: config.applicationId, stateDir: config.stateDir, logger: config.logger, threadIndex: this.#hooks.threadIndex ?? 1,
+    }));
   }
 
   /** 1. The cluster port (kafkajs for `bootstrapServers`, else `cluster`) and the app's admin client. */

@@ -6,6 +6,7 @@
  */
 import { defineApp } from '../../../src/cli/define-app.js';
 import { Serdes } from '../../../src/serdes/serdes.js';
+import { Materialized } from '../../../src/topology/options.js';
 import { StreamsBuilder } from '../../../src/topology/streams-builder.js';
 import type { Topology } from '../../../src/topology/topology.js';
 
@@ -19,11 +20,23 @@ export function threadsTopology(input: string, output: string, thread: string): 
   return builder.build();
 }
 
+/** A count per key in the persistent store `counts`, each new count to `output` (Long values). */
+export function countTopology(input: string, output: string): Topology {
+  const builder = new StreamsBuilder();
+  builder
+    .stream<string, string>(input, { keySerde: Serdes.String(), valueSerde: Serdes.String() })
+    .groupByKey()
+    .count(Materialized.as<string, number>('counts'))
+    .toStream()
+    .to(output, { keySerde: Serdes.String(), valueSerde: Serdes.Long() });
+  return builder.build();
+}
+
 export default defineApp({
   topology() {
     const input = process.env.SLUICE_THREADS_TEST_INPUT;
     const output = process.env.SLUICE_THREADS_TEST_OUTPUT;
     if (!input || !output) throw new Error('SLUICE_THREADS_TEST_INPUT and SLUICE_THREADS_TEST_OUTPUT must be set');
-    return threadsTopology(input, output, 'worker');
+    return process.env.SLUICE_THREADS_TEST_KIND === 'count' ? countTopology(input, output) : threadsTopology(input, output, 'worker');
   },
 });

@@ -33,8 +33,8 @@ import { startUiServer } from '../ui/server.js';
 import type { UiServer, UiServerOptions } from '../ui/types.js';
 import { AppBuilder, runtimeTopology } from './internal/app-builder.js';
 import { closeAppParts, type AppParts } from './internal/app-close.js';
-import { createStreamThreads } from './internal/app-threads.js';
-import { identityOf, refuseNestedThreads, type StreamThreadIdentity } from './internal/stream-thread-identity.js';
+import { startStreamThreads } from './internal/app-threads.js';
+import { identityOf, type StreamThreadIdentity } from './internal/stream-thread-identity.js';
 import { mergeThreadMetrics } from './internal/thread-metrics.js';
 import { keyQueryMetadata, localThreads, metadataForStore, storeView, uiSourceOf, type AppQueryView } from './internal/app-queries.js';
 
@@ -191,9 +191,22 @@ export class KafkaStreams {
     }
   }
 
+  /** Step 2b of start(): stream threads 2..N (`numStreamThreads`), each its own group member; the app is RUNNING when all are. */
+  #startThreads(): void {
+    if (this.#identity !== undefined || this.#config.numStreamThreads === 1) return;
+    this.#parts.threads = startStreamThreads({
+      config: this.#config, given: this.#givenConfig, processId: this.#builder.processId, log: this.#log, life: this.#life,
+      inLoop: (config) => {
+        const thread = new KafkaStreams(this.#topologyArg, config);
+        this.#inLoopThreads.push(thread);
+        return thread;
+      },
+    });
+  }
+
   /**
    * Stops the app; idempotent, allowed in every state. Steps:
-   * 1. state PENDING_SHUTDOWN; stop the timer;
+   * 1. state PENDING_SHUTDOWN; stop the timer; stream threads 2..N close at the same time;
    * 2. close every task: clean ones commit their transaction, failed ones abort; producers close; then stop the
    *    global stores' loop and checkpoint them;
    * 3. leave the group (close the consumer), close the admin client and the restore reader;
@@ -201,29 +214,6 @@ export class KafkaStreams {
    * 5. close the live UI servers ({@link serveUi}).
    * In PENDING_ERROR it waits for the error shutdown (the app ends in ERROR), then does step 5.
    */
-  #startThreads(): void {
-    if (this.#identity !== undefined || this.#config.numStreamThreads === 1) return;
-    refuseNestedThreads(this.#config.numStreamThreads);
-    const threads = createStreamThreads({
-      config: this.#config, given: this.#givenConfig, processId: this.#builder.processId, log: this.#log,
-      inLoop: (config) => {
-        const thread = new KafkaStreams(this.#topologyArg, config);
-        this.#inLoopThreads.push(thread);
-        return thread;
-      },
-      events: {
-        onState: (_index, state) => this.#life.onThreadState(state),
-        onFailed: (index, error) => {
-          this.#log.error({ err: error, thread: index }, 'a stream thread failed: the instance stops (SHUTDOWN_CLIENT)');
-          void this.#life.fail(error);
-        },
-      },
-    });
-    this.#parts.threads = threads;
-    this.#life.othersRunning = () => threads.allRunning();
-    threads.start().catch(() => undefined); // a failure reaches onFailed
-  }
-
   async close(): Promise<void> {
     await this.#life.close();
     // 5. the live UI: after an error shutdown it stayed up (showing ERROR and the last decisions) until this close()

@@ -5,12 +5,37 @@
  */
 import type { Logger } from '../../internal/logger.js';
 import type { KafkaStreamsConfig, ResolvedConfig } from '../config.js';
-import { plainConfig, threadConfig, type StreamThreadIdentity } from './stream-thread-identity.js';
+import type { AppLifecycle } from './app-lifecycle.js';
+import { plainConfig, refuseNestedThreads, threadConfig, type StreamThreadIdentity } from './stream-thread-identity.js';
 import { InLoopStreamThread, StreamThreads, type StreamThreadEvents, type ThreadApp } from './stream-threads.js';
 import { WorkerStreamThread } from './worker-stream-thread.js';
 
 /** How often a worker thread sends its metrics and thread metadata. */
 export const SNAPSHOT_INTERVAL_MS = 200;
+
+/**
+ * Starts stream threads 2..N of an instance (step 2b of `start()`): refuses
+ * to when this is a stream thread's worker already, creates them, makes the
+ * instance RUNNING only while all of them run and stop when one fails, and
+ * starts them all at once.
+ */
+export function startStreamThreads(setup: Omit<ThreadSetup, 'events'> & { life: Pick<AppLifecycle, 'onThreadState' | 'fail' | 'othersRunning'> }): StreamThreads {
+  const { life, log } = setup;
+  refuseNestedThreads(setup.config.numStreamThreads);
+  const threads = createStreamThreads({
+    ...setup,
+    events: {
+      onState: (_index, state) => life.onThreadState(state),
+      onFailed: (index, error) => {
+        log.error({ err: error, thread: index }, 'a stream thread failed: the instance stops (SHUTDOWN_CLIENT)');
+        void life.fail(error);
+      },
+    },
+  });
+  life.othersRunning = () => threads.allRunning();
+  threads.start().catch(() => undefined); // a failure reaches onFailed
+  return threads;
+}
 
 export interface ThreadSetup {
   config: ResolvedConfig;

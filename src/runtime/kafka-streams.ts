@@ -34,7 +34,7 @@ import type { UiServer, UiServerOptions } from '../ui/types.js';
 import { AppBuilder, runtimeTopology } from './internal/app-builder.js';
 import { closeAppParts, type AppParts } from './internal/app-close.js';
 import { startStreamThreads } from './internal/app-threads.js';
-import { identityOf, type StreamThreadIdentity } from './internal/stream-thread-identity.js';
+import { identityOf, type StreamThreadIdentity, type ThreadUi } from './internal/stream-thread-identity.js';
 import { mergeThreadMetrics } from './internal/thread-metrics.js';
 import { keyQueryMetadata, localThreads, metadataForStore, storeView, uiSourceOf, type AppQueryView } from './internal/app-queries.js';
 
@@ -43,6 +43,9 @@ export type KafkaStreamsState = AppState;
 
 /** Kafka Streams' `KafkaStreams.StateListener`: called with the new and the old state on every change. */
 export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreamsState) => void;
+
+// Set by KafkaStreams' static block: reads a thread app's private parts (streamThreadUi).
+let threadUiOf: (app: KafkaStreams) => ThreadUi;
 
 /** A running stream processing application; see the module comment and API.md "Running it". */
 export class KafkaStreams {
@@ -199,7 +202,7 @@ export class KafkaStreams {
       inLoop: (config) => {
         const thread = new KafkaStreams(this.#topologyArg, config);
         this.#inLoopThreads.push(thread);
-        return thread;
+        return { app: thread, ui: () => thread.#threadUi() };
       },
     });
   }
@@ -317,14 +320,30 @@ export class KafkaStreams {
   }
 
   /** What the queries (./internal/app-queries.ts) read of the app now. */
+  #threadUi(): ThreadUi {
+    const manager = this.#parts.manager;
+    return { tasks: manager?.taskStates() ?? [], nodes: [...(manager?.nodeRecordCounts() ?? [])] };
+  }
+
+  static {
+    threadUiOf = (app) => app.#threadUi();
+  }
+
   #queryView(): AppQueryView {
     return {
       state: this.state, clientId: this.#config.clientId, topology: this.#topology, metadata: this.#metadata, global: this.#parts.global, manager: this.#parts.manager,
       threadManagers: this.#inLoopThreads.flatMap((thread) => (thread.#parts.manager ? [thread.#parts.manager] : [])),
+      threadUi: () => this.#parts.threads?.ui(),
     };
   }
 }
 
 function isRuntime(topology: Topology | TopologyRuntime): topology is TopologyRuntime {
   return typeof (topology as Partial<TopologyRuntime>).createTask === 'function' && Array.isArray((topology as Partial<TopologyRuntime>).subtopologies);
+}
+
+
+/** @internal What the live UI shows of a stream thread's app (a worker thread sends it to its instance). */
+export function streamThreadUi(app: KafkaStreams): ThreadUi {
+  return threadUiOf(app);
 }

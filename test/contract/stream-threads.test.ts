@@ -8,7 +8,8 @@
  * 1. 2,000 records over 4 partitions: each thread is its own group member
  *    (`<clientId>-StreamThread-<n>`, its own consumer) and owns active tasks,
  *    together every task once; every input is in read_committed output exactly
- *    once; `metrics()` sums both threads; on Kafka some outputs were made by
+ *    once; `metrics()` and the live UI's `/snapshot` (tasks, records per node)
+ *    cover both threads; on Kafka some outputs were made by
  *    the worker thread (its module's topology tags them) and some by this
  *    one. close() stops both threads.
  * 2. A count per key (persistent store) on two threads, closed and started
@@ -93,6 +94,16 @@ await describeOnEachBackend('stream threads (numStreamThreads: 2)', (backend, fx
     expect(tasksOf(1).length, 'thread 2 owns tasks').toBeGreaterThan(0);
     expect([...tasksOf(0), ...tasksOf(1)].sort()).toEqual(['0_0', '0_1', '0_2', '0_3']);
     expect(app.metrics().recordsProcessed).toBe(RECORDS);
+    // the live UI shows every thread's tasks and counts every thread's records per node
+    const ui = await app.serveUi({ port: 0 });
+    try {
+      await waitFor(async () => ((await (await fetch(`${ui.url}snapshot`)).json()) as { tasks: unknown[] }).tasks.length === PARTITIONS, { timeoutMs: 5000, message: 'UI lists 4 tasks' });
+      const snap = (await (await fetch(`${ui.url}snapshot`)).json()) as { tasks: Array<{ id: string }>; nodes: Record<string, number> };
+      expect(snap.tasks.map((t) => t.id).sort()).toEqual(['0_0', '0_1', '0_2', '0_3']);
+      expect(Math.max(...Object.values(snap.nodes))).toBe(RECORDS);
+    } finally {
+      await ui.close();
+    }
 
     await waitFor(async () => (await fx.ctx.read(output, 'read_committed')).length >= RECORDS, { timeoutMs: fx.ctx.patienceMs * 2, message: 'every output committed' });
     const outputs = await fx.ctx.read(output, 'read_committed');

@@ -15,6 +15,7 @@ import type { GlobalStateManager } from './global-state-manager.js';
 import type { StreamsMetadataState } from './streams-metadata-state.js';
 import type { TaskManager } from './task-manager.js';
 import { consumerClientId } from './group-member.js';
+import type { ThreadUi } from './stream-thread-identity.js';
 import { createUiSource, type UiSourceDeps } from '../ui-source.js';
 import type { UiDataSource } from '../../ui/types.js';
 
@@ -28,6 +29,8 @@ export interface AppQueryView {
   readonly manager: TaskManager | undefined;
   /** The task managers of stream threads 2..N on this event loop (`numStreamThreads` without worker threads). */
   readonly threadManagers?: readonly TaskManager[];
+  /** The tasks and node record counts of stream threads 2..N (`numStreamThreads`), for the live UI. */
+  readonly threadUi?: () => { tasks: ThreadUi['tasks']; nodes: ReadonlyMap<string, number> } | undefined;
 }
 
 /** Throws an `UnknownStateStoreError` naming the topology's stores when it has no store `storeName` (in every state). */
@@ -97,7 +100,11 @@ export function uiSourceOf(view: () => AppQueryView, app: Omit<UiSourceDeps, 'in
     instance: view().clientId,
     runtime: () => view().topology,
     state: () => view().state,
-    tasks: () => view().manager?.taskStates() ?? [],
-    nodeRecordCounts: () => view().manager?.nodeRecordCounts() ?? new Map<string, number>(),
+    tasks: () => [...(view().manager?.taskStates() ?? []), ...(view().threadUi?.()?.tasks ?? [])],
+    nodeRecordCounts: () => {
+      const counts = new Map(view().manager?.nodeRecordCounts() ?? []);
+      for (const [node, n] of view().threadUi?.()?.nodes ?? []) counts.set(node, (counts.get(node) ?? 0) + n);
+      return counts;
+    },
   });
 }

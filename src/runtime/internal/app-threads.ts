@@ -7,7 +7,7 @@ import type { Logger } from '../../internal/logger.js';
 import type { KafkaStreamsConfig, ResolvedConfig } from '../config.js';
 import type { AppLifecycle } from './app-lifecycle.js';
 import { plainConfig, refuseNestedThreads, threadConfig, type StreamThreadIdentity } from './stream-thread-identity.js';
-import { InLoopStreamThread, StreamThreads, type StreamThreadEvents, type ThreadApp } from './stream-threads.js';
+import { InLoopStreamThread, StreamThreads, type InLoopApp, type StreamThreadEvents } from './stream-threads.js';
 import { WorkerStreamThread } from './worker-stream-thread.js';
 
 /** How often a worker thread sends its metrics and thread metadata. */
@@ -43,7 +43,7 @@ export interface ThreadSetup {
   given: KafkaStreamsConfig;
   processId: string;
   /** Builds an in-loop thread's app from its config. */
-  inLoop(config: KafkaStreamsConfig): ThreadApp;
+  inLoop(config: KafkaStreamsConfig): InLoopApp;
   events: StreamThreadEvents;
   log: Logger;
 }

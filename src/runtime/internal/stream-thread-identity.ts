@@ -88,10 +88,16 @@ export interface WorkerThreadData {
   readonly snapshotIntervalMs: number;
 }
 
+/** What the live UI shows of a thread: its tasks and the records each node processed. */
+export interface ThreadUi {
+  readonly tasks: ReadonlyArray<{ id: string; state: string; partitions: ReadonlyArray<{ topic: string; partition: number }> }>;
+  readonly nodes: ReadonlyArray<readonly [string, number]>;
+}
+
 /** What a worker thread tells the instance. */
 export type ThreadToInstance =
   | { readonly t: 'state'; readonly state: AppState }
-  | { readonly t: 'snapshot'; readonly metrics: KafkaStreamsMetrics; readonly threads: ThreadMetadata[] }
+  | { readonly t: 'snapshot'; readonly metrics: KafkaStreamsMetrics; readonly threads: ThreadMetadata[]; readonly ui: ThreadUi }
   | { readonly t: 'failed'; readonly message: string; readonly code?: string }
   | { readonly t: 'closed' };
 

@@ -12,7 +12,7 @@
  * 5. on `close`: close the app, send the last snapshot and `closed`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { KafkaStreams } from '../kafka-streams.js';
+import { KafkaStreams, streamThreadUi } from '../kafka-streams.js';
 import { appLogger } from '../config-conveniences.js';
 import type { KafkaStreamsConfig } from '../config.js';
 import type { Topology } from '../../topology/topology.js';
@@ -44,7 +44,7 @@ async function run(): Promise<void> {
   // 3. the config
   const app = new KafkaStreams(topology, threadConfig(given, data.identity));
   // 4. run and report
-  const snapshot = (): void => send({ t: 'snapshot', metrics: app.metrics(), threads: app.metadataForLocalThreads() });
+  const snapshot = (): void => send({ t: 'snapshot', metrics: app.metrics(), threads: app.metadataForLocalThreads(), ui: streamThreadUi(app) });
   app.state$.subscribe((state) => {
     send({ t: 'state', state });
     snapshot();

@@ -14,6 +14,7 @@
 import type { KafkaStreamsMetrics } from '../metrics.js';
 import type { ThreadMetadata } from '../streams-metadata.js';
 import type { AppState } from './app-state.js';
+import type { ThreadUi } from './stream-thread-identity.js';
 
 /** What the instance sees of one extra stream thread. */
 export interface StreamThreadHandle {
@@ -28,6 +29,8 @@ export interface StreamThreadHandle {
   metrics(): KafkaStreamsMetrics | undefined;
   /** The thread's `ThreadMetadata`. */
   threads(): ThreadMetadata[];
+  /** The thread's tasks and node record counts, for the live UI. */
+  ui(): ThreadUi;
 }
 
 /** What a thread tells the instance. */
@@ -47,17 +50,25 @@ export interface ThreadApp {
   metadataForLocalThreads(): ThreadMetadata[];
 }
 
+/** An in-loop thread: its app, and what the live UI shows of it. */
+export interface InLoopApp {
+  app: ThreadApp;
+  ui(): ThreadUi;
+}
+
 /** A stream thread on the instance's own event loop: a `KafkaStreams` of one thread with the instance's identity. */
 export class InLoopStreamThread implements StreamThreadHandle {
   readonly #app: ThreadApp;
+  readonly #ui: () => ThreadUi;
   #subscription: { unsubscribe(): void } | undefined;
 
   constructor(
     readonly index: number,
-    app: ThreadApp,
+    { app, ui }: InLoopApp,
     events: StreamThreadEvents,
   ) {
     this.#app = app;
+    this.#ui = ui;
     this.#subscription = app.state$.subscribe((state) => {
       events.onState(index, state);
       if (state === 'ERROR') events.onFailed(index, app.error ?? new Error(`stream thread ${index} stopped in ERROR`));
@@ -84,6 +95,10 @@ export class InLoopStreamThread implements StreamThreadHandle {
 
   threads(): ThreadMetadata[] {
     return this.#app.metadataForLocalThreads();
+  }
+
+  ui(): ThreadUi {
+    return this.#ui();
   }
 }
 
@@ -115,5 +130,17 @@ export class StreamThreads {
 
   threads(): ThreadMetadata[] {
     return this.handles.flatMap((h) => h.threads());
+  }
+
+  /** Every extra thread's tasks and node record counts (summed per node). */
+  ui(): { tasks: ThreadUi['tasks']; nodes: Map<string, number> } {
+    const tasks: Array<ThreadUi['tasks'][number]> = [];
+    const nodes = new Map<string, number>();
+    for (const h of this.handles) {
+      const ui = h.ui();
+      tasks.push(...ui.tasks);
+      for (const [node, n] of ui.nodes) nodes.set(node, (nodes.get(node) ?? 0) + n);
+    }
+    return { tasks, nodes };
   }
 }

@@ -25,7 +25,7 @@ import type { Logger } from '../../internal/logger.js';
 import type { KafkaStreamsMetrics } from '../metrics.js';
 import type { ThreadMetadata } from '../streams-metadata.js';
 import type { AppState } from './app-state.js';
-import type { InstanceToThread, ThreadToInstance, WorkerThreadData } from './stream-thread-identity.js';
+import type { InstanceToThread, ThreadToInstance, ThreadUi, WorkerThreadData } from './stream-thread-identity.js';
 import type { StreamThreadEvents, StreamThreadHandle } from './stream-threads.js';
 
 /** The worker's bootstrap (CommonJS, run with `eval`): tsx first when needed, then the thread's main module. */
@@ -65,6 +65,7 @@ export class WorkerStreamThread implements StreamThreadHandle {
   #worker: Worker | undefined;
   #metrics: KafkaStreamsMetrics | undefined;
   #threads: ThreadMetadata[] = [];
+  #ui: ThreadUi = { tasks: [], nodes: [] };
   #closing = false;
   #closed: Promise<void> | undefined;
   #settleStart: { resolve: () => void; reject: (error: Error) => void } | undefined;
@@ -113,6 +114,7 @@ export class WorkerStreamThread implements StreamThreadHandle {
       case 'snapshot':
         this.#metrics = message.metrics;
         this.#threads = message.threads;
+        this.#ui = message.ui;
         return;
       case 'failed':
         this.#fail(new StreamsError(`Stream thread ${this.index} failed: ${message.message}`, { code: 'STREAM_THREAD_FAILED' }));
@@ -156,5 +158,9 @@ export class WorkerStreamThread implements StreamThreadHandle {
 
   threads(): ThreadMetadata[] {
     return this.#threads;
+  }
+
+  ui(): ThreadUi {
+    return this.#ui;
   }
 }

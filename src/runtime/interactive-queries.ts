@@ -138,7 +138,7 @@ export function wrongStoreType(storeName: string, kind: StoreKind, asked = 'a ke
 }
 
 /** The local instances of a store, as the app finds them at the moment of a call. */
-export type LocalStores = () => { appState: string; stores: Array<{ taskId: string; state: TaskState; store: ManagedStateStore }> };
+export type LocalStores = () => { appState: string; stores: Array<{ taskId: string; state: TaskState; store: ManagedStateStore; kind?: StoreKind }> };
 
 interface TypedKeyValue {
   get(key: unknown): unknown;
@@ -167,7 +167,7 @@ export function availableStores(storeName: string, local: LocalStores): Array<{ 
   if (found.length === 0) {
     throw new InvalidStateStoreError(`Store '${storeName}' is not held by any task of this instance (no task of it is assigned here, or no such store); query the instance that runs it, or retry after the rebalance`);
   }
-  return found.map((s) => ({ taskId: s.taskId, store: s.store, kind: storeKindOf(s.store) }));
+  return found.map((s) => ({ taskId: s.taskId, store: s.store, kind: s.kind ?? storeKindOf(s.store) }));
 }
 
 /** A view of store `storeName` over the local tasks. */

@@ -36,6 +36,7 @@ import { closeAppParts, type AppParts } from './internal/app-close.js';
 import { startStreamThreads } from './internal/app-threads.js';
 import { identityOf, type StreamThreadIdentity, type ThreadUi } from './internal/stream-thread-identity.js';
 import { mergeThreadMetrics } from './internal/thread-metrics.js';
+import type { ThreadStoreEntry } from './internal/thread-store-calls.js';
 import { keyQueryMetadata, localThreads, metadataForStore, storeView, uiSourceOf, type AppQueryView } from './internal/app-queries.js';
 
 /** The state of a {@link KafkaStreams} app (Kafka Streams' `KafkaStreams.State`). */
@@ -46,6 +47,7 @@ export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreams
 
 // Set by KafkaStreams' static block: reads a thread app's private parts (streamThreadUi).
 let threadUiOf: (app: KafkaStreams) => ThreadUi;
+let threadStoresOf: (app: KafkaStreams, name: string, stale: boolean) => ThreadStoreEntry[];
 
 /** A running stream processing application; see the module comment and API.md "Running it". */
 export class KafkaStreams {
@@ -327,6 +329,7 @@ export class KafkaStreams {
 
   static {
     threadUiOf = (app) => app.#threadUi();
+    threadStoresOf = (app, name, stale) => app.#parts.manager?.storesNamed(name, stale) ?? [];
   }
 
   #queryView(): AppQueryView {
@@ -334,6 +337,7 @@ export class KafkaStreams {
       state: this.state, clientId: this.#config.clientId, topology: this.#topology, metadata: this.#metadata, global: this.#parts.global, manager: this.#parts.manager,
       threadManagers: this.#inLoopThreads.flatMap((thread) => (thread.#parts.manager ? [thread.#parts.manager] : [])),
       threadUi: () => this.#parts.threads?.ui(),
+      threadStores: (name, stale) => this.#parts.threads?.stores(name, stale) ?? [],
     };
   }
 }
@@ -346,4 +350,9 @@ function isRuntime(topology: Topology | TopologyRuntime): topology is TopologyRu
 /** @internal What the live UI shows of a stream thread's app (a worker thread sends it to its instance). */
 export function streamThreadUi(app: KafkaStreams): ThreadUi {
   return threadUiOf(app);
+}
+
+/** @internal A stream thread's stores named `name` (a worker thread serves them to its instance). */
+export function streamThreadStores(app: KafkaStreams, name: string, stale: boolean): ThreadStoreEntry[] {
+  return threadStoresOf(app, name, stale);
 }

@@ -16,6 +16,7 @@ import type { StreamsMetadataState } from './streams-metadata-state.js';
 import type { TaskManager } from './task-manager.js';
 import { consumerClientId } from './group-member.js';
 import type { ThreadUi } from './stream-thread-identity.js';
+import type { RemoteStoreEntry } from './thread-store-calls.js';
 import { createUiSource, type UiSourceDeps } from '../ui-source.js';
 import type { UiDataSource } from '../../ui/types.js';
 
@@ -30,6 +31,8 @@ export interface AppQueryView {
   /** The task managers of stream threads 2..N on this event loop (`numStreamThreads` without worker threads). */
   readonly threadManagers?: readonly TaskManager[];
   /** The tasks and node record counts of stream threads 2..N (`numStreamThreads`), for the live UI. */
+  /** The stores of stream threads 2..N on worker threads, read there (thread-store-calls.ts). */
+  readonly threadStores?: (name: string, stale: boolean) => RemoteStoreEntry[];
   readonly threadUi?: () => { tasks: ThreadUi['tasks']; nodes: ReadonlyMap<string, number> } | undefined;
 }
 
@@ -56,9 +59,10 @@ export function storeView<T>(view: () => AppQueryView, params: StoreQueryParamet
   checkStoreName(view(), 'store', params.storeName);
   const stale = params.enableStaleStores === true;
   const local: LocalStores = () => {
-    const { state, global, manager, threadManagers = [] } = view();
+    const { state, global, manager, threadManagers = [], threadStores } = view();
     const managers = manager ? [manager, ...threadManagers] : threadManagers;
-    return { appState: state, stores: [...(global?.storesNamed(params.storeName) ?? []), ...managers.flatMap((m) => m.storesNamed(params.storeName, stale))] };
+    const remote = (threadStores?.(params.storeName, stale) ?? []) as unknown as ReturnType<LocalStores>['stores'];
+    return { appState: state, stores: [...(global?.storesNamed(params.storeName) ?? []), ...managers.flatMap((m) => m.storesNamed(params.storeName, stale)), ...remote] };
   };
   const untyped = params as StoreQueryParameters<unknown>;
   switch (params.queryableStoreType.kind) {

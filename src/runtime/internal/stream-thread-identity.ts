@@ -86,6 +86,9 @@ export interface WorkerThreadData {
   readonly config: Record<string, unknown>;
   /** How often the thread sends its metrics and thread metadata (ms). */
   readonly snapshotIntervalMs: number;
+  /** Where the instance asks the thread's stores (thread-store-calls.ts), and the flag the thread raises when it answered. */
+  readonly storePort?: import('node:worker_threads').MessagePort;
+  readonly storeFlag?: SharedArrayBuffer;
 }
 
 /** What the live UI shows of a thread: its tasks and the records each node processed. */

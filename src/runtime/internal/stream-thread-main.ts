@@ -9,10 +9,12 @@
  *    config, as one thread with the instance's identity;
  * 4. run it: report every state, a metrics snapshot every interval, a
  *    failure (its message only: an error object does not cross threads);
+ *    answer the instance's store queries (thread-store-calls.ts);
  * 5. on `close`: close the app, send the last snapshot and `closed`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { KafkaStreams, streamThreadUi } from '../kafka-streams.js';
+import { KafkaStreams, streamThreadStores, streamThreadUi } from '../kafka-streams.js';
+import { serveThreadStores } from './thread-store-calls.js';
 import { appLogger } from '../config-conveniences.js';
 import type { KafkaStreamsConfig } from '../config.js';
 import type { Topology } from '../../topology/topology.js';
@@ -51,6 +53,7 @@ async function run(): Promise<void> {
     if (state === 'ERROR') send({ t: 'failed', message: app.error?.message ?? 'the stream thread stopped in ERROR' });
   });
   const timer = setInterval(snapshot, data.snapshotIntervalMs);
+  if (data.storePort && data.storeFlag) serveThreadStores(data.storePort, data.storeFlag, (name, stale) => streamThreadStores(app, name, stale));
   // 5. close on request
   port.on('message', (message: InstanceToThread) => {
     if (message.t !== 'close') return;

@@ -15,6 +15,7 @@ import type { KafkaStreamsMetrics } from '../metrics.js';
 import type { ThreadMetadata } from '../streams-metadata.js';
 import type { AppState } from './app-state.js';
 import type { ThreadUi } from './stream-thread-identity.js';
+import type { RemoteStoreEntry } from './thread-store-calls.js';
 
 /** What the instance sees of one extra stream thread. */
 export interface StreamThreadHandle {
@@ -31,6 +32,8 @@ export interface StreamThreadHandle {
   threads(): ThreadMetadata[];
   /** The thread's tasks and node record counts, for the live UI. */
   ui(): ThreadUi;
+  /** A worker thread's stores named `name`, read there synchronously (in-loop threads are read directly). */
+  stores?(name: string, stale: boolean): RemoteStoreEntry[];
 }
 
 /** What a thread tells the instance. */
@@ -130,6 +133,11 @@ export class StreamThreads {
 
   threads(): ThreadMetadata[] {
     return this.handles.flatMap((h) => h.threads());
+  }
+
+  /** The worker threads' stores named `name` (interactive queries). */
+  stores(name: string, stale: boolean): RemoteStoreEntry[] {
+    return this.handles.flatMap((h) => h.stores?.(name, stale) ?? []);
   }
 
   /** Every extra thread's tasks and node record counts (summed per node). */

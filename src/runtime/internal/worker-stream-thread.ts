@@ -19,7 +19,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { StreamsError } from '../../errors.js';
 import type { Logger } from '../../internal/logger.js';
 import type { KafkaStreamsMetrics } from '../metrics.js';
@@ -27,6 +27,10 @@ import type { ThreadMetadata } from '../streams-metadata.js';
 import type { AppState } from './app-state.js';
 import type { InstanceToThread, ThreadToInstance, ThreadUi, WorkerThreadData } from './stream-thread-identity.js';
 import type { StreamThreadEvents, StreamThreadHandle } from './stream-threads.js';
+import { ThreadStoreClient, type RemoteStoreEntry } from './thread-store-calls.js';
+
+/** How long an interactive query waits for a worker thread's answer. */
+const STORE_CALL_TIMEOUT_MS = 2000;
 
 /** The worker's bootstrap (CommonJS, run with `eval`): tsx first when needed, then the thread's main module. */
 const BOOTSTRAP = `
@@ -66,6 +70,7 @@ export class WorkerStreamThread implements StreamThreadHandle {
   #metrics: KafkaStreamsMetrics | undefined;
   #threads: ThreadMetadata[] = [];
   #ui: ThreadUi = { tasks: [], nodes: [] };
+  #stores: ThreadStoreClient | undefined;
   #closing = false;
   #closed: Promise<void> | undefined;
   #settleStart: { resolve: () => void; reject: (error: Error) => void } | undefined;
@@ -87,9 +92,13 @@ export class WorkerStreamThread implements StreamThreadHandle {
     const started = new Promise<void>((resolve, reject) => (this.#settleStart = { resolve, reject }));
     // 1. spawn
     const tsxApi = tsxApiFor(this.data.moduleUrl);
+    const { port1, port2 } = new MessageChannel();
+    const storeFlag = new SharedArrayBuffer(4);
+    this.#stores = new ThreadStoreClient(port1, storeFlag, this.index, STORE_CALL_TIMEOUT_MS);
     const worker = new Worker(BOOTSTRAP, {
       eval: true,
-      workerData: { ...this.data, main: mainUrl(), ...(tsxApi ? { tsxApi } : {}) },
+      workerData: { ...this.data, main: mainUrl(), storePort: port2, storeFlag, ...(tsxApi ? { tsxApi } : {}) },
+      transferList: [port2],
       argv: process.argv.slice(2),
       name: `sluice-stream-thread-${this.index}`,
     });
@@ -162,5 +171,10 @@ export class WorkerStreamThread implements StreamThreadHandle {
 
   ui(): ThreadUi {
     return this.#ui;
+  }
+
+  stores(name: string, stale: boolean): RemoteStoreEntry[] {
+    if (this.#stores === undefined || this.#closing || (this.#state !== 'RUNNING' && this.#state !== 'REBALANCING')) return [];
+    return this.#stores.stores(name, stale);
   }
 }

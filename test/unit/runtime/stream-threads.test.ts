@@ -8,6 +8,9 @@ import { aggregateMetrics, newTaskMetrics, type KafkaStreamsMetrics } from '../.
 import { identityOf, plainConfig, threadConfig } from '../../../src/runtime/internal/stream-thread-identity.js';
 import { mergeThreadMetrics } from '../../../src/runtime/internal/thread-metrics.js';
 import type { KafkaStreamsConfig } from '../../../src/runtime/config.js';
+import { MessageChannel } from 'node:worker_threads';
+import { ThreadStoreClient } from '../../../src/runtime/internal/thread-store-calls.js';
+import { InvalidStateStoreError } from '../../../src/runtime/interactive-queries.js';
 
 function threadMetrics(tasks: Record<string, { processed: number; owned: boolean }>, extra: Partial<KafkaStreamsMetrics> = {}): KafkaStreamsMetrics {
   const byId = new Map(Object.entries(tasks).map(([id, t]) => [id, { ...newTaskMetrics(), recordsProcessed: t.processed, commits: 1, lag: { [`in-${id}`]: 2 } }]));
@@ -67,5 +70,21 @@ describe('thread identity', () => {
     expect(identityOf(given)).toBeUndefined();
     expect(config.numStreamThreads).toBe(1);
     expect(Object.keys(config).sort()).toEqual(['applicationId', 'bootstrapServers', 'numStreamThreads']);
+  });
+});
+
+describe('ThreadStoreClient', () => {
+  it('a worker thread that does not answer a store query in time: InvalidStateStoreError naming the thread and the bound, no hang', () => {
+    const { port1, port2 } = new MessageChannel();
+    try {
+      const client = new ThreadStoreClient(port1, new SharedArrayBuffer(4), 3, 30);
+      const started = Date.now();
+      expect(() => client.stores('counts', false)).toThrow(InvalidStateStoreError);
+      expect(() => client.stores('counts', false)).toThrow(/Stream thread 3 did not answer a store query within 30 ms/);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      port1.close();
+      port2.close();
+    }
   });
 });

@@ -46,7 +46,14 @@ const TYPESCRIPT = /\.[mc]?ts$/;
 /** Where stream-thread-main is, next to this file (`.ts` when sluice runs from source, `.js` when built). */
 function mainUrl(): string {
   const here = import.meta.url;
-  return here.replace(/worker-stream-thread\.([mc]?[jt]s)$/, 'stream-thread-main.$1');
+  const main = here.replace(/worker-stream-thread\.([mc]?[jt]s)$/, 'stream-thread-main.$1');
+  if (main === here) {
+    throw new StreamsError(
+      `numStreamThreads: sluice's stream-thread-main module is not next to ${here} (was sluice bundled into one file?): keep the sluice package unbundled (mark it external), or run with numStreamThreads 1 and more processes`,
+      { code: 'INVALID_CONFIG' },
+    );
+  }
+  return main;
 }
 
 /** tsx's register API when this sluice or the module is TypeScript; a clear error when tsx is missing then. */

@@ -97,6 +97,16 @@ export class WorkerStreamThread implements StreamThreadHandle {
 
   start(): Promise<void> {
     const started = new Promise<void>((resolve, reject) => (this.#settleStart = { resolve, reject }));
+    try {
+      this.#spawn();
+    } catch (error) {
+      this.#fail(error instanceof Error ? error : new Error(String(error)));
+    }
+    // 2. settled by its first RUNNING or its failure
+    return started;
+  }
+
+  #spawn(): void {
     // 1. spawn
     const tsxApi = tsxApiFor(this.data.moduleUrl);
     const { port1, port2 } = new MessageChannel();
@@ -116,8 +126,6 @@ export class WorkerStreamThread implements StreamThreadHandle {
       this.#onClosed?.();
       if (!this.#closing) this.#fail(new Error(`stream thread ${this.index} exited (code ${code}) while running`));
     });
-    // 2. settled by its first RUNNING or its failure
-    return started;
   }
 
   #receive(message: ThreadToInstance): void {

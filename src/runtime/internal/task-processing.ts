@@ -35,6 +35,11 @@ export interface ProcessingTarget {
   commitWaiting?(): boolean;
 }
 
+/** How long the loop processes before it lets the event loop run (sends, acknowledgements, timers, other tasks), in ms. */
+export const SLICE_MS = 5;
+/** Records between two looks at the clock. */
+const SLICE_CHECK_EVERY = 32;
+
 /**
  * Processes what is ready:
  * 1. ask the input whether the task may take a record now (`maxTaskIdleMs`, see `partition-group.ts`);
@@ -43,7 +48,9 @@ export interface ProcessingTarget {
  * 3. while more outputs than `maxPendingOutputRecordsPerTask` are unacknowledged, wait until half of them are;
  * 4. process it (an async processor: wait for it, in order) and move that partition's position past it;
  *    a drained partition moves on to the end of its fetches (control records);
- * 5. again from 1 until nothing is ready, or until a commit waits after a record the loop had to wait
+ * 5. every `SLICE_MS` of processing, let the event loop run once (setImmediate: the sender's requests and
+ *    acknowledgements, linger timers and other tasks' jobs get their turn, so an output does not wait for
+ *    the whole buffer to be processed before it is sent); again from 1 until nothing is ready, or until a commit waits after a record the loop had to wait
  *    for (a loop held by an async step at its bound, or by the output bound, would otherwise keep the
  *    commit waiting for as long as input keeps coming); then the lag metrics.
  * @returns true when it gave way to a commit with records still buffered (the caller processes again after it).
@@ -54,6 +61,8 @@ export async function processReady(t: ProcessingTarget): Promise<boolean> {
   if (group.numBuffered() === 0) return false;
   const now = Date.now();
   let yielded = false;
+  let sliceStart = performance.now();
+  let sliceRecords = 0;
   collector.checkHealthy();
   // 1.
   while (input.ready(now)) {
@@ -86,6 +95,14 @@ export async function processReady(t: ProcessingTarget): Promise<boolean> {
     if (outcome === 'skipped') metrics.recordsSkipped++;
     if (group.lastPartitionBuffered === 0 && moveDrained(input, position, key)) t.markDirty();
     // 5.
+    if (++sliceRecords >= SLICE_CHECK_EVERY) {
+      sliceRecords = 0;
+      if (performance.now() - sliceStart >= SLICE_MS && group.numBuffered() > 0) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+        if (!t.running()) return false;
+      }
+    }
     if (waited && t.commitWaiting?.() === true && group.numBuffered() > 0) {
       yielded = true;
       break;

@@ -74,7 +74,8 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
     autoOffsetReset: config.autoOffsetReset,
     sessionTimeoutMs: config.sessionTimeoutMs,
     heartbeatIntervalMs: config.heartbeatIntervalMs,
-    ...(config.groupInstanceId !== undefined ? { groupInstanceId: config.groupInstanceId } : {}),
+    // stream thread i >= 2 of an instance: `<groupInstanceId>-<i>`, so the threads do not fence each other (as Kafka's `-<threadIdx>`)
+    ...(config.groupInstanceId !== undefined ? { groupInstanceId: threadInstanceId(config.groupInstanceId, deps.threadIndex ?? 1) } : {}),
     clientId: consumerClientId(config.clientId, deps.threadIndex ?? 1),
   });
   // 2. assignment receiver
@@ -120,4 +121,9 @@ export async function runGroupMember(member: GroupMember, topology: TopologyRunt
 /** The group consumer's client id of stream thread `threadIndex` (thread 1 keeps the id it always had). */
 export function consumerClientId(clientId: string, threadIndex: number): string {
   return threadIndex === 1 ? `${clientId}-consumer` : `${clientId}-StreamThread-${threadIndex}-consumer`;
+}
+
+/** The static member id of stream thread `threadIndex` (thread 1 keeps the configured id). */
+export function threadInstanceId(groupInstanceId: string, threadIndex: number): string {
+  return threadIndex === 1 ? groupInstanceId : `${groupInstanceId}-${threadIndex}`;
 }

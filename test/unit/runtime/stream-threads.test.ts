@@ -9,6 +9,7 @@ import { identityOf, plainConfig, threadConfig } from '../../../src/runtime/inte
 import { mergeThreadMetrics } from '../../../src/runtime/internal/thread-metrics.js';
 import type { KafkaStreamsConfig } from '../../../src/runtime/config.js';
 import { MessageChannel } from 'node:worker_threads';
+import { consumerClientId, threadInstanceId } from '../../../src/runtime/internal/group-member.js';
 import { ThreadStoreClient } from '../../../src/runtime/internal/thread-store-calls.js';
 import { InvalidStateStoreError } from '../../../src/runtime/interactive-queries.js';
 
@@ -86,5 +87,14 @@ describe('ThreadStoreClient', () => {
       port1.close();
       port2.close();
     }
+  });
+});
+
+describe('client and member ids per stream thread', () => {
+  it('thread 1 keeps the ids it always had; thread i >= 2 gets -StreamThread-<i> / -<i> (static members of one instance never fence each other)', () => {
+    expect(consumerClientId('app', 1)).toBe('app-consumer');
+    expect(consumerClientId('app', 3)).toBe('app-StreamThread-3-consumer');
+    expect(threadInstanceId('orders-host-a', 1)).toBe('orders-host-a');
+    expect(threadInstanceId('orders-host-a', 2)).toBe('orders-host-a-2');
   });
 });

@@ -4,6 +4,8 @@
  * `exactly_once_v2` alias of `processingGuarantee`, and the assignor's
  * `applicationServer` and `acceptableRecoveryLag`.
  */
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { pino, type Logger } from 'pino';
 import { ConfigError } from '../errors.js';
 import { parseHostInfo } from '../assignment/host-info.js';
@@ -31,17 +33,38 @@ export function appLogger(logger: Logger | undefined, logLevel: LogLevel | undef
   return pino({ level, base: { app: 'sluice' } });
 }
 
+/** The most stream threads one instance may run (each is a group member with its own clients). */
+export const MAX_STREAM_THREADS = 64;
+
 /**
- * `numStreamThreads` is accepted only as 1: sluice runs one event loop per
- * process (its tasks interleave on it, never block it); to process more in
- * parallel, run more processes with the same `applicationId`; the group
- * spreads the tasks across them.
+ * `numStreamThreads` (Kafka's `num.stream.threads`, default 1): a whole
+ * number from 1 to {@link MAX_STREAM_THREADS}.
  */
-export function checkNumStreamThreads(value: unknown): 1 {
-  if (value === undefined || value === 1) return 1;
+export function checkNumStreamThreads(value: unknown): number {
+  if (value === undefined) return 1;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_STREAM_THREADS) return value;
   throw new ConfigError(
-    `Config 'numStreamThreads' must be 1, got ${String(value)}: sluice runs one processing loop per process (Node.js has one event loop); ` +
-      `to scale out, start more processes with the same applicationId and the consumer group spreads the tasks across them`,
+    `Config 'numStreamThreads' must be a whole number from 1 to ${MAX_STREAM_THREADS}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}: ` +
+      `it is the number of stream threads of this instance (Kafka's num.stream.threads)`,
+  );
+}
+
+/**
+ * `streamThreadModule`: the module the extra stream threads (2..N) load their
+ * topology and config from, as a file URL (`new URL('./app.js',
+ * import.meta.url)`) or an absolute path. Returned as a URL string.
+ */
+export function checkStreamThreadModule(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (value instanceof URL) {
+    if (value.protocol === 'file:') return value.href;
+  } else if (typeof value === 'string' && value.trim() !== '') {
+    if (value.startsWith('file:')) return new URL(value).href;
+    if (isAbsolute(value)) return pathToFileURL(value).href;
+  }
+  throw new ConfigError(
+    `Config 'streamThreadModule' must be a file URL (e.g. new URL('./app.js', import.meta.url)) or an absolute path of a module whose default export is defineApp({ topology, config }), ` +
+      `got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
   );
 }
 

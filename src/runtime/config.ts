@@ -27,7 +27,7 @@ import { resolveDslStoreSuppliers, type DslStoreSuppliers } from '../state/dsl-s
 import { CLIENT_CONFIG_KEYS, withClientSettings, type ClientConfig, type ResolvedClientConfig } from './config-clients.js';
 import { guaranteeProfile, type GuaranteeProfile, type ProcessingGuarantee } from './internal/guarantee-profile.js';
 import { applicationIdOf, oneOf, positiveInt, processingGuaranteeOf, showValue } from './config-values.js';
-import { appLogger, checkAcceptableRecoveryLag, checkApplicationServer, checkNumStreamThreads, LOG_LEVELS, type AutoOffsetReset, type LogLevel } from './config-conveniences.js';
+import { appLogger, checkAcceptableRecoveryLag, checkApplicationServer, checkNumStreamThreads, checkStreamThreadModule, LOG_LEVELS, type AutoOffsetReset, type LogLevel } from './config-conveniences.js';
 
 export type { AutoOffsetReset, LogLevel } from './config-conveniences.js';
 
@@ -69,10 +69,27 @@ export interface KafkaStreamsConfig extends HighAvailabilityConfig, TaskInputCon
    */
   logLevel?: LogLevel;
   /**
-   * Only `1` (the default) is accepted: sluice runs one processing loop per
-   * process. Scale by running more processes with the same `applicationId`.
+   * Kafka's `num.stream.threads` (default 1, at most 64): how many stream
+   * threads this instance runs. Each is its own consumer-group member with
+   * its own tasks, producers, consumer and stores; the threads of one
+   * instance share its `processId` and `applicationServer`, so standby
+   * replicas never land on the instance that runs the task. Thread 1 runs on
+   * the calling thread; threads 2..N run on Node.js worker threads when
+   * `streamThreadModule` names the module they load the app from (or under
+   * `sluice run`), else on the same event loop (group members only, no
+   * extra core; the embedded cluster always does this).
    */
   numStreamThreads?: number;
+  /**
+   * sluice-specific: the module that stream threads 2..N (`numStreamThreads`)
+   * load on their worker threads, as a file URL or an absolute path. Its
+   * default export (or its export `app`) is an `AppDefinition`
+   * (`defineApp({ topology, config })`): each thread calls `topology()` and
+   * runs with the module's `config` overlaid by this config's plain values
+   * (strings, numbers, booleans, arrays, plain objects); functions and class
+   * instances (handlers, serdes, a logger) come from the module's `config`.
+   */
+  streamThreadModule?: string | URL;
   /** How often each task commits. Default 100 under `exactly_once`, 30000 under `at_least_once`. */
   commitIntervalMs?: number;
   /** Asked when an output record cannot be serialized or produced. Default: FAIL. */
@@ -168,7 +185,9 @@ export interface ResolvedConfig extends ResolvedHighAvailabilityConfig, Resolved
   /** Everything the guarantee decides (transactions, isolation levels, send option, transactional ids), resolved once. */
   guarantee: GuaranteeProfile;
   autoOffsetReset: AutoOffsetReset;
-  numStreamThreads: 1;
+  numStreamThreads: number;
+  /** `streamThreadModule` as a file URL string. */
+  streamThreadModule: string | undefined;
   commitIntervalMs: number;
   productionExceptionHandler: ProductionExceptionHandler;
   deserializationExceptionHandler: DeserializationExceptionHandler;
@@ -200,7 +219,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'productionExceptionHandler', 'deserializationExceptionHandler', 'processingExceptionHandler',
   'uncaughtExceptionPolicy', 'taskRestartBackoffMs', 'logger', 'maxPendingOutputRecordsPerTask',
   'sessionTimeoutMs', 'heartbeatIntervalMs', 'transactionTimeoutMs', 'deliveryTimeoutMs', 'clientId',
-  'autoOffsetReset', 'logLevel', 'numStreamThreads', 'defaultKeySerde', 'defaultValueSerde', 'defaultTimestampExtractor',
+  'autoOffsetReset', 'logLevel', 'numStreamThreads', 'streamThreadModule', 'defaultKeySerde', 'defaultValueSerde', 'defaultTimestampExtractor',
   'dslStoreSuppliers', 'stateDir', 'statestoreCacheMaxBytes', 'stateCleanupDelayMs', 'applicationServer', 'acceptableRecoveryLag',
   'compressionType',
   ...HIGH_AVAILABILITY_KEYS,
@@ -292,6 +311,7 @@ export function resolveConfig(input: KafkaStreamsConfig): ResolvedConfig {
     guarantee,
     autoOffsetReset: oneOf(config, 'autoOffsetReset', ['earliest', 'latest'] as const, 'earliest'),
     numStreamThreads: checkNumStreamThreads(config.numStreamThreads),
+    streamThreadModule: checkStreamThreadModule(config.streamThreadModule),
     commitIntervalMs,
     productionExceptionHandler: handlerOf<ProductionExceptionHandler>(config, 'productionExceptionHandler'),
     deserializationExceptionHandler: handlerOf<DeserializationExceptionHandler>(config, 'deserializationExceptionHandler'),

@@ -33,6 +33,9 @@ import { startUiServer } from '../ui/server.js';
 import type { UiServer, UiServerOptions } from '../ui/types.js';
 import { AppBuilder, runtimeTopology } from './internal/app-builder.js';
 import { closeAppParts, type AppParts } from './internal/app-close.js';
+import { createStreamThreads } from './internal/app-threads.js';
+import { identityOf, type StreamThreadIdentity } from './internal/stream-thread-identity.js';
+import { mergeThreadMetrics } from './internal/thread-metrics.js';
 import { keyQueryMetadata, localThreads, metadataForStore, storeView, uiSourceOf, type AppQueryView } from './internal/app-queries.js';
 
 /** The state of a {@link KafkaStreams} app (Kafka Streams' `KafkaStreams.State`). */
@@ -62,6 +65,9 @@ export class KafkaStreams {
   readonly #decisions = new DecisionLog();
   /** The servers of {@link serveUi} (closing one twice is harmless). */
   readonly #uiServers = new Set<UiServer>();
+  readonly #givenConfig: KafkaStreamsConfig;
+  readonly #topologyArg: Topology | TopologyRuntime;
+  readonly #identity: StreamThreadIdentity | undefined;
 
   /**
    * Validates `config` (a {@link ConfigError} names the offending key) and the
@@ -75,12 +81,15 @@ export class KafkaStreams {
   constructor(topology: Topology | TopologyRuntime, config: KafkaStreamsConfig);
   constructor(topology: Topology | TopologyRuntime, config: KafkaStreamsConfig) {
     this.#config = resolveConfig(config);
+    this.#givenConfig = config;
+    this.#topologyArg = topology;
+    this.#identity = identityOf(config);
     this.#given = isRuntime(topology) ? undefined : topology;
     this.#topology = isRuntime(topology) ? topology : runtimeTopology(topology, config, this.#config);
     this.#log = componentLogger('kafka-streams', this.#config.logger, { applicationId: this.#config.applicationId });
     this.#progress = new RestoreProgress(componentLogger('state-restore', this.#config.logger, { applicationId: this.#config.applicationId }));
     this.#builder = new AppBuilder(this.#config, {
-      processId: randomUUID(), progress: this.#progress, onFatal: (error) => void this.#life.fail(error), onTaskFatal: (error) => this.#life.onTaskFatal(error),
+      processId: this.#identity?.processId ?? randomUUID(), threadIndex: this.#identity?.index ?? 1, progress: this.#progress, onFatal: (error) => void this.#life.fail(error), onTaskFatal: (error) => this.#life.onTaskFatal(error),
     });
     this.#life = new AppLifecycle(this.#log, async () => {
       await closeAppParts(this.#parts, this.#log);
@@ -157,6 +166,8 @@ export class KafkaStreams {
       const topics = await builder.prepareTopics(admin, this.#topology);
       this.#topology = topics.topology;
       life.checkRunning();
+      // 2b. stream threads 2..N start now, each a group member of its own; the app is RUNNING when all are
+      this.#startThreads();
       // 3. global stores
       parts.global = await builder.startGlobalState(cluster, this.#topology);
       this.#topology = topics.topology = withGlobalStores(this.#topology, parts.global);
@@ -188,6 +199,24 @@ export class KafkaStreams {
    * 5. close the live UI servers ({@link serveUi}).
    * In PENDING_ERROR it waits for the error shutdown (the app ends in ERROR), then does step 5.
    */
+  #startThreads(): void {
+    if (this.#identity !== undefined || this.#config.numStreamThreads === 1) return;
+    const threads = createStreamThreads({
+      config: this.#config, given: this.#givenConfig, processId: this.#builder.processId, log: this.#log,
+      inLoop: (config) => new KafkaStreams(this.#topologyArg, config),
+      events: {
+        onState: (_index, state) => this.#life.onThreadState(state),
+        onFailed: (index, error) => {
+          this.#log.error({ err: error, thread: index }, 'a stream thread failed: the instance stops (SHUTDOWN_CLIENT)');
+          void this.#life.fail(error);
+        },
+      },
+    });
+    this.#parts.threads = threads;
+    this.#life.othersRunning = () => threads.allRunning();
+    threads.start().catch(() => undefined); // a failure reaches onFailed
+  }
+
   async close(): Promise<void> {
     await this.#life.close();
     // 5. the live UI: after an error shutdown it stayed up (showing ERROR and the last decisions) until this close()
@@ -210,7 +239,8 @@ export class KafkaStreams {
 
   /** Counters of the app and of each task (see {@link KafkaStreamsMetrics}). Allowed in every state. */
   metrics(): KafkaStreamsMetrics {
-    return { ...(this.#parts.manager?.metrics() ?? aggregateMetrics(new Map(), new Set(), 0)), restore: this.#progress.metrics() };
+    const own = { ...(this.#parts.manager?.metrics() ?? aggregateMetrics(new Map(), new Set(), 0)), restore: this.#progress.metrics() };
+    return mergeThreadMetrics([own, ...(this.#parts.threads?.metrics() ?? [])]);
   }
 
   /**
@@ -267,7 +297,7 @@ export class KafkaStreams {
 
   /** This instance's active and standby tasks (Kafka's `metadataForLocalThreads`): one entry, sluice runs one processing loop. */
   metadataForLocalThreads(): ThreadMetadata[] {
-    return localThreads(this.#queryView());
+    return [...localThreads(this.#queryView(), this.#identity?.index ?? 1), ...(this.#parts.threads?.threads() ?? [])];
   }
 
   /**

@@ -44,6 +44,8 @@ import { checkOutputTopics } from './topic-checks.js';
 export interface AppHooks {
   /** This instance's id in the group's subscriptions (Kafka's `processId`). */
   processId: string;
+  /** 1 for the instance itself, 2..N for its extra stream threads (`numStreamThreads`). */
+  threadIndex?: number;
   progress: RestoreProgress;
   /** The global stores' update loop failed: the app stops in ERROR. */
   onFatal(error: Error): void;
@@ -87,6 +89,10 @@ export class AppBuilder {
   }
 
   /** The app's state directory (`<stateDir>/<applicationId>`), created on first use. */
+  get processId(): string {
+    return this.#hooks.processId;
+  }
+
   directories(): StateDirectory {
     const config: Pick<StateSettings, 'applicationId' | 'stateDir' | 'logger'> = this.#config;
     return (this.#stateDirectory ??= new StateDirectory({ applicationId: config.applicationId, stateDir: config.stateDir, logger: config.logger }));
@@ -136,7 +142,7 @@ export class AppBuilder {
     const { topology, counts } = topics;
     const metadata = StreamsMetadataState.of(topology, (topic) => counts.get(topic), this.#config.applicationServer);
     const member = createGroupMember({
-      config: this.#config, cluster, admin, topology, processId: this.#hooks.processId, endOffsets: (topic) => admin.endOffsets(topic),
+      config: this.#config, cluster, admin, topology, processId: this.#hooks.processId, threadIndex: this.#hooks.threadIndex, endOffsets: (topic) => admin.endOffsets(topic),
       partitionCount: (topic) => counts.get(topic), topicMetadata: topics.metadata, directories: () => this.directories(),
       state: this.stateRuntime(cluster), metadata: () => metadata, onFatal: (error) => this.#hooks.onTaskFatal(error),
     });

@@ -13,6 +13,7 @@ import type { Logger } from '../../internal/logger.js';
 import type { AssignmentReceiver } from './assignment-receiver.js';
 import type { GlobalStateManager } from './global-state-manager.js';
 import type { TaskManager } from './task-manager.js';
+import type { StreamThreads } from './stream-threads.js';
 
 /** The closable parts of a started (or partly started) app. */
 export interface AppParts {
@@ -23,10 +24,14 @@ export interface AppParts {
   global?: GlobalStateManager;
   stopTimers?: () => void;
   closeChangelogReader?: () => Promise<void>;
+  /** Stream threads 2..N (`numStreamThreads`). */
+  threads?: StreamThreads;
 }
 
 /** See the module comment. */
 export async function closeAppParts(parts: AppParts, log: Logger): Promise<void> {
+  // 0. stream threads 2..N close at the same time as this one
+  const others = parts.threads?.close();
   // 1. timers
   parts.stopTimers?.();
   parts.receiver?.stop();
@@ -37,4 +42,5 @@ export async function closeAppParts(parts: AppParts, log: Logger): Promise<void>
   await parts.consumer?.close().catch((error: unknown) => log.warn({ err: error }, 'closing the consumer failed'));
   await parts.admin?.close().catch((error: unknown) => log.debug({ err: error }, 'closing the admin client failed'));
   await parts.closeChangelogReader?.().catch((error: unknown) => log.debug({ err: error }, 'closing the changelog reader failed'));
+  await others;
 }

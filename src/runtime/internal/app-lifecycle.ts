@@ -27,6 +27,10 @@ export class AppLifecycle {
   #assignmentRound = 0;
   #state$: Observable<AppState> | undefined;
   #stateListener: { unsubscribe(): void } | undefined;
+  /** True when this thread's own tasks are assigned and restored (the app is RUNNING when the other threads are too). */
+  #ownReady = false;
+  /** Whether stream threads 2..N all run (`numStreamThreads`; none: true). */
+  othersRunning: () => boolean = () => true;
 
   /** `stopParts`: the close steps of the app's parts (./app-close.ts); `log`: the app's logger. */
   constructor(
@@ -85,12 +89,26 @@ export class AppLifecycle {
   /** Handles an assignment; the app is RUNNING once every task restored its state (REBALANCING meanwhile, as Kafka Streams). */
   async onAssignment(manager: TaskManager, change: Parameters<TaskManager['onAssignment']>[0]): Promise<void> {
     if (this.stopped) return;
+    this.#ownReady = false;
     this.sm.tryTransition('REBALANCING');
     await manager.onAssignment(change);
     const round = ++this.#assignmentRound;
     void manager.whenRestored().then(() => {
-      if (round === this.#assignmentRound && this.sm.tryTransition('RUNNING')) this.#firstAssignment?.resolve();
+      if (round !== this.#assignmentRound) return;
+      this.#ownReady = true;
+      this.#settle();
     });
+  }
+
+  /** Another stream thread of the instance changed state: the instance rebalances while one does, and runs when all do. */
+  onThreadState(state: AppState): void {
+    if (this.stopped) return;
+    if (state === 'REBALANCING') this.sm.tryTransition('REBALANCING');
+    else if (state === 'RUNNING') this.#settle();
+  }
+
+  #settle(): void {
+    if (this.#ownReady && this.othersRunning() && this.sm.tryTransition('RUNNING')) this.#firstAssignment?.resolve();
   }
 
   /** Between start steps: throws once a close() or a failure came. */

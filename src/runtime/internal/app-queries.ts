@@ -14,6 +14,7 @@ import type { AppState } from './app-state.js';
 import type { GlobalStateManager } from './global-state-manager.js';
 import type { StreamsMetadataState } from './streams-metadata-state.js';
 import type { TaskManager } from './task-manager.js';
+import { consumerClientId } from './group-member.js';
 import { createUiSource, type UiSourceDeps } from '../ui-source.js';
 import type { UiDataSource } from '../../ui/types.js';
 
@@ -81,9 +82,9 @@ export function metadataForStore(view: AppQueryView, storeName: string): Streams
 }
 
 /** `KafkaStreams.metadataForLocalThreads`: one entry, sluice runs one processing loop. */
-export function localThreads(view: AppQueryView): ThreadMetadata[] {
+export function localThreads(view: AppQueryView, threadIndex = 1): ThreadMetadata[] {
   const { active, standby } = view.manager?.localTasks() ?? { active: [], standby: [] };
-  return [{ threadName: `${view.clientId}-StreamThread-1`, threadState: view.state, consumerClientId: `${view.clientId}-consumer`, activeTasks: active, standbyTasks: standby }];
+  return [{ threadName: `${view.clientId}-StreamThread-${threadIndex}`, threadState: view.state, consumerClientId: consumerClientId(view.clientId, threadIndex), activeTasks: active, standbyTasks: standby }];
 }
 
 /** The live UI's data source (../ui-source.ts) over the app's query view and what the app adds (its description, metrics, restoration, decisions). */

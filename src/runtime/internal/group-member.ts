@@ -36,6 +36,8 @@ export interface GroupMemberDeps {
   cluster: ClusterPort;
   topology: TopologyRuntime;
   processId: string;
+  /** 1 for the instance itself, 2..N for its extra stream threads (`numStreamThreads`). */
+  threadIndex?: number;
   endOffsets(topic: string): Promise<number[]>;
   partitionCount(topic: string): number | undefined;
   topicMetadata: TopicMetadataCache;
@@ -73,7 +75,7 @@ export function createGroupMember(deps: GroupMemberDeps): GroupMember {
     sessionTimeoutMs: config.sessionTimeoutMs,
     heartbeatIntervalMs: config.heartbeatIntervalMs,
     ...(config.groupInstanceId !== undefined ? { groupInstanceId: config.groupInstanceId } : {}),
-    clientId: `${config.clientId}-consumer`,
+    clientId: consumerClientId(config.clientId, deps.threadIndex ?? 1),
   });
   // 2. assignment receiver
   const receiver = new AssignmentReceiver({ metadata: deps.metadata, manager: () => manager, requestRejoin: (reason) => consumer.requestRejoin(reason), logger: log('assignment') });
@@ -113,4 +115,9 @@ export async function runGroupMember(member: GroupMember, topology: TopologyRunt
     },
     onError: (error) => void life.fail(new StreamsError(`The consumer stopped: ${error.message}`, { code: 'CONSUMER_FAILED', cause: error })),
   });
+}
+
+/** The group consumer's client id of stream thread `threadIndex` (thread 1 keeps the id it always had). */
+export function consumerClientId(clientId: string, threadIndex: number): string {
+  return threadIndex === 1 ? `${clientId}-consumer` : `${clientId}-StreamThread-${threadIndex}-consumer`;
 }

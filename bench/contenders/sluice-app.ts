@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   };
   const app = new KafkaStreams(benchTopology(args), config);
   onStop(async () => {
-    emit('metrics', { metrics: app.metrics() });
+    // threadTasks: the active tasks of each stream thread (the threads rows: every thread did its share)
+    emit('metrics', { metrics: { ...app.metrics(), threadTasks: app.metadataForLocalThreads().map((t) => t.activeTasks.length) } });
     await app.close();
   });
   await app.start();

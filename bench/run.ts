@@ -14,7 +14,7 @@
  * goal lines. --compare adds the broker limit (ProducerPerformance /
  * ConsumerPerformance), Java Kafka Streams (EOS v2) and the stateful
  * workloads (count per key; restore throughput; windowed count; versioned-table join) and the
- * scaling rows (sluice exactly_once on 1, 2, 4 processes; Java with 1, 2, 4 stream threads), 3 rounds. Every run uses
+ * scaling rows (sluice exactly_once on 1, 2, 4 processes and on 2, 4 stream threads in one process; Java with 1, 2, 4 stream threads), 3 rounds. Every run uses
  * fresh topics and its own child process; its output is verified
  * (read_committed, complete, duplicate-free; counts exact; every window once; restore complete)
  * before it counts.

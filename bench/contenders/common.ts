@@ -19,9 +19,11 @@ export interface StatefulArgs {
   samples: string[];
   /** `--store in-memory|persistent` (restore). */
   store?: string;
+  /** `--threads N` (sluice-app.ts): the app's `numStreamThreads`; default 1. */
+  threads: number;
 }
 
-/** Parses `--brokers a,b --group g --input t --output t [--guarantee g] [--state-dir d] [--samples k,..] [--store s]`. */
+/** Parses `--brokers a,b --group g --input t --output t [--guarantee g] [--state-dir d] [--samples k,..] [--store s] [--threads N]`. */
 export function contenderArgs(argv = process.argv.slice(2)): ContenderArgs & StatefulArgs & { guarantee: string } {
   const { values } = parseArgs({
     args: argv,
@@ -34,13 +36,16 @@ export function contenderArgs(argv = process.argv.slice(2)): ContenderArgs & Sta
       'state-dir': { type: 'string' },
       samples: { type: 'string', default: '' },
       store: { type: 'string' },
+      threads: { type: 'string', default: '1' },
     },
   });
   if (!values.group || !values.input || !values.output) throw new Error('--group, --input and --output are required');
+  const threads = Number(values.threads);
+  if (!Number.isInteger(threads) || threads < 1) throw new Error(`--threads must be a whole number >= 1, got '${values.threads}'`);
   return {
     brokers: values.brokers.split(','), group: values.group, input: values.input, output: values.output, guarantee: values.guarantee,
     ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}), ...(values.store ? { store: values.store } : {}),
-    samples: values.samples.split(',').filter((k) => k !== ''),
+    samples: values.samples.split(',').filter((k) => k !== ''), threads,
   };
 }
 

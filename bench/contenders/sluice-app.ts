@@ -1,59 +1,44 @@
 /**
  * Contender "sluice": the benchmark pipeline on sluice's KafkaStreams
- * (API.md "Running it"), processing guarantee from `--guarantee`.
- * Usage: node --import tsx bench/contenders/sluice-app.ts --brokers B --group G --input I --output O --guarantee exactly_once|at_least_once
+ * (API.md "Running it"), processing guarantee from `--guarantee`, stream
+ * threads from `--threads` (default 1).
+ * Usage: node --import tsx bench/contenders/sluice-app.ts --brokers B --group G --input I --output O --guarantee exactly_once|at_least_once [--threads N]
  *
- * sluice is loaded dynamically through the small structural interface below, so
- * the benchmark keeps compiling while the runtime is being built.
+ * With `--threads N` (N > 1) the app runs `numStreamThreads: N`: thread 1 here,
+ * threads 2..N on worker threads that import sluice-app-module.ts (its
+ * `streamThreadModule`) and rebuild the same topology from the same argv.
  */
-import { enrich, keep, parse, type InputValue } from '../lib/workload.js';
-import { contenderArgs, emit, markFirst, onStop } from './common.js';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { KafkaStreams } from '../../src/index.js';
+import { contenderArgs, emit, onStop } from './common.js';
+import { benchTopology } from './sluice-app-module.js';
 
-interface SerdeLike {
-  serialize(topic: string, data: unknown): Buffer | null;
-  deserialize(topic: string, data: Buffer | null): unknown;
-}
-interface StreamLike<V> {
-  peek(fn: (key: string, value: V) => void): StreamLike<V>;
-  filter(fn: (key: string, value: V) => boolean): StreamLike<V>;
-  mapValues<W>(fn: (value: V) => W): StreamLike<W>;
-  to(topic: string, options: { keySerde: SerdeLike; valueSerde: SerdeLike }): void;
-}
-interface SluiceLike {
-  StreamsBuilder: new () => {
-    stream<K, V>(topic: string, options: { keySerde: SerdeLike; valueSerde: SerdeLike }): StreamLike<V> & { __key?: K };
-    build(): unknown;
-  };
-  KafkaStreams: new (
-    topology: unknown,
-    config: { applicationId: string; bootstrapServers: string[]; processingGuarantee: string; [key: string]: unknown },
-  ) => { start(): Promise<void>; close(): Promise<void>; metrics(): Record<string, unknown> };
-  Serdes: { String(): SerdeLike };
+type StreamsConfig = ConstructorParameters<typeof KafkaStreams>[1];
+
+/** The stream thread module next to this file: `.ts` under tsx, `.js` in the tsc-compiled tree (bench/lib/compile.ts). */
+function threadModulePath(): string {
+  const self = fileURLToPath(import.meta.url);
+  return fileURLToPath(new URL(`./sluice-app-module${extname(self)}`, import.meta.url));
 }
 
 async function main(): Promise<void> {
   const args = contenderArgs();
-  const sluice = (await import('../../src/index.js')) as unknown as SluiceLike;
-  const { StreamsBuilder, KafkaStreams, Serdes } = sluice;
-  const serdes = { keySerde: Serdes.String(), valueSerde: Serdes.String() };
-  const builder = new StreamsBuilder();
-  builder
-    .stream<string, string>(args.input, serdes)
-    .peek(() => markFirst())
-    .mapValues((value: string): InputValue => parse(value))
-    .filter((_key, value) => keep(value))
-    .mapValues((value) => JSON.stringify(enrich(value)))
-    .to(args.output, serdes);
   // Experiments only: SLUICE_BENCH_CONFIG='{"maxPendingOutputRecordsPerTask":1000}' adds settings (the table uses defaults).
   const extra = JSON.parse(process.env['SLUICE_BENCH_CONFIG'] ?? '{}') as Record<string, unknown>;
-  const app = new KafkaStreams(builder.build(), {
-    ...extra,
+  // 1 thread: no thread keys at all (the config of the single-process rows stays what it was).
+  const threads = args.threads > 1 ? { numStreamThreads: args.threads, streamThreadModule: threadModulePath() } : {};
+  const config: StreamsConfig = {
+    ...(extra as Partial<StreamsConfig>),
+    ...threads,
     applicationId: args.group,
     bootstrapServers: args.brokers,
-    processingGuarantee: args.guarantee,
-  });
+    processingGuarantee: args.guarantee as StreamsConfig['processingGuarantee'],
+  };
+  const app = new KafkaStreams(benchTopology(args), config);
   onStop(async () => {
-    emit('metrics', { metrics: app.metrics() });
+    // threadTasks: the active tasks of each stream thread (the threads rows: every thread did its share)
+    emit('metrics', { metrics: { ...app.metrics(), threadTasks: app.metadataForLocalThreads().map((t) => t.activeTasks.length) } });
     await app.close();
   });
   await app.start();

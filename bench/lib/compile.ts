@@ -20,7 +20,9 @@ export function compileContenders(repoRoot: string, log: (line: string) => void)
   const outDir = join(repoRoot, 'bench', BUILD_DIR_NAME);
   rmSync(outDir, { recursive: true, force: true });
   const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-  const entries = ['bench/contenders/sluice-app.ts', 'bench/contenders/kafkajs-loop.ts', 'bench/contenders/kafkats-flow.ts', 'bench/contenders/sluice-count.ts', 'bench/contenders/sluice-windowed-count.ts', 'bench/contenders/sluice-restore.ts', 'bench/contenders/sluice-versioned-join.ts', 'src/index.ts'];
+  const entries = ['bench/contenders/sluice-app.ts', 'bench/contenders/sluice-app-module.ts', 'bench/contenders/kafkajs-loop.ts', 'bench/contenders/kafkats-flow.ts', 'bench/contenders/sluice-count.ts', 'bench/contenders/sluice-windowed-count.ts', 'bench/contenders/sluice-restore.ts', 'bench/contenders/sluice-versioned-join.ts', 'src/index.ts',
+    // loaded by URL, not imported: a stream thread's main module (numStreamThreads on worker threads)
+    'src/runtime/internal/stream-thread-main.ts'];
   const args = [tsc, ...entries, '--outDir', outDir, '--rootDir', '.', '--module', 'nodenext', '--moduleResolution', 'nodenext',
     '--target', 'es2022', '--lib', 'es2023', '--types', 'node', '--esModuleInterop', '--skipLibCheck', '--resolveJsonModule', '--noCheck'];
   const began = Date.now();

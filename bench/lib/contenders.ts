@@ -19,7 +19,7 @@ export type ContenderId =
  * (issue #15), restoring a store from its changelog (issue #15) or a
  * suppressed count per key and 1-minute tumbling window (issue 17, windowed-workload.ts), or
  * a stream–table join over a versioned table (issue 30, versioned-join-workload.ts), or
- * the stateless exactly-once pipeline on 1, 2 and 4 instances (issue 32, scaling.ts); `async`:
+ * the stateless exactly-once pipeline on 1, 2 and 4 instances, processes or stream threads (issue 32, scaling.ts); `async`:
  * an enrichment calling a 20 ms service per record (issue 33, bench/async-enrichment.ts, run-async.ts).
  */
 export type Workload = 'pipeline' | 'count' | 'restore' | 'windowed' | 'versioned-join' | 'scaling' | 'async';
@@ -112,12 +112,19 @@ function javaPipeline(ctx: LaunchContext, threads?: number): Launch {
   };
 }
 
-/** A scaling row: N sluice exactly_once processes in one group, or one JVM with N stream threads. */
+/**
+ * A scaling row: N sluice exactly_once processes in one group, one sluice
+ * process with N stream threads (`--threads N`: worker threads), or one JVM
+ * with N stream threads.
+ */
 function scalingContender(id: ScalingId): ContenderSpec {
   const { family, instances } = parseScalingId(id) ?? { family: 'sluice', instances: 1 };
-  return family === 'java'
-    ? { id, label: scalingLabel(id), workload: 'scaling', completion: 'committed', launch: (ctx) => javaPipeline(ctx, instances) }
-    : { id, label: scalingLabel(id), workload: 'scaling', completion: 'committed', instances, launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'exactly_once']) };
+  const row = { id, label: scalingLabel(id), workload: 'scaling', completion: 'committed' } as const;
+  if (family === 'java') return { ...row, launch: (ctx) => javaPipeline(ctx, instances) };
+  if (family === 'sluice-threads') {
+    return { ...row, launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'exactly_once', '--threads', String(instances)]) };
+  }
+  return { ...row, instances, launch: (ctx) => nodeChild(ctx, 'sluice-app.ts', ['--guarantee', 'exactly_once']) };
 }
 
 /**

@@ -192,7 +192,7 @@ const COLUMNS: Record<Workload, Column[]> = {
     ...rateCells('records/s (median)'), vsJava, vsBroker,
     ...usageCells, { head: 'commits', cell: (r) => num(r.commits) }, checkCell, whyCell,
   ],
-  // Issue 32: instances, records/s, speed-up vs 1, CPU s, CPU µs/rec, peak RSS (summed over the processes).
+  // Issue 32: instances (processes or threads), records/s, speed-up vs 1, CPU s, CPU µs/rec, peak RSS (summed over the processes).
   scaling: [
     { head: 'instances', cell: (r) => instancesText(r.id) },
     ...rateCells('records/s (median)'), { head: 'speed-up vs 1', cell: (r) => ratio(r.speedUp) }, vsJava,
@@ -221,7 +221,7 @@ export const WORKLOAD_TITLES: Record<Workload, string> = {
   restore: 'Restore a changelog into a fresh instance (empty state directory)',
   windowed: 'Windowed count (1-minute tumbling windows, suppress(untilWindowCloses), exactly-once)',
   'versioned-join': 'Versioned-table join (stream.join(table on persistentVersionedKeyValueStore), each record as of its timestamp, exactly-once)',
-  scaling: 'Scaling: the stateless pipeline, exactly-once, on 1, 2 and 4 sluice processes in one group / Java stream threads in one JVM (8 partitions)',
+  scaling: 'Scaling: the stateless pipeline, exactly-once, on 1, 2 and 4 sluice processes in one group / 2 and 4 stream threads in one sluice process / Java stream threads in one JVM (8 partitions)',
   async: 'Async enrichment (a 20 ms service call per record, 100 keys, 2 partitions, exactly-once)',
 };
 
@@ -252,7 +252,7 @@ export const LEGEND = [
   'count: records/s = input records / (first record -> every input offset committed); check: every key\'s last committed count is its true count and no count ever went down; count updates out: output records (the record cache collapses updates between commits).',
   'windowed: records/s = input records / (first record -> every input offset committed, the flush records included); check: every (key, window) of the input emitted exactly once, read_committed, with its true count, nothing else; windows out: output records.',
   'restore: records/s = changelog records restored / (first onRestoreStart -> last onRestoreEnd), fresh state directory; check: exactly every changelog record restored, every partition ended, the store holds every key with its last value.',
-  'scaling: records/s = input records / (first record of any process -> every input offset committed), group joins and rebalances of the instances included; speed-up vs 1: against the 1-instance row of the same family; peak RSS and CPU s: summed over the processes (sluice), one JVM (Java); broker CPU s (window): the local broker process\'s CPU from the first record to complete; check: as the pipeline\'s, over every process\'s output.',
+  'scaling: records/s = input records / (first record of any process -> every input offset committed), group joins and rebalances of the instances included; speed-up vs 1: against the 1-instance row of the same family (sluice threads: against 1 sluice process); peak RSS and CPU s: summed over the processes (sluice processes), one process with its worker threads (sluice threads), one JVM (Java); broker CPU s (window): the local broker process\'s CPU from the first record to complete; check: as the pipeline\'s, over every process\'s output.',
   'versioned-join: records/s = input records / (first record -> every input offset committed), the versioned prices table (40,000 versions, out of order) restored before the first record; check: every input record exactly once, read_committed, joined with the price version valid at its timestamp.',
   'async: records/s = input records / (first service call -> every input offset committed), a fake service answering after 20 ms, 100 keys, 2 partitions; sluice-async-sequential on 400 records; check: read_committed output holds every input once (sluice rows: per key in input order).',
 ].join('\n');

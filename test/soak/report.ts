@@ -13,6 +13,8 @@ export interface SoakReport {
   keys: number;
   seed: number;
   applicationId: string;
+  /** Stream threads per worker process (`--threads`). */
+  threads: number;
   kills: KillCounts;
   /** `restoring` lines seen from the workers (0: this sluice never reported a restoration). */
   restoreEvents: number;
@@ -59,6 +61,7 @@ export function summaryLine(r: Omit<SoakReport, 'summary' | 'ok' | 'statelessOk'
   const offsets = o.ok ? 'offsets OK' : `offsets FAIL (${o.problems.length} partitions; e.g. ${o.problems[0]!.topic}-${o.problems[0]!.partition} committed ${o.problems[0]!.committed}, expected ${o.problems[0]!.expected})`;
   const parts = [
     `soak: ${r.records} records`,
+    ...(r.threads > 1 ? [`${r.threads} stream threads per worker`] : []),
     kills,
     `${r.brokerRestarts} broker restart${r.brokerRestarts === 1 ? '' : 's'}`,
     ...(r.unexpectedExits.length > 0 ? [`${r.unexpectedExits.length} worker exits on their own`] : []),

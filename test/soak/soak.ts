@@ -9,6 +9,7 @@
  *   npm run soak                                   # own broker, 200 000 records, 100 kills, a broker restart
  *   npx tsx test/soak/soak.ts --brokers 127.0.0.1:9092 --records 5000 --kills 10
  *   npx tsx test/soak/soak.ts --brokers 127.0.0.1:9092 --records 5000 --kills 10 --async-step   # the data branch as mapValuesAsync
+ *   npx tsx test/soak/soak.ts --brokers 127.0.0.1:9092 --records 5000 --kills 10 --threads 2    # each worker: numStreamThreads 2
  *
  * Steps of {@link runSoak}:
  * 1. a broker: the given one, or a private one on a free port (only that one may be restarted);
@@ -61,6 +62,8 @@ export interface SoakOptions {
   store: SoakStoreType;
   /** The stateless branch as an async step (`mapValuesAsync`, concurrency 32): data is checked in per-key order. */
   asyncStep?: boolean;
+  /** Stream threads per worker process (`numStreamThreads`; > 1: worker threads running test/soak/thread-module.ts); default 1. */
+  threads?: number;
   minKillGapMs: number;
   maxKillGapMs: number;
   seed: number;
@@ -88,7 +91,6 @@ export const SOAK_DEFAULTS: Omit<SoakOptions, 'brokers' | 'log' | 'seed'> = {
   waitMs: 120_000,
 };
 
-
 /** Runs one soak (see the module comment) and resolves with its report; rejects only when the harness itself cannot go on (a bounded wait timed out). */
 export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakReport> {
   const o: SoakOptions = { ...SOAK_DEFAULTS, seed: Date.now() % 2 ** 31, log: () => undefined, ...given };
@@ -113,7 +115,7 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRep
   await createTopics(brokers, Object.values(topics), o.partitions);
   const stateRoot = mkdtempSync(join(tmpdir(), 'sluice-soak-'));
   const slots = Array.from({ length: o.workers }, (_, slot) => new WorkerSlot(slot, {
-    slot, brokers, applicationId, topics, groups: o.groups, store: o.store, asyncStep: o.asyncStep === true, stateDir: join(stateRoot, `slot-${slot}`),
+    slot, brokers, applicationId, topics, groups: o.groups, store: o.store, asyncStep: o.asyncStep === true, threads: o.threads ?? 1, stateDir: join(stateRoot, `slot-${slot}`),
     commitIntervalMs: o.commitIntervalMs, sessionTimeoutMs: o.sessionTimeoutMs,
   }));
   // on an abrupt exit of the driver (Ctrl-C): SIGKILL the workers, stop the private broker (synchronously)
@@ -223,7 +225,7 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRep
     );
     const body = {
       records: truth.count.size === 0 ? 0 : [...truth.count.values()].reduce((a, b) => a + b, 0),
-      keys: o.keys, seed: o.seed, applicationId,
+      keys: o.keys, seed: o.seed, applicationId, threads: o.threads ?? 1,
       kills: { ...chaos.kills },
       restoreEvents: slots.reduce((n, s) => n + (s.eventCounts.get('restoring') ?? 0), 0),
       brokerRestarts,
@@ -266,14 +268,14 @@ function tails(slots: WorkerSlot[]): string {
   return slots.flatMap((s) => s.stderrTail.slice(-10)).join('\n') || '(nothing)';
 }
 
-/** CLI: `tsx test/soak/soak.ts [--brokers h:p] [--records N] [--kills N] [--broker-restart] ...`; exit 0 iff every check passed. */
+/** CLI: `tsx test/soak/soak.ts [--brokers h:p] [--records N] [--kills N] [--broker-restart] [--async-step] [--threads N] ...`; exit 0 iff every check passed. */
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       brokers: { type: 'string' }, records: { type: 'string' }, keys: { type: 'string' }, kills: { type: 'string' },
       'broker-restart': { type: 'boolean' }, store: { type: 'string' }, seed: { type: 'string' }, quiet: { type: 'boolean' },
       'commit-interval-ms': { type: 'string' }, 'wait-ms': { type: 'string' }, 'keep-broker': { type: 'boolean' },
-      'async-step': { type: 'boolean' },
+      'async-step': { type: 'boolean' }, threads: { type: 'string' },
     },
   });
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
@@ -281,7 +283,7 @@ async function main(): Promise<void> {
     brokers: values.brokers?.split(',').map((s) => s.trim()).filter(Boolean),
     records: num(values.records), keys: num(values.keys), kills: num(values.kills), brokerRestart: values['broker-restart'],
     store: values.store as SoakStoreType | undefined, seed: num(values.seed), commitIntervalMs: num(values['commit-interval-ms']), waitMs: num(values['wait-ms']), keepBrokerOnFailure: values['keep-broker'],
-    asyncStep: values['async-step'],
+    asyncStep: values['async-step'], threads: num(values.threads),
     log: values.quiet ? undefined : (line: string) => process.stderr.write(`[soak] ${line}\n`),
   }).filter(([, v]) => v !== undefined));
   const report = await runSoak(options);

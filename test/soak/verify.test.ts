@@ -86,7 +86,7 @@ describe('soak verifier', () => {
     const good = renumber([[['a', 1], ['a', 2], ['a', 3]], [['b', 1], ['b', 2]]]);
     const kills = { total: 104, running: 37, afterCommit: 37, restoring: 21, initializing: 9, restoreMisses: 2 };
     const body = {
-      records: 5, keys: 2, seed: 1, applicationId: 'app', kills, restoreEvents: 40, brokerRestarts: 1, unexpectedExits: [], stateDir: 'used' as const,
+      records: 5, keys: 2, seed: 1, applicationId: 'app', threads: 1, kills, restoreEvents: 40, brokerRestarts: 1, unexpectedExits: [], stateDir: 'used' as const,
       inputProblems: [], data: checkData(input, good), counts: checkAggregate(truth.count, good),
       sums: checkAggregate(truth.sum, renumber([[['a', 1], ['a', 3], ['a', 6]], [['b', 1], ['b', 3]]])),
       repartitionedCounts: checkAggregate(new Map([['r1', 1]]), renumber([[['r1', 1]]])),
@@ -101,5 +101,7 @@ describe('soak verifier', () => {
       '21 while restoring (no restoration seen)',
     );
     expect(summaryLine({ ...body, counts: checkAggregate(truth.count, reset) })).toContain('counts FAIL (1 resets, 1/2 keys wrong; e.g. a: 1 (expected 3, 1 resets))');
+    // --threads 2: the line names the stream threads of each worker (1 thread: nothing, as above)
+    expect(summaryLine({ ...body, threads: 2 })).toMatch(/^soak: 5 records, 2 stream threads per worker, 104 kills /);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { WorkerConfig, WorkerEvent } from './worker.js';
+import type { WorkerConfig, WorkerEvent } from './worker-config.js';
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
 const TAIL = 40;

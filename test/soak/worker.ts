@@ -16,76 +16,34 @@
  * - `task-initialized`, `state`, `progress` (every 500 ms), `error` (then exit 1).
  * The worker exits when its stdin closes (the driver is gone), so no worker
  * outlives a killed driver. App warnings and errors go to stderr.
+ * With `threads` > 1 (`--threads N`) the app runs N stream threads; threads
+ * 2..N import test/soak/thread-module.ts, which reads the same WorkerConfig.
  */
 import { mkdirSync } from 'node:fs';
-import { pino } from 'pino';
+import { fileURLToPath } from 'node:url';
 import { KafkaStreams } from '../../src/runtime/kafka-streams.js';
 import type { KafkaStreamsConfig } from '../../src/runtime/config.js';
-import { soakTopology, type SoakStoreType, type SoakTopics } from './topology.js';
+import { soakTopology } from './topology.js';
+import { plainStreamsConfig, readWorkerConfig, say, soakLogger } from './worker-config.js';
 
-/** What the driver passes (argv[2], JSON). */
-export interface WorkerConfig {
-  slot: number;
-  brokers: string[];
-  applicationId: string;
-  topics: SoakTopics;
-  groups: number;
-  store: SoakStoreType;
-  /** The stateless branch as an async step (`--async-step`). */
-  asyncStep?: boolean;
-  /** This slot's own state directory (kept across restarts of the slot). */
-  stateDir: string;
-  commitIntervalMs: number;
-  sessionTimeoutMs: number;
-}
+export type { WorkerConfig, WorkerEvent } from './worker-config.js';
 
-/** One progress line of a worker. */
-export type WorkerEvent =
-  | { e: 'started'; pid: number; stateDir: 'used' | 'unsupported' }
-  | { e: 'running' }
-  | { e: 'state'; state: string }
-  | { e: 'committed'; commits: number; processed: number }
-  | { e: 'restoring'; phase: 'start' | 'batch' | 'end' | 'log'; store?: string; detail?: string }
-  | { e: 'task-initialized'; taskId?: string }
-  | { e: 'progress'; processed: number; commits: number; aborts: number; restarts: number }
-  | { e: 'error'; message: string };
+/** The module every extra stream thread imports (`--threads N`, N > 1). */
+const THREAD_MODULE = fileURLToPath(new URL('./thread-module.ts', import.meta.url));
 
-const say = (event: WorkerEvent): void => void process.stdout.write(`${JSON.stringify(event)}\n`);
-const config = JSON.parse(process.argv[2] ?? '') as WorkerConfig;
+const config = readWorkerConfig();
 process.stdin.on('end', () => process.exit(2));
 process.stdin.on('close', () => process.exit(2));
 process.stdin.resume();
 
 // 1. a logger whose lines the worker reads itself: restoration and task lines become events
-const logger = pino({ level: 'info', base: { slot: config.slot } }, {
-  write(line: string): void {
-    let entry: { level?: number; msg?: string; taskId?: string; component?: string };
-    try {
-      entry = JSON.parse(line) as typeof entry;
-    } catch {
-      return;
-    }
-    const msg = entry.msg ?? '';
-    if (/restor/i.test(msg)) say({ e: 'restoring', phase: /complete|done|finished|ended/i.test(msg) ? 'end' : 'log', detail: msg.slice(0, 120) });
-    else if (msg.startsWith('task initialized')) say({ e: 'task-initialized', ...(entry.taskId ? { taskId: entry.taskId } : {}) });
-    if ((entry.level ?? 0) >= 40) process.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
-  },
-});
+const logger = soakLogger(config);
 
-// 2. the app; `stateDir` is passed when this sluice knows the key (it lands with the state work)
+// 2. the app; `stateDir` is passed when this sluice knows the key (it lands with the state work);
+//    with --threads N (N > 1): N stream threads, threads 2..N on worker threads running THREAD_MODULE
 mkdirSync(config.stateDir, { recursive: true });
-const base: KafkaStreamsConfig = {
-  applicationId: config.applicationId,
-  bootstrapServers: config.brokers,
-  processingGuarantee: 'exactly_once',
-  commitIntervalMs: config.commitIntervalMs,
-  sessionTimeoutMs: config.sessionTimeoutMs,
-  heartbeatIntervalMs: Math.max(100, Math.floor(config.sessionTimeoutMs / 6)),
-  // the verification reads the whole repartition topic (its transactions and offsets): no purge during the soak
-  // (the purge itself is proven by test/contract/internal-topic-settings.test.ts)
-  repartitionPurgeIntervalMs: 2_147_483_647,
-  logger,
-};
+const threads = (config.threads ?? 1) > 1 ? { numStreamThreads: config.threads, streamThreadModule: THREAD_MODULE } : {};
+const base: KafkaStreamsConfig = { ...plainStreamsConfig(config), ...threads, logger };
 const topology = () => soakTopology(config.topics, { groups: config.groups, store: config.store, asyncStep: config.asyncStep === true });
 let app: KafkaStreams;
 let stateDir: 'used' | 'unsupported' = 'used';

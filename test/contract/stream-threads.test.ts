@@ -16,7 +16,8 @@
  *    again on the same state directory: thread 2 keeps its state in
  *    `<stateDir>/<applicationId>/stream-thread-2`, every count is exact after
  *    the restart (read_committed), and `app.store()` answers for the keys of
- *    both threads (on Kafka, thread 2's stores are read on its worker thread).
+ *    both threads, from a key-value and a window store (on Kafka, thread 2's
+ *    stores are read on its worker thread).
  * 3. On Kafka: a worker thread that cannot build the app (its module throws)
  *    fails the instance with an error naming the thread and the reason; so
  *    does a module that starts threads again (the main script given as its
@@ -175,6 +176,12 @@ await describeOnEachBackend('stream threads (numStreamThreads: 2)', (backend, fx
       for (let k = 0; k < KEYS; k++) expect(store.get(`key-${k}`), `key-${k}`).toBe(20);
       expect(store.all().length).toBe(KEYS);
       expect(store.approximateNumEntries()).toBe(KEYS);
+      // a window store too: every record counted once in some hour window of its key
+      const hourly = second.store({ storeName: 'hourly', queryableStoreType: QueryableStoreTypes.windowStore<string, number>() });
+      const windows = hourly.fetchAll(0, Date.now());
+      expect(new Set(windows.map((w) => w.key.key)).size).toBe(KEYS);
+      expect(windows.reduce((sum, w) => sum + w.value, 0)).toBe(20 * KEYS);
+      expect(hourly.fetch('key-7', 0, Date.now()).reduce((sum, w) => sum + w.value, 0)).toBe(20);
       await second.close();
     } finally {
       rmSync(stateDir, { recursive: true, force: true });

@@ -11,12 +11,12 @@
  * instance: no deadlock.
  *
  * A worker's store is seen here as a proxy whose every method is such a call
- * (taskId, store, method, arguments); values cross as structured clones.
- * Key-value and versioned stores are served (their reads return values and
- * arrays); window and session stores of a worker thread are not.
+ * (taskId, store, method, arguments); arguments and results cross as
+ * structured clones (the stores' reads return values, plain records and
+ * arrays; an iterator is turned into an array there).
  */
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { KEY_VALUE_KINDS, storeKindOf, type StoreKind } from '../../processors/store-kind.js';
+import { storeKindOf, type StoreKind } from '../../processors/store-kind.js';
 import { InvalidStateStoreError } from '../interactive-queries.js';
 
 /** A store of a task, as the task manager lists it. */
@@ -36,7 +36,6 @@ type Request =
   | { id: number; op: 'call'; name: string; stale: boolean; taskId: string; method: string; args: unknown[] };
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
-const SERVED_KINDS: readonly StoreKind[] = [...KEY_VALUE_KINDS, 'versioned'];
 
 /** The instance's side: synchronous calls to one worker thread. */
 export class ThreadStoreClient {
@@ -56,12 +55,6 @@ export class ThreadStoreClient {
   stores(name: string, stale: boolean): RemoteStoreEntry[] {
     const listed = this.#call({ id: 0, op: 'stores', name, stale }) as Array<{ taskId: string; state: string; kind: StoreKind }>;
     return listed.map(({ taskId, state, kind }) => {
-      if (!SERVED_KINDS.includes(kind)) {
-        throw new InvalidStateStoreError(
-          `Store '${name}' of task ${taskId} runs on stream thread ${this.thread}, a worker thread, and its window and session stores cannot be read from this thread; ` +
-            'query key-value or versioned stores, or run the threads on this event loop (no streamThreadModule)',
-        );
-      }
       const store = new Proxy(
         {},
         {

@@ -7,6 +7,7 @@
 import { defineApp } from '../../../src/cli/define-app.js';
 import { Serdes } from '../../../src/serdes/serdes.js';
 import { Materialized } from '../../../src/topology/options.js';
+import { TimeWindows } from '../../../src/topology/time-windows.js';
 import { StreamsBuilder } from '../../../src/topology/streams-builder.js';
 import type { Topology } from '../../../src/topology/topology.js';
 
@@ -20,15 +21,15 @@ export function threadsTopology(input: string, output: string, thread: string): 
   return builder.build();
 }
 
-/** A count per key in the persistent store `counts`, each new count to `output` (Long values). */
+/** A count per key in the persistent store `counts`, each new count to `output` (Long values); and a count per key and hour in the window store `hourly`. */
 export function countTopology(input: string, output: string): Topology {
   const builder = new StreamsBuilder();
-  builder
-    .stream<string, string>(input, { keySerde: Serdes.String(), valueSerde: Serdes.String() })
-    .groupByKey()
+  const grouped = builder.stream<string, string>(input, { keySerde: Serdes.String(), valueSerde: Serdes.String() }).groupByKey();
+  grouped
     .count(Materialized.as<string, number>('counts'))
     .toStream()
     .to(output, { keySerde: Serdes.String(), valueSerde: Serdes.Long() });
+  grouped.windowedBy(TimeWindows.ofSizeWithNoGrace(3_600_000)).count(Materialized.as<string, number>('hourly'));
   return builder.build();
 }
 

@@ -5,7 +5,7 @@
  * key, so it is no config key a user could set, and what the parent sends a
  * worker thread is the plain part of its config ({@link plainConfig}).
  */
-import { isMainThread, workerData } from 'node:worker_threads';
+import { isMainThread, workerData, type MessagePort } from 'node:worker_threads';
 import { ConfigError } from '../../errors.js';
 import type { KafkaStreamsConfig } from '../config.js';
 import type { KafkaStreamsMetrics } from '../metrics.js';
@@ -87,7 +87,7 @@ export interface WorkerThreadData {
   /** How often the thread sends its metrics and thread metadata (ms). */
   readonly snapshotIntervalMs: number;
   /** Where the instance asks the thread's stores (thread-store-calls.ts), and the flag the thread raises when it answered. */
-  readonly storePort?: import('node:worker_threads').MessagePort;
+  readonly storePort?: MessagePort;
   readonly storeFlag?: SharedArrayBuffer;
 }
 
